@@ -1,0 +1,60 @@
+/**
+ * @module Schemas of the content in `content/`: page and post front matter, and the pricing data that the
+ * pricing page, the search index and the MCP pricing tool all read.
+ */
+import { z } from 'zod';
+import { MOVES, SEGMENTS, WAREHOUSES } from './schemas.ts';
+
+const date = z.coerce.date().transform((d) => d.toISOString().slice(0, 10));
+
+export const PageFrontmatterSchema = z.strictObject({
+  title: z.string().min(2).max(80),
+  description: z.string().min(50).max(200),
+  updated: date,
+  eyebrow: z.string().max(40).optional(),
+  lead: z.string().max(400).optional(),
+});
+export type PageFrontmatter = z.infer<typeof PageFrontmatterSchema>;
+
+export const PostFrontmatterSchema = z.strictObject({
+  title: z.string().min(2).max(120),
+  description: z.string().min(50).max(200),
+  published: date,
+  updated: date.optional(),
+  author: z.string().min(2),
+  tags: z.array(z.string().regex(/^[a-z0-9 -]+$/)).min(1).max(6),
+});
+export type PostFrontmatter = z.infer<typeof PostFrontmatterSchema>;
+
+export const PlanSchema = z.strictObject({
+  id: z.enum(['starter', 'growth', 'professional', 'enterprise']),
+  name: z.string(),
+  /** AUD per month excluding GST; for Enterprise the starting price. */
+  monthly: z.number().int().positive(),
+  priceFrom: z.boolean().default(false),
+  quoted: z.boolean().default(false),
+  officeUsers: z.number().int().positive().nullable().meta({ description: 'null means unlimited' }),
+  movesPerYear: z.string(),
+  maxMovesPerYear: z.number().int().positive().nullable(),
+  warehouses: z.string(),
+  maxWarehouses: z.number().int().min(0).nullable(),
+  crewDevices: z.number().int().positive().optional(),
+  trial: z.boolean(),
+  includes: z.array(z.string()).min(1),
+  /** The lead form's bands that this plan is the natural fit for. */
+  fits: z.strictObject({ moves: z.array(z.enum(MOVES)), warehouses: z.array(z.enum(WAREHOUSES)) }),
+});
+export type Plan = z.infer<typeof PlanSchema>;
+
+export const PricingSchema = z.strictObject({
+  currency: z.literal('AUD'),
+  period: z.literal('month'),
+  gst: z.literal('excluded'),
+  plans: z.array(PlanSchema).length(4),
+  addOns: z.array(z.strictObject({ id: z.string(), name: z.string(), price: z.number().int().positive(), unit: z.string() })),
+  onboarding: z.strictObject({ from: z.number().int().positive(), note: z.string() }),
+  annualDiscount: z.string(),
+  trialDays: z.number().int().positive(),
+  segments: z.array(z.enum(SEGMENTS)),
+});
+export type Pricing = z.infer<typeof PricingSchema>;

@@ -1,0 +1,122 @@
+/**
+ * @module The one route table. vercel.json (rewrites, headers, functions) is generated from it, the local
+ * server routes from it, and the OpenAPI paths are built from it. Patterns use the syntax that both
+ * Vercel's `source` (path-to-regexp) and the WHATWG `URLPattern` understand.
+ */
+import { LIMITS } from './limits.ts';
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+/** What answers: a function in `api/`, the middleware over a static file, or a static file alone. */
+export type Serve = 'function' | 'middleware' | 'static';
+/** Which budget a request spends (DESIGN.md section 2). */
+export type Meter = 'read' | 'lead' | 'none';
+/** Cache class; `metered` responses carry one client's counters, so only private caches may keep them. */
+export type CacheClass = 'metered' | 'static' | 'immutable' | 'none';
+
+export interface Deprecation {
+  /** Date the operation was deprecated (RFC 9745 `Deprecation: @<epoch>`). */
+  since: string;
+  /** Withdrawal date (RFC 8594 `Sunset`). */
+  sunset: string;
+  /** Where to go instead (`Link: <…>; rel="deprecation"`). */
+  link: string;
+}
+
+export interface RouteSpec {
+  id: string;
+  /** Path as the contract writes it (`{slug}` for parameters). */
+  path: string;
+  methods: readonly Method[];
+  serve: Serve;
+  /** Function file under `api/` without extension, for `serve: 'function'`. */
+  fn?: string;
+  meter: Meter;
+  cache: CacheClass;
+  /** Public, read-only: any origin may read it (CORS `*`). */
+  cors: boolean;
+  deprecated?: Deprecation;
+  summary: string;
+}
+
+export const CACHE_CONTROL: Record<CacheClass, string> = {
+  metered: `private, max-age=${LIMITS.cacheSeconds}, stale-while-revalidate=60`,
+  static: `public, max-age=${LIMITS.cacheSeconds}, stale-while-revalidate=3600`,
+  immutable: 'public, max-age=31536000, immutable',
+  none: 'no-store',
+};
+
+export const routes = [
+  { id: 'listPages', path: '/api/v1/pages', methods: ['GET'], serve: 'function', fn: 'v1/pages/index', meter: 'read', cache: 'metered', cors: true, summary: 'Page index without bodies.' },
+  { id: 'getPage', path: '/api/v1/pages/{slug}', methods: ['GET'], serve: 'middleware', meter: 'read', cache: 'metered', cors: true, summary: 'One page.' },
+  { id: 'searchSite', path: '/api/v1/search', methods: ['GET'], serve: 'function', fn: 'v1/search', meter: 'read', cache: 'metered', cors: true, summary: 'Ranked full-text search.' },
+  { id: 'getPagesBatch', path: '/api/v1/pages/batch', methods: ['POST'], serve: 'function', fn: 'v1/pages/batch', meter: 'read', cache: 'none', cors: true, summary: 'Up to 50 pages in one request.' },
+  { id: 'validateLead', path: '/api/v1/lead/validate', methods: ['POST'], serve: 'function', fn: 'v1/lead/validate', meter: 'read', cache: 'none', cors: true, summary: 'Sandbox validation of a lead.' },
+  { id: 'submitLead', path: '/api/lead', methods: ['POST'], serve: 'function', fn: 'lead', meter: 'lead', cache: 'none', cors: true, summary: 'Create a lead.' },
+  { id: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], serve: 'function', fn: 'mcp', meter: 'read', cache: 'none', cors: true, summary: 'MCP over Streamable HTTP.' },
+  { id: 'sandboxInfo', path: '/api/v1/sandbox', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Where the sandbox is and what it covers.' },
+  { id: 'openapiJson', path: '/openapi.json', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description (OpenAPI 3.1).' },
+  { id: 'openapiYaml', path: '/openapi.yaml', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description in YAML.' },
+  { id: 'llmsTxt', path: '/llms.txt', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Site summary and index of machine-readable files.' },
+  { id: 'llmsFullTxt', path: '/llms-full.txt', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Every page as markdown.' },
+  { id: 'sitemap', path: '/sitemap.xml', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Every published URL.' },
+  { id: 'robots', path: '/robots.txt', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Crawler rules.' },
+  { id: 'pageHtml', path: '/{path}', methods: ['GET'], serve: 'middleware', meter: 'none', cache: 'static', cors: false, summary: 'A site page; markdown with Accept: text/markdown.' },
+  { id: 'pageMarkdown', path: '/{path}.md', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'A site page as markdown.' },
+] as const satisfies readonly RouteSpec[];
+
+export type RouteId = (typeof routes)[number]['id'];
+export const routeById = (id: RouteId): RouteSpec => routes.find((r) => r.id === id)!;
+export const functionRoutes = (): RouteSpec[] => routes.filter((r): r is (typeof routes)[number] & { fn: string } => r.serve === 'function');
+
+/** Path of the file Vercel builds for a function (`api/v1/pages/index.ts` answers `/api/v1/pages`). */
+export const functionPath = (fn: string) => '/api/' + fn.replace(/(^|\/)index$/, '');
+
+/** Where a static file lives when its public path has no extension of its own. */
+export const staticRewrites: readonly { source: string; destination: string }[] = [
+  { source: '/api/v1/sandbox', destination: '/api/v1/sandbox.json' },
+  { source: '/.well-known/api-catalog', destination: '/.well-known/api-catalog.json' },
+];
+
+/** Rewrites in the order Vercel applies them after the filesystem: function aliases, then static aliases. */
+export function rewrites(): { source: string; destination: string }[] {
+  const fnAliases = functionRoutes()
+    .filter((r) => functionPath(r.fn!) !== r.path)
+    .map((r) => ({ source: r.path, destination: functionPath(r.fn!) }));
+  return [...fnAliases, ...staticRewrites];
+}
+
+const CORS_READ = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers':
+    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, Deprecation, Sunset, Link',
+};
+
+/** Security headers for HTML; the CSP lets the site's own scripts, styles and Pagefind (WebAssembly) run. */
+export const SECURITY_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains; preload',
+  'X-Frame-Options': 'DENY',
+};
+
+/**
+ * Header rules for static files, applied in order; later rules override earlier ones for the same header,
+ * as Vercel does. Sources are matched against the public path (before rewrites).
+ */
+export const headerRules: readonly { source: string; headers: Record<string, string> }[] = [
+  { source: '/(.*)', headers: { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': CACHE_CONTROL.static } },
+  { source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)', headers: { ...SECURITY_HEADERS, Vary: 'Accept' } },
+  { source: '/(.*).md', headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...CORS_READ } },
+  { source: '/(.*).txt', headers: { 'Content-Type': 'text/plain; charset=utf-8', ...CORS_READ } },
+  { source: '/openapi.(json|yaml)', headers: CORS_READ },
+  { source: '/openapi.yaml', headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },
+  { source: '/sitemap.xml', headers: CORS_READ },
+  { source: '/.well-known/(.*)', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
+  { source: '/.well-known/api-catalog', headers: { 'Content-Type': 'application/linkset+json; charset=utf-8' } },
+  { source: '/api/v1/sandbox', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
+  { source: '/_astro/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.immutable } },
+  { source: '/pagefind/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
+];
+
+export { CORS_READ };
