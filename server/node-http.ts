@@ -1,0 +1,73 @@
+/**
+ * @module Node's http server <-> web-standard Request/Response, streaming both ways. The client's socket
+ * address replaces any client-sent `x-real-ip` (the header Vercel's platform sets), so a spoofed
+ * forwarding header never reaches the handlers unless TRUST_PROXY says so.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface ToRequestOptions {
+  /** Base URL for the request (scheme and host), e.g. http://127.0.0.1:4321. */
+  base: string;
+  /** Trust `X-Forwarded-For` from a proxy in front (its last hop is the client). */
+  trustProxy: boolean;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'x-real-ip']);
+
+export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+    try {
+      headers.append(name, req.rawHeaders[i + 1]!);
+    } catch {
+      // A header value a web Headers object refuses (odd bytes): drop it rather than fail the request.
+    }
+  }
+  let client = req.socket.remoteAddress ?? '';
+  if (opts.trustProxy) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (hops.length) client = hops[hops.length - 1]!;
+  }
+  headers.set('x-real-ip', client.replace(/^::ffff:/, ''));
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  let path = req.url ?? '/';
+  if (!path.startsWith('/')) path = '/' + path;
+  let url: string;
+  try {
+    url = new URL(path.replace(/^\/+/, '/'), opts.base).href;
+  } catch {
+    url = new URL('/', opts.base).href;
+  }
+  return new Request(url, {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    duplex: 'half',
+    signal,
+  } as RequestInit);
+}
+
+export async function sendResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === 'set-cookie') return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body || isHead) {
+    await response.body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  // Flush each chunk as it comes (SSE answers from the MCP endpoint stream).
+  res.flushHeaders();
+  await pipeline(Readable.fromWeb(response.body as any), res);
+}

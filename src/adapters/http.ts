@@ -1,0 +1,80 @@
+/**
+ * @module Response helpers shared by every handler: JSON, the contract's Error body, markdown, and a
+ * bounded JSON body reader. Web-standard only.
+ */
+import { CACHE_CONTROL, CORS_READ, type CacheClass } from '../contract/routes.ts';
+
+export type Headers_ = Record<string, string>;
+
+export function json(body: unknown, status = 200, headers: Headers_ = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+/** The contract's Error body `{error, status}` with the status repeated. */
+export function errorResponse(status: number, error: string, headers: Headers_ = {}): Response {
+  return json({ error, status }, status, headers);
+}
+
+export function markdown(body: string, status = 200, headers: Headers_ = {}): Response {
+  return new Response(body, { status, headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...headers } });
+}
+
+/** Headers every JSON read answer carries: cache class, CORS and Vary. */
+export function readHeaders(cache: CacheClass): Headers_ {
+  return { 'Cache-Control': CACHE_CONTROL[cache], Vary: 'Accept', ...CORS_READ };
+}
+
+/** CORS preflight answer for the public, read-only API. */
+export function preflight(methods: readonly string[]): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
+      'Access-Control-Allow-Headers': 'Content-Type, Accept, Idempotency-Key, If-None-Match, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+      'Access-Control-Max-Age': '86400',
+    },
+  });
+}
+
+export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; response: Response };
+
+/**
+ * Reads a JSON body of at most `maxBytes` bytes. Bad JSON -> 400, too large -> 413, both with the Error
+ * body. The size is checked while streaming, so a lying or absent Content-Length cannot exhaust memory.
+ */
+export async function readJson(request: Request, maxBytes: number, headers: Headers_ = {}): Promise<ReadJsonResult> {
+  const tooLarge = () => ({ ok: false as const, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) });
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) return tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  if (!text.trim()) return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object', headers) };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, response: errorResponse(400, 'Request body is not valid JSON', headers) };
+  }
+}
+
+/** 405 with the Error body and `Allow`. */
+export function methodNotAllowed(allowed: readonly string[]): Response {
+  return errorResponse(405, `Method not allowed: use ${allowed.join(' or ')}`, { Allow: [...allowed, 'OPTIONS'].join(', ') });
+}

@@ -1,0 +1,102 @@
+/**
+ * @module The post-build step: reads every published HTML page once and writes what derives from it:
+ * markdown twins, per-page JSON, the content data the functions load, llms.txt, llms-full.txt, sitemap,
+ * robots.txt, the OpenAPI document and the Pagefind index.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { stringify as toYaml } from 'yaml';
+import { buildOpenApi } from '../contract/openapi.ts';
+import { PageSchema, type Page } from '../contract/schemas.ts';
+import { pageFromHtml } from './page-from-html.ts';
+import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml, type MachineFile } from './site-files.ts';
+import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
+import { buildSearchIndex } from '../core/search.ts';
+
+export interface DeriveOptions {
+  /** Astro's output folder (served as static files). */
+  distDir: string;
+  /** Folder for data the functions load (not served). */
+  dataDir: string;
+  /** Canonical origin, e.g. https://kartage.com.au. */
+  origin: string;
+  /** Skip the Pagefind index (tests of this step). */
+  pagefind?: boolean;
+}
+
+async function* allFiles(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* allFiles(path);
+    else yield path;
+  }
+}
+
+async function write(path: string, body: string) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, body);
+}
+
+/** Public path of a page's markdown twin (`index` -> `/index.md`). */
+export const twinPath = (slug: string) => `/${slug}.md`;
+/** Static file behind getPage's JSON answer. */
+export const pageJsonPath = (slug: string) => `/api/v1/pages/${slug}.json`;
+
+export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }> {
+  const found: { page: Page; text: string; file: string }[] = [];
+  for await (const file of allFiles(opts.distDir)) {
+    if (!file.endsWith('.html')) continue;
+    const derived = pageFromHtml(await readFile(file, 'utf8'));
+    if (derived) found.push({ ...derived, file: relative(opts.distDir, file) });
+  }
+  found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
+  const seen = new Set<string>();
+  for (const { page, file } of found) {
+    if (seen.has(page.slug)) throw new Error(`duplicate slug ${page.slug} (${file})`);
+    if (page.slug === 'batch') throw new Error('the slug "batch" is reserved for the batch operation');
+    seen.add(page.slug);
+    PageSchema.parse(page);
+  }
+  const pages = found.map((f) => f.page);
+
+  for (const page of pages) {
+    await write(join(opts.distDir, twinPath(page.slug)), page.markdown);
+    await write(join(opts.distDir, pageJsonPath(page.slug)), JSON.stringify(page));
+  }
+
+  const openapi = buildOpenApi(opts.origin);
+  await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
+  await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
+
+  const machineFiles: MachineFile[] = [
+    { path: '/openapi.json', note: 'OpenAPI 3.1 description of the content, lead and sandbox API (also /openapi.yaml).' },
+    { path: '/api/v1/pages', note: 'Page index as JSON; one page at /api/v1/pages/{slug}; search at /api/v1/search?q=.' },
+    { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
+    { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
+    { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
+  ];
+  await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, machineFiles));
+  await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
+  await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
+  await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
+
+
+  if (opts.pagefind !== false) {
+    const pagefind = await import('pagefind');
+    const { index, errors } = await pagefind.createIndex({});
+    if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
+    const added = await index.addDirectory({ path: opts.distDir, glob: '**/*.html' });
+    if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
+    await index.writeFiles({ outputPath: join(opts.distDir, 'pagefind') });
+    await pagefind.close();
+  }
+  const files: string[] = [];
+  for await (const file of allFiles(opts.distDir)) {
+    const rel = '/' + relative(opts.distDir, file).split(sep).join('/');
+    if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
+  }
+  const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: found.map((f) => ({ ...f.page, text: f.text })), files: files.sort() };
+  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(data.pages)));
+  await write(join(opts.dataDir, CONTENT_FILE), JSON.stringify(data));
+  return { pages };
+}

@@ -1,0 +1,85 @@
+/**
+ * @module Turns one published HTML page into the contract's Page: metadata from the head, and the body as
+ * markdown from `<main>` with navigation, footer and `data-md="skip"` parts removed. The `.md` twin and
+ * the page JSON both use `markdown` from here, so they cannot differ.
+ */
+import { unified } from 'unified';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import { select, selectAll } from 'hast-util-select';
+import type { Element, Root } from 'hast';
+import type { Page } from '../contract/schemas.ts';
+
+const toMarkdown = unified()
+  .use(rehypeRemark)
+  .use(remarkGfm)
+  .use(remarkStringify, { bullet: '-', emphasis: '_', strong: '*', fences: true, rule: '-', listItemIndent: 'one' });
+
+const parser = unified().use(rehypeParse);
+
+const attr = (el: Element | undefined, name: string) => {
+  const v = el?.properties?.[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? v.join(' ') : undefined;
+};
+
+function textOf(node: Element | Root | undefined): string {
+  if (!node) return '';
+  let out = '';
+  const walk = (n: any) => {
+    if (n.type === 'text') out += n.value;
+    else if (n.children) n.children.forEach(walk);
+  };
+  walk(node);
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Removes nodes matching `selector` from the tree under `root`. */
+function prune(root: Element, selector: string) {
+  const doomed = new Set(selectAll(selector, root));
+  const walk = (el: Element | Root) => {
+    el.children = el.children.filter((c) => !doomed.has(c as Element)) as any;
+    for (const c of el.children) if (c.type === 'element') walk(c);
+  };
+  walk(root);
+}
+
+export interface PageFromHtml {
+  page: Page;
+  /** Plain text of the body (for search and snippets). */
+  text: string;
+}
+
+/** Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). */
+export function pageFromHtml(html: string): PageFromHtml | undefined {
+  const tree = parser.parse(html) as Root;
+  const slug = attr(select('meta[name="kartage:slug"]', tree), 'content');
+  if (!slug) return undefined;
+  const main = select('main', tree);
+  if (!main) throw new Error(`page ${slug} has no <main>`);
+  prune(main, '[data-md="skip"], script, style, noscript, template, nav, footer, form, button, svg');
+
+  const title = textOf(select('title', tree));
+  const description = attr(select('meta[name="description"]', tree), 'content');
+  const url = attr(select('link[rel="canonical"]', tree), 'href');
+  const markdownUrl = attr(select('link[rel="alternate"][type="text/markdown"]', tree), 'href');
+  const updated = attr(select('meta[name="kartage:updated"]', tree), 'content');
+  if (!title || !url) throw new Error(`page ${slug} lacks <title> or canonical link`);
+
+  const body = String(toMarkdown.stringify(toMarkdown.runSync({ type: 'root', children: [main] } as Root) as any)).trim();
+  const header = [
+    '---',
+    `title: ${JSON.stringify(title)}`,
+    description ? `description: ${JSON.stringify(description)}` : undefined,
+    `url: ${url}`,
+    updated ? `updated: ${updated}` : undefined,
+    '---',
+  ].filter(Boolean);
+  const markdown = `${header.join('\n')}\n\n${body}\n`;
+  const page: Page = { slug, title, url, markdown };
+  if (description) page.description = description;
+  if (markdownUrl) page.markdown_url = markdownUrl;
+  if (updated) page.updated = updated;
+  return { page, text: textOf(main) };
+}

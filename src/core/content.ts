@@ -1,0 +1,45 @@
+/**
+ * @module The published content as the functions see it: every page (contract Page) plus its plain text,
+ * loaded once per instance from the file the build step writes.
+ */
+import type { Page, PageSummary } from '../contract/schemas.ts';
+
+/** Folder (relative to the project root) and file the build writes for the functions. */
+export const DATA_DIR = 'build';
+export const CONTENT_FILE = 'content.json';
+export const SEARCH_FILE = 'search-index.json';
+
+export interface ContentPage extends Page {
+  /** Plain text of the body, for search and snippets. */
+  text: string;
+}
+
+export interface ContentData {
+  origin: string;
+  builtAt: string;
+  /** Sorted by slug, ascending byte order. */
+  pages: ContentPage[];
+  /** Public paths of the static files outside `/_astro/` and `/pagefind/` (for real 404s). */
+  files: string[];
+}
+
+/** Fast lookups over the loaded content. */
+export interface Content {
+  data: ContentData;
+  bySlug: Map<string, ContentPage>;
+  staticFiles: Set<string>;
+}
+
+export function indexContent(data: ContentData): Content {
+  return { data, bySlug: new Map(data.pages.map((p) => [p.slug, p])), staticFiles: new Set(data.files) };
+}
+
+/** The contract's Page (drops internal fields). */
+export function toPage({ text: _text, ...page }: ContentPage): Page {
+  return page;
+}
+
+/** The contract's PageSummary. */
+export function toSummary({ text: _t, markdown: _m, ...summary }: ContentPage): PageSummary {
+  return summary;
+}
