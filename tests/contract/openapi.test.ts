@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { buildOpenApi } from '../../src/contract/openapi.ts';
+import { PROJECT_ROOT } from '../../server/main.ts';
+
+const OPERATIONS = ['listPages', 'getPage', 'searchSite', 'getPagesBatch', 'validateLead', 'submitLead'];
+
+describe('OpenAPI document', () => {
+  const doc = buildOpenApi('https://kartage.com.au') as any;
+
+  it('passes a real OpenAPI 3.1 validator', async () => {
+    const api = (await SwaggerParser.validate(structuredClone(doc))) as { openapi?: string };
+    expect(api.openapi).toBe('3.1.0');
+  });
+
+  it('has every operation of the contract with its operationId, path and method', () => {
+    const found: Record<string, string> = {};
+    for (const [path, item] of Object.entries<any>(doc.paths)) for (const [m, op] of Object.entries<any>(item)) found[op.operationId] = `${m.toUpperCase()} ${path}`;
+    expect(found).toMatchObject({
+      listPages: 'GET /api/v1/pages', getPage: 'GET /api/v1/pages/{slug}', searchSite: 'GET /api/v1/search',
+      getPagesBatch: 'POST /api/v1/pages/batch', validateLead: 'POST /api/v1/lead/validate', submitLead: 'POST /api/lead', mcp: 'POST /mcp',
+    });
+    expect(doc.paths['/mcp'].get.responses['405']).toBeDefined();
+  });
+
+  it('documents the contract bounds, statuses and headers', () => {
+    const s = doc.components.schemas;
+    expect(s.Lead.properties.name.maxLength).toBe(120);
+    expect(s.Lead.properties.email.maxLength).toBe(200);
+    expect(s.Lead.properties.message.maxLength).toBe(4000);
+    expect(s.Lead.properties.dialcode.pattern).toBe('^\\+\\d{1,4}$');
+    expect(s.Lead.properties.dialcode.default).toBe('+61');
+    expect(s.Lead.properties.intent.enum).toEqual(['demo', 'enquiry']);
+    expect(s.Lead.properties.moves.enum).toEqual(['Under 500', '500-2,000', '2,000-10,000', '10,000+']);
+    expect(s.Lead.required).toEqual(['name', 'email']);
+    expect(s.Page.required).toEqual(expect.arrayContaining(['slug', 'title', 'url', 'markdown']));
+    expect(s.Error.required).toEqual(['error']);
+    const list = doc.paths['/api/v1/pages'].get;
+    expect(list.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 100, default: 100 });
+    const search = doc.paths['/api/v1/search'].get;
+    expect(search.parameters.find((p: any) => p.name === 'q')).toMatchObject({ required: true });
+    expect(search.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+    const lead = doc.paths['/api/lead'].post;
+    expect(Object.keys(lead.responses)).toEqual(expect.arrayContaining(['200', '400', '429', '502']));
+    expect(lead.responses['429'].headers).toHaveProperty('Retry-After');
+    expect(lead.responses['200'].headers).toHaveProperty('Idempotency-Replayed');
+    expect(lead.parameters[0]).toMatchObject({ name: 'Idempotency-Key', in: 'header', schema: { maxLength: 200 } });
+    expect(doc.paths['/api/v1/lead/validate'].post.responses['422']).toBeDefined();
+    expect(doc.paths['/api/v1/pages/{slug}'].get.responses['200'].content).toHaveProperty('text/markdown');
+    for (const id of OPERATIONS) {
+      const op = Object.values<any>(doc.paths).flatMap((i) => Object.values<any>(i)).find((o) => o.operationId === id);
+      expect(op.responses['429'].headers, id).toHaveProperty('Retry-After');
+    }
+  });
+
+  it('is served by the build as JSON and the same document as YAML', () => {
+    const json = JSON.parse(readFileSync(join(PROJECT_ROOT, 'dist/openapi.json'), 'utf8'));
+    const yaml = parseYaml(readFileSync(join(PROJECT_ROOT, 'dist/openapi.yaml'), 'utf8'));
+    expect(yaml).toEqual(json);
+    expect(json.paths).toEqual(buildOpenApi(json.servers[0].url).paths);
+  });
+});
