@@ -14,6 +14,7 @@ export function loadPagefind(): void {
     if (!window.PagefindUI) return;
     const ui = new window.PagefindUI({ element: '#search', showSubResults: true, showImages: false });
     document.getElementById('search-fallback')?.setAttribute('hidden', '');
+    target.querySelector('input')?.setAttribute('aria-label', 'Search the Kartage site');
     const q = new URLSearchParams(location.search).get('q');
     if (q) ui.triggerSearch(q);
     target.querySelector<HTMLInputElement>('input')?.focus();

@@ -3,11 +3,28 @@
  * classes (never change the text), so the markdown version of a page reads the same.
  */
 
-/** Wraps each table in a focusable, horizontally scrolling region so wide tables work on phones. */
+/** Plain text of an HTML fragment. */
+const text = (html: string) => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+
+/**
+ * Wraps each table in a focusable, horizontally scrolling region so wide tables work on phones (each
+ * region is named after its column headings), and makes code blocks focusable so they can be scrolled
+ * from the keyboard.
+ */
 export function wrapTables(html: string): string {
+  const used = new Map<string, number>();
   return html
-    .replace(/<table(\s[^>]*)?>/g, (m) => `<div class="table-scroll" tabindex="0" role="region" aria-label="Table (scrolls sideways)">${m}`)
-    .replace(/<\/table>/g, '</table></div>');
+    .replace(/<table(?:\s[^>]*)?>[\s\S]*?<\/table>/g, (table) => {
+      const head = table.match(/<thead>([\s\S]*?)<\/thead>/)?.[1] ?? '';
+      const cols = [...head.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => text(m[1] ?? '')).filter(Boolean);
+      let label = cols.length ? `Table: ${cols.join(', ')}` : 'Table';
+      const n = (used.get(label) ?? 0) + 1;
+      used.set(label, n);
+      if (n > 1) label += ` (${n})`;
+      const attr = label.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+      return `<div class="table-scroll" tabindex="0" role="region" aria-label="${attr}">${table}</div>`;
+    })
+    .replace(/<pre(?=[\s>])/g, '<pre tabindex="0"');
 }
 
 /** Lists whose items mostly open with a bold link become card grids (home page). */
