@@ -1,7 +1,7 @@
 /**
  * @module The post-build step: reads every published HTML page once and writes what derives from it:
  * markdown twins, per-page JSON, the content data the functions load, llms.txt, llms-full.txt, sitemap,
- * robots.txt, the OpenAPI document and the Pagefind index.
+ * robots.txt, the OpenAPI document, the discovery files (.well-known, sandbox info) and the Pagefind index.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -9,6 +9,8 @@ import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
 import { pageFromHtml } from './page-from-html.ts';
+import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml, type MachineFile } from './site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
@@ -68,12 +70,24 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
   await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
 
+  const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+  await write(join(opts.distDir, DISCOVERY_PATHS.mcp), json(mcpServerJson(opts.origin, pkg.version)));
+  await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
+  await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
+  await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
+
   const machineFiles: MachineFile[] = [
     { path: '/openapi.json', note: 'OpenAPI 3.1 description of the content, lead and sandbox API (also /openapi.yaml).' },
     { path: '/api/v1/pages', note: 'Page index as JSON; one page at /api/v1/pages/{slug}; search at /api/v1/search?q=.' },
     { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
     { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
     { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
+    { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
+    { path: '/.well-known/ard.json', note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.' },
+    { path: '/.well-known/api-catalog', note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.' },
+    { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
+    { path: '/auth.md', note: 'Statement that no authentication is needed, and which headers matter.' },
+    { path: '/api-deprecation-policy', note: 'How API operations are deprecated and withdrawn.' },
   ];
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, machineFiles));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
