@@ -18,7 +18,7 @@ export const config = {
 
 export default async function middleware(request: Request): Promise<Response> {
   const d = deps();
-  const decision = await handleEdge(request, { content: d.content(), meterRead: d.meterRead });
+  const decision = await handleEdge(request, { content: d.content(), meterRead: (r) => d.meter(r) });
   if (decision.type === 'respond') return decision.response;
   if (decision.type === 'rewrite') return rewrite(new URL(decision.path, request.url), { headers: decision.headers });
   return next({ headers: decision.headers });

@@ -75,7 +75,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname;
-    const decision = await handleEdge(request, { content: opts.deps.content(), meterRead: opts.deps.meterRead });
+    const decision = await handleEdge(request, { content: opts.deps.content(), meterRead: (r) => opts.deps.meter(r) });
     if (decision.type === 'respond') return decision.response;
 
     let target = path;

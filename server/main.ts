@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type App } from './app.ts';
 import { toRequest, sendResponse } from './node-http.ts';
-import { createDeps, setDeps, type Deps } from '../src/adapters/deps.ts';
+import { createDeps, withDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
 
 export const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -36,7 +36,6 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const root = opts.root ?? PROJECT_ROOT;
   const deps = opts.deps ?? createDeps({ dataDir: join(root, 'build') });
-  setDeps(deps);
   deps.content(); // fail at start, not on the first request, when the build is missing
   const app = await createApp({ root, distDir: opts.distDir ?? join(root, 'dist'), deps });
   const log = opts.log ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -52,7 +51,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     let response: Response;
     try {
       const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false }, controller.signal);
-      response = await app.handle(request);
+      // Handlers find this server's dependencies through `deps()` (two servers may share a process).
+      response = await withDeps(deps, () => app.handle(request));
     } catch (e) {
       log(JSON.stringify({ time: new Date().toISOString(), level: 'error', id, method: req.method, path: req.url, error: String((e as Error)?.stack ?? e) }));
       response = errorResponse(500, `Internal error (request ${id})`);

@@ -1,0 +1,36 @@
+/**
+ * @module The shape every function handler shares: meter the request against its budget, run the
+ * operation, and turn an unexpected throw into the contract's Error body (logged with an id) instead of
+ * the platform's HTML error page.
+ */
+import type { CacheClass } from '../contract/routes.ts';
+import { deps, type Deps } from './deps.ts';
+import { errorResponse, readHeaders } from './http.ts';
+
+export interface ReadContext {
+  d: Deps;
+  /** Headers every answer of the operation carries: cache class, CORS, Vary and the RateLimit-* set. */
+  headers: Record<string, string>;
+}
+
+/** Runs `fn`, answering 500 with the Error body (and a logged id) when it throws. */
+export async function guarded(fn: () => Promise<Response>): Promise<Response> {
+  try {
+    return await fn();
+  } catch (e) {
+    const id = crypto.randomUUID();
+    deps().log('unhandled_error', { level: 'error', id, error: String((e as Error)?.stack ?? e) });
+    return errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
+  }
+}
+
+/** A handler of an operation metered against the read budget (DESIGN.md section 2). */
+export function readEndpoint(cache: CacheClass, fn: (request: Request, ctx: ReadContext) => Response | Promise<Response>) {
+  return (request: Request): Promise<Response> =>
+    guarded(async () => {
+      const d = deps();
+      const metered = await d.meter(request);
+      if (metered.response) return metered.response;
+      return fn(request, { d, headers: { ...readHeaders(cache), ...metered.headers } });
+    });
+}

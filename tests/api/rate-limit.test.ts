@@ -1,0 +1,151 @@
+/**
+ * The read budget over real HTTP on the local server, with the embedded store and with Upstash over a
+ * real redis-server; and two server processes sharing one Redis budget.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createDeps } from '../../src/adapters/deps.ts';
+import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
+import { useEngines } from '../helpers/engines.ts';
+import { postJson, send, type HttpAnswer } from '../helpers/http.ts';
+
+const { engines, bridge, env } = useEngines();
+const WINDOW_START = Date.UTC(2026, 10, 23, 10, 0, 0);
+
+/** The metered reads, in turn: listPages, getPage (JSON and markdown), search, batch. */
+const reads = [
+  (base: string, from?: string) => send(`${base}/api/v1/pages?limit=2`, { from }),
+  (base: string, from?: string) => send(`${base}/api/v1/pages/pricing`, { from }),
+  (base: string, from?: string) => send(`${base}/api/v1/pages/pricing`, { from, headers: { Accept: 'text/markdown' } }),
+  (base: string, from?: string) => send(`${base}/api/v1/search?q=storage`, { from }),
+  (base: string, from?: string) => postJson(`${base}/api/v1/pages/batch`, { slugs: ['index'] }, { from }),
+];
+
+function expectRateLimitHeaders(r: HttpAnswer, remaining: number) {
+  expect(r.headers['ratelimit-limit']).toBe('120');
+  expect(r.headers['ratelimit-policy']).toBe('120;w=60');
+  expect(r.headers['ratelimit-remaining']).toBe(String(remaining));
+  expect(Number(r.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+  expect(r.headers['cache-control']).not.toMatch(/public/); // counters of one client in a shared cache: never
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe.each(engines)('read limit over HTTP ($name store)', (engine) => {
+  let server: RunningServer;
+  const events: string[] = [];
+  beforeAll(async () => {
+    const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store: engine.create(), log: (e) => events.push(e) });
+    server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+  });
+  afterAll(() => server?.close());
+
+  it('120 reads pass with decreasing RateLimit-Remaining; the 121st is 429 with Retry-After; the next window recovers', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: WINDOW_START + 1_000 });
+    for (let i = 0; i < 120; i++) {
+      const r = await reads[i % reads.length]!(server.url);
+      expect(r.status, `read ${i + 1}`).toBe(200);
+      expectRateLimitHeaders(r, 119 - i);
+    }
+    const refused = await send(`${server.url}/api/v1/search?q=storage`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('59');
+    expect(refused.headers['ratelimit-reset']).toBe('59');
+    expectRateLimitHeaders(refused, 0);
+    expect(refused.json()).toEqual({ status: 429, error: expect.stringMatching(/120 requests per minute.*59 seconds/) });
+
+    // Every metered operation is refused, getPage included; a spoofed forwarding header buys nothing.
+    for (const read of reads) expect((await read(server.url)).status).toBe(429);
+    const spoofed = await send(`${server.url}/api/v1/pages`, { headers: { 'X-Forwarded-For': '198.51.100.77', 'X-Real-IP': '198.51.100.78', Forwarded: 'for=198.51.100.79' } });
+    expect(spoofed.status).toBe(429);
+
+    // The site and the markdown twins are not metered.
+    expect((await send(`${server.url}/pricing`)).status).toBe(200);
+    const twin = await send(`${server.url}/pricing.md`);
+    expect(twin.status).toBe(200);
+    expect(twin.headers['ratelimit-limit']).toBeUndefined();
+
+    // A different client (another loopback address) has its own budget.
+    const other = await send(`${server.url}/api/v1/pages?limit=1`, { from: '127.0.0.2' });
+    expect(other.status).toBe(200);
+    expectRateLimitHeaders(other, 119);
+
+    vi.setSystemTime(WINDOW_START + 60_001); // @upstash/ratelimit's cache still blocks at the reset millisecond itself
+    const recovered = await send(`${server.url}/api/v1/pages?limit=1`);
+    expect(recovered.status).toBe(200);
+    expectRateLimitHeaders(recovered, 119);
+    expect(events).toEqual([]);
+  });
+});
+
+describe('store failures over HTTP (Upstash store, Redis unreachable)', () => {
+  it('reads are served (fail open) and the failure is logged', async () => {
+    const events: string[] = [];
+    const store = engines.find((e) => e.name === 'upstash')!.create({ timeoutMs: 150 });
+    const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, log: (e) => events.push(e) });
+    const server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+    try {
+      for (const fault of ['down', { delayMs: 3_000 }] as const) {
+        bridge().setFault(fault);
+        for (const read of reads) {
+          const r = await read(server.url);
+          expect(r.status).toBe(200);
+          expect(r.headers['ratelimit-policy']).toBe('120;w=60');
+        }
+      }
+      expect(events.length).toBe(reads.length * 2);
+      expect(new Set(events)).toEqual(new Set(['rate_limit_store_failed']));
+    } finally {
+      bridge().setFault('none');
+      await server.close();
+    }
+  });
+});
+
+/** Starts `node server/main.ts` as its own process and resolves with its URL. */
+function spawnServer(extraEnv: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'server/main.ts')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /serving (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1]!, child });
+    });
+    child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+describe('two server processes on one Redis', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const c of children) c.kill('SIGTERM');
+  });
+
+  it('share one read budget', async () => {
+    const prefixEnv = { ...env() };
+    const [a, b] = await Promise.all([spawnServer(prefixEnv), spawnServer(prefixEnv)]);
+    children.push(a.child, b.child);
+    // The budget is a fixed one-minute window: start well inside one so the run cannot straddle two.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    const seen: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const r = await send(`${(i % 2 ? b : a).url}/api/v1/pages?limit=1`, { from: '127.0.0.3' });
+      expect(r.status).toBe(200);
+      seen.push(Number(r.headers['ratelimit-remaining']));
+    }
+    // One counter: the two processes' answers interleave into one countdown.
+    expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
+    expect((await send(`${a.url}/api/v1/pages?limit=1`, { from: '127.0.0.3' })).status).toBe(429);
+    expect((await send(`${b.url}/api/v1/pages?limit=1`, { from: '127.0.0.3' })).status).toBe(429);
+  }, 120_000);
+});
