@@ -10,7 +10,12 @@ import { CONTENT_FILE, DATA_DIR, SEARCH_FILE, indexContent, type Content, type C
 import { loadSearchIndex } from '../core/search.ts';
 import { clientOf } from '../core/client.ts';
 import { checkRateLimit, READ_POLICY, type RateLimitOutcome } from '../core/rate-limit.ts';
-import type { LimitPolicy, Log, Store } from '../core/ports.ts';
+import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';
+import { siteUrl } from '../config.ts';
+import { createFileSink } from './file-sink.ts';
+import { createHubSpotSink } from './hubspot-sink.ts';
+import { createWebhookSink } from './webhook-sink.ts';
+import { createLogNotifier, createSlackNotifier } from './notifiers.ts';
 import { createMemoryStore } from './memory-store.ts';
 import { createUpstashStore } from './upstash-store.ts';
 import { errorResponse, readHeaders } from './http.ts';
@@ -22,6 +27,10 @@ export interface Deps {
   /** The search index built with the content, loaded once per instance. */
   searchIndex(): MiniSearch<ContentPage>;
   store: Store;
+  /** Where leads are recorded (the CRM, a webhook, or the local file). */
+  sink: LeadSink;
+  /** Tells sales about a new lead. */
+  notifier: Notifier;
   log: Log;
   /** The clock (tests inject one). */
   now(): number;
@@ -42,6 +51,8 @@ export interface DepsOptions {
   dataDir?: string;
   env?: Record<string, string | undefined>;
   store?: Store;
+  sink?: LeadSink;
+  notifier?: Notifier;
   log?: Log;
   now?: () => number;
 }
@@ -57,6 +68,32 @@ export function storeFromEnv(env: Record<string, string | undefined>): Store {
   return createMemoryStore({ outboxFile: join(varDir(env), 'outbox.jsonl') });
 }
 
+/**
+ * The lead sink the environment asks for: LEAD_SINK (`hubspot`, `webhook`, `file`), or else the first
+ * whose settings are present, in that order; the local file is the default.
+ */
+export function sinkFromEnv(env: Record<string, string | undefined>): LeadSink {
+  const hubspot = env.HUBSPOT_ACCESS_TOKEN && env.HUBSPOT_PORTAL_ID && env.HUBSPOT_FORM_ID;
+  const webhook = env.LEAD_WEBHOOK_URL && env.LEAD_WEBHOOK_SECRET;
+  const kind = env.LEAD_SINK || (hubspot ? 'hubspot' : webhook ? 'webhook' : 'file');
+  const timeoutMs = Number(env.LEAD_SINK_TIMEOUT_MS) || undefined;
+  if (kind === 'hubspot') {
+    if (!hubspot) throw new Error('LEAD_SINK=hubspot needs HUBSPOT_ACCESS_TOKEN, HUBSPOT_PORTAL_ID and HUBSPOT_FORM_ID');
+    return createHubSpotSink({ token: env.HUBSPOT_ACCESS_TOKEN!, portalId: env.HUBSPOT_PORTAL_ID!, formId: env.HUBSPOT_FORM_ID!, baseUrl: env.HUBSPOT_API_BASE || undefined, timeoutMs });
+  }
+  if (kind === 'webhook') {
+    if (!webhook) throw new Error('LEAD_SINK=webhook needs LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET');
+    return createWebhookSink({ url: env.LEAD_WEBHOOK_URL!, secret: env.LEAD_WEBHOOK_SECRET!, timeoutMs });
+  }
+  if (kind === 'file') return createFileSink(join(varDir(env), 'leads.jsonl'));
+  throw new Error(`LEAD_SINK must be hubspot, webhook or file, not "${kind}"`);
+}
+
+/** Sales notification: a Slack-compatible webhook when SALES_WEBHOOK_URL is set, else a log line. */
+export function notifierFromEnv(env: Record<string, string | undefined>, log: Log): Notifier {
+  return env.SALES_WEBHOOK_URL ? createSlackNotifier({ url: env.SALES_WEBHOOK_URL, origin: siteUrl(env) }) : createLogNotifier(log);
+}
+
 /** Folder for local state (lead file, outbox): KARTAGE_VAR_DIR, else `<cwd>/var` (`/tmp` on Vercel). */
 export function varDir(env: Record<string, string | undefined>): string {
   return env.KARTAGE_VAR_DIR || (env.VERCEL ? '/tmp/kartage' : join(process.cwd(), 'var'));
@@ -67,11 +104,15 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const dataDir = opts.dataDir ?? env.KARTAGE_DATA_DIR ?? join(process.cwd(), DATA_DIR);
   const store = opts.store ?? storeFromEnv(env);
   const log = opts.log ?? createLog();
+  const sink = opts.sink ?? sinkFromEnv(env);
+  const notifier = opts.notifier ?? notifierFromEnv(env, log);
   const now = opts.now ?? (() => Date.now());
   let content: Content | undefined;
   let index: MiniSearch<ContentPage> | undefined;
   return {
     store,
+    sink,
+    notifier,
     log,
     now,
     searchIndex() {
@@ -96,7 +137,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
       const response = errorResponse(429, outcome.error, { ...readHeaders('none'), ...outcome.headers });
       return { headers: outcome.headers, response, outcome };
     },
-    describe: () => `content from ${dataDir}; ${store.describe()}`,
+    describe: () => `content from ${dataDir}; ${store.describe()}; leads to ${sink.name}; sales notified by ${notifier.name}`,
   };
 }
 

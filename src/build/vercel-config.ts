@@ -4,13 +4,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { functionRoutes, headerRules, rewrites } from '../contract/routes.ts';
+import { CRONS, functionRoutes, headerRules, rewrites } from '../contract/routes.ts';
 import { DATA_DIR } from '../core/content.ts';
 
 export function buildVercelConfig() {
   const functions: Record<string, { maxDuration: number; memory: number; includeFiles?: string }> = {};
   for (const r of functionRoutes()) {
-    functions[`api/${r.fn}.ts`] = { maxDuration: r.id === 'submitLead' ? 30 : 10, memory: 1024, includeFiles: `${DATA_DIR}/**` };
+    functions[`api/${r.fn}.ts`] = { maxDuration: r.id === 'submitLead' || r.id === 'leadsFlush' ? 60 : 10, memory: 1024, includeFiles: `${DATA_DIR}/**` };
   }
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
@@ -20,6 +20,7 @@ export function buildVercelConfig() {
     cleanUrls: true,
     trailingSlash: false,
     functions,
+    crons: CRONS,
     rewrites: rewrites(),
     headers: headerRules.map((r) => ({ source: r.source, headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })) })),
   };

@@ -52,6 +52,7 @@ export const routes = [
   { id: 'getPagesBatch', path: '/api/v1/pages/batch', methods: ['POST'], serve: 'function', fn: 'v1/pages/batch', meter: 'read', cache: 'none', cors: true, summary: 'Up to 50 pages in one request.' },
   { id: 'validateLead', path: '/api/v1/lead/validate', methods: ['POST'], serve: 'function', fn: 'v1/lead/validate', meter: 'read', cache: 'none', cors: true, summary: 'Sandbox validation of a lead.' },
   { id: 'submitLead', path: '/api/lead', methods: ['POST'], serve: 'function', fn: 'lead', meter: 'lead', cache: 'none', cors: true, summary: 'Create a lead.' },
+  { id: 'leadsFlush', path: '/api/cron/leads-flush', methods: ['GET'], serve: 'function', fn: 'cron/leads-flush', meter: 'none', cache: 'none', cors: false, summary: 'Internal: replays the lead outbox to the CRM (Vercel cron; 404 without the cron secret).' },
   { id: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], serve: 'function', fn: 'mcp', meter: 'read', cache: 'none', cors: true, summary: 'MCP over Streamable HTTP.' },
   { id: 'sandboxInfo', path: '/api/v1/sandbox', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Where the sandbox is and what it covers.' },
   { id: 'openapiJson', path: '/openapi.json', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description (OpenAPI 3.1).' },
@@ -63,6 +64,9 @@ export const routes = [
   { id: 'pageHtml', path: '/{path}', methods: ['GET'], serve: 'middleware', meter: 'none', cache: 'static', cors: false, summary: 'A site page; markdown with Accept: text/markdown.' },
   { id: 'pageMarkdown', path: '/{path}.md', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'A site page as markdown.' },
 ] as const satisfies readonly RouteSpec[];
+
+/** Vercel cron jobs (vercel.json `crons`): the outbox replay every ten minutes. */
+export const CRONS = [{ path: '/api/cron/leads-flush', schedule: '*/10 * * * *' }] as const;
 
 export type RouteId = (typeof routes)[number]['id'];
 export const routeById = (id: RouteId): RouteSpec => routes.find((r) => r.id === id)!;

@@ -1,0 +1,21 @@
+// POST /api/lead (submitLead)
+import { waitUntil } from '@vercel/functions';
+import { deps } from '../src/adapters/deps.ts';
+import { guarded } from '../src/adapters/handler.ts';
+import { json, readHeaders, readJson } from '../src/adapters/http.ts';
+import { LIMITS } from '../src/contract/limits.ts';
+import { clientOf } from '../src/core/client.ts';
+import { submitLead } from '../src/core/leads.ts';
+
+export const POST = (request: Request): Promise<Response> =>
+  guarded(async () => {
+    const headers = readHeaders('none');
+    const body = await readJson(request, LIMITS.leadBodyBytes, headers);
+    if (!body.ok) return body.response;
+    const answer = await submitLead(
+      { body: body.value, client: clientOf(request), idempotencyKey: request.headers.get('idempotency-key'), source: request.headers.get('referer')?.slice(0, 500) || undefined },
+      deps(),
+    );
+    if (answer.after) waitUntil(answer.after); // the sales notification may finish after the answer
+    return json(answer.body, answer.status, { ...headers, ...answer.headers });
+  });

@@ -1,0 +1,201 @@
+/**
+ * @module Lead submission: validate, replay or claim the Idempotency-Key, spend the lead budget, record
+ * the lead (the sink, else the durable outbox) and notify sales. No lead is lost: store failures fail
+ * open (a duplicate is better than a lost lead) and 502 means no durable place took the lead.
+ * Returns plain answers; `src/adapters` turns them into Responses.
+ */
+import { LIMITS } from '../contract/limits.ts';
+import { rejectMessage, validateLead } from './lead-validation.ts';
+import { checkRateLimit, LEAD_POLICY } from './rate-limit.ts';
+import type { LeadRecord, LeadSink, Log, Notifier, Store } from './ports.ts';
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface LeadDeps {
+  store: Store;
+  sink: LeadSink;
+  notifier: Notifier;
+  log: Log;
+  now(): number;
+}
+
+export interface SubmitLeadInput {
+  /** The parsed JSON body. */
+  body: unknown;
+  client: string;
+  idempotencyKey: string | null;
+  /** Page the form was on (Referer), for the sales team. */
+  source?: string;
+}
+
+export interface SubmitLeadResult extends Answer {
+  /** Work that may finish after the answer (the sales notification). */
+  after?: Promise<void>;
+}
+
+/** How long a claim holds a key while its request runs (a crashed request frees it after this). */
+const CLAIM_SECONDS = 60;
+/** How long a request waits for a concurrent one with the same key before answering 409. */
+const WAIT_FOR_FIRST_MS = 10_000;
+
+export const CHAT_MESSAGE = 'Your details could not be recorded just now. Please use the chat on our website (bottom right of any page) or email sales@kartage.com.au, and we will get back to you.';
+
+const error = (status: number, message: string, headers: Record<string, string> = {}): Answer => ({ status, body: { error: message, status }, headers });
+
+/** JSON with object keys sorted, so the same payload always has the same fingerprint. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Checks the Idempotency-Key header (SPEC.md: at most 200 characters). */
+export function checkIdempotencyKey(key: string | null): string | undefined {
+  if (key === null) return undefined;
+  if (!key.trim()) return 'Idempotency-Key is empty: send 1 to 200 characters, unique per submission (a UUID is ideal)';
+  if ([...key].length > LIMITS.idempotencyKeyMax) return `Idempotency-Key is ${[...key].length} characters; at most ${LIMITS.idempotencyKeyMax} are allowed`;
+  return undefined;
+}
+
+/** Records a lead in the sink, or else in the outbox. Returns where it went, or undefined when nowhere. */
+export async function recordLead(record: LeadRecord, d: Pick<LeadDeps, 'sink' | 'store' | 'log'>): Promise<'sink' | 'outbox' | undefined> {
+  try {
+    await d.sink.deliver(record);
+    return 'sink';
+  } catch (e) {
+    d.log('lead_sink_failed', { level: 'error', id: record.id, sink: d.sink.name, error: String((e as Error)?.message ?? e) });
+  }
+  try {
+    await d.store.outboxPush(JSON.stringify({ record, attempts: 1 }));
+    d.log('lead_queued', { level: 'warn', id: record.id });
+    return 'outbox';
+  } catch (e) {
+    d.log('lead_outbox_failed', { level: 'error', id: record.id, error: String((e as Error)?.message ?? e) });
+    return undefined;
+  }
+}
+
+export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<SubmitLeadResult> {
+  const keyProblem = checkIdempotencyKey(input.idempotencyKey);
+  if (keyProblem) return error(400, keyProblem);
+  if (!input.body || typeof input.body !== 'object' || Array.isArray(input.body)) return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
+
+  const check = validateLead(input.body as Record<string, unknown>);
+  if (!check.wouldSubmit) return error(400, rejectMessage(check.problems));
+
+  // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
+  let idemKey: string | undefined;
+  const fingerprint = input.idempotencyKey === null ? '' : await sha256(canonical(input.body));
+  if (input.idempotencyKey !== null) {
+    const key = `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
+    const started = d.now();
+    try {
+      for (;;) {
+        const held = await d.store.claim(key, fingerprint, CLAIM_SECONDS);
+        if (!held) {
+          idemKey = key;
+          break;
+        }
+        if (held.fingerprint !== fingerprint) {
+          return error(422, 'This Idempotency-Key was already used with a different payload. Use a new key for a new submission, or resend the same payload to get the first answer.');
+        }
+        if (held.state === 'done') {
+          const replay = held.body as { headers?: Record<string, string>; body: unknown };
+          return { status: held.status, body: replay.body, headers: { ...replay.headers, 'Idempotency-Replayed': 'true' } };
+        }
+        if (d.now() - started > WAIT_FOR_FIRST_MS) {
+          return error(409, 'A request with this Idempotency-Key is still being processed. Retry in a few seconds to get its answer.', { 'Retry-After': '2' });
+        }
+        await sleep(100);
+      }
+    } catch (e) {
+      d.log('idempotency_store_failed', { level: 'warn', error: String((e as Error)?.message ?? e) });
+    }
+  }
+  const release = async () => {
+    if (idemKey) await d.store.release(idemKey).catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
+  };
+
+  const limit = await checkRateLimit({ store: d.store, policy: LEAD_POLICY, client: input.client, log: d.log, now: d.now() });
+  if (!limit.ok) {
+    await release();
+    return error(429, limit.error, limit.headers);
+  }
+
+  const record: LeadRecord = { id: crypto.randomUUID(), receivedAt: new Date(d.now()).toISOString(), lead: check.lead!, ...(input.source ? { source: input.source } : {}) };
+  const where = await recordLead(record, d);
+  if (!where) {
+    await release();
+    return error(502, CHAT_MESSAGE);
+  }
+  d.log('lead_recorded', { level: 'info', id: record.id, where, intent: record.lead.intent });
+
+  const answer: Answer = { status: 200, body: { ok: true }, headers: limit.headers };
+  if (idemKey) {
+    await d.store
+      .complete(idemKey, { state: 'done', fingerprint, status: 200, body: { body: answer.body, headers: answer.headers } }, LIMITS.idempotencyWindowSeconds)
+      .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
+  }
+  const after = d.notifier.notify(record).catch((e) => d.log('lead_notify_failed', { level: 'warn', id: record.id, notifier: d.notifier.name, error: String(e?.message ?? e) }));
+  return { ...answer, after };
+}
+
+export interface FlushResult { delivered: number; failed: number; remaining: number }
+
+/** Replays the outbox to the sink, oldest first; a failed entry goes to the back with its attempt count. */
+export async function flushOutbox(d: Pick<LeadDeps, 'sink' | 'store' | 'log'>, max = 100): Promise<FlushResult> {
+  let delivered = 0;
+  let failed = 0;
+  for (const entry of await d.store.outboxPeek(max)) {
+    let item: { record: LeadRecord; attempts: number };
+    try {
+      item = JSON.parse(entry);
+    } catch {
+      d.log('lead_outbox_unreadable', { level: 'error', entry: entry.slice(0, 500) });
+      failed++;
+      continue;
+    }
+    try {
+      await d.sink.deliver(item.record);
+      await d.store.outboxRemove(entry);
+      delivered++;
+      d.log('lead_flushed', { level: 'info', id: item.record.id, attempts: item.attempts });
+    } catch (e) {
+      failed++;
+      // Push the retry first, then remove the old entry: a crash in between duplicates, never loses.
+      await d.store.outboxPush(JSON.stringify({ ...item, attempts: item.attempts + 1, lastError: String((e as Error)?.message ?? e).slice(0, 300) }));
+      await d.store.outboxRemove(entry);
+      d.log('lead_flush_failed', { level: 'warn', id: item.record.id, attempts: item.attempts + 1, error: String((e as Error)?.message ?? e) });
+    }
+  }
+  return { delivered, failed, remaining: await d.store.outboxSize() };
+}
+
+/** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */
+export function sandboxLead(body: unknown, idempotencyKey: string | null): Answer {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
+  const check = validateLead(body as Record<string, unknown>);
+  const problems = check.problems.map(({ field, error: text }) => ({ field, error: text }));
+  const keyProblem = checkIdempotencyKey(idempotencyKey);
+  if (keyProblem) problems.push({ field: 'Idempotency-Key', error: `${keyProblem} (submission would answer 400)` });
+  const wouldSubmit = check.wouldSubmit && !keyProblem;
+  const note = !problems.length
+    ? 'Nothing was written. To submit for real, POST the same JSON to /api/lead, only on behalf of the person it describes, with an Idempotency-Key header so a retry cannot create a second lead.'
+    : wouldSubmit
+      ? 'Nothing was written. Submission would accept this payload, but with the changes listed: values cut to their maximum length or ignored. Fix them to send exactly what you mean.'
+      : 'Nothing was written. Submission would refuse this payload with 400 until the problems about name, email or Idempotency-Key are fixed.';
+  return { status: problems.length ? 422 : 200, body: { sandbox: true, wouldSubmit, problems, note }, headers: {} };
+}

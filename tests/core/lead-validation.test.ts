@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { validateLead } from '../../src/core/lead-validation.ts';
+import { sandboxLead } from '../../src/core/leads.ts';
+import { LeadSchema } from '../../src/contract/schemas.ts';
+import { LEAD_CASES } from '../helpers/lead-cases.ts';
+
+describe('lead validation: the decision table', () => {
+  for (const c of LEAD_CASES.filter((c) => !c.idempotencyKey)) {
+    it(c.name, () => {
+      const check = validateLead(c.payload as Record<string, unknown>);
+      expect(check.problems.map((p) => [p.field, p.outcome])).toEqual(c.problems);
+      expect(check.wouldSubmit).toBe(c.stored !== undefined);
+      expect(check.lead).toEqual(c.stored);
+      if (check.lead) expect(LeadSchema.parse(check.lead)).toEqual(check.lead); // what is stored is a contract Lead
+      for (const p of check.problems) expect(p.error).toMatch(new RegExp(p.field.replace(/[-]/g, '\\-')));
+    });
+  }
+
+  it('the sandbox reports an over-long Idempotency-Key as a reason submission would refuse', () => {
+    const a = sandboxLead({ name: 'A', email: 'a@b.co' }, 'k'.repeat(201));
+    expect(a.status).toBe(422);
+    expect(a.body).toMatchObject({ sandbox: true, wouldSubmit: false, problems: [{ field: 'Idempotency-Key' }] });
+  });
+
+  it('lists at most ten unknown fields one by one', () => {
+    const payload = Object.fromEntries([['name', 'A'], ['email', 'a@b.co'], ...Array.from({ length: 500 }, (_, i) => [`f${i}`, i])]);
+    const check = validateLead(payload);
+    expect(check.problems).toHaveLength(11);
+    expect(check.problems.at(-1)).toMatchObject({ field: '(other fields)', error: expect.stringContaining('490 more') });
+  });
+});
