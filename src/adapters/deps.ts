@@ -12,6 +12,8 @@ import { clientOf } from '../core/client.ts';
 import { checkRateLimit, READ_POLICY, type RateLimitOutcome } from '../core/rate-limit.ts';
 import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';
 import { siteUrl } from '../config.ts';
+import { PricingSchema, type Pricing } from '../contract/content.ts';
+import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { createFileSink } from './file-sink.ts';
 import { createHubSpotSink } from './hubspot-sink.ts';
 import { createWebhookSink } from './webhook-sink.ts';
@@ -26,6 +28,8 @@ export interface Deps {
   content(): Content;
   /** The search index built with the content, loaded once per instance. */
   searchIndex(): MiniSearch<ContentPage>;
+  /** The pricing data (content/data/pricing.json), checked against its schema once. */
+  pricing(): Pricing;
   store: Store;
   /** Where leads are recorded (the CRM, a webhook, or the local file). */
   sink: LeadSink;
@@ -109,7 +113,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const now = opts.now ?? (() => Date.now());
   let content: Content | undefined;
   let index: MiniSearch<ContentPage> | undefined;
+  let pricing: Pricing | undefined;
   return {
+    pricing: () => (pricing ??= PricingSchema.parse(pricingData)),
     store,
     sink,
     notifier,

@@ -11,7 +11,7 @@ import { PageSchema, type Page } from '../contract/schemas.ts';
 import { pageFromHtml } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import pkg from '../../package.json' with { type: 'json' };
-import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml, type MachineFile } from './site-files.ts';
+import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapXml } from './site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 
@@ -76,20 +76,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
 
-  const machineFiles: MachineFile[] = [
-    { path: '/openapi.json', note: 'OpenAPI 3.1 description of the content, lead and sandbox API (also /openapi.yaml).' },
-    { path: '/api/v1/pages', note: 'Page index as JSON; one page at /api/v1/pages/{slug}; search at /api/v1/search?q=.' },
-    { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
-    { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
-    { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
-    { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
-    { path: '/.well-known/ard.json', note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.' },
-    { path: '/.well-known/api-catalog', note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.' },
-    { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
-    { path: '/auth.md', note: 'Statement that no authentication is needed, and which headers matter.' },
-    { path: '/api-deprecation-policy', note: 'How API operations are deprecated and withdrawn.' },
-  ];
-  await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, machineFiles));
+  await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
   await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));

@@ -4,6 +4,7 @@
  * lead sandbox description at /api/v1/sandbox. Pure: an origin in, a JSON-able object out.
  */
 import { LIMITS, policyOf } from '../contract/limits.ts';
+import { MCP_SERVER_NAME, MCP_TOOLS } from '../contract/mcp.ts';
 import {
   DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES, type LeadInput, type LeadValidation,
 } from '../contract/schemas.ts';
@@ -16,8 +17,7 @@ export const DISCOVERY_PATHS = {
   sandbox: '/api/v1/sandbox.json',
 } as const;
 
-/** The MCP server's tool names (SPEC.md "POST /mcp", with the service's own name). */
-export const MCP_TOOLS = ['search_kartage_site', 'get_kartage_page', 'list_kartage_pages', 'get_kartage_pricing'] as const;
+export { MCP_TOOLS };
 
 /** Publisher segment of every ARD identifier: a stable name, not the origin the build is for. */
 const ARD_PUBLISHER = 'kartage.com.au';
@@ -30,7 +30,7 @@ export function mcpServerJson(origin: string, version: string) {
   return {
     $schema: SERVER_SCHEMA_URL,
     // Reverse DNS of kartage.com.au, one slash: the schema's pattern is ^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$.
-    name: 'au.com.kartage/site',
+    name: MCP_SERVER_NAME,
     title: 'Kartage website',
     description: 'Search and read Kartage pages and pricing: software for moving and storage companies.',
     version,

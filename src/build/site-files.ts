@@ -10,7 +10,7 @@ const SECTIONS: { title: string; test: (slug: string) => boolean }[] = [
   { title: 'Product', test: (s) => s.startsWith('product/') || s === 'changelog' },
   { title: 'Solutions', test: (s) => s.startsWith('solutions/') },
   { title: 'Customers', test: (s) => s === 'customers' || s.startsWith('customers/') },
-  { title: 'Developers', test: (s) => ['developers', 'api-deprecation-policy'].includes(s) },
+  { title: 'Developers', test: (s) => ['developers', 'auth', 'api-deprecation-policy'].includes(s) },
   { title: 'Company', test: (s) => ['about', 'careers', 'partners', 'security', 'faq'].includes(s) },
   { title: 'Blog', test: (s) => s === 'blog' || s.startsWith('blog/') },
   { title: 'Optional', test: () => true },
@@ -18,10 +18,25 @@ const SECTIONS: { title: string; test: (slug: string) => boolean }[] = [
 
 export interface MachineFile { path: string; note: string }
 
+/** The machine-readable files llms.txt lists (and the MCP llms.txt resource, built by the same function). */
+export const MACHINE_FILES: readonly MachineFile[] = [
+  { path: '/openapi.json', note: 'OpenAPI 3.1 description of the content, lead and sandbox API (also /openapi.yaml).' },
+  { path: '/api/v1/pages', note: 'Page index as JSON; one page at /api/v1/pages/{slug}; search at /api/v1/search?q=.' },
+  { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
+  { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
+  { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
+  { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
+  { path: '/.well-known/ard.json', note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.' },
+  { path: '/.well-known/api-catalog', note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.' },
+  { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
+  { path: '/auth.md', note: 'Statement that no authentication is needed, and which headers matter.' },
+  { path: '/api-deprecation-policy', note: 'How API operations are deprecated and withdrawn.' },
+];
+
 const oneLine = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 /** llms.txt: H1, summary blockquote, H2 sections of `[name](url): note` links to every page's markdown twin. */
-export function llmsTxt(pages: Page[], origin: string, files: MachineFile[]): string {
+export function llmsTxt(pages: Page[], origin: string, files: readonly MachineFile[]): string {
   const out = [
     '# Kartage',
     '',

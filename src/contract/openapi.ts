@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS, policyOf } from './limits.ts';
 import { routes, type RouteSpec } from './routes.ts';
+import { MCP_TOOLS } from './mcp.ts';
 import {
   BatchRequestSchema, BatchResponseSchema, ErrorSchema, LeadAcceptedSchema, LeadSchema, LeadValidationSchema,
   ListPagesQuerySchema, ListPagesResponseSchema, PageSchema, PageSummarySchema, SearchQuerySchema,
@@ -126,7 +127,7 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
 const mcpPath = {
   post: {
     operationId: 'mcp', summary: 'MCP over Streamable HTTP', tags: ['MCP'],
-    description: 'Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools search_kartage_site, get_kartage_page, list_kartage_pages, get_kartage_pricing, plus resources. Send `Accept: application/json, text/event-stream` and a JSON-RPC 2.0 message.',
+    description: `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, plus resources. Send \`Accept: application/json, text/event-stream\` and a JSON-RPC 2.0 message. GET and DELETE answer 405 (no server-initiated stream, no sessions).`,
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification.', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } } }, example: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } } },
     responses: {
       200: { description: 'A JSON-RPC response (JSON or an SSE stream).', headers: RATE, content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } } },

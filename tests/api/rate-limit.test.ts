@@ -13,13 +13,15 @@ import { postJson, send, type HttpAnswer } from '../helpers/http.ts';
 const { engines, bridge, env } = useEngines();
 const WINDOW_START = Date.UTC(2026, 10, 23, 10, 0, 0);
 
-/** The metered reads, in turn: listPages, getPage (JSON and markdown), search, batch. */
+/** The metered reads, in turn: listPages, getPage (JSON and markdown), search, batch, the sandbox, MCP. */
 const reads = [
   (base: string, from?: string) => send(`${base}/api/v1/pages?limit=2`, { from }),
   (base: string, from?: string) => send(`${base}/api/v1/pages/pricing`, { from }),
   (base: string, from?: string) => send(`${base}/api/v1/pages/pricing`, { from, headers: { Accept: 'text/markdown' } }),
   (base: string, from?: string) => send(`${base}/api/v1/search?q=storage`, { from }),
   (base: string, from?: string) => postJson(`${base}/api/v1/pages/batch`, { slugs: ['index'] }, { from }),
+  (base: string, from?: string) => postJson(`${base}/api/v1/lead/validate`, { name: 'Sam', email: 'sam@example.com' }, { from }),
+  (base: string, from?: string) => postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 1, method: 'ping' }, { from, headers: { Accept: 'application/json, text/event-stream' } }),
 ];
 
 function expectRateLimitHeaders(r: HttpAnswer, remaining: number) {

@@ -1,0 +1,15 @@
+// POST /mcp (rewritten to /api/mcp): MCP over Streamable HTTP, stateless; GET and DELETE answer 405.
+import { deps } from '../src/adapters/deps.ts';
+import { guarded } from '../src/adapters/handler.ts';
+import { handleMcp, mcpHosts } from '../src/mcp/http.ts';
+
+const handle = (request: Request) =>
+  guarded(async () => {
+    const d = deps();
+    return handleMcp(request, d, mcpHosts(process.env, d.content().data.origin));
+  });
+
+export const POST = handle;
+export const GET = handle;
+export const DELETE = handle;
+export const OPTIONS = handle;
