@@ -31,7 +31,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const text = (r: { content?: unknown }) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: Record<string, unknown>) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
 
 describe('tools through the SDK client', () => {
   it('lists the four read-only tools with input and output schemas', async () => {
