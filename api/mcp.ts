@@ -7,7 +7,7 @@ const handle = (request: Request) =>
   guarded(async () => {
     const d = deps();
     return handleMcp(request, d, mcpHosts(process.env, d.content().data.origin));
-  });
+  }, request);
 
 export const POST = handle;
 export const GET = handle;

@@ -6,6 +6,7 @@
 import type { CacheClass } from '../contract/routes.ts';
 import { deps, type Deps } from './deps.ts';
 import { errorResponse, readHeaders } from './http.ts';
+import { routeHeadersFor } from '../core/deprecation.ts';
 
 export interface ReadContext {
   d: Deps;
@@ -13,10 +14,15 @@ export interface ReadContext {
   headers: Record<string, string>;
 }
 
-/** Runs `fn`, answering 500 with the Error body (and a logged id) when it throws. */
-export async function guarded(fn: () => Promise<Response>): Promise<Response> {
+/**
+ * Runs `fn`, answering 500 with the Error body (and a logged id) when it throws. With `request`, adds the
+ * deprecation headers of its route (none while nothing is deprecated).
+ */
+export async function guarded(fn: () => Promise<Response>, request?: Request): Promise<Response> {
   try {
-    return await fn();
+    const response = await fn();
+    if (request) for (const [k, v] of Object.entries(routeHeadersFor(new URL(request.url).pathname))) response.headers.set(k, v);
+    return response;
   } catch (e) {
     const id = crypto.randomUUID();
     deps().log('unhandled_error', { level: 'error', id, error: String((e as Error)?.stack ?? e) });
@@ -32,5 +38,5 @@ export function readEndpoint(cache: CacheClass, fn: (request: Request, ctx: Read
       const metered = await d.meter(request);
       if (metered.response) return metered.response;
       return fn(request, { d, headers: { ...readHeaders(cache), ...metered.headers } });
-    });
+    }, request);
 }

@@ -142,16 +142,16 @@ const mcpPath = {
 
 const TAGS: Record<string, string> = { listPages: 'Content', getPage: 'Content', searchSite: 'Content', getPagesBatch: 'Content', validateLead: 'Leads', submitLead: 'Leads' };
 
-/** The OpenAPI 3.1 document for the site at `origin`. */
-export function buildOpenApi(origin: string): Json {
+/** The OpenAPI 3.1 document for the site at `origin` (`table`: the route table, replaceable in tests). */
+export function buildOpenApi(origin: string, table: readonly RouteSpec[] = routes): Json {
   const paths: Record<string, Json> = {};
-  for (const route of routes as readonly RouteSpec[]) {
+  for (const route of table) {
     if (route.id === 'mcp') { paths[route.path] = mcpPath; continue; }
-    const build = operations[route.id];
+    const build = operations[route.like ?? route.id];
     if (!build) continue;
     for (const method of route.methods) {
       (paths[route.path] ??= {})[method.toLowerCase()] = {
-        operationId: route.id, summary: route.summary, tags: [TAGS[route.id]], security: [],
+        operationId: route.id, summary: route.summary, tags: [TAGS[route.like ?? route.id]], security: [],
         ...(route.deprecated ? { deprecated: true } : {}),
         ...build(route),
       };

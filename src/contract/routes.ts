@@ -35,6 +35,8 @@ export interface RouteSpec {
   /** Public, read-only: any origin may read it (CORS `*`). */
   cors: boolean;
   deprecated?: Deprecation;
+  /** Documented as this operation (an alias path of an existing operation, e.g. an old path kept for a while). */
+  like?: string;
   summary: string;
 }
 
@@ -104,6 +106,16 @@ export const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
+/** What the home page advertises to agents (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog). */
+export const HOME_LINKS = [
+  '</.well-known/api-catalog>; rel="api-catalog"',
+  '</openapi.json>; rel="service-desc"; type="application/openapi+json"',
+  '</developers>; rel="service-doc"; type="text/html"',
+  '</.well-known/ard.json>; rel="ard"; type="application/json"',
+  '</index.md>; rel="alternate"; type="text/markdown"',
+  '</llms.txt>; rel="describedby"; type="text/plain"',
+].join(', ');
+
 /**
  * Header rules for static files, applied in order; later rules override earlier ones for the same header,
  * as Vercel does. Sources are matched against the public path (before rewrites).
@@ -117,7 +129,12 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   { source: '/openapi.yaml', headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },
   { source: '/sitemap.xml', headers: CORS_READ },
   { source: '/.well-known/(.*)', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
-  { source: '/.well-known/api-catalog', headers: { 'Content-Type': 'application/linkset+json; charset=utf-8' } },
+  {
+    source: '/.well-known/api-catalog',
+    // RFC 9727 section 4: the linkset media type with the api-catalog profile, and the catalogue names itself.
+    headers: { 'Content-Type': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', Link: '</.well-known/api-catalog>; rel="api-catalog"' },
+  },
+  { source: '/', headers: { Link: HOME_LINKS } },
   { source: '/api/v1/sandbox', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
   { source: '/_astro/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.immutable } },
   { source: '/pagefind/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },

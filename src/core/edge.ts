@@ -7,6 +7,7 @@
 import { routes, type RouteSpec } from '../contract/routes.ts';
 import { SLUG_PATTERN } from '../contract/schemas.ts';
 import { wantsMarkdown } from './accept.ts';
+import { routeHeadersFor } from './deprecation.ts';
 import type { Content } from './content.ts';
 
 export type EdgeDecision =
@@ -18,8 +19,6 @@ export interface EdgeDeps {
   content: Content;
   /** Meters a read for getPage; returns headers to add, or a 429 response. */
   meterRead?: (request: Request) => Promise<{ headers: Record<string, string>; response?: Response }>;
-  /** Extra headers for a route (deprecation, for example). */
-  routeHeaders?: (route: RouteSpec) => Record<string, string>;
 }
 
 const GET_PAGE_PREFIX = '/api/v1/pages/';
@@ -37,6 +36,12 @@ export function notFoundMarkdown(path: string, origin: string): string {
     `- [sitemap.xml](${origin}/sitemap.xml): every published URL`,
     `- [openapi.json](${origin}/openapi.json): the API description`,
     `- [/api/v1/pages](${origin}/api/v1/pages): the page index as JSON`,
+    `- [/.well-known/mcp.json](${origin}/.well-known/mcp.json): the MCP server (POST ${origin}/mcp)`,
+    `- [/.well-known/ard.json](${origin}/.well-known/ard.json): catalogue of agentic resources`,
+    `- [/.well-known/api-catalog](${origin}/.well-known/api-catalog): API catalogue (RFC 9727)`,
+    `- [/auth.md](${origin}/auth.md): no authentication is needed`,
+    `- [/api-deprecation-policy](${origin}/api-deprecation-policy): deprecation policy`,
+    `- [/api/v1/sandbox](${origin}/api/v1/sandbox): the lead validation sandbox`,
     '',
   ].join('\n');
 }
@@ -86,7 +91,7 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
     if (metered.response) return { type: 'respond', response: metered.response };
     const slug = path.slice(GET_PAGE_PREFIX.length);
     const page = SLUG_PATTERN.test(slug) ? content.bySlug.get(slug) : undefined;
-    const extra = { ...metered.headers, ...(deps.routeHeaders?.((routes as readonly RouteSpec[]).find((r) => r.id === 'getPage')!) ?? {}) };
+    const extra = { ...metered.headers, ...routeHeadersFor(path) };
     if (!page) {
       const res = markdownWanted ? md404(path, origin) : json404(`No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`);
       for (const [k, v] of Object.entries(extra)) res.headers.set(k, v);
