@@ -23,6 +23,8 @@ export interface ServerOptions {
   trustProxy?: boolean;
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void;
+  /** Sees every request with a copy of its response (tests check each answer against the contract). */
+  inspect?: (request: Request, response: Response) => void;
 }
 
 export interface RunningServer {
@@ -53,6 +55,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false }, controller.signal);
       // Handlers find this server's dependencies through `deps()` (two servers may share a process).
       response = await withDeps(deps, () => app.handle(request));
+      opts.inspect?.(request, response.clone());
     } catch (e) {
       log(JSON.stringify({ time: new Date().toISOString(), level: 'error', id, method: req.method, path: req.url, error: String((e as Error)?.stack ?? e) }));
       response = errorResponse(500, `Internal error (request ${id})`);

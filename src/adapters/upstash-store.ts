@@ -14,6 +14,11 @@ export interface UpstashStoreOptions {
   token: string;
   /** Upper bound for one Redis round trip, retries included. @default 300 */
   timeoutMs?: number;
+  /**
+   * Bound for writes to the lead outbox, the last place a lead can go: worth waiting longer for than a
+   * rate-limit check (a Redis catching up after a stall still takes the lead). @default 1500
+   */
+  outboxTimeoutMs?: number;
   /** Prefix of every key. @default 'kartage' */
   prefix?: string;
 }
@@ -59,6 +64,14 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     // A fresh signal per request: the bound covers the request and its retry.
     signal: () => AbortSignal.timeout(timeoutMs),
   });
+  const outboxRedis = new Redis({
+    url: opts.url,
+    token: opts.token,
+    automaticDeserialization: false,
+    enableTelemetry: false,
+    retry: { retries: 2, backoff: (n) => 50 * (n + 1) },
+    signal: () => AbortSignal.timeout(opts.outboxTimeoutMs ?? 1500),
+  });
   const slidingLog = redis.createScript<[number, number, number]>(SLIDING_LOG);
   const claimScript = redis.createScript<string | null>(CLAIM);
   const releaseScript = redis.createScript<number>(RELEASE);
@@ -102,7 +115,7 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     },
 
     async outboxPush(entry) {
-      await redis.rpush(outbox, entry);
+      await outboxRedis.rpush(outbox, entry);
     },
     async outboxPeek(max) {
       return (await redis.lrange(outbox, 0, max - 1)).map(String);

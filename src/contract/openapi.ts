@@ -124,6 +124,21 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
   mcp: () => ({}),
 };
 
+/** The JSON-RPC error the MCP SDK answers protocol-level refusals with. */
+const JSONRPC_ERROR = {
+  type: 'object',
+  required: ['jsonrpc', 'error'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+  },
+};
+const rpcErr = (description: string, code: number, message: string) => ({
+  description,
+  content: { 'application/json': { schema: JSONRPC_ERROR, example: { jsonrpc: '2.0', error: { code, message }, id: null } } },
+});
+
 const mcpPath = {
   post: {
     operationId: 'mcp', summary: 'MCP over Streamable HTTP', tags: ['MCP'],
@@ -132,12 +147,17 @@ const mcpPath = {
     responses: {
       200: { description: 'A JSON-RPC response (JSON or an SSE stream).', headers: RATE, content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } } },
       202: { description: 'Accepted (notifications and responses).' },
-      400: err('Not a valid JSON-RPC message.', 'Parse error', 400),
-      406: err('The Accept header lacks application/json or text/event-stream.', 'Not Acceptable', 406),
+      400: {
+        description: 'Not a valid JSON-RPC message (a JSON-RPC error from the MCP SDK), or a Host or Origin that is not allowed (the Error body).',
+        content: { 'application/json': { schema: { oneOf: [JSONRPC_ERROR, ref(ErrorSchema)] }, example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null } } },
+      },
+      406: rpcErr('The Accept header lacks application/json or text/event-stream.', -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
+      415: rpcErr('The body is not `application/json`.', -32000, 'Unsupported Media Type: Content-Type must be application/json'),
       429: tooMany(policyOf(LIMITS.read)),
     },
   },
   get: { operationId: 'mcpGet', summary: 'No server-initiated stream', tags: ['MCP'], responses: { 405: err('There is no server-initiated stream.', 'Method not allowed: use POST', 405) } },
+  delete: { operationId: 'mcpDelete', summary: 'No sessions to end', tags: ['MCP'], responses: { 405: err('The server is stateless: there is no session to delete.', 'Method not allowed: use POST', 405) } },
 };
 
 const TAGS: Record<string, string> = { listPages: 'Content', getPage: 'Content', searchSite: 'Content', getPagesBatch: 'Content', validateLead: 'Leads', submitLead: 'Leads' };
@@ -177,11 +197,11 @@ export function buildOpenApi(origin: string, table: readonly RouteSpec[] = route
     components: {
       schemas,
       headers: {
-        'RateLimit-Limit': int('Requests allowed in the window.'),
-        'RateLimit-Remaining': int('Requests left in the window.'),
-        'RateLimit-Reset': int('Seconds until the window resets (for leads: until a slot frees).'),
-        'RateLimit-Policy': { description: 'Quota and window in seconds, e.g. `120;w=60` or `5;w=3600`.', schema: { type: 'string' } },
-        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+        'RateLimit-Limit': { ...int('Requests allowed in the window.'), required: true },
+        'RateLimit-Remaining': { ...int('Requests left in the window.'), required: true },
+        'RateLimit-Reset': { ...int('Seconds until the window resets (for leads: until a slot frees).'), required: true },
+        'RateLimit-Policy': { description: 'Quota and window in seconds, e.g. `120;w=60` or `5;w=3600`.', required: true, schema: { type: 'string' } },
+        'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } },
         'Idempotency-Replayed': { description: '`true` when this response replays an earlier one with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
         Vary: { description: 'Responses vary by `Accept`.', schema: { type: 'string' } },
         ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },

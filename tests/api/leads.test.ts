@@ -17,7 +17,8 @@ import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { flushOutbox } from '../../src/core/leads.ts';
 import type { LeadSink, Store } from '../../src/core/ports.ts';
 import { LeadValidationSchema, ErrorSchema, SEGMENTS, INTENTS, MOVES, WAREHOUSES } from '../../src/contract/schemas.ts';
-import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
+import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { LEAD_CASES } from '../helpers/lead-cases.ts';
 import { postJson, send } from '../helpers/http.ts';
 import { useEngines } from '../helpers/engines.ts';
@@ -43,7 +44,7 @@ async function leadServer(opts: Omit<DepsOptions, 'dataDir'> & { dir?: string } 
     log: (event, fields) => events.push({ event, fields }),
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
   });
-  const server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+  const server = await startTestServer({ deps });
   servers.push(server);
   const leadFile = join(dir, 'leads.jsonl');
   const leads = async () => (await readFile(leadFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/deps.ts';
-import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
+import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { useEngines } from '../helpers/engines.ts';
 import { postJson, send, type HttpAnswer } from '../helpers/http.ts';
 
@@ -41,7 +42,7 @@ describe.each(engines)('read limit over HTTP ($name store)', (engine) => {
   const events: string[] = [];
   beforeAll(async () => {
     const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store: engine.create(), log: (e) => events.push(e) });
-    server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+    server = await startTestServer({ deps });
   });
   afterAll(() => server?.close());
 
@@ -88,7 +89,7 @@ describe('store failures over HTTP (Upstash store, Redis unreachable)', () => {
     const events: string[] = [];
     const store = engines.find((e) => e.name === 'upstash')!.create({ timeoutMs: 150 });
     const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, log: (e) => events.push(e) });
-    const server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+    const server = await startTestServer({ deps });
     try {
       for (const fault of ['down', { delayMs: 3_000 }] as const) {
         bridge().setFault(fault);

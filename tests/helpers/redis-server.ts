@@ -4,7 +4,7 @@
  * hand-written fake, so they catch what a fake would get wrong. The RESP client is hand-written on
  * node:net because the project takes no Redis driver dependency just for tests.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection, createServer, type Socket } from 'node:net';
@@ -169,20 +169,34 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** A running throwaway Redis. */
 export interface RunningRedis {
   port: number;
+  /** Working directory (holds the append-only file when durable). */
+  dir: string;
+  /** The redis-server process, for fault tests (SIGSTOP stalls it, SIGKILL kills it). */
+  process: ChildProcess;
   /** `redis://127.0.0.1:<port>` */
   url: string;
   /** Stops Redis (SIGTERM, waits for it to exit) and removes its working directory. */
   stop(): Promise<void>;
 }
 
-/** Starts `redis-server` on a free loopback port with no persistence, and waits until it answers PING. */
-export async function startRedis(): Promise<RunningRedis> {
+export interface StartRedisOptions {
+  /** Port to bind (a restart on the same port); default a free one. */
+  port?: number;
+  /** Working directory to reuse (a restart keeps its data); default a new temporary one. */
+  dir?: string;
+  /** Append-only file with fsync on every write, so a killed Redis restarts with its data. */
+  durable?: boolean;
+}
+
+/** Starts `redis-server` on a loopback port (no persistence unless `durable`) and waits until it answers PING. */
+export async function startRedis(opts: StartRedisOptions = {}): Promise<RunningRedis> {
   if (!hasRedisServer()) throw new Error(NOT_INSTALLED);
+  if (opts.port) return startOnce(opts.port, opts);
   // The free port can be taken by someone else between probing and binding; try again then.
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      return await startOnce(await freePort());
+      return await startOnce(await freePort(), opts);
     } catch (err) {
       lastError = err;
     }
@@ -190,10 +204,11 @@ export async function startRedis(): Promise<RunningRedis> {
   throw lastError;
 }
 
-async function startOnce(port: number): Promise<RunningRedis> {
-  const dir = await mkdtemp(join(tmpdir(), 'redis-test-'));
+async function startOnce(port: number, opts: StartRedisOptions): Promise<RunningRedis> {
+  const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'redis-test-')));
+  const persistence = opts.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const child = spawn('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
+    '--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir,
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
@@ -212,7 +227,7 @@ async function startOnce(port: number): Promise<RunningRedis> {
       await exited;
       clearTimeout(killer);
     }
-    await rm(dir, { recursive: true, force: true });
+    if (!opts.dir) await rm(dir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + 10_000;
@@ -238,5 +253,5 @@ async function startOnce(port: number): Promise<RunningRedis> {
     }
     await sleep(25);
   }
-  return { port, url: `redis://127.0.0.1:${port}`, stop };
+  return { port, dir, process: child, url: `redis://127.0.0.1:${port}`, stop };
 }

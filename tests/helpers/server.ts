@@ -1,9 +1,27 @@
-/** Starts the real local server on a free loopback port over the current build. */
-import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
+/**
+ * Starts the real local server on a free loopback port over the current build. Every answer it gives is
+ * checked against the OpenAPI document (tests/helpers/contract-check.ts); tests/setup/contract.ts fails
+ * the test file when any answer broke the contract.
+ */
+import { startServer, PROJECT_ROOT, type RunningServer, type ServerOptions } from '../../server/main.ts';
+import { contractCheckers, createContractChecker, type ContractChecker } from './contract-check.ts';
 
-export async function startTestServer(): Promise<RunningServer> {
+export async function startTestServer(opts: ServerOptions = {}): Promise<RunningServer & { logs: string[] }> {
   const lines: string[] = [];
-  const s = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, log: (l) => lines.push(l) });
+  let checker: ContractChecker | undefined;
+  const s = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    root: PROJECT_ROOT,
+    log: (l) => lines.push(l),
+    ...opts,
+    inspect: (request, response) => {
+      checker ??= createContractChecker(s.deps.content().data.origin);
+      if (!contractCheckers.includes(checker)) contractCheckers.push(checker);
+      checker.inspect(request, response);
+      opts.inspect?.(request, response);
+    },
+  });
   return Object.assign(s, { logs: lines });
 }
 
