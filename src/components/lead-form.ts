@@ -7,6 +7,8 @@
 const FIELDS = ['name', 'email', 'company', 'dialcode', 'phone', 'country', 'segment', 'warehouses', 'moves', 'message'] as const;
 /** The same practical email rule the API's validator (zod) applies. */
 const EMAIL = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+/** Control characters, as the API's validator defines them: only the message may contain them (line breaks). */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const FAILURE =
   'Sorry, we could not record your enquiry. Please use the chat on this website or email sales@kartage.com.au and we will get back to you.';
 
@@ -64,6 +66,7 @@ export function initLeadForm(form: HTMLFormElement): void {
     if (!value) return c.required ? `Enter your ${label.toLowerCase()}.` : null;
     const max = 'maxLength' in c ? c.maxLength : -1;
     if (max > 0 && value.length > max) return `${label} must be ${max.toLocaleString('en-AU')} characters or fewer (it is ${value.length.toLocaleString('en-AU')}).`;
+    if (name !== 'message' && CONTROL.test(value)) return `${label} must be one line, without tabs or other control characters.`;
     if (name === 'email' && !EMAIL.test(value)) return 'Enter a valid email address, like sam@yourcompany.com.au.';
     const pattern = c.getAttribute('pattern');
     if (pattern && !new RegExp(`^(?:${pattern})$`).test(value)) return c.dataset.patternMessage ?? `Check the ${label.toLowerCase()}.`;

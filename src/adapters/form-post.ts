@@ -1,0 +1,214 @@
+/**
+ * @module The lead form without JavaScript: a browser posts `application/x-www-form-urlencoded` to
+ * /api/lead and shows whatever comes back. This module reads that body (bounded, like `readJson`), turns
+ * it into the lead object `submitLead` takes, and renders its answer as a small standalone HTML page with
+ * the same status (200 thank-you, 400 what to fix, 429 when to retry, 502 where else to go). Everything
+ * the visitor typed is escaped. Web-standard only.
+ */
+import { SECURITY_HEADERS } from '../contract/routes.ts';
+import { validateLead } from '../core/lead-validation.ts';
+
+/** Where to reach sales when the form cannot take the lead. */
+const SALES_EMAIL = 'sales@kartage.com.au';
+const SALES_PHONE = '1300 527 824';
+
+/** Field names as the form labels them, for the "what to fix" list. */
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  email: 'Work email',
+  company: 'Company',
+  dialcode: 'Dial code',
+  phone: 'Phone',
+  country: 'Country',
+  segment: 'Kind of moving work',
+  warehouses: 'Warehouses',
+  moves: 'Moves per year',
+  message: 'Message',
+  intent: 'Intent',
+};
+
+/** True when the request carries an HTML form post (the lead form with JavaScript off). */
+export function isFormPost(request: Request): boolean {
+  const type = request.headers.get('content-type') ?? '';
+  return type.split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+export type ReadFormResult =
+  | { kind: 'form'; lead: Record<string, string> }
+  /** The body is JSON under a form Content-Type (`curl -d '{...}'` sends one): the same body as a Request. */
+  | { kind: 'json'; request: Request }
+  | { kind: 'answer'; response: Response };
+
+/**
+ * Reads a form body of at most `maxBytes` bytes (checked while streaming, as `readJson` does) into the
+ * lead object: each field's first non-empty value; empty fields are left out, as the script leaves them
+ * out of its JSON. Over the limit: a 413 page. A browser percent-encodes `{` in a form body, so a body
+ * starting with `{` is JSON with a wrong Content-Type, handed back for the JSON path as it always was.
+ */
+export async function readForm(request: Request, maxBytes: number): Promise<ReadFormResult> {
+  const tooLarge = (): ReadFormResult => ({
+    kind: 'answer',
+    response: page(413, 'Your message is too long', [
+      `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. Please shorten your message and send it again.</p>`,
+      backToForm(undefined),
+    ]),
+  });
+  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = Buffer.concat(chunks);
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (text.trimStart().startsWith('{')) {
+    return { kind: 'json', request: new Request(request.url, { method: request.method, headers: request.headers, body: bytes }) };
+  }
+  return { kind: 'form', lead: formToLead(new URLSearchParams(text)) };
+}
+
+/**
+ * The lead object from form fields: the first non-empty value of each field. A form post sends a
+ * textarea's line breaks as CRLF; they become LF, as the script's JSON (the textarea's value) has them.
+ */
+export function formToLead(params: URLSearchParams): Record<string, string> {
+  const lead: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (value !== '' && !(name in lead)) lead[name] = value.replace(/\r\n?/g, '\n');
+  }
+  return lead;
+}
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Retry-After (seconds) in whole minutes, at least one. */
+function retryMinutes(header: string | undefined): number | undefined {
+  const seconds = Number(header);
+  return header && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds / 60)) : undefined;
+}
+
+/** The form page the lead came from: /demo for a demo request, else /contact. */
+const formPath = (lead: Record<string, string> | undefined) => (lead?.intent?.trim() === 'demo' ? '/demo' : '/contact');
+
+const backToForm = (lead: Record<string, string> | undefined) =>
+  `<p><a href="${formPath(lead)}">Go back to the form</a> (your browser's Back button keeps what you typed).</p>`;
+
+const elsewhere =
+  `<p>You can also email <a href="mailto:${SALES_EMAIL}">${SALES_EMAIL}</a> or call <a href="tel:${SALES_PHONE.replace(/\s/g, '')}">${SALES_PHONE}</a> ` +
+  '(7am to 7pm AEST, Monday to Saturday).</p>';
+
+export interface FormAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * The HTML page for `submitLead`'s answer to a form post, with the answer's status and headers
+ * (RateLimit-*, Retry-After). `lead` is what the visitor sent.
+ */
+export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>): Response {
+  const demo = lead.intent?.trim() === 'demo';
+  const first = (lead.name ?? '').trim().split(/\s+/)[0] ?? '';
+  const headers = answer.headers;
+  switch (answer.status) {
+    case 200:
+      return page(200, demo ? 'Thank you: your demo request is in' : 'Thank you: we have your enquiry', [
+        `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
+          demo
+            ? 'We will email you within one business day to pick a time for your 45-minute walkthrough.'
+            : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
+        }</p>`,
+        '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
+      ], headers);
+    case 400: {
+      const problems = validateLead(lead).problems.filter((p) => p.outcome === 'reject');
+      const items = problems.length
+        ? problems.map((p) => `<li><strong>${escapeHtml(LABELS[p.field] ?? p.field)}:</strong> ${escapeHtml(p.error)}</li>`)
+        : [`<li>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'Please check your details.'))}</li>`];
+      return page(400, 'Please check your details', [
+        `<p>We could not send the form. Please fix ${problems.length > 1 ? 'these problems' : 'this problem'} and send it again:</p>`,
+        `<ul>${items.join('')}</ul>`,
+        backToForm(lead),
+      ], headers);
+    }
+    case 429: {
+      const minutes = retryMinutes(headers['Retry-After'] ?? headers['retry-after']);
+      return page(429, 'Please try again later', [
+        `<p>Too many enquiries have been sent from this connection. ${
+          minutes ? `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` : 'Please try again later.'
+        }</p>`,
+        elsewhere,
+        '<p><a href="/">Back to the Kartage website</a></p>',
+      ], headers);
+    }
+    case 502:
+      return page(502, 'We could not record your details', [
+        '<p>Sorry: your details could not be recorded just now, and nothing was saved. ' +
+          'Please use the chat on our website, or contact our sales team directly:</p>',
+        elsewhere,
+        backToForm(lead),
+      ], headers);
+    default:
+      return page(answer.status, 'Something went wrong', [
+        `<p>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'The form could not be sent.'))}</p>`,
+        elsewhere,
+        backToForm(lead),
+      ], headers);
+  }
+}
+
+/** A small standalone page: no script, one inline style block (the CSP allows inline styles only). */
+function page(status: number, title: string, body: string[], extra: Record<string, string> = {}): Response {
+  const kind = status === 200 ? 'ok' : 'problem';
+  const html = `<!doctype html>
+<html lang="en-AU">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} | Kartage</title>
+<style>
+body{margin:0;font:1.0625rem/1.65 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#142033;background:#f5f7fa}
+header{background:#0b1b33;padding:1rem 1.25rem}
+header a{color:#fff;font-weight:700;font-size:1.25rem;text-decoration:none}
+main{box-sizing:border-box;width:min(40rem,calc(100% - 2rem));margin:2rem auto;padding:1.5rem 1.25rem;background:#fff;border:1px solid #dde3ec;border-radius:16px}
+h1{color:#0b1b33;line-height:1.2;font-size:1.75rem;margin:0 0 1rem;padding-left:.75rem;border-left:5px solid ${kind === 'ok' ? '#15703d' : '#b42318'}}
+a{color:#1b55b3}a:hover{color:#123f87}
+:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
+li{margin:.35rem 0}
+</style>
+</head>
+<body>
+<header><a href="/">Kartage</a></header>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${body.join('\n')}
+</main>
+</body>
+</html>
+`;
+  return new Response(html, {
+    status,
+    headers: {
+      ...extra,
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * @module Helpers of the browser tests: a client identity per test (the server under test trusts
+ * X-Forwarded-For, so each test gets its own lead budget) and the local lead file the server writes.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Page, TestInfo } from '@playwright/test';
+import { E2E_LEAD_FILE } from './env.ts';
+
+/** A lead as the file sink records it (src/core/ports.ts LeadRecord). */
+export interface LeadLine {
+  id: string;
+  receivedAt: string;
+  source?: string;
+  lead: Record<string, string>;
+}
+
+/** Every lead in the lead file of the server under test, oldest first ([] before the first lead). */
+export async function leadLines(file = E2E_LEAD_FILE): Promise<LeadLine[]> {
+  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return '';
+    throw e;
+  });
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as LeadLine);
+}
+
+/**
+ * A client address of its own for this test (and `n`, for several within one test), stable across runs
+ * and distinct between tests: 10.x.y.z from a hash of the test's title path.
+ */
+export function clientFor(info: TestInfo, n = 0): string {
+  const h = createHash('sha256').update(`${info.titlePath.join(' > ')}#${info.retry}#${n}`).digest();
+  return `10.${h[0]}.${h[1]}.${(h[2]! % 250) + 2}`;
+}
+
+/** Makes every request of `page` come from `client` (as the server under test counts clients). */
+export async function actAs(page: Page, client: string): Promise<void> {
+  await page.setExtraHTTPHeaders({ 'X-Forwarded-For': client });
+}
+
+/** A complete demo booking: every Lead field of the contract, as the form's controls take them. */
+export const FULL_BOOKING = {
+  name: 'Priya Raman',
+  email: 'priya.raman@coastwide-relocations.example',
+  company: 'Coastwide Relocations',
+  dialcode: '+64',
+  phone: '021 555 0142',
+  country: 'New Zealand',
+  segment: 'International',
+  warehouses: '2-5',
+  moves: '2,000-10,000',
+  message: 'We run 24 trucks between Auckland and Sydney.\nPlease show us storage billing and customs documents.',
+} as const;
+
+/** Fills the lead form on the current page with `values` (text fields filled, selects chosen). */
+export async function fillLeadForm(page: Page, values: Partial<Record<keyof typeof FULL_BOOKING, string>>): Promise<void> {
+  for (const [field, value] of Object.entries(values)) {
+    const control = page.locator(`#lf-${field}`);
+    if (['segment', 'warehouses', 'moves'].includes(field)) await control.selectOption(value);
+    else await control.fill(value);
+  }
+}
