@@ -6,6 +6,7 @@
  * the visitor typed is escaped. Web-standard only.
  */
 import { SECURITY_HEADERS } from '../contract/routes.ts';
+import { readBody } from './http.ts';
 import { validateLead } from '../core/lead-validation.ts';
 
 /** Where to reach sales when the form cannot take the lead. */
@@ -53,23 +54,8 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
       backToForm(undefined),
     ]),
   });
-  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const bytes = Buffer.concat(chunks);
+  const bytes = await readBody(request, maxBytes);
+  if (!bytes) return tooLarge();
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (text.trimStart().startsWith('{')) {
     return { kind: 'json', request: new Request(request.url, { method: request.method, headers: request.headers, body: bytes }) };

@@ -40,16 +40,12 @@ export function preflight(methods: readonly string[]): Response {
   });
 }
 
-export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; response: Response };
-
 /**
- * Reads a JSON body of at most `maxBytes` bytes. Bad JSON -> 400, too large -> 413, both with the Error
- * body. The size is checked while streaming, so a lying or absent Content-Length cannot exhaust memory.
+ * Reads a body of at most `maxBytes` bytes, or `undefined` when it is larger. The size is checked while
+ * streaming, so a lying or absent Content-Length cannot exhaust memory.
  */
-export async function readJson(request: Request, maxBytes: number, headers: Headers_ = {}): Promise<ReadJsonResult> {
-  const tooLarge = () => ({ ok: false as const, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) });
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return tooLarge();
+export async function readBody(request: Request, maxBytes: number): Promise<Buffer<ArrayBuffer> | undefined> {
+  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -60,12 +56,21 @@ export async function readJson(request: Request, maxBytes: number, headers: Head
       size += value.byteLength;
       if (size > maxBytes) {
         await reader.cancel().catch(() => {});
-        return tooLarge();
+        return undefined;
       }
       chunks.push(value);
     }
   }
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; response: Response };
+
+/** Reads a JSON body of at most `maxBytes` bytes. Bad JSON -> 400, too large -> 413, both with the Error body. */
+export async function readJson(request: Request, maxBytes: number, headers: Headers_ = {}): Promise<ReadJsonResult> {
+  const bytes = await readBody(request, maxBytes);
+  if (!bytes) return { ok: false, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) };
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!text.trim()) return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object', headers) };
   try {
     return { ok: true, value: JSON.parse(text) };

@@ -48,13 +48,16 @@ export function createSlackNotifier(opts: { url: string; origin: string; timeout
   };
 }
 
-/** Local default: one log line per lead (JSON, so nothing typed can break the line). */
+/**
+ * Local default: one log line per lead (JSON, so nothing typed can break the line). It names the lead
+ * but leaves contact details out, since logs travel further than the lead file or the CRM.
+ */
 export function createLogNotifier(log: Log): Notifier {
   return {
     name: 'log',
     async notify(record) {
       const { lead } = record;
-      log('lead_notification', { level: 'info', id: record.id, intent: lead.intent, name: lead.name, company: lead.company, email: lead.email });
+      log('lead_notification', { level: 'info', id: record.id, intent: lead.intent, name: lead.name, company: lead.company });
     },
   };
 }

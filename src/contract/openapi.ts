@@ -52,6 +52,10 @@ const samplePage = {
   url: 'https://kartage.com.au/pricing', markdown_url: 'https://kartage.com.au/pricing.md', updated: '2026-10-01',
 };
 
+/** A form post (JavaScript off) is answered with a page instead of JSON. */
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+const withHtml = (answer: Json) => ({ ...answer, content: { ...(answer.content as Json), ...HTML } });
+
 /** What each operation takes and answers; paths, methods and summaries come from the route table. */
 const operations: Record<string, (route: RouteSpec) => Json> = {
   listPages: () => ({
@@ -108,17 +112,17 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
     },
   }),
   submitLead: () => ({
-    description: 'Records a lead in the sales CRM and notifies the sales team. Use it only on behalf of a person who asked for it.',
+    description: 'Records a lead in the sales CRM and notifies the sales team. Use it only on behalf of a person who asked for it. The site\'s own form, with JavaScript off, posts the same fields as `application/x-www-form-urlencoded` and gets the same status with a small HTML page instead of JSON.',
     parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Unique key for the submission. A retry with the same key within 24 hours replays the first response, creates no second lead and spends no budget.', schema: { type: 'string', maxLength: LIMITS.idempotencyKeyMax } }],
-    requestBody: { required: true, content: json(ref(LeadSchema)) },
+    requestBody: { required: true, content: { ...json(ref(LeadSchema)), 'application/x-www-form-urlencoded': { schema: ref(LeadSchema) } } },
     responses: {
-      200: { description: 'The lead was accepted.', headers: { ...RATE, 'Idempotency-Replayed': hdr('Idempotency-Replayed') }, content: json(ref(LeadAcceptedSchema), { ok: true }) },
-      400: err('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', 'email must be a valid email address, at most 200 characters', 400),
+      200: { description: 'The lead was accepted.', headers: { ...RATE, 'Idempotency-Replayed': hdr('Idempotency-Replayed') }, content: { ...json(ref(LeadAcceptedSchema), { ok: true }), ...HTML } },
+      400: withHtml(err('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', 'email must be a valid email address, at most 200 characters', 400)),
       409: err('A request with the same Idempotency-Key is still being processed.', 'A request with this Idempotency-Key is in progress; retry in a moment', 409),
-      413: err('The body is larger than 64 KB.', 'Request body is larger than 65536 bytes', 413),
+      413: withHtml(err('The body is larger than 64 KB.', 'Request body is larger than 65536 bytes', 413)),
       422: err('The Idempotency-Key was already used with a different payload.', 'This Idempotency-Key was used with a different payload', 422),
-      429: { ...tooMany(policyOf(LIMITS.lead)), description: `This client exceeded its budget (${policyOf(LIMITS.lead)}).` },
-      502: err('The lead could not be recorded anywhere.', 'We could not record your enquiry. Please use the chat on the website.', 502),
+      429: withHtml({ ...tooMany(policyOf(LIMITS.lead)), description: `This client exceeded its budget (${policyOf(LIMITS.lead)}).` }),
+      502: withHtml(err('The lead could not be recorded anywhere.', 'We could not record your enquiry. Please use the chat on the website.', 502)),
     },
   }),
   mcp: () => ({}),
