@@ -42,7 +42,7 @@ const CLAIM_SECONDS = 60;
 /** How long a request waits for a concurrent one with the same key before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
-export const CHAT_MESSAGE = 'Your details could not be recorded just now. Please use the chat on our website (bottom right of any page) or email sales@kartage.com.au, and we will get back to you.';
+export const CHAT_MESSAGE = 'Your details could not be recorded just now. Please use the chat on our website, or email sales@kartage.com.au or call 1300 527 824, and we will get back to you.';
 
 const error = (status: number, message: string, headers: Record<string, string> = {}): Answer => ({ status, body: { error: message, status }, headers });
 
