@@ -1,27 +1,48 @@
 /**
  * @module vercel.json, generated from the route table (`npm run gen:vercel`); a test proves the committed
  * file equals this output, so Vercel and the local server cannot drift.
+ *
+ * Clean URLs (`/pricing` served from `pricing.html`) are spelled out instead of `cleanUrls: true`: Vercel's
+ * cleanUrls redirect `^/(?:(.+)/)?index(?:\.html)?/?$` runs before the middleware and would send getPage
+ * for the home page (`/api/v1/pages/index`) to `/api/v1/pages` with a 308. The rules below do what the
+ * local server does: `.html` URLs redirect to the clean URL, and a clean URL that is not a file is
+ * rewritten to its `.html` file after the filesystem check. Neither touches `/api/`.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CRONS, functionRoutes, headerRules, rewrites } from '../contract/routes.ts';
 import { DATA_DIR } from '../core/content.ts';
 
+/** Function settings: the lead endpoint and the outbox replay wait on the CRM, so they get longer. */
+export function functionSettings(id: string) {
+  return { maxDuration: id === 'submitLead' || id === 'leadsFlush' ? 60 : 10, memory: 1024, includeFiles: `${DATA_DIR}/**` };
+}
+
+/** Redirects of `.html` URLs to their clean URL (what the local server does; 404.html and /api/ stay). */
+export const htmlRedirects = [
+  { source: '/index.html', destination: '/', permanent: true },
+  { source: '/:page((?!api/|404\\.html$).+)\\.html', destination: '/:page', permanent: true },
+] as const;
+
+/** After the filesystem and the route table's rewrites: a clean page URL is served from its `.html` file. */
+export const cleanUrlRewrite = { source: '/:page((?!api/|_astro/|pagefind/).+)', destination: '/:page.html' } as const;
+
 export function buildVercelConfig() {
-  const functions: Record<string, { maxDuration: number; memory: number; includeFiles?: string }> = {};
-  for (const r of functionRoutes()) {
-    functions[`api/${r.fn}.ts`] = { maxDuration: r.id === 'submitLead' || r.id === 'leadsFlush' ? 60 : 10, memory: 1024, includeFiles: `${DATA_DIR}/**` };
-  }
+  const functions: Record<string, ReturnType<typeof functionSettings>> = {};
+  for (const r of functionRoutes()) functions[`api/${r.fn}.ts`] = functionSettings(r.id);
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     framework: 'astro',
-    buildCommand: 'npm run build',
+    // Builds the site unless build/ is current (always on Vercel, where build/ is not in the checkout);
+    // locally it leaves a current dist/ and build/ alone, which other processes may be reading.
+    buildCommand: 'node server/build-check.ts',
     outputDirectory: 'dist',
-    cleanUrls: true,
+    cleanUrls: false,
     trailingSlash: false,
     functions,
     crons: CRONS,
-    rewrites: rewrites(),
+    redirects: htmlRedirects,
+    rewrites: [...rewrites(), cleanUrlRewrite],
     headers: headerRules.map((r) => ({ source: r.source, headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })) })),
   };
 }
