@@ -108,8 +108,11 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const dataDir = opts.dataDir ?? env.KARTAGE_DATA_DIR ?? join(process.cwd(), DATA_DIR);
   const store = opts.store ?? storeFromEnv(env);
   const log = opts.log ?? createLog();
-  const sink = opts.sink ?? sinkFromEnv(env);
-  const notifier = opts.notifier ?? notifierFromEnv(env, log);
+  // Built on first use: a lead-sink misconfiguration then fails lead submission (logged, 500 Error body),
+  // not every read.
+  let sink = opts.sink;
+  let notifier = opts.notifier;
+  const leadSink = () => (sink ??= sinkFromEnv(env));
   const now = opts.now ?? (() => Date.now());
   let content: Content | undefined;
   let index: MiniSearch<ContentPage> | undefined;
@@ -117,8 +120,12 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   return {
     pricing: () => (pricing ??= PricingSchema.parse(pricingData)),
     store,
-    sink,
-    notifier,
+    get sink() {
+      return leadSink();
+    },
+    get notifier() {
+      return (notifier ??= notifierFromEnv(env, log));
+    },
     log,
     now,
     searchIndex() {
@@ -143,7 +150,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
       const response = errorResponse(429, outcome.error, { ...readHeaders('none'), ...outcome.headers });
       return { headers: outcome.headers, response, outcome };
     },
-    describe: () => `content from ${dataDir}; ${store.describe()}; leads to ${sink.name}; sales notified by ${notifier.name}`,
+    describe: () => `content from ${dataDir}; ${store.describe()}; leads to ${leadSink().name}; sales notified by ${(notifier ??= notifierFromEnv(env, log)).name}`,
   };
 }
 

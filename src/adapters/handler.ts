@@ -7,6 +7,9 @@ import type { CacheClass } from '../contract/routes.ts';
 import { deps, type Deps } from './deps.ts';
 import { errorResponse, readHeaders } from './http.ts';
 import { routeHeadersFor } from '../core/deprecation.ts';
+import { createLog } from './log.ts';
+
+const fallbackLog = createLog();
 
 export interface ReadContext {
   d: Deps;
@@ -25,7 +28,8 @@ export async function guarded(fn: () => Promise<Response>, request?: Request): P
     return response;
   } catch (e) {
     const id = crypto.randomUUID();
-    deps().log('unhandled_error', { level: 'error', id, error: String((e as Error)?.stack ?? e) });
+    // Not deps().log: the failure may be in building the dependencies themselves.
+    fallbackLog('unhandled_error', { level: 'error', id, error: String((e as Error)?.stack ?? e) });
     return errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
   }
 }

@@ -121,7 +121,10 @@ export const HOME_LINKS = [
  * as Vercel does. Sources are matched against the public path (before rewrites).
  */
 export const headerRules: readonly { source: string; headers: Record<string, string> }[] = [
-  { source: '/(.*)', headers: { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': CACHE_CONTROL.static } },
+  { source: '/(.*)', headers: { 'X-Content-Type-Options': 'nosniff' } },
+  // Not under /api/: API answers set their own Cache-Control (metered ones are private), and on Vercel a
+  // header rule could otherwise win over the middleware's headers for getPage.
+  { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
   { source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)', headers: { ...SECURITY_HEADERS, Vary: 'Accept' } },
   { source: '/(.*).md', headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...CORS_READ } },
   { source: '/(.*).txt', headers: { 'Content-Type': 'text/plain; charset=utf-8', ...CORS_READ } },
@@ -135,7 +138,7 @@ export const headerRules: readonly { source: string; headers: Record<string, str
     headers: { 'Content-Type': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', Link: '</.well-known/api-catalog>; rel="api-catalog"' },
   },
   { source: '/', headers: { Link: HOME_LINKS } },
-  { source: '/api/v1/sandbox', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
+  { source: '/api/v1/sandbox', headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': CACHE_CONTROL.static, ...CORS_READ } },
   { source: '/_astro/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.immutable } },
   { source: '/pagefind/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
 ];
