@@ -39,41 +39,52 @@ export function loadSearchIndex(json: string): MiniSearch<ContentPage> {
   return MiniSearch.loadJSON<ContentPage>(json, searchOptions);
 }
 
+/** Folds of the non-ASCII characters seen so far (a page's alphabet is small; `normalize` is not cheap). */
+const foldedChars = new Map<string, string>();
+
 /** Folded text with a map from each folded character back to its offset in the original. */
-function foldWithMap(s: string): { folded: string; map: number[] } {
-  let folded = '';
+function foldWithMap(s: string): { folded: string; map: number[] | undefined } {
+  // Most pages are plain ASCII: folding is lower-casing and offsets do not move.
+  if (!/[^\x00-\x7f]/.test(s)) return { folded: s.toLowerCase(), map: undefined };
+  const parts: string[] = [];
   const map: number[] = [];
   for (let i = 0; i < s.length; ) {
     const cp = s.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
-    const f = fold(ch);
+    let f = cp < 0x80 ? ch.toLowerCase() : foldedChars.get(ch);
+    if (f === undefined) foldedChars.set(ch, (f = fold(ch)));
     for (let k = 0; k < f.length; k++) map.push(i);
-    folded += f;
+    parts.push(f);
     i += ch.length;
   }
   map.push(s.length);
-  return { folded, map };
+  return { folded: parts.join(''), map };
 }
 
 const isWordChar = (c: string | undefined) => !!c && /[\p{L}\p{N}]/u.test(c);
 
 /** Offset in `text` of the first word that starts with any of `qterms`, or -1. */
 export function firstMatch(text: string, qterms: string[]): number {
-  const { folded, map } = foldWithMap(text);
-  let best = -1;
-  for (const t of qterms) {
-    let from = 0;
-    for (;;) {
-      const at = folded.indexOf(t, from);
-      if (at < 0) break;
-      if (!isWordChar(folded[at - 1])) {
-        if (best < 0 || at < best) best = at;
-        break;
+  // Folding is the costly part, and the first match is usually near the start: fold a window at a time,
+  // overlapping by the longest term so a match across a window edge is not missed.
+  const overlap = Math.max(...qterms.map((t) => t.length)) + 1;
+  const WINDOW = 512;
+  for (let start = 0; start < text.length; start += WINDOW) {
+    const from = Math.max(0, start - overlap);
+    const { folded, map } = foldWithMap(text.slice(from, start + WINDOW));
+    let best = -1;
+    for (const t of qterms) {
+      for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + 1)) {
+        const before = at > 0 ? folded[at - 1] : from > 0 ? text[from - 1] : undefined;
+        if (!isWordChar(before)) {
+          if (best < 0 || at < best) best = at;
+          break;
+        }
       }
-      from = at + 1;
     }
+    if (best >= 0) return from + (map ? map[best]! : best);
   }
-  return best < 0 ? -1 : map[best]!;
+  return -1;
 }
 
 /** About `size` characters of plain text around `at`, cut on word boundaries, with ellipses. */
@@ -112,6 +123,14 @@ export function sectionPrior(slug: string): number {
   return 1;
 }
 
+/** The folded words of a page's title and description, worked out once per loaded page. */
+const summaries = new WeakMap<ContentPage, string[][]>();
+function summaryTerms(page: ContentPage): string[][] {
+  let t = summaries.get(page);
+  if (!t) summaries.set(page, (t = [terms(page.title), terms(page.description ?? '')]));
+  return t;
+}
+
 export interface SearchDeps {
   content: Content;
   index: MiniSearch<ContentPage>;
@@ -125,7 +144,7 @@ export function searchSite(d: SearchDeps, q: string, limit: number): SearchRespo
     const page = d.content.bySlug.get(String(hit.id))!;
     // Focus: a page whose title or summary holds the query as a phrase is about it (x3); one whose
     // title or summary holds every term apart is close to it (x2); others merely mention it.
-    const summary = [terms(page.title), terms(page.description ?? '')];
+    const summary = summaryTerms(page);
     const focus = summary.some((w) => hasPhrase(w, qterms)) ? 3 : summary.some((w) => qterms.every((t) => w.some((x) => x.startsWith(t)))) ? 2 : 1;
     return { page, score: Math.round(hit.score * 100 * focus * sectionPrior(page.slug)) };
   });

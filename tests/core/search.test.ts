@@ -47,3 +47,17 @@ describe('searchSite', () => {
     expect(fold('Ærø ß')).toBe('ærø ss');
   });
 });
+
+describe('firstMatch (folded a window at a time)', () => {
+  it('finds accented words and words that straddle a window edge, at their original offsets', async () => {
+    const { firstMatch } = await import('../../src/core/search.ts');
+    const pad = 'é'.repeat(300) + ' ' + 'x '.repeat(300);
+    expect(firstMatch(`${pad}Café billing`, ['cafe'])).toBe(pad.length);
+    for (const at of [505, 509, 511, 512, 513, 1030]) {
+      const text = 'a'.repeat(at - 1) + ' storage billing';
+      expect(firstMatch(text, ['storage']), `at ${at}`).toBe(at);
+    }
+    expect(firstMatch('unstorage only', ['storage'])).toBe(-1); // not at the start of a word
+    expect(firstMatch('a'.repeat(511) + 'storage', ['storage'])).toBe(-1); // inside a longer word across the edge
+  });
+});
