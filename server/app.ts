@@ -68,13 +68,20 @@ export async function createApp(opts: AppOptions): Promise<App> {
     }
     if (path.startsWith('/api/')) return errorResponse(404, `No API endpoint at ${path.slice(0, 200)}. See /openapi.json.`);
     const page404 = await files.resolve('/404.html');
-    if (page404 && (request.method === 'GET' || request.method === 'HEAD')) return files.serve(request, page404, path, { 'Cache-Control': 'no-store' }, 404);
+    // Header rules of the 404 page itself, not of the path asked for (`/x.md` must not make it markdown).
+    if (page404 && (request.method === 'GET' || request.method === 'HEAD')) return files.serve(request, page404, '/404.html', { 'Cache-Control': 'no-store' }, 404);
     return errorResponse(404, `Nothing at ${path.slice(0, 200)}`);
   }
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const path = url.pathname;
+    // Route on the decoded path, as the edge step does (`/%61pi/v1/pages` is `/api/v1/pages`).
+    let path = url.pathname;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      // Not valid percent-encoding: route on it as it is (it can only be a 404).
+    }
     const decision = await handleEdge(request, { content: opts.deps.content(), meterRead: (r) => opts.deps.meter(r) });
     if (decision.type === 'respond') return decision.response;
 

@@ -12,6 +12,11 @@ import { toRequest, sendResponse } from './node-http.ts';
 import { createDeps, withDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
 
+/** Methods a WHATWG Request refuses to carry. */
+const UNSUPPORTED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+/** Thrown to skip to sending a response already chosen. */
+const RESPONDED = Symbol('responded');
+
 export const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
 export interface ServerOptions {
@@ -50,15 +55,28 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const controller = new AbortController();
     res.on('close', () => controller.abort());
     let status = 500;
-    let response: Response;
+    let response: Response | undefined;
     try {
+      if (UNSUPPORTED_METHODS.has((req.method ?? '').toUpperCase())) {
+        // Methods a web Request cannot carry (and this service has no use for).
+        response = errorResponse(405, `Method ${req.method} is not supported`, { Allow: 'GET, HEAD, POST, OPTIONS' });
+        throw RESPONDED;
+      }
       const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false }, controller.signal);
       // Handlers find this server's dependencies through `deps()` (two servers may share a process).
       response = await withDeps(deps, () => app.handle(request));
       opts.inspect?.(request, response.clone());
     } catch (e) {
-      log(JSON.stringify({ time: new Date().toISOString(), level: 'error', id, method: req.method, path: req.url, error: String((e as Error)?.stack ?? e) }));
-      response = errorResponse(500, `Internal error (request ${id})`);
+      if (e !== RESPONDED) {
+        if (controller.signal.aborted) {
+          // The client went away mid-request: nobody to answer, and not a server fault.
+          log(JSON.stringify({ time: new Date().toISOString(), method: req.method, path: (req.url ?? '').slice(0, 500), status: 499, id, note: 'client closed the connection' }));
+          return;
+        }
+        log(JSON.stringify({ time: new Date().toISOString(), level: 'error', id, method: req.method, path: req.url, error: String((e as Error)?.stack ?? e) }));
+        response = errorResponse(500, `Internal error (request ${id})`);
+      }
+      response ??= errorResponse(500, `Internal error (request ${id})`);
     }
     status = response.status;
     response.headers.set('X-Request-Id', id);
@@ -68,6 +86,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       res.destroy();
     }
     log(JSON.stringify({ time: new Date().toISOString(), method: req.method, path: (req.url ?? '').slice(0, 500), status, ms: Math.round((performance.now() - started) * 10) / 10, id }));
+  });
+  // Requests Node's parser refuses still get the contract's Error body, not a bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ error: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request', status });
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;

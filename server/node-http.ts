@@ -37,6 +37,15 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   let path = req.url ?? '/';
+  // Absolute-form target (`GET http://host/path`, RFC 9112 section 3.2.2): route on its path.
+  if (/^https?:\/\//i.test(path)) {
+    try {
+      const u = new URL(path);
+      path = u.pathname + u.search;
+    } catch {
+      path = '/';
+    }
+  }
   if (!path.startsWith('/')) path = '/' + path;
   let url: string;
   try {

@@ -6,7 +6,7 @@
  * the visitor typed is escaped. Web-standard only.
  */
 import { SECURITY_HEADERS } from '../contract/routes.ts';
-import { readBody } from './http.ts';
+import { BodyUnreadable, readBody } from './http.ts';
 import { validateLead } from '../core/lead-validation.ts';
 
 /** Where to reach sales when the form cannot take the lead. */
@@ -54,7 +54,13 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
       backToForm(undefined),
     ]),
   });
-  const bytes = await readBody(request, maxBytes);
+  let bytes: Buffer<ArrayBuffer> | undefined;
+  try {
+    bytes = await readBody(request, maxBytes);
+  } catch (e) {
+    if (!(e instanceof BodyUnreadable)) throw e;
+    return { kind: 'answer', response: page(400, 'We could not read the form', ['<p>The form did not arrive whole. Please send it again.</p>', backToForm(undefined)]) };
+  }
   if (!bytes) return tooLarge();
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (text.trimStart().startsWith('{')) {

@@ -40,6 +40,9 @@ export function preflight(methods: readonly string[]): Response {
   });
 }
 
+/** The request body broke off before its end. */
+export class BodyUnreadable extends Error {}
+
 /**
  * Reads a body of at most `maxBytes` bytes, or `undefined` when it is larger. The size is checked while
  * streaming, so a lying or absent Content-Length cannot exhaust memory.
@@ -51,7 +54,10 @@ export async function readBody(request: Request, maxBytes: number): Promise<Buff
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      // A body that breaks off (client gone, malformed chunking) is a client error, not a server one.
+      const { done, value } = await reader.read().catch((e) => {
+        throw new BodyUnreadable(String((e as Error)?.message ?? e));
+      });
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
@@ -68,7 +74,13 @@ export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; respons
 
 /** Reads a JSON body of at most `maxBytes` bytes. Bad JSON -> 400, too large -> 413, both with the Error body. */
 export async function readJson(request: Request, maxBytes: number, headers: Headers_ = {}): Promise<ReadJsonResult> {
-  const bytes = await readBody(request, maxBytes);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readBody(request, maxBytes);
+  } catch (e) {
+    if (e instanceof BodyUnreadable) return { ok: false, response: errorResponse(400, 'Request body could not be read to its end', headers) };
+    throw e;
+  }
   if (!bytes) return { ok: false, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!text.trim()) return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object', headers) };

@@ -32,24 +32,41 @@ export function qualityOf(accept: string, mediaType: string): number {
   return best?.q ?? 0;
 }
 
+/** The q-value an explicit range (`type/subtype` or `type/*`, not `*\/*`) gives `mediaType`; 0 if none. */
+function explicitQuality(accept: string, mediaType: string): number {
+  const [type, subtype] = mediaType.split('/');
+  let best: Range | undefined;
+  for (const r of parseAccept(accept)) {
+    if (r.type !== type || !(r.subtype === '*' || r.subtype === subtype)) continue;
+    if (!best || r.specificity > best.specificity) best = r;
+  }
+  return best?.q ?? 0;
+}
+
 /**
- * True when the client asks for markdown: `text/markdown` is acceptable and ranks strictly above both
- * HTML and JSON. A bare `*\/*` never switches to markdown.
+ * True when the client asks for markdown: `text/markdown` (or `text/x-markdown`) is named and ranks
+ * strictly above both HTML and JSON, or ties and is listed before them. A bare `*\/*` never switches to
+ * markdown, and JSON counts only when named (`text/markdown, *\/*` asks for markdown).
  */
 export function wantsMarkdown(accept: string | null): boolean {
   if (!accept) return false;
-  const md = qualityOf(accept, 'text/markdown');
-  if (md <= 0) return false;
   const explicit = parseAccept(accept).some((r) => r.type === 'text' && (r.subtype === 'markdown' || r.subtype === 'x-markdown'));
   if (!explicit) return false;
-  return md > qualityOf(accept, 'text/html') || (md === qualityOf(accept, 'text/html') && md > 0 && firstExplicit(accept) === 'text/markdown');
+  const md = Math.max(qualityOf(accept, 'text/markdown'), explicitQuality(accept, 'text/x-markdown'));
+  if (md <= 0) return false;
+  const first = firstExplicit(accept);
+  for (const [other, q] of [['text/html', qualityOf(accept, 'text/html')], ['application/json', explicitQuality(accept, 'application/json')]] as const) {
+    if (q > md || (q === md && first !== 'text/markdown')) return false;
+  }
+  return true;
 }
 
-/** Which of markdown/html is listed first, for ties of equal q. */
+/** Which of markdown, HTML and JSON is named first, for ties of equal q. */
 function firstExplicit(accept: string): string | undefined {
   for (const r of parseAccept(accept)) {
     const t = `${r.type}/${r.subtype}`;
-    if (t === 'text/markdown' || t === 'text/html') return t;
+    if (t === 'text/markdown' || t === 'text/x-markdown') return 'text/markdown';
+    if (t === 'text/html' || t === 'application/json') return t;
   }
   return undefined;
 }

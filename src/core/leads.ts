@@ -46,13 +46,21 @@ export const CHAT_MESSAGE = 'Your details could not be recorded just now. Please
 
 const error = (status: number, message: string, headers: Record<string, string> = {}): Answer => ({ status, body: { error: message, status }, headers });
 
-/** JSON with object keys sorted, so the same payload always has the same fingerprint. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+/**
+ * The payload with its top-level keys sorted, so the same lead always has the same fingerprint whatever
+ * the key order. Values are serialised as sent: a lead is flat, and a nested value (which validation drops
+ * anyway) must not cost a recursion per level (a deeply nested body would overflow the stack).
+ */
+function canonical(value: Record<string, unknown>): string {
+  return JSON.stringify(Object.keys(value).sort().map((k) => {
+    let v: string;
+    try {
+      v = JSON.stringify(value[k]) ?? 'undefined';
+    } catch {
+      v = '(unserialisable)';
+    }
+    return [k, v];
+  }));
 }
 
 async function sha256(text: string): Promise<string> {
@@ -98,7 +106,7 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
 
   // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
   let idemKey: string | undefined;
-  const fingerprint = input.idempotencyKey === null ? '' : await sha256(canonical(input.body));
+  const fingerprint = input.idempotencyKey === null ? '' : await sha256(canonical(input.body as Record<string, unknown>));
   if (input.idempotencyKey !== null) {
     const key = `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
     const started = d.now();

@@ -48,6 +48,8 @@ export function recommendPlan(pricing: Pricing, needs: PlanNeeds): Recommendatio
   if (seg) {
     const i = order.findIndex((p) => p.id === seg.plan);
     need(i, `${needs.segment} work needs the ${seg.module}, included from ${order[i]?.name}`);
+  } else if (needs.segment) {
+    need(0, `${needs.segment} work is covered by every plan, from ${order[0]?.name}`);
   }
   if (at < 0) return undefined;
   const plan: Plan = order[at]!;

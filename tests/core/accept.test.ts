@@ -21,3 +21,16 @@ describe('markdown negotiation', () => {
     expect(wantsMarkdown(accept)).toBe(expected);
   });
 });
+
+describe('wantsMarkdown against JSON and x-markdown', () => {
+  it.each([
+    ['application/json, text/markdown;q=0.5', false],
+    ['application/json, text/markdown', false],
+    ['text/markdown, application/json', true],
+    ['text/markdown;q=0.4, application/*;q=0.5', false],
+    ['text/x-markdown', true],
+    ['text/markdown, */*', true],
+  ])('%s -> %s', (accept, expected) => {
+    expect(wantsMarkdown(accept)).toBe(expected);
+  });
+});

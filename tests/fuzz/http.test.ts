@@ -290,7 +290,7 @@ describe('afterwards', () => {
   });
 });
 
-describe('known bugs: these checks fail until the bug is fixed (it.fails)', () => {
+describe('fixed bugs found by fuzzing (each check failed before its fix)', () => {
   let bugs: FuzzServer;
   beforeAll(async () => {
     bugs = await startFuzzServer();
@@ -304,7 +304,7 @@ describe('known bugs: these checks fail until the bug is fixed (it.fails)', () =
   // server/main.ts catches it and answers 500 with an error log line. Expected: 405 with Allow (JSON Error
   // under /api/). Repro: curl -X TRACE -i http://127.0.0.1:4321/api/v1/pages -> 500 {"error":"Internal
   // error (request …)","status":500}; the same for /, /pricing, /mcp.
-  it.fails('TRACE on any path is not a 5xx', async () => {
+  it('TRACE on any path is not a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(pathArb, async (path) => {
         const ans = await timedRequest(bugs.url + path, { method: 'TRACE', from: nextClient() });
@@ -320,7 +320,7 @@ describe('known bugs: these checks fail until the bug is fixed (it.fails)', () =
   // line at level error: readJson's reader rejects and `guarded` (src/adapters/handler.ts) treats it as
   // a server fault. No client sees the 500, but the logs and any 5xx alerting do. Expected: no
   // error-level line and no 5xx in the request log (log it as a client abort, e.g. 499).
-  it.fails('a client that disconnects mid-body is not logged as a server error', async () => {
+  it('a client that disconnects mid-body is not logged as a server error', async () => {
     for (const path of ['/api/v1/pages/batch', '/api/v1/lead/validate', '/api/lead']) {
       const sock = connect({ host: bugs.host, port: bugs.port, localAddress: nextClient() });
       await new Promise((ok) => sock.once('connect', ok));
@@ -338,7 +338,7 @@ describe('known bugs: these checks fail until the bug is fixed (it.fails)', () =
   // body, even under /api/, where the contract promises a JSON Error body. server/main.ts installs no
   // 'clientError' handler. Repro: printf 'GET /api/v1/pages/\xff HTTP/1.1\r\nHost: x\r\n\r\n' | nc 127.0.0.1 4321
   // -> "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n". (On Vercel the platform answers these.)
-  it.fails('malformed requests under /api/ get a JSON Error body', async () => {
+  it('malformed requests under /api/ get a JSON Error body', async () => {
     const ans = await rawExchange({ host: bugs.host, port: bugs.port, from: nextClient(), bytes: Buffer.from(`GET /api/v1/pages/\xff HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}`, 'latin1') });
     expect(ans.status).toBe(400);
     expectErrorBody(ans, 400);
@@ -352,7 +352,7 @@ describe('known bugs: these checks fail until the bug is fixed (it.fails)', () =
   // headersFor(path) (routes.ts headerRules `/(.*).md`, `/(.*).txt`, `/.well-known/(.*)`) over the
   // file's own type. Repro: curl -i http://127.0.0.1:4321/nope.md -> 404, content-type text/markdown,
   // body "<!DOCTYPE html>…".
-  it.fails('the HTML 404 page is served as text/html whatever the path looks like', async () => {
+  it('the HTML 404 page is served as text/html whatever the path looks like', async () => {
     for (const target of ['/nope.md', '/blog/nope.md', '/nope.txt', '/.well-known/oauth-protected-resource', '/.well-known/nope']) {
       const ans = await timedRequest(bugs.url + target, { from: nextClient() });
       expect(ans.status).toBe(404);
@@ -366,7 +366,7 @@ describe('known bugs: these checks fail until the bug is fixed (it.fails)', () =
   // decides "/api/" in `notFound` on the raw pathname, so it answers the site's 404.html: neither the
   // endpoint nor a JSON Error body. Repro: curl -i http://127.0.0.1:4321/%61pi/v1/pages -> 404 text/html;
   // also /%61pi/v1/search?q=crew, /api%2fv1%2fpages and POST /%6dcp (-> 404 JSON "Nothing at /%6dcp").
-  it.fails('a percent-encoded API path answers as the API, or at least with a JSON Error', async () => {
+  it('a percent-encoded API path answers as the API, or at least with a JSON Error', async () => {
     for (const target of ['/%61pi/v1/pages', '/%61pi/v1/search?q=crew', '/api%2fv1%2fpages', '/%6dcp']) {
       const ans = await timedRequest(bugs.url + target, { from: nextClient() });
       checkAnswer({ method: 'GET', target }, ans);
@@ -377,7 +377,7 @@ describe('known bugs: these checks fail until the bug is fixed (it.fails)', () =
   // MUST accept the absolute-form in requests") is routed as a path: `GET http://127.0.0.1:4321/api/v1/pages
   // HTTP/1.1` answers the HTML 404 page for "/http://127.0.0.1:4321/api/v1/pages" (server/node-http.ts
   // `toRequest` prefixes "/" to any target not starting with one).
-  it.fails('an absolute-form request target reaches its path', async () => {
+  it('an absolute-form request target reaches its path', async () => {
     const ans = await rawExchange({ host: bugs.host, port: bugs.port, from: nextClient(), bytes: Buffer.from(`GET ${bugs.url}/api/v1/pages?limit=1 HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Connection: close${CRLF}${CRLF}`) });
     expect(ans.status).toBe(200);
   });

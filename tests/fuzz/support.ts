@@ -360,10 +360,6 @@ export function checkAnswer(sent: Sent, ans: RawAnswer): void {
   }
   if (sent.method === 'HEAD') return;
 
-  // KNOWN BUG (http.test.ts "known bugs"): the HTML 404 page takes the Content-Type of its path's header
-  // rule (`/x.md` text/markdown, `/x.txt` text/plain, `/.well-known/x` application/json). Tolerated here
-  // so the other checks keep running; pinned by an it.fails check.
-  if (s === 404 && !api && !mcp && /^<!DOCTYPE html/i.test(ans.text) && /^(text\/markdown|text\/plain|application\/json)/.test(ct)) return;
   if (/^text\/markdown/.test(ct)) {
     expect(s, `${what} only a 404 is markdown`).toBe(404);
     expect(accept, `${what} markdown only when asked for`).toMatch(/markdown/i);
