@@ -7,7 +7,7 @@
  * `vercel build` (e.g. `npm run build:vercel -- --prod`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { siteUrl } from '../src/config.ts';
@@ -74,9 +74,31 @@ export function vercelBuild(args: string[] = [], root = ROOT): number {
   const started = performance.now();
   const r = spawnSync(process.execPath, [cli, 'build', '--yes', ...args], { cwd: root, env, stdio: 'inherit' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (r.status === 0) console.log(`vercel build: .vercel/output written in ${seconds} s`);
+  if (r.status === 0) {
+    for (const gone of dropLocalState(join(root, '.vercel', 'output', 'functions'))) console.log(`removed local state from the output: ${gone}`);
+    console.log(`vercel build: .vercel/output written in ${seconds} s`);
+  }
   else console.error(`vercel build failed after ${seconds} s (exit ${r.status ?? r.signal})`);
   return r.status ?? 1;
+}
+
+/**
+ * Removes `var/` (the local lead file and outbox: personal data) from every bundle. File tracing follows
+ * the local default path into it when it exists in the checkout (it never does on Vercel's builders, but
+ * does on a developer's machine before `vercel deploy --prebuilt`); `excludeFiles` cannot reach the
+ * middleware bundle.
+ */
+export function dropLocalState(functionsDir: string): string[] {
+  const removed: string[] = [];
+  if (!existsSync(functionsDir)) return removed;
+  for (const entry of readdirSync(functionsDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name !== 'var') continue;
+    const dir = join(entry.parentPath, entry.name);
+    if (!entry.parentPath.endsWith('.func')) continue; // only the checkout's var/ at a bundle's root
+    rmSync(dir, { recursive: true, force: true });
+    removed.push(dir.slice(functionsDir.length + 1));
+  }
+  return removed;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = vercelBuild(process.argv.slice(2));

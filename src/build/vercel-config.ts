@@ -13,9 +13,18 @@ import { fileURLToPath } from 'node:url';
 import { CRONS, functionRoutes, headerRules, rewrites } from '../contract/routes.ts';
 import { DATA_DIR } from '../core/content.ts';
 
-/** Function settings: the lead endpoint and the outbox replay wait on the CRM, so they get longer. */
+/**
+ * Function settings: the lead endpoint and the outbox replay wait on the CRM, so they get longer. Local
+ * state (`var/`: the local lead file, personal data) and test or bench output never ship, even when file
+ * tracing follows a path into them.
+ */
 export function functionSettings(id: string) {
-  return { maxDuration: id === 'submitLead' || id === 'leadsFlush' ? 60 : 10, memory: 1024, includeFiles: `${DATA_DIR}/**` };
+  return {
+    maxDuration: id === 'submitLead' || id === 'leadsFlush' ? 60 : 10,
+    memory: 1024,
+    includeFiles: `${DATA_DIR}/**`,
+    excludeFiles: '{var,test-results,bench,.tools,dist}/**',
+  };
 }
 
 /** Redirects of `.html` URLs to their clean URL (what the local server does; 404.html and /api/ stay). */

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -398,5 +398,13 @@ describe('the contract', () => {
   it('every answer above kept the OpenAPI document (status, required headers, content type, body)', async () => {
     expect(await checker.violations()).toEqual([]);
     expect(checker.checked()).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('what ships', () => {
+  it('no bundle carries local state (var/: the local lead file and outbox)', () => {
+    const bundles = readdirSync(FUNCTIONS, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory() && e.name.endsWith('.func'));
+    expect(bundles.length).toBeGreaterThan(5);
+    for (const b of bundles) expect(existsSync(join(b.parentPath, b.name, 'var')), b.name).toBe(false);
   });
 });
