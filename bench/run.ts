@@ -1,0 +1,328 @@
+/**
+ * @module `npm run bench`: one command, one run, side by side, written to bench/results.md (tables) and
+ * bench/results.json (every number):
+ *
+ * 1. Build: a synthetic corpus (bench/corpus.ts, BENCH_PAGES pages, default 10,000) built by our pipeline
+ *    (Astro render, then the derive step and Pagefind, each timed) and by Eleventy on the same markdown.
+ *    Our build runs in a throwaway project root (symlinks to src/, public/, node_modules/ and a config
+ *    that imports astro.config.mjs with another outDir and cache folders), so the project's own dist/,
+ *    build/ and .astro/ are never touched.
+ * 2. Search: our index (build, size, load time warm and in a fresh process), then query latency p50/p99
+ *    of ours, FlexSearch and Orama on the same fixed queries, with overlap@10 against ours
+ *    (bench/search.ts).
+ * 3. Throughput: autocannon on our local server (a static file and metered getPage) and on a plain Node
+ *    static server serving the same files (bench/throughput.ts), over the project's own build.
+ * 4. Cold start and size of each function bundle (.vercel/output when built, else the api/ sources).
+ * 5. Redis round trips per operation through the production Upstash store (bench/redis-trips.ts).
+ *
+ * Settings (env): BENCH_PAGES (10000), BENCH_SEED (1), BENCH_HTTP_SECONDS (8 per row),
+ * BENCH_HTTP_CONNECTIONS (10), BENCH_SEARCH_ROUNDS (20), BENCH_COLD_RUNS (3), BENCH_WORK_DIR (a new
+ * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis (a subset).
+ */
+import { mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeCorpus, type CorpusStats } from './corpus.ts';
+import type { DeriveTimings } from './derive.ts';
+import type { SearchReport } from './search.ts';
+import { runThroughput, type ThroughputRow } from './throughput.ts';
+import { runColdStarts, type ColdRow } from './cold-start.ts';
+import type { TripRow } from './redis-trips.ts';
+import { BENCH_DIR, bytes, dirSize, ensureProjectBuild, lastJson, machine, machineLine, num, ROOT, runTimed, table } from './lib.ts';
+import { hasRedisServer } from '../tests/helpers/redis-server.ts';
+
+const env = process.env;
+const PAGES = Math.max(10, Number(env.BENCH_PAGES) || 10_000);
+const SEED = Number(env.BENCH_SEED) || 1;
+const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
+const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
+const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis').split(',').map((s) => s.trim()));
+const ORIGIN = 'http://localhost:4321';
+
+interface BuildReport {
+  corpus: CorpusStats & { seconds: number };
+  astroMs: number;
+  deriveMs: number;
+  pagefindMs: number;
+  deriveWallMs: number;
+  fullMs: number;
+  astroPages: number;
+  eleventyMs: number;
+  eleventyPages: number;
+  eleventyVersion: string;
+  astroVersion: string;
+  ourOutput: { bytes: number; files: number };
+  ourData: { bytes: number; files: number };
+  eleventyOutput: { bytes: number; files: number };
+}
+
+export interface BenchResults {
+  machine: ReturnType<typeof machine>;
+  loadAverage: { start: number[]; end: number[] };
+  settings: { pages: number; seed: number; httpSeconds: number; httpConnections: number };
+  sections: Record<string, number>;
+  totalSeconds: number;
+  build?: BuildReport;
+  search?: SearchReport;
+  throughput?: ThroughputRow[];
+  cold?: { kind: ColdRow['kind']; note: string; rows: ColdRow[] };
+  redis?: { rows: TripRow[]; note: string } | { skipped: string };
+}
+
+const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+const version = async (pkg: string) => (JSON.parse(await readFile(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** A project root in `work` whose content/ is the corpus and whose outputs stay in `work`. */
+async function benchRoot(work: string): Promise<void> {
+  for (const name of ['dist', 'data', 'cache', 'vite-cache', 'eleventy-out', '.astro']) await rm(join(work, name), { recursive: true, force: true });
+  for (const name of ['src', 'public', 'node_modules', 'package.json', 'tsconfig.json']) {
+    await unlink(join(work, name)).catch(() => {});
+    await symlink(join(ROOT, name), join(work, name));
+  }
+  const config = `// Written by bench/run.ts: the project's Astro config, with every output and cache in this folder.
+import base from ${JSON.stringify(join(ROOT, 'astro.config.mjs'))};
+export default {
+  ...base,
+  outDir: ${JSON.stringify(join(work, 'dist'))},
+  cacheDir: ${JSON.stringify(join(work, 'cache'))},
+  vite: { ...base.vite, cacheDir: ${JSON.stringify(join(work, 'vite-cache'))}, resolve: { ...base.vite?.resolve, preserveSymlinks: true } },
+};
+`;
+  await writeFile(join(work, 'astro.config.mjs'), config);
+}
+
+async function runBuild(work: string): Promise<BuildReport> {
+  log(`writing a ${PAGES.toLocaleString('en-US')}-page corpus to ${work}…`);
+  let t = performance.now();
+  const corpus = await writeCorpus(work, PAGES, SEED);
+  const corpusSeconds = (performance.now() - t) / 1000;
+  await benchRoot(work);
+  const childEnv = { ...env, KARTAGE_SKIP_DERIVE: '1', ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ORIGIN };
+
+  log('astro build (render only; derive runs next, timed on its own)…');
+  const astro = await runTimed(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: work, env: childEnv });
+  if (astro.code !== 0) throw new Error(`astro build of the corpus failed:\n${(astro.stdout + astro.stderr).slice(-3000)}`);
+  const astroPages = Number(/(\d+) page\(s\) built/.exec(astro.stdout + astro.stderr)?.[1] ?? NaN);
+
+  log('derive step + Pagefind…');
+  const derive = await runTimed(process.execPath, [join(BENCH_DIR, 'derive.ts'), join(work, 'dist'), join(work, 'data'), ORIGIN], { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } });
+  if (derive.code !== 0) throw new Error(`derive failed:\n${derive.stderr.slice(-3000)}`);
+  const d = lastJson<DeriveTimings>(derive.stdout);
+
+  log('Eleventy on the same markdown…');
+  const eleventy = await runTimed(process.execPath, [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')], { cwd: work, env: { ...env } });
+  if (eleventy.code !== 0) throw new Error(`eleventy failed:\n${eleventy.stderr.slice(-3000)}`);
+  const e = lastJson<{ pages: number; ms: number }>(eleventy.stdout);
+  t = performance.now();
+  return {
+    corpus: { ...corpus, seconds: corpusSeconds },
+    astroMs: astro.ms,
+    deriveMs: d.deriveMs,
+    pagefindMs: d.pagefindMs,
+    deriveWallMs: derive.ms,
+    fullMs: astro.ms + derive.ms,
+    astroPages,
+    eleventyMs: eleventy.ms,
+    eleventyPages: e.pages,
+    eleventyVersion: await version('@11ty/eleventy'),
+    astroVersion: await version('astro'),
+    ourOutput: await dirSize(join(work, 'dist')),
+    ourData: await dirSize(join(work, 'data')),
+    eleventyOutput: await dirSize(join(work, 'eleventy-out')),
+  };
+}
+
+const s = (ms: number) => `${num(ms / 1000)} s`;
+
+export function resultsMarkdown(r: BenchResults): string {
+  const out: string[] = [];
+  out.push('# Benchmarks (`npm run bench`)', '');
+  out.push(`Machine: ${machineLine(r.machine)}. Load average (1/5/15 min) at start: ${r.loadAverage.start.map((x) => x.toFixed(2)).join(' / ')}, at end: ${r.loadAverage.end.map((x) => x.toFixed(2)).join(' / ')}.`);
+  out.push('', `One run, ${num(r.totalSeconds)} s in all (${Object.entries(r.sections).map(([k, v]) => `${k} ${num(v)} s`).join(', ')}). Every number below comes from this run; how to read them is in the README ("Benchmarks").`, '');
+
+  const b = r.build;
+  if (b) {
+    out.push(`## Build: ${b.corpus.pages.toLocaleString('en-US')}-page synthetic corpus`, '');
+    out.push(
+      `Corpus (bench/corpus.ts, seed ${r.settings.seed}): ${b.corpus.pages.toLocaleString('en-US')} markdown pages (${b.corpus.posts.toLocaleString('en-US')} blog posts, the rest help, guide and location pages), ${b.corpus.words.toLocaleString('en-US')} words, ${bytes(b.corpus.bytes)}; written in ${num(b.corpus.seconds)} s. Wall clock, each step a fresh process, cold caches.`,
+      '',
+    );
+    out.push(
+      table(
+        ['step', 'what it does', 'wall clock', 'output'],
+        [
+          [`Astro ${b.astroVersion} render`, `\`astro build\` with the derive step skipped: ${b.astroPages.toLocaleString('en-US')} HTML pages`, s(b.astroMs), ''],
+          ['derive step', 'HTML -> markdown twins, page JSON, search index, llms.txt, sitemap, OpenAPI (deriveSite)', s(b.deriveMs), ''],
+          ['Pagefind', 'static site search index over the HTML', s(b.pagefindMs), ''],
+          ['**our full build**', 'render + derive + Pagefind (what `astro build` runs), incl. process start', `**${s(b.fullMs)}**`, `dist ${bytes(b.ourOutput.bytes)} in ${b.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(b.ourData.bytes)}`],
+          ['our search index alone', 'buildSearchIndex over the pages (in memory), then JSON', r.search ? `${s(r.search.ours.buildMs)} + ${s(r.search.ours.serializeMs)} JSON` : 'n/a', r.search ? bytes(r.search.ours.fileBytes) : ''],
+          [`**Eleventy ${b.eleventyVersion}** (reference)`, `same markdown -> ${b.eleventyPages.toLocaleString('en-US')} HTML pages, one layout; nothing else`, `**${s(b.eleventyMs)}**`, `${bytes(b.eleventyOutput.bytes)} in ${b.eleventyOutput.files.toLocaleString('en-US')} files`],
+        ],
+      ),
+      '',
+    );
+  }
+
+  const sr = r.search;
+  if (sr) {
+    out.push(`## Search over ${sr.pages.toLocaleString('en-US')} pages`, '');
+    out.push(
+      table(
+        ['our index (search-index.json)', 'value'],
+        [
+          ['size on disk', `${bytes(sr.ours.fileBytes)} (${bytes(sr.ours.gzipBytes)} gzipped)`],
+          ['build (buildSearchIndex)', s(sr.ours.buildMs)],
+          ['load, warm process (JSON parse + MiniSearch.loadJSON), median of 5', `${num(sr.ours.loadMs)} ms`],
+          ['load, fresh process (what a cold function instance pays), median of 3', `${num(sr.ours.coldLoadMs)} ms + ${num(sr.ours.coldReadMs)} ms to read the file`],
+        ],
+      ),
+      '',
+    );
+    out.push(`${sr.queries} fixed queries (bench/corpus.ts QUERIES, 1-3 words from the corpus vocabulary), ${sr.rounds} timed rounds after one warm-up round, top 10. Overlap@10: the share of our top 10 that the library's top 10 also holds, averaged over the queries.`, '');
+    out.push(
+      table(
+        ['library', 'version', 'build', 'serialized (gzip)', 'load', 'heap', 'p50 ms', 'p99 ms', 'mean ms', 'overlap@10 with ours', 'queries with results'],
+        sr.libraries.map((l) => [
+          l.name,
+          l.version,
+          l.buildMs === null || Number.isNaN(l.buildMs) ? 'same index' : s(l.buildMs),
+          l.serializedBytes ? `${bytes(l.serializedBytes)} (${bytes(l.gzipBytes)})` : 'same index',
+          l.loadMs === undefined ? 'same index' : `${num(l.loadMs)} ms`,
+          l.heapBytes === undefined ? 'same index' : bytes(l.heapBytes),
+          num(l.p50Ms),
+          num(l.p99Ms),
+          num(l.meanMs),
+          `${Math.round(l.overlapAt10 * 100)} %`,
+          `${l.queriesWithResults}/${sr.queries}`,
+        ]),
+      ),
+      '',
+    );
+  }
+
+  if (r.throughput) {
+    out.push(`## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row, after a 1 s warm-up)`, '');
+    out.push(
+      table(
+        ['server', 'request', 'metered', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'requests', 'statuses', 'errors'],
+        r.throughput.map((t) => [
+          t.server === 'ours' ? 'ours (server/main.ts)' : 'plain Node static',
+          `${t.name}: \`${t.path}\``,
+          t.metered ? 'yes' : 'no',
+          num(t.reqPerSec),
+          num(t.p50Ms),
+          num(t.p99Ms),
+          num(t.bytesPerSec / 1e6),
+          t.requests.toLocaleString('en-US'),
+          Object.entries(t.statusCounts).map(([k, v]) => `${k}: ${v}`).join(', '),
+          t.errors,
+        ]),
+      ),
+      '',
+      'Same files from the project build (dist/). The metered row runs our server with TRUST_PROXY and an `X-Forwarded-For` from 4,096 loopback addresses, so every request is counted against a budget and none is refused (autocannon cannot bind source addresses). autocannon reports latency in whole milliseconds.',
+      '',
+    );
+  }
+
+  if (r.cold) {
+    out.push('## Cold start and size of each function', '', `Measured: ${r.cold.note}.`, '');
+    out.push(
+      table(
+        ['function', 'entry', 'size', 'files', 'request', 'status', 'process start -> answer ms', 'import ms', 'first answer ms', 'spawn -> exit ms'],
+        r.cold.rows.map((c) => [c.name, `\`${c.entry}\``, bytes(c.sizeBytes), c.files, `\`${c.request}\``, c.error ? `error: ${c.error}` : c.status, num(c.startToAnswerMs), num(c.importMs), num(c.firstAnswerMs), num(c.wallMs)]),
+      ),
+      '',
+      `Median of ${r.cold.rows[0]?.runs ?? 0} fresh \`node\` processes per function, embedded store and file sink (no network). "first answer" includes reading and parsing the content data (build/content.json) and, for search, loading the index. The rows "on N pages" run the same bundle with KARTAGE_DATA_DIR pointing at the synthetic corpus's data: what a cold instance pays when the site is that big.`,
+      '',
+    );
+  }
+
+  if (r.redis) {
+    out.push('## Redis round trips per operation (production Upstash store)', '');
+    if ('skipped' in r.redis) out.push(`Skipped: ${r.redis.skipped}.`, '');
+    else {
+      const rows = r.redis.rows;
+      const find = (p: string) => rows.find((x) => x.operation.startsWith(p));
+      const lead = find('lead submission, no');
+      const keyed = find('lead submission with');
+      const replay = find('lead replay');
+      const read = find('getPage');
+      out.push(
+        `**A metered read costs ${read?.steady} round trip; a lead submission costs ${lead?.steady} without an Idempotency-Key and ${keyed?.steady} with one; a replay costs ${replay?.steady}.** The very first use of each Lua script on a Redis costs one more (EVALSHA answers NOSCRIPT, the client sends EVAL; Redis then keeps the script for every instance).`,
+        '',
+      );
+      out.push(
+        table(
+          ['operation', 'request', 'status', 'round trips, first use', 'round trips, steady', 'commands (steady)', 'ms (loopback)'],
+          rows.map((x) => [x.operation, `\`${x.request}\``, x.status.join(', '), x.first, `**${x.steady}**`, x.commands.join(' ') || '-', num(x.steadyMs)]),
+        ),
+        '',
+        r.redis.note,
+        '',
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const results: BenchResults = {
+    machine: machine(),
+    loadAverage: { start: loadavg(), end: [] },
+    settings: { pages: PAGES, seed: SEED, httpSeconds: HTTP_SECONDS, httpConnections: HTTP_CONNECTIONS },
+    sections: {},
+    totalSeconds: 0,
+  };
+  const section = async <T>(name: string, fn: () => Promise<T>): Promise<T | undefined> => {
+    if (!ONLY.has(name)) return undefined;
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      results.sections[name] = (performance.now() - t) / 1000;
+      log(`${name} done in ${num(results.sections[name])} s`);
+    }
+  };
+  const work = env.BENCH_WORK_DIR || (await mkdtemp(join(tmpdir(), 'kartage-bench-')));
+  await mkdir(work, { recursive: true });
+  try {
+    if (ONLY.has('http') || ONLY.has('cold') || ONLY.has('redis')) await ensureProjectBuild();
+    results.build = await section('build', () => runBuild(work));
+    results.search = await section('search', async () => {
+      log('search libraries…');
+      const dataDir = join(work, 'data');
+      const r = await runTimed(process.execPath, ['--expose-gc', join(BENCH_DIR, 'search.ts'), dataDir], { cwd: ROOT });
+      if (r.code !== 0) throw new Error(`search bench failed (it needs the build section's data in ${dataDir}):\n${r.stderr.slice(-3000)}`);
+      return lastJson<SearchReport>(r.stdout);
+    });
+    results.throughput = await section('http', () => {
+      log('throughput (autocannon)…');
+      return runThroughput({ distDir: join(ROOT, 'dist'), dataDir: join(ROOT, 'build'), seconds: HTTP_SECONDS, connections: HTTP_CONNECTIONS });
+    });
+    results.cold = await section('cold', () => {
+      log('cold starts…');
+      const bigData = results.build ? { dir: join(work, 'data'), pages: results.build.corpus.pages } : undefined;
+      return runColdStarts({ bigData });
+    });
+    results.redis = await section('redis', async () => {
+      if (!hasRedisServer()) return { skipped: 'redis-server is not installed (Debian package redis-server)' };
+      log('Redis round trips…');
+      const r = await runTimed(process.execPath, [join(BENCH_DIR, 'redis-trips.ts')], { cwd: ROOT });
+      if (r.code !== 0) throw new Error(`redis round trips failed:\n${r.stderr.slice(-3000)}`);
+      return lastJson<{ rows: TripRow[]; note: string }>(r.stdout);
+    });
+  } finally {
+    if (env.BENCH_KEEP !== '1' && !env.BENCH_WORK_DIR) await rm(work, { recursive: true, force: true });
+    else log(`kept ${work}`);
+  }
+  results.loadAverage.end = loadavg();
+  results.totalSeconds = (performance.now() - started) / 1000;
+  const md = resultsMarkdown(results);
+  await writeFile(join(BENCH_DIR, 'results.md'), md);
+  await writeFile(join(BENCH_DIR, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(md + '\nWrote bench/results.md and bench/results.json\n');
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,294 @@
+/**
+ * @module The search benchmark over a built corpus (`content.json` + `search-index.json` in a data folder):
+ * our index (src/core/search.ts: MiniSearch with our options, plus the ranking and snippets of searchSite)
+ * next to FlexSearch 0.8 (Document index) and Orama 3, on the same pages and the same fixed queries.
+ * Per library: index build time, serialized size, load time, heap, query latency p50/p99 and overlap@10
+ * with our results. Our index load is also timed in fresh processes (what a cold function instance pays).
+ *
+ *   node --expose-gc bench/search.ts <dataDir>   # prints one JSON line (SearchReport)
+ *
+ * How the libraries are configured, and why the overlap is not 100 %: every library gets the title,
+ * description and body text; prefix matching on; title and description boosted where the library can
+ * (MiniSearch and Orama: title x6, description x2 as ours; FlexSearch ranks by field order instead).
+ * Our search needs every term somewhere in the page; Orama (threshold 0) and FlexSearch need every term
+ * in one field; FlexSearch ranks by term position, not TF-IDF or BM25.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { Document } from 'flexsearch';
+import { create, insertMultiple, load as oramaLoad, save as oramaSave, search as oramaSearch } from '@orama/orama';
+import { buildSearchIndex, loadSearchIndex, searchSite, terms } from '../src/core/search.ts';
+import { CONTENT_FILE, SEARCH_FILE, indexContent, type ContentData, type ContentPage } from '../src/core/content.ts';
+import { QUERIES } from './corpus.ts';
+import { lastJson, median, percentile, ROOT, runTimed } from './lib.ts';
+
+export interface LibraryRow {
+  name: string;
+  version: string;
+  /** NaN (null in JSON) for a row that reuses another row's index. */
+  buildMs: number | null;
+  serializedBytes?: number;
+  gzipBytes?: number;
+  loadMs?: number;
+  heapBytes?: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  /** Share of our top 10 that this library's top 10 also holds (queries where ours found something). */
+  overlapAt10: number;
+  /** Queries (of QUERIES) with at least one result. */
+  queriesWithResults: number;
+}
+
+export interface SearchReport {
+  pages: number;
+  queries: number;
+  rounds: number;
+  ours: {
+    buildMs: number;
+    serializeMs: number;
+    fileBytes: number;
+    gzipBytes: number;
+    /** Parse + load of search-index.json in this process (warm), median of 5. */
+    loadMs: number;
+    /** Fresh `node` processes: read + load of the file, median of 3 (what a cold instance pays). */
+    coldLoadMs: number;
+    coldReadMs: number;
+  };
+  libraries: LibraryRow[];
+  perQuery: { q: string; ours: number; flexsearch: number; orama: number; overlapFlex: number; overlapOrama: number }[];
+}
+
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+type Runner = (q: string) => string[] | Promise<string[]>;
+
+async function timeQueries(run: Runner, rounds: number): Promise<{ samples: number[]; top: Map<string, string[]> }> {
+  const top = new Map<string, string[]>();
+  for (const q of QUERIES) top.set(q, (await run(q)).slice(0, 10)); // warm-up round, also the results
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of QUERIES) {
+      const t = performance.now();
+      const out = run(q);
+      if (out instanceof Promise) await out;
+      samples.push(performance.now() - t);
+    }
+  }
+  return { samples, top };
+}
+
+function overlap(ours: Map<string, string[]>, theirs: Map<string, string[]>): { mean: number; per: Map<string, number> } {
+  const per = new Map<string, number>();
+  for (const [q, mine] of ours) {
+    if (!mine.length) continue;
+    const other = new Set(theirs.get(q) ?? []);
+    per.set(q, mine.filter((s) => other.has(s)).length / mine.length);
+  }
+  const values = [...per.values()];
+  return { mean: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length), per };
+}
+
+/** Loads our index in a fresh process; prints read and load times. */
+async function coldLoad(dataDir: string): Promise<{ readMs: number; loadMs: number }> {
+  const script = `
+    const t0 = performance.now();
+    const { readFileSync } = await import('node:fs');
+    const { loadSearchIndex } = await import(${JSON.stringify(join(ROOT, 'src/core/search.ts'))});
+    const t1 = performance.now();
+    const json = readFileSync(${JSON.stringify(join(dataDir, SEARCH_FILE))}, 'utf8');
+    const t2 = performance.now();
+    const index = loadSearchIndex(json);
+    const t3 = performance.now();
+    console.log(JSON.stringify({ importMs: t1 - t0, readMs: t2 - t1, loadMs: t3 - t2, docs: index.documentCount }));`;
+  const runs: { readMs: number; loadMs: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await runTimed(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+    if (r.code !== 0) throw new Error(`cold load failed: ${r.stderr}`);
+    runs.push(lastJson(r.stdout));
+  }
+  return { readMs: median(runs.map((r) => r.readMs)), loadMs: median(runs.map((r) => r.loadMs)) };
+}
+
+export async function runSearchBench(dataDir: string, rounds = Number(process.env.BENCH_SEARCH_ROUNDS) || 20): Promise<SearchReport> {
+  const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
+  const content = indexContent(data);
+  const pages: ContentPage[] = data.pages;
+  const libraries: LibraryRow[] = [];
+
+  // Ours: build and serialize (what the build step does; dropped after the block), then load the file the
+  // build wrote.
+  let t = performance.now();
+  let buildMs: number;
+  let serializeMs: number;
+  {
+    const built = buildSearchIndex(pages);
+    buildMs = performance.now() - t;
+    t = performance.now();
+    JSON.stringify(built);
+    serializeMs = performance.now() - t;
+  }
+  const fileJson = await readFile(join(dataDir, SEARCH_FILE), 'utf8');
+  let h0 = heap();
+  const loads: number[] = [];
+  let index = loadSearchIndex(fileJson);
+  for (let i = 0; i < 5; i++) {
+    t = performance.now();
+    index = loadSearchIndex(fileJson);
+    loads.push(performance.now() - t);
+  }
+  const oursHeap = heap() - h0; // the loaded index alone (the file's text was already held)
+  const cold = await coldLoad(dataDir);
+  const fileBytes = Buffer.byteLength(fileJson);
+  const gzipBytes = gzipSync(fileJson).length;
+
+  const oursRun: Runner = (q) => searchSite({ content, index }, q, 10).results.map((r) => r.slug);
+  const ours = await timeQueries(oursRun, rounds);
+  const oursRow = (name: string, samples: number[], top: Map<string, string[]>, extra: Partial<LibraryRow>): LibraryRow => ({
+    name,
+    version: version('minisearch'),
+    buildMs,
+    p50Ms: percentile(samples, 50),
+    p99Ms: percentile(samples, 99),
+    meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
+    overlapAt10: overlap(ours.top, top).mean,
+    queriesWithResults: [...top.values()].filter((v) => v.length).length,
+    ...extra,
+  });
+  libraries.push(oursRow('ours: searchSite (MiniSearch + ranking + snippets)', ours.samples, ours.top, { serializedBytes: fileBytes, gzipBytes, loadMs: median(loads), heapBytes: oursHeap }));
+  const raw = await timeQueries((q) => index.search(terms(q).join(' ')).slice(0, 10).map((r) => String(r.id)), rounds);
+  libraries.push(oursRow('MiniSearch alone (our index, no ranking/snippets)', raw.samples, raw.top, { buildMs: NaN }));
+
+  // FlexSearch Document index.
+  h0 = heap();
+  t = performance.now();
+  const flexOpts = {
+    tokenize: 'forward' as const,
+    document: { id: 'slug', index: ['title', 'description', 'text'], store: false },
+  };
+  const flex = new Document(flexOpts as never) as unknown as {
+    add(doc: object): void;
+    search(q: string, o: object): { id: string }[];
+    export(cb: (key: string, data: string) => void): Promise<void> | void;
+    import(key: string, data: string): void;
+  };
+  for (const p of pages) flex.add({ slug: p.slug, title: p.title, description: p.description ?? '', text: p.text });
+  const flexBuild = performance.now() - t;
+  const flexHeap = heap() - h0;
+  let flexBytes: number | undefined;
+  let flexGzip: number | undefined;
+  let flexLoad: number | undefined;
+  try {
+    const chunks: [string, string][] = [];
+    await flex.export((key, data) => {
+      if (data !== undefined) chunks.push([key, data]);
+    });
+    const all = chunks.map(([k, d]) => k + d).join('');
+    flexBytes = Buffer.byteLength(all);
+    flexGzip = gzipSync(all).length;
+    t = performance.now();
+    const copy = new Document(flexOpts as never) as unknown as typeof flex;
+    for (const [k, d] of chunks) copy.import(k, d);
+    flexLoad = performance.now() - t;
+  } catch {
+    // export/import not available in this build: sizes stay n/a
+  }
+  const flexRun: Runner = (q) => {
+    const merged = flex.search(q, { limit: 10, merge: true, suggest: false }) as unknown as { id: string }[];
+    return merged.map((r) => String(r.id));
+  };
+  const fx = await timeQueries(flexRun, rounds);
+  const fxOverlap = overlap(ours.top, fx.top);
+  libraries.push({
+    name: 'FlexSearch (Document, tokenize forward)',
+    version: version('flexsearch'),
+    buildMs: flexBuild,
+    serializedBytes: flexBytes,
+    gzipBytes: flexGzip,
+    loadMs: flexLoad,
+    heapBytes: flexHeap,
+    p50Ms: percentile(fx.samples, 50),
+    p99Ms: percentile(fx.samples, 99),
+    meanMs: fx.samples.reduce((a, b) => a + b, 0) / fx.samples.length,
+    overlapAt10: fxOverlap.mean,
+    queriesWithResults: [...fx.top.values()].filter((v) => v.length).length,
+  });
+
+  // Orama.
+  const schema = { title: 'string', description: 'string', text: 'string' } as const;
+  h0 = heap();
+  t = performance.now();
+  const db = create({ schema });
+  await insertMultiple(db, pages.map((p) => ({ id: p.slug, title: p.title, description: p.description ?? '', text: p.text })), 1000);
+  const oramaBuild = performance.now() - t;
+  const oramaHeap = heap() - h0;
+  let oramaBytes: number | undefined;
+  let oramaGzip: number | undefined;
+  let oramaLoadMs: number | undefined;
+  try {
+    const saved = JSON.stringify(oramaSave(db));
+    oramaBytes = Buffer.byteLength(saved);
+    oramaGzip = gzipSync(saved).length;
+    t = performance.now();
+    const copy = create({ schema });
+    oramaLoad(copy, JSON.parse(saved));
+    oramaLoadMs = performance.now() - t;
+  } catch {
+    // save/load failed: sizes stay n/a
+  }
+  const oramaRun: Runner = (q) => {
+    const params = { term: q, properties: ['title', 'description', 'text'], boost: { title: 6, description: 2 }, limit: 10, threshold: 0 };
+    const out = oramaSearch(db, params as never) as unknown as { hits: { id: string }[] } | Promise<{ hits: { id: string }[] }>;
+    return out instanceof Promise ? out.then((r) => r.hits.map((h) => h.id)) : out.hits.map((h) => h.id);
+  };
+  const or = await timeQueries(oramaRun, rounds);
+  const orOverlap = overlap(ours.top, or.top);
+  libraries.push({
+    name: 'Orama (threshold 0, boost as ours)',
+    version: version('@orama/orama'),
+    buildMs: oramaBuild,
+    serializedBytes: oramaBytes,
+    gzipBytes: oramaGzip,
+    loadMs: oramaLoadMs,
+    heapBytes: oramaHeap,
+    p50Ms: percentile(or.samples, 50),
+    p99Ms: percentile(or.samples, 99),
+    meanMs: or.samples.reduce((a, b) => a + b, 0) / or.samples.length,
+    overlapAt10: orOverlap.mean,
+    queriesWithResults: [...or.top.values()].filter((v) => v.length).length,
+  });
+
+  return {
+    pages: pages.length,
+    queries: QUERIES.length,
+    rounds,
+    ours: { buildMs, serializeMs, fileBytes, gzipBytes, loadMs: median(loads), coldLoadMs: cold.loadMs, coldReadMs: cold.readMs },
+    libraries,
+    perQuery: QUERIES.map((q) => ({
+      q,
+      ours: ours.top.get(q)?.length ?? 0,
+      flexsearch: fx.top.get(q)?.length ?? 0,
+      orama: or.top.get(q)?.length ?? 0,
+      overlapFlex: fxOverlap.per.get(q) ?? NaN,
+      overlapOrama: orOverlap.per.get(q) ?? NaN,
+    })),
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [dataDir] = process.argv.slice(2);
+  if (!dataDir) {
+    console.error('usage: node --expose-gc bench/search.ts <dataDir>');
+    process.exit(2);
+  }
+  console.log(JSON.stringify(await runSearchBench(dataDir)));
+}
