@@ -9,7 +9,6 @@ import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:ht
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:net';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 export const BENCH_DIR = join(ROOT, 'bench');
@@ -155,16 +154,6 @@ export async function procMemory(pid: number): Promise<{ rss: number; peakRss: n
   return { rss: kb('VmRSS'), peakRss: kb('VmHWM') };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (a && typeof a === 'object' ? ok(a.port) : fail(new Error('no port'))));
-    });
-  });
-}
 
 /** True for a loopback host (127.0.0.0/8, ::1, localhost): the load tools refuse anything else. */
 export function isLoopback(host: string): boolean {
