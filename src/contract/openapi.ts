@@ -149,13 +149,14 @@ const mcpPath = {
     description: `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, plus resources. Send \`Accept: application/json, text/event-stream\` and a JSON-RPC 2.0 message. GET and DELETE answer 405 (no server-initiated stream, no sessions).`,
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification.', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } } }, example: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } } },
     responses: {
-      200: { description: 'A JSON-RPC response (JSON or an SSE stream).', headers: RATE, content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } } },
+      200: { description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).', headers: RATE, content: { 'application/json': { schema: { type: ['object', 'array'] } }, 'text/event-stream': { schema: { type: 'string' } } } },
       202: { description: 'Accepted (notifications and responses).' },
       400: {
         description: 'Not a valid JSON-RPC message (a JSON-RPC error from the MCP SDK), or a Host or Origin that is not allowed (the Error body).',
         content: { 'application/json': { schema: { oneOf: [JSONRPC_ERROR, ref(ErrorSchema)] }, example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null } } },
       },
       406: rpcErr('The Accept header lacks application/json or text/event-stream.', -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
+      413: err('The body is larger than 64 KB.', 'Request body is larger than 65536 bytes', 413),
       415: rpcErr('The body is not `application/json`.', -32000, 'Unsupported Media Type: Content-Type must be application/json'),
       429: tooMany(policyOf(LIMITS.read)),
     },

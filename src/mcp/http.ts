@@ -4,10 +4,15 @@
  * (DNS-rebinding protection) and an Origin, when sent, https or localhost; metered as a read; CORS open
  * to browser-based agents, since everything here is public and read-only. Refusals here use the
  * contract's Error body and never 401/403 (SPEC.md "Authentication"); protocol errors are the SDK's.
+ *
+ * One request is one unit of the read budget, so one POST cannot do the work of many: bodies are at most
+ * 64 KB (413, like every other endpoint); JSON-RPC batches are refused (400, JSON-RPC -32600) for protocol
+ * 2025-06-18 and later, which removed them, and for older protocols every message of a batch spends a unit.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Deps } from '../adapters/deps.ts';
-import { errorResponse } from '../adapters/http.ts';
+import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { buildMcpServer } from './server.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -22,6 +27,26 @@ export function mcpHosts(env: Record<string, string | undefined>, siteOrigin: st
   for (const name of ['VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL']) if (env[name]) hosts.add(env[name]!.toLowerCase());
   for (const h of (env.MCP_ALLOWED_HOSTS ?? '').split(',')) if (h.trim()) hosts.add(h.trim().toLowerCase());
   return { hosts, local: !env.VERCEL };
+}
+
+/** Protocol versions that still had JSON-RPC batches (2025-06-18 removed them). */
+export const BATCH_PROTOCOLS: ReadonlySet<string> = new Set(['2024-10-07', '2024-11-05', '2025-03-26']);
+/** Largest /mcp body, as every other endpoint's. */
+export const MCP_BODY_BYTES = LIMITS.readBodyBytes;
+
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string>) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+/** Why a batch is refused, or undefined when its protocol allows batches. */
+function batchRefusal(messages: unknown[], headerVersion: string | null): string | undefined {
+  const versions = headerVersion === null ? [] : [headerVersion.trim()];
+  for (const m of messages) {
+    const p = m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize' ? (m as { params?: { protocolVersion?: unknown } }).params : undefined;
+    if (p && typeof p === 'object') versions.push(String(p.protocolVersion));
+  }
+  const newer = versions.find((v) => !BATCH_PROTOCOLS.has(v));
+  if (newer === undefined) return undefined;
+  return `Invalid Request: JSON-RPC batches are not supported in protocol ${newer.slice(0, 20)} (removed in 2025-06-18); send one message per POST`;
 }
 
 const hostnameOf = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
@@ -48,6 +73,7 @@ export async function handleMcp(request: Request, d: Deps, allowed: { hosts: Set
     });
   }
   if (request.method !== 'POST') {
+    // Every method but POST and OPTIONS (GET, DELETE, PUT, PATCH, HEAD, …) gets the same 405 and Allow.
     return errorResponse(405, 'Method not allowed: /mcp takes POST only (stateless Streamable HTTP; there is no server-initiated stream and no session to delete)', { ...CORS, Allow: 'POST, OPTIONS' });
   }
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
@@ -65,11 +91,46 @@ export async function handleMcp(request: Request, d: Deps, allowed: { hosts: Set
     return metered.response;
   }
 
+  // Bodies are read here (not by the SDK) so the limit and the batch rules hold before any work is done.
+  const accept = request.headers.get('accept') ?? '';
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  let parsedBody: unknown;
+  let forward = request;
+  if (accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json') {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readBody(request, MCP_BODY_BYTES);
+    } catch (e) {
+      if (e instanceof BodyUnreadable) return errorResponse(400, 'Request body could not be read to its end', { ...CORS, ...metered.headers });
+      throw e;
+    }
+    if (!bytes) return errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`, { ...CORS, ...metered.headers });
+    try {
+      parsedBody = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      forward = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(bytes) });
+    }
+    if (Array.isArray(parsedBody)) {
+      const refusal = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version'));
+      if (refusal) return rpcError(400, -32600, refusal, { ...CORS, ...metered.headers });
+      // Older protocols: each further message of the batch spends one more unit of the read budget.
+      let last = metered;
+      for (let i = 1; i < parsedBody.length; i++) {
+        last = await d.meter(request);
+        if (last.response) {
+          for (const [k, v] of Object.entries(CORS)) last.response.headers.set(k, v);
+          return last.response;
+        }
+      }
+      metered.headers = last.headers;
+    }
+  }
+
   const server = buildMcpServer({ content: d.content(), search: { content: d.content(), index: d.searchIndex() }, pricing: d.pricing() });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(forward, parsedBody === undefined ? undefined : { parsedBody });
     const headers = new Headers(response.headers);
     for (const [k, v] of Object.entries({ ...CORS, ...metered.headers, 'Cache-Control': 'no-store' })) headers.set(k, v);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

@@ -1,23 +1,35 @@
 /**
  * @module The MCP server: four read-only tools that mirror the REST operations (same data, same search
- * ranking) and resources for llms.txt, the sitemap, the OpenAPI document and the key pages as markdown,
- * plus a template for any page. Stateless: one server per request (STYLE.md, SDK example
- * `honoWebStandardStreamableHttp.ts`).
+ * engine) and resources for llms.txt, the sitemap, the OpenAPI document and the key pages as markdown,
+ * plus a template for any page. Stateless: one server per request, so it advertises no `listChanged`
+ * (it could never send the notification). Built on the SDK's low-level `Server` with the definitions
+ * below, so `tools/list` and the build-time server card (src/build/mcp-server-card.ts) read the same
+ * objects, and every error code is ours to choose: -32602 with a readable message for malformed params,
+ * -32002 for a resource that does not exist, a tool error (`isError`) for bad tool arguments.
+ *
+ * Sized for an agent's context: list and search default to 25 and 20 entries; a page's markdown comes
+ * once (in the text; the structured result holds its fields); page reads and search results carry
+ * `resource_link` items; every resource is read in parts of at most `PART_CHARS` characters.
  */
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, CompleteRequestSchema, ErrorCode, InitializeRequestSchema, ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, PingRequestSchema, ReadResourceRequestSchema,
+  type CallToolResult, type ContentBlock, type Icon, type Resource, type ResourceTemplate, type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
-import { isKeyPage, MCP_SERVER_VERSION } from '../contract/mcp.ts';
+import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
-import {
-  ListPagesResponseSchema, MOVES, PageSummarySchema, SearchResponseSchema, SEGMENTS, SLUG_PATTERN, WAREHOUSES,
-} from '../contract/schemas.ts';
+import { ListPagesQuerySchema, MOVES, SearchQuerySchema, SEGMENTS, SLUG_PATTERN, WAREHOUSES } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
-import { toPage, type Content, type ContentPage } from '../core/content.ts';
+import { toPage, toSummary, type Content } from '../core/content.ts';
 import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
-import { searchSite, type SearchDeps } from '../core/search.ts';
+import type { SearchDeps } from '../core/search.ts';
+import { toolJsonSchema } from './schema-json.ts';
+import { searchWithFallback } from './partial-search.ts';
 
 export interface McpDeps {
   content: Content;
@@ -25,8 +37,26 @@ export interface McpDeps {
   pricing: Pricing;
 }
 
-/** Longest markdown one tool answer carries; longer pages come in parts. */
+/** Longest markdown one tool answer or resource read carries; longer texts come in parts. */
 export const PART_CHARS = 12_000;
+/** Defaults sized for an agent's context; `limit` still goes up to the contract's maximum. */
+export const MCP_DEFAULTS = { searchLimit: 20, listLimit: 25 } as const;
+
+/** -32002: the resource does not exist (MCP "Resources", error handling). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** A JSON-RPC error with our message as is (McpError would prefix "MCP error <code>:" to it). */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export const SERVER_DESCRIPTION = 'Read-only access to the Kartage website: search, pages as markdown, page index, pricing.';
 
 const INSTRUCTIONS = `Kartage makes operating software for moving, relocation and storage companies (quoting, CRM, scheduling and dispatch, crew app, storage billing, international moves, invoicing, customer portal, reporting). This server gives read-only access to the public website: product pages, solutions by segment, pricing, customer stories, blog posts and developer documentation. Everything is public; no authentication.
 
@@ -34,16 +64,55 @@ Use search_kartage_site to find pages for a question, get_kartage_page to read o
 
 Booking a demo or sending an enquiry is not a tool here: it is POST /api/lead on the website (described in /openapi.json), to be used only on behalf of a person who asked to be contacted, with their own details. Check a payload first with POST /api/v1/lead/validate, which writes nothing.`;
 
-const readOnly = { readOnlyHint: true, openWorldHint: false, idempotentHint: true, destructiveHint: false } as const;
+/** The site's favicon (public/favicon.svg) as the server's and the tools' icon. */
+export const mcpIcons = (origin: string): Icon[] => [{ src: `${origin}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }];
 
-/** The markdown of a page split into parts of at most `PART_CHARS`, at paragraph breaks where possible. */
+export const serverInfo = (origin: string) => ({
+  name: 'kartage-site',
+  title: 'Kartage website',
+  version: MCP_SERVER_VERSION,
+  description: SERVER_DESCRIPTION,
+  websiteUrl: `${origin}/developers`,
+  icons: mcpIcons(origin),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Splitting long texts
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** The last grapheme boundary at or before `max` (never inside a surrogate pair or an emoji sequence). */
+export function graphemeCut(text: string, max: number): number {
+  if (max >= text.length) return text.length;
+  // Start the window on a boundary the segmenter can trust: not inside a surrogate pair, and at the start
+  // of a run of regional indicators (flags pair them from the run's start).
+  let from = Math.max(0, max - 64);
+  if (/[\udc00-\udfff]/.test(text[from] ?? '')) from--;
+  while (from >= 2 && /^\ud83c[\udde6-\uddff]$/.test(text.slice(from - 2, from))) from -= 2;
+  let cut = from;
+  for (const { index } of segmenter.segment(text.slice(from, max + 64))) {
+    if (from + index > max) break;
+    cut = from + index;
+  }
+  if (cut > from || (cut > 0 && from < max - 64)) return cut;
+  // No boundary in reach (one cluster longer than the window): cut between code points.
+  return /[\udc00-\udfff]/.test(text[max] ?? '') ? max - 1 : max;
+}
+
+/** Where to end a part of at most `max` characters: a paragraph break, else a line break, else a grapheme. */
+function cutAt(rest: string, max: number): number {
+  let cut = rest.lastIndexOf('\n\n', max);
+  if (cut < max / 2) cut = rest.lastIndexOf('\n', max);
+  if (cut < max / 2) cut = graphemeCut(rest, max);
+  return cut;
+}
+
+/** The markdown of a page split into parts of at most `max` characters, at paragraph breaks where possible. */
 export function splitMarkdown(markdown: string, max = PART_CHARS): string[] {
   const parts: string[] = [];
   let rest = markdown;
   while (rest.length > max) {
-    let cut = rest.lastIndexOf('\n\n', max);
-    if (cut < max / 2) cut = rest.lastIndexOf('\n', max);
-    if (cut < max / 2) cut = max;
+    const cut = cutAt(rest, max);
     parts.push(rest.slice(0, cut));
     rest = rest.slice(cut).replace(/^\n+/, '');
   }
@@ -51,108 +120,159 @@ export function splitMarkdown(markdown: string, max = PART_CHARS): string[] {
   return parts;
 }
 
-const PageSummaryOut = PageSummarySchema.extend({}).shape;
-const PagePartOut = {
-  ...PageSummaryOut,
-  markdown: z.string().describe('This part of the page as markdown.'),
-  part: z.number().int().describe('Which part this is, from 1.'),
-  parts: z.number().int().describe('How many parts the page has; ask for the next with `part`.'),
-};
-const RecommendationOut = z.object({
-  plan: z.string(), name: z.string(), monthly: z.number(), priceFrom: z.boolean(), reasons: z.array(z.string()),
+/** A text split into parts of at most `max` characters whose concatenation is the text, byte for byte. */
+export function splitExact(text: string, max = PART_CHARS): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    let cut = cutAt(rest, max);
+    // Keep the line break with the part it ends, so joining the parts gives the text back.
+    while (cut < max && rest[cut] === '\n') cut++;
+    parts.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tool definitions
+
+/** The contract's REST limits, read from its zod schemas (so the tools cannot drift from REST). */
+function restLimits() {
+  const search = z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as unknown as { properties: { q: { maxLength: number } } };
+  const list = z.toJSONSchema(ListPagesQuerySchema, { io: 'input' }) as unknown as { properties: { cursor: { maxLength: number }; prefix: { maxLength: number } } };
+  return { queryMax: search.properties.q.maxLength, cursorMax: list.properties.cursor.maxLength, prefixMax: list.properties.prefix.maxLength };
+}
+export const REST_LIMITS = restLimits();
+
+const SearchInput = z.object({
+  query: z.string().trim().min(LIMITS.searchMinLength).max(REST_LIMITS.queryMax).describe('What to look for: a few words or a question.'),
+  limit: z.number().int().min(LIMITS.searchLimit.min).max(LIMITS.searchLimit.max).default(MCP_DEFAULTS.searchLimit).describe('Maximum results.'),
 });
-const PricingOut = {
-  ...PricingSchema.shape,
-  pricingUrl: z.string(),
-  recommendation: RecommendationOut.optional().describe('Present when segment, warehouses or moves was given.'),
+const PageInput = z.object({
+  slug: z.string().max(200).regex(SLUG_PATTERN, 'a slug is lower-case letters, digits, "-" and "/"').describe('Page slug, e.g. "pricing" or "blog/<post>".'),
+  part: z.number().int().min(1).default(1).describe('Part of a long page, from 1.'),
+  maxChars: z.number().int().min(1_000).max(PART_CHARS).default(PART_CHARS).describe('Largest part, in characters.'),
+});
+const ListInput = z.object({
+  prefix: z.string().max(REST_LIMITS.prefixMax).optional().describe('Only slugs starting with this, e.g. "blog/".'),
+  cursor: z.string().max(REST_LIMITS.cursorMax).regex(SLUG_PATTERN, 'cursor must be the nextCursor of a previous answer (a page slug)').optional().describe('nextCursor of the previous answer.'),
+  limit: z.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(MCP_DEFAULTS.listLimit).describe('Maximum pages.'),
+});
+const PricingInput = z.object({
+  segment: z.enum(SEGMENTS).optional().describe('Kind of moving work.'),
+  warehouses: z.enum(WAREHOUSES).optional().describe('Warehouses run.'),
+  moves: z.enum(MOVES).optional().describe('Moves per year.'),
+});
+
+const summaryOut = {
+  slug: z.string(),
+  title: z.string(),
+  url: z.string().describe('Canonical page URL; cite it.'),
+  markdown_url: z.string().optional(),
+  description: z.string().optional(),
+  updated: z.string().optional().describe('YYYY-MM-DD'),
 };
+const SearchOut = z.object({
+  query: z.string(),
+  count: z.number().int(),
+  match: z.enum(['all', 'partial']).describe('"all": each result holds every term; "partial": none did, so results hold most of the words.'),
+  results: z.array(z.object({
+    slug: z.string(),
+    title: z.string(),
+    url: z.string(),
+    markdown_url: z.string().optional(),
+    snippet: z.string(),
+    score: z.number().int(),
+    matched: z.array(z.string()).optional().describe('Partial matches: the query words this page holds.'),
+  })),
+});
+const PageOut = z.object({
+  ...summaryOut,
+  part: z.number().int(),
+  parts: z.number().int().describe('Ask for the next with `part`.'),
+  chars: z.number().int().describe('Characters of markdown in this part (the markdown is the text content).'),
+});
+const ListOut = z.object({ count: z.number().int(), pages: z.array(z.object(summaryOut)), nextCursor: z.string().optional() });
+const PricingOut = PricingSchema.extend({
+  pricingUrl: z.string(),
+  recommendation: z.object({ plan: z.string(), name: z.string(), monthly: z.number(), priceFrom: z.boolean(), reasons: z.array(z.string()) }).optional()
+    .describe('Present when segment, warehouses or moves was given.'),
+});
 
-const text = (t: string) => [{ type: 'text' as const, text: t }];
-const toolError = (message: string) => ({ isError: true, content: text(message) });
+interface ToolDef<I extends z.ZodObject = z.ZodObject> {
+  name: McpToolName;
+  title: string;
+  description: string;
+  input: I;
+  output: z.ZodObject;
+  run(d: McpDeps, args: z.output<I>): CallToolResult;
+}
 
-export function buildMcpServer(d: McpDeps): McpServer {
-  const origin = d.content.data.origin;
-  const server = new McpServer({ name: 'kartage-site', title: 'Kartage website', version: MCP_SERVER_VERSION, websiteUrl: `${origin}/developers` }, { instructions: INSTRUCTIONS });
+const text = (t: string): ContentBlock => ({ type: 'text', text: t });
+const toolError = (message: string): CallToolResult => ({ isError: true, content: [text(message)] });
+const markdownUri = (origin: string, slug: string) => `${origin}/${slug}.md`;
+const link = (origin: string, slug: string): ContentBlock => ({ type: 'resource_link', uri: markdownUri(origin, slug), name: slug, mimeType: 'text/markdown' });
 
-  server.registerTool(
-    'search_kartage_site',
-    {
-      title: 'Search the Kartage website',
-      description: 'Ranked full-text search over every page of kartage.com.au (product, solutions, pricing, customers, blog, developer docs). Every term must appear. Use it first to find the pages that answer a question, then read them with get_kartage_page. Same results as GET /api/v1/search.',
-      inputSchema: {
-        query: z.string().trim().min(LIMITS.searchMinLength).max(200).describe('Search terms, e.g. "storage billing" or "crew app offline".'),
-        limit: z.number().int().min(LIMITS.searchLimit.min).max(LIMITS.searchLimit.max).default(LIMITS.searchLimit.default).describe('Maximum results (1-50).'),
-      },
-      outputSchema: SearchResponseSchema.shape,
-      annotations: { title: 'Search the Kartage website', ...readOnly },
+const tool = <I extends z.ZodObject>(t: ToolDef<I>) => t as unknown as ToolDef;
+
+export const TOOLS: readonly ToolDef[] = [
+  tool({
+    name: 'search_kartage_site',
+    title: 'Search the Kartage website',
+    description: 'Ranked search over every page of the Kartage website (product, solutions, pricing, customers, blog, developer docs); same engine as GET /api/v1/search. Use it first, then read a page with get_kartage_page. When no page holds every term, returns the pages holding most of the words, marked "partial".',
+    input: SearchInput,
+    output: SearchOut,
+    run(d, { query, limit }) {
+      const origin = d.content.data.origin;
+      const result = searchWithFallback(d.search, query, limit);
+      if (!result.count) return { structuredContent: result, content: [text(`No page matches "${query}". Try other words.`)] };
+      const lines = result.results.map((r, i) => `${i + 1}. [${r.title}](${r.url})${r.matched ? ` (matches: ${r.matched.join(', ')})` : ''}\n   ${r.snippet}`);
+      const head = result.match === 'partial'
+        ? `No page holds every word of "${query}"; ${result.count} pages holding most of them:`
+        : `${result.count} results for "${query}":`;
+      return { structuredContent: result, content: [text(`${head}\n${lines.join('\n')}`), ...result.results.map((r) => link(origin, r.slug))] };
     },
-    async ({ query, limit }) => {
-      const result = searchSite(d.search, query, limit);
-      const lines = result.results.map((r, i) => `${i + 1}. [${r.title}](${r.url}) (slug \`${r.slug}\`, score ${r.score})\n   ${r.snippet}`);
-      return { structuredContent: result, content: text(result.count ? `${result.count} results for "${query}":\n\n${lines.join('\n')}` : `No page contains every term of "${query}". Try fewer or other words.`) };
-    },
-  );
-
-  server.registerTool(
-    'get_kartage_page',
-    {
-      title: 'Read a Kartage page',
-      description: `One page of kartage.com.au as markdown, by slug ("index" is the home page, "pricing", "product/storage", "blog/<post>"). Pages longer than ${PART_CHARS.toLocaleString('en-AU')} characters come in parts: read \`parts\` and ask for the next with \`part\`. Same content as GET /api/v1/pages/{slug}.`,
-      inputSchema: {
-        slug: z.string().regex(SLUG_PATTERN, 'a slug is lower-case letters, digits, "-" and "/"').max(200).describe('Page slug, from search_kartage_site or list_kartage_pages.'),
-        part: z.number().int().min(1).default(1).describe('Part of a long page to return, from 1.'),
-        maxChars: z.number().int().min(1_000).max(PART_CHARS).default(PART_CHARS).describe(`Largest part to return, in characters (1,000-${PART_CHARS.toLocaleString('en-AU')}); smaller parts keep a context window light.`),
-      },
-      outputSchema: PagePartOut,
-      annotations: { title: 'Read a Kartage page', ...readOnly },
-    },
-    async ({ slug, part, maxChars }) => {
+  }),
+  tool({
+    name: 'get_kartage_page',
+    title: 'Read a Kartage page',
+    description: `One page of the Kartage website as markdown, by slug ("index" is the home page, "pricing", "product/storage", "blog/<post>"). Pages over ${PART_CHARS.toLocaleString('en-AU')} characters come in parts: see \`parts\`, ask for the next with \`part\`. Same content as GET /api/v1/pages/{slug}.`,
+    input: PageInput,
+    output: PageOut,
+    run(d, { slug, part, maxChars }) {
       const page = d.content.bySlug.get(slug);
       if (!page) return toolError(`No page with slug "${slug}". Find slugs with search_kartage_site or list_kartage_pages (for example "pricing", "product/quoting", "blog/…").`);
       const parts = splitMarkdown(page.markdown, maxChars);
       if (part > parts.length) return toolError(`Page "${slug}" has ${parts.length} part${parts.length === 1 ? '' : 's'}; part ${part} does not exist.`);
-      const { markdown: _m, ...summary } = toPage(page);
-      const out = { ...summary, markdown: parts[part - 1]!, part, parts: parts.length };
+      const markdown = parts[part - 1]!;
+      const out = { ...toSummary(page), part, parts: parts.length, chars: markdown.length };
       const more = part < parts.length ? `\n\n[Part ${part} of ${parts.length}: call get_kartage_page with part ${part + 1}${maxChars === PART_CHARS ? '' : ` and maxChars ${maxChars}`} for more.]` : '';
-      return { structuredContent: out, content: text(out.markdown + more) };
+      return { structuredContent: out, content: [text(markdown + more), link(d.content.data.origin, slug)] };
     },
-  );
-
-  server.registerTool(
-    'list_kartage_pages',
-    {
-      title: 'List Kartage pages',
-      description: 'The page index of kartage.com.au without bodies: slug, title, URL, description, updated date, in slug order. Filter by `prefix` ("blog/", "product/", "solutions/", "customers/"); page through with `cursor` = the previous answer\'s nextCursor. Same as GET /api/v1/pages.',
-      inputSchema: {
-        prefix: z.string().max(200).optional().describe('Only slugs starting with this, e.g. "blog/".'),
-        cursor: z.string().max(200).optional().describe('nextCursor of the previous answer.'),
-        limit: z.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(LIMITS.listLimit.default).describe('Maximum pages (1-100).'),
-      },
-      outputSchema: ListPagesResponseSchema.shape,
-      annotations: { title: 'List Kartage pages', ...readOnly },
-    },
-    async ({ prefix, cursor, limit }) => {
+  }),
+  tool({
+    name: 'list_kartage_pages',
+    title: 'List Kartage pages',
+    description: 'The page index of the Kartage website without bodies (slug, title, URL, description, updated date), in slug order. Filter by `prefix` ("blog/", "product/", "solutions/", "customers/"); page through with `cursor` = the previous answer\'s nextCursor. Same as GET /api/v1/pages.',
+    input: ListInput,
+    output: ListOut,
+    run(d, { prefix, cursor, limit }) {
       const result = listPages(d.content, { prefix, cursor, limit });
-      const lines = result.pages.map((p) => `- \`${p.slug}\`: ${p.title} (${p.url})`);
-      const more = result.nextCursor ? `\n\nMore pages follow: call again with cursor "${result.nextCursor}".` : '';
-      return { structuredContent: result, content: text(`${result.count} pages${prefix ? ` under "${prefix}"` : ''}:\n${lines.join('\n')}${more}`) };
+      const lines = result.pages.map((p) => `- ${p.slug}: ${p.title}`);
+      const more = result.nextCursor ? `\nMore follow: call again with cursor "${result.nextCursor}".` : '';
+      return { structuredContent: result, content: [text(`${result.count} pages${prefix ? ` under "${prefix}"` : ''} (URL: ${d.content.data.origin}/<slug>):\n${lines.join('\n')}${more}`)] };
     },
-  );
-
-  server.registerTool(
-    'get_kartage_pricing',
-    {
-      title: 'Kartage pricing',
-      description: 'Kartage\'s plans (AUD per month, GST excluded), add-ons, onboarding and trial terms, from the same data as the pricing page. Give the company\'s segment, warehouses and moves per year to get a recommended plan with reasons.',
-      inputSchema: {
-        segment: z.enum(SEGMENTS).optional().describe('Kind of moving work.'),
-        warehouses: z.enum(WAREHOUSES).optional().describe('Number of warehouses run.'),
-        moves: z.enum(MOVES).optional().describe('Moves per year.'),
-      },
-      outputSchema: PricingOut,
-      annotations: { title: 'Kartage pricing', ...readOnly },
-    },
-    async (needs) => {
+  }),
+  tool({
+    name: 'get_kartage_pricing',
+    title: 'Kartage pricing',
+    description: 'Kartage\'s plans (AUD a month, GST excluded), add-ons, onboarding and trial, from the pricing page\'s data. Give segment, warehouses and moves per year for a recommended plan with reasons.',
+    input: PricingInput,
+    output: PricingOut,
+    run(d, needs) {
+      const origin = d.content.data.origin;
       const recommendation = recommendPlan(d.pricing, needs);
       const out = { ...d.pricing, pricingUrl: `${origin}/pricing`, ...(recommendation ? { recommendation } : {}) };
       const money = (n: number) => `$${n.toLocaleString('en-AU')}`;
@@ -168,38 +288,153 @@ export function buildMcpServer(d: McpDeps): McpServer {
         `Add-ons: ${d.pricing.addOns.map((a) => `${a.name} ${money(a.price)} ${a.unit}`).join('; ')}.`,
         `Onboarding from ${money(d.pricing.onboarding.from)}. ${d.pricing.annualDiscount} ${d.pricing.trialDays}-day trial on plans that offer it.`,
       ].join('\n');
-      return { structuredContent: out, content: text(body + rec) };
+      return { structuredContent: out, content: [text(body + rec)] };
     },
-  );
+  }),
+];
 
-  // Resources: the machine-readable files and the key pages, under their public URLs.
-  const pages = d.content.data.pages;
-  server.registerResource('llms.txt', `${origin}/llms.txt`, { title: 'llms.txt', description: 'Site summary and index of every page as markdown (llmstxt.org).', mimeType: 'text/markdown' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/markdown', text: llmsTxt(pages.map(toPage), origin, MACHINE_FILES) }],
+const readOnly = { readOnlyHint: true, openWorldHint: false, idempotentHint: true, destructiveHint: false } as const;
+
+/** The tools as `tools/list` gives them (and the server card lists them). */
+export function toolList(origin: string): Tool[] {
+  return TOOLS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: toolJsonSchema(t.input, 'input'),
+    outputSchema: toolJsonSchema(t.output, 'output'),
+    annotations: { title: t.title, ...readOnly },
+    icons: mcpIcons(origin),
   }));
-  server.registerResource('sitemap', `${origin}/sitemap.xml`, { title: 'Sitemap', description: 'Every published URL with its last-modified date.', mimeType: 'application/xml' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'application/xml', text: sitemapXml(pages.map(toPage)) }],
-  }));
-  server.registerResource('openapi', `${origin}/openapi.json`, { title: 'OpenAPI description', description: 'The content, lead and sandbox API (OpenAPI 3.1).', mimeType: 'application/json' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(buildOpenApi(origin), null, 2) }],
-  }));
-  for (const page of pages.filter((p) => isKeyPage(p.slug))) {
-    server.registerResource(`page:${page.slug}`, page.markdown_url ?? `${origin}/${page.slug}.md`, { title: page.title, description: page.description, mimeType: 'text/markdown' }, async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: page.markdown }],
-    }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Resources
+
+interface FixedResource { uri: string; name: string; title: string; description: string; mimeType: string; read(): string }
+
+function fixedResources(content: Content): FixedResource[] {
+  const origin = content.data.origin;
+  const pages = content.data.pages;
+  const partNote = ` Read in parts of at most ${PART_CHARS.toLocaleString('en-AU')} characters: add ?part=2 and so on.`;
+  return [
+    { uri: `${origin}/llms.txt`, name: 'llms.txt', title: 'llms.txt', description: `Site summary and index of every page as markdown (llmstxt.org).${partNote}`, mimeType: 'text/markdown', read: () => llmsTxt(pages.map(toPage), origin, MACHINE_FILES) },
+    { uri: `${origin}/sitemap.xml`, name: 'sitemap', title: 'Sitemap', description: `Every published URL with its last-modified date.${partNote}`, mimeType: 'application/xml', read: () => sitemapXml(pages.map(toPage)) },
+    { uri: `${origin}/openapi.json`, name: 'openapi', title: 'OpenAPI description', description: `The content, lead and sandbox API (OpenAPI 3.1).${partNote}`, mimeType: 'application/json', read: () => JSON.stringify(buildOpenApi(origin), null, 2) },
+    ...pages.filter((p) => isKeyPage(p.slug)).map((p) => ({ uri: markdownUri(origin, p.slug), name: `page:${p.slug}`, title: p.title, description: p.description ?? p.title, mimeType: 'text/markdown', read: () => p.markdown })),
+  ];
+}
+
+export const pageTemplate = (origin: string) => `${origin}/{+slug}.md{?part}`;
+
+export function resourceList(content: Content): { resources: Resource[]; resourceTemplates: ResourceTemplate[] } {
+  const origin = content.data.origin;
+  return {
+    resources: fixedResources(content).map(({ read: _r, ...r }) => r),
+    resourceTemplates: [{ uriTemplate: pageTemplate(origin), name: 'page', title: 'Any page as markdown', description: `Any page of the site by slug, e.g. blog/planning-for-peak-season; long pages in parts of ${PART_CHARS.toLocaleString('en-AU')} characters (?part=2).`, mimeType: 'text/markdown' }],
+  };
+}
+
+const notFound = (uri: string, why = 'list resources with resources/list or pages with list_kartage_pages') =>
+  new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)}; ${why}`, { uri: uri.slice(0, 500) });
+
+function readResource(content: Content, uri: string): { contents: { uri: string; mimeType: string; text: string }[] } {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new RpcError(ErrorCode.InvalidParams, `uri is not an absolute URI: ${uri.slice(0, 200)}`);
   }
-  server.registerResource(
-    'page',
-    new ResourceTemplate(`${origin}/{+slug}.md`, {
-      list: undefined,
-      complete: { slug: (value) => pages.map((p) => p.slug).filter((s) => s.startsWith(value)).slice(0, 100) },
-    }),
-    { title: 'Any page as markdown', description: 'Any page of the site by slug, e.g. blog/planning-for-peak-season.', mimeType: 'text/markdown' },
-    async (uri, { slug }) => {
-      const page: ContentPage | undefined = d.content.bySlug.get(String(slug));
-      if (!page) throw new Error(`No page with slug "${String(slug).slice(0, 200)}"; list slugs with list_kartage_pages`);
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: page.markdown }] };
-    },
-  );
+  const origin = content.data.origin;
+  const part = url.searchParams.get('part');
+  if (url.origin !== origin || url.hash || [...url.searchParams.keys()].some((k) => k !== 'part')) throw notFound(uri);
+  if (part !== null && !/^[1-9]\d{0,5}$/.test(part)) throw new RpcError(ErrorCode.InvalidParams, `part must be a whole number from 1, not "${part.slice(0, 20)}"`);
+  const base = `${url.origin}${url.pathname}`;
+  let body: string | undefined;
+  let mimeType = 'text/markdown';
+  const fixed = fixedResources(content).find((r) => r.uri === base);
+  if (fixed) {
+    body = fixed.read();
+    mimeType = fixed.mimeType;
+  } else if (url.pathname.endsWith('.md')) {
+    let slug = '';
+    try {
+      slug = decodeURIComponent(url.pathname.slice(1, -3));
+    } catch {
+      throw notFound(uri);
+    }
+    body = content.bySlug.get(slug)?.markdown;
+  }
+  if (body === undefined) throw notFound(uri);
+  const parts = splitExact(body);
+  const n = Number(part ?? 1);
+  if (n > parts.length) throw notFound(uri, `${base} has ${parts.length} part${parts.length === 1 ? '' : 's'}`);
+  const more = n < parts.length ? `\n\n[Part ${n} of ${parts.length} of ${base}: read ${base}?part=${n + 1} for more.]` : '';
+  return { contents: [{ uri, mimeType, text: parts[n - 1]! + more }] };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The server
+
+function readableIssues(error: z.ZodError | { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issues = error.issues.slice(0, 4).map((i) => `${i.path.map(String).join('.') || 'value'}: ${i.message}`);
+  return issues.join('; ') + (error.issues.length > 4 ? `; and ${error.issues.length - 4} more` : '');
+}
+
+/** Request schemas of the methods served, checked first so malformed params are a readable -32602. */
+const REQUESTS = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+} as const;
+
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/** Every handler checks its request first: malformed params answer -32602 "Invalid params for …: path: reason". */
+function readableParamErrors(server: Server): void {
+  // The SDK parses requests with zod and lets the ZodError become -32603 with the raw issue dump.
+  const handlers = (server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  for (const [method, schema] of Object.entries(REQUESTS)) {
+    const inner = handlers.get(method);
+    if (!inner) continue;
+    handlers.set(method, async (request, extra) => {
+      const parsed = (schema as z.ZodType).safeParse(request);
+      if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${readableIssues(parsed.error)}`);
+      return inner(request, extra);
+    });
+  }
+}
+
+export function buildMcpServer(d: McpDeps): Server {
+  const origin = d.content.data.origin;
+  const server = new Server(serverInfo(origin), {
+    capabilities: { tools: {}, resources: {}, completions: {} },
+    instructions: INSTRUCTIONS,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(origin) }));
+  server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
+    const t = TOOLS.find((x) => x.name === params.name);
+    if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool "${String(params.name).slice(0, 100)}"; the tools are ${TOOLS.map((x) => x.name).join(', ')}`);
+    const args = t.input.safeParse(params.arguments ?? {});
+    if (!args.success) return toolError(`Invalid arguments for ${t.name}: ${readableIssues(args.error)}`);
+    return t.run(d, args.data);
+  });
+  const { resources, resourceTemplates } = resourceList(d.content);
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
+  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d.content, params.uri));
+  server.setRequestHandler(CompleteRequestSchema, ({ params }) => {
+    if (params.ref.type !== 'ref/resource' || params.ref.uri !== pageTemplate(origin) || params.argument.name !== 'slug') {
+      return { completion: { values: [], total: 0, hasMore: false } };
+    }
+    const matches = d.content.data.pages.map((p) => p.slug).filter((s) => s.startsWith(params.argument.value));
+    return { completion: { values: matches.slice(0, 100), total: matches.length, hasMore: matches.length > 100 } };
+  });
+  readableParamErrors(server);
   return server;
 }

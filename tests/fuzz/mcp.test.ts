@@ -11,6 +11,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { ListPagesResponseSchema, MOVES, SearchResponseSchema, SEGMENTS, WAREHOUSES } from '../../src/contract/schemas.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
+import { MCP_DEFAULTS } from '../../src/mcp/server.ts';
+import { BATCH_PROTOCOLS } from '../../src/mcp/http.ts';
 import {
   anyJson, anyString, budget, checkAnswer, clientArb, expectErrorBody, expectHealthy, nastyString, params, pickClient, report, request, runs,
   sendable, startFuzzServer, withInvalidUtf8, type FuzzServer,
@@ -127,15 +129,17 @@ function checkToolCall(name: string, args: unknown, r: { result?: any; error?: u
   if (name === 'search_kartage_site') {
     const res = SearchResponseSchema.parse(out);
     expect(res.query).toBe(a.query.trim());
-    expect(res.count).toBeLessThanOrEqual(a.limit ?? LIMITS.searchLimit.default);
+    expect(res.count).toBeLessThanOrEqual(a.limit ?? MCP_DEFAULTS.searchLimit);
+    expect(r.result.content.filter((c: { type: string }) => c.type === 'resource_link')).toHaveLength(res.count);
   } else if (name === 'list_kartage_pages') {
     const res = ListPagesResponseSchema.parse(out);
-    const limit = a.limit ?? LIMITS.listLimit.default;
+    const limit = a.limit ?? MCP_DEFAULTS.listLimit;
     const eligible = [...slugs].sort().filter((x) => (a.cursor === undefined || x > a.cursor) && (a.prefix === undefined || x.startsWith(a.prefix)));
     expect(res.pages.map((p) => p.slug)).toEqual(eligible.slice(0, limit));
   } else if (name === 'get_kartage_page') {
     expect(out).toMatchObject({ slug: a.slug, part: 1 });
-    expect(out.markdown.length).toBeLessThanOrEqual(a.maxChars ?? 12_000);
+    expect(out).not.toHaveProperty('markdown');
+    expect(out.chars).toBeLessThanOrEqual(a.maxChars ?? 12_000);
   } else if (a.warehouses !== undefined || a.moves !== undefined || ['International', 'Military & government'].includes(a.segment)) {
     expect(out.recommendation, 'a recommendation when a need was given').toBeDefined();
   } else if (a.segment === undefined) {
@@ -257,6 +261,10 @@ describe('POST /mcp envelopes and headers', () => {
         if (!acc.includes('application/json') || !acc.includes('text/event-stream')) return void expect(ans.status).toBe(406);
         const mediaType = ct.split(';')[0]!.trim().toLowerCase();
         if (mediaType !== 'application/json') return void expect(ans.status, `content type ${ct}`).toBe(415);
+        if (body.length > LIMITS.readBodyBytes) {
+          expect(ans.status, 'a body over 64 KB').toBe(413);
+          return expectErrorBody(ans, 413);
+        }
         expect([200, 202, 400], ans.text.slice(0, 200)).toContain(ans.status);
         if (ans.status === 202) return void expect(ans.body.length).toBe(0);
         const out = ans.json();
@@ -264,8 +272,9 @@ describe('POST /mcp envelopes and headers', () => {
           expect(out.error?.code, 'a 400 here is a JSON-RPC error').toEqual(expect.any(Number));
           return;
         }
-        // 200: one response per request, ids echoed.
+        // 200: one response per request, ids echoed; batches only for protocols that had them.
         const sent = JSON.parse(new TextDecoder().decode(body));
+        if (Array.isArray(sent)) expect(ver === null || BATCH_PROTOCOLS.has(ver.trim()), `a batch under protocol ${ver}`).toBe(true);
         const sentIds = (Array.isArray(sent) ? sent : [sent]).filter((m: any) => m && typeof m === 'object' && 'id' in m).map((m: any) => m.id);
         for (const r of Array.isArray(out) ? out : [out]) {
           expect(r.jsonrpc).toBe('2.0');
@@ -276,11 +285,12 @@ describe('POST /mcp envelopes and headers', () => {
     );
   }, budget(runs(1), 150));
 
-  it('GET, DELETE, PUT and HEAD on /mcp: 405 with Allow; OPTIONS: the CORS preflight', async () => {
+  it('GET, DELETE, PUT, PATCH and HEAD on /mcp: 405 with the same Allow; OPTIONS: the CORS preflight', async () => {
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH', 'HEAD', 'OPTIONS']) {
       const ans = await request(`${s.url}/mcp`, { method, headers: { Accept: 'application/json, text/event-stream' } });
       checkAnswer({ method, target: '/mcp' }, ans);
       expect(ans.status).toBe(method === 'OPTIONS' ? 204 : 405);
+      if (method !== 'OPTIONS') expect(ans.headers.allow, method).toBe('POST, OPTIONS');
     }
   });
 });

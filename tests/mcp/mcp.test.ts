@@ -6,11 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
-import { ListPagesResponseSchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
-import { splitMarkdown } from '../../src/mcp/server.ts';
+import { LIMITS } from '../../src/contract/limits.ts';
+import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
+import { createDeps } from '../../src/adapters/deps.ts';
+import type { ContentData } from '../../src/core/content.ts';
+import { graphemeCut, MCP_DEFAULTS, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/server.ts';
 import { startTestServer, PROJECT_ROOT } from '../helpers/server.ts';
 import { postJson, send } from '../helpers/http.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -31,40 +37,112 @@ afterAll(async () => {
   await server?.close();
 });
 
-const text = (r: Record<string, unknown>) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+type Block = { type: string; text?: string; uri?: string; name?: string };
+const text = (r: Record<string, unknown>) => (r.content as Block[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+const PART_NOTE = /\n\n\[Part \d+ of \d+: .*\]$/;
 
 describe('tools through the SDK client', () => {
-  it('lists the four read-only tools with input and output schemas', async () => {
+  it('lists the four read-only tools with input and output schemas, icons and a description, and no schema noise', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
+    const origin = server.deps.content().data.origin;
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(60);
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
       expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, idempotentHint: true });
+      expect(t.icons).toEqual([{ src: `${origin}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }]);
     }
+    // No zod noise: no +-2^53 bounds, no long regexes (the date pattern), no $schema or $defs indirection.
+    const json = JSON.stringify(tools);
+    expect(json).not.toMatch(/9007199254740991|\$schema|\$defs|\$ref/);
+    for (const m of json.matchAll(/"pattern":"((?:[^"\\]|\\.)*)"/g)) expect(m[1]!.length, m[1]).toBeLessThan(40);
     expect(client.getInstructions()).toMatch(/POST \/api\/lead/);
+    expect(client.getServerVersion()).toMatchObject({ name: 'kartage-site', description: expect.stringMatching(/Kartage/), icons: [{ src: `${origin}/favicon.svg` }] });
   });
 
-  it('search_kartage_site returns what GET /api/v1/search returns', async () => {
+  it('advertises no listChanged: a stateless server can never send the notification', async () => {
+    const caps = client.getServerCapabilities()!;
+    expect(caps.tools).toEqual({});
+    expect(caps.resources).toEqual({});
+    expect(caps.completions).toEqual({});
+    expect(caps.prompts).toBeUndefined();
+  });
+
+  it('the search tool takes queries up to the length REST takes (one contract)', async () => {
+    const { tools } = await client.listTools();
+    const search = tools.find((t) => t.name === 'search_kartage_site')!;
+    const restMax = (z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as any).properties.q.maxLength;
+    expect(restMax).toBe(500);
+    expect((search.inputSchema.properties as any).query).toMatchObject({ minLength: LIMITS.searchMinLength, maxLength: restMax });
+    const long = `storage ${'billing '.repeat(80)}`.slice(0, restMax - 1) + 'x';
+    expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: long } })).isError).toBeFalsy();
+    expect((await send(`${server.url}/api/v1/search?q=${encodeURIComponent(long)}`)).status).toBe(200);
+    expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: `${long}x` } })).isError).toBe(true);
+    expect((await send(`${server.url}/api/v1/search?q=${encodeURIComponent(`${long}x`)}`)).status).toBe(400);
+  });
+
+  it('search_kartage_site returns what GET /api/v1/search returns, with a resource_link per result', async () => {
     const r = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'storage billing', limit: 5 } });
     expect(r.isError).toBeFalsy();
     const rest = (await send(`${server.url}/api/v1/search?q=storage%20billing&limit=5`)).json();
+    expect(r.structuredContent).toEqual({ ...rest, match: 'all' });
     expect(SearchResponseSchema.parse(r.structuredContent)).toEqual(rest);
     expect(text(r)).toContain(rest.results[0].url);
+    const links = (r.content as Block[]).filter((c) => c.type === 'resource_link');
+    expect(links.map((l) => l.name)).toEqual(rest.results.map((x: { slug: string }) => x.slug));
+    const read = await client.readResource({ uri: links[0]!.uri! });
+    const page = (await send(`${server.url}/api/v1/pages/${rest.results[0].slug}`)).json();
+    expect((read.contents[0] as { text: string }).text.startsWith(page.markdown.slice(0, 2000))).toBe(true);
   });
 
-  it('get_kartage_page returns the page markdown, in parts when asked', async () => {
+  it('list and search default to entries sized for a context window; limit still reaches the contract maximum', async () => {
+    const search = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'storage' } });
+    expect((search.structuredContent as { count: number }).count).toBe(MCP_DEFAULTS.searchLimit);
+    const fifty = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'storage', limit: LIMITS.searchLimit.max } });
+    expect((fifty.structuredContent as { count: number }).count).toBeGreaterThan(MCP_DEFAULTS.searchLimit);
+    const list = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: {} })).structuredContent);
+    expect(list.count).toBe(MCP_DEFAULTS.listLimit);
+    expect(list.nextCursor).toBe(list.pages.at(-1)!.slug);
+    const all = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: { limit: LIMITS.listLimit.max } })).structuredContent);
+    expect(all.count).toBe(Math.min(LIMITS.listLimit.max, server.deps.content().data.pages.length));
+  });
+
+  it('a long question that no page matches whole gets ranked partial matches, marked as such; nonsense still gets nothing', async () => {
+    const question = 'how do I reduce damage claims on interstate moves with zzqxv';
+    const strict = (await send(`${server.url}/api/v1/search?q=${encodeURIComponent(question)}`)).json();
+    expect(strict.count).toBe(0);
+    const r = await client.callTool({ name: 'search_kartage_site', arguments: { query: question } });
+    const s = r.structuredContent as { match: string; count: number; results: { slug: string; matched: string[] }[] };
+    expect(s.match).toBe('partial');
+    expect(s.count).toBeGreaterThan(0);
+    expect(s.results[0]!.matched.length).toBeGreaterThanOrEqual(2);
+    expect(s.results[0]!.matched).not.toContain('zzqxv');
+    for (let i = 1; i < s.results.length; i++) expect(s.results[i]!.matched.length).toBeLessThanOrEqual(s.results[i - 1]!.matched.length);
+    expect(text(r)).toMatch(/No page holds every word/);
+    const none = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'zzqxv qqzvx wwzq' } });
+    expect(none.structuredContent).toMatchObject({ count: 0, results: [] });
+  });
+
+  it('get_kartage_page returns the page markdown once, its fields, a resource_link, and parts when asked', async () => {
     const r = await client.callTool({ name: 'get_kartage_page', arguments: { slug: 'pricing' } });
     const rest = (await send(`${server.url}/api/v1/pages/pricing`)).json();
-    expect(r.structuredContent).toMatchObject({ slug: 'pricing', title: rest.title, url: rest.url, markdown: rest.markdown, part: 1, parts: 1 });
+    expect(r.structuredContent).toMatchObject({ slug: 'pricing', title: rest.title, url: rest.url, part: 1, parts: 1, chars: rest.markdown.length });
+    expect(r.structuredContent).not.toHaveProperty('markdown');
+    expect(text(r)).toBe(rest.markdown);
+    // The markdown appears once in the whole result.
+    const probe = JSON.stringify(rest.markdown.slice(200, 260)).slice(1, -1);
+    expect(JSON.stringify(r).split(probe).length - 1).toBe(1);
+    expect(r.content).toContainEqual({ type: 'resource_link', uri: rest.markdown_url, name: 'pricing', mimeType: 'text/markdown' });
     const dev = (await send(`${server.url}/api/v1/pages/developers`)).json();
     const parts: string[] = [];
     for (let part = 1; ; part++) {
       const p = await client.callTool({ name: 'get_kartage_page', arguments: { slug: 'developers', part, maxChars: 2000 } });
-      const s = p.structuredContent as { markdown: string; parts: number };
-      expect(s.markdown.length).toBeLessThanOrEqual(2000);
-      parts.push(s.markdown);
+      const s = p.structuredContent as { chars: number; parts: number };
+      const body = text(p).replace(PART_NOTE, '');
+      expect(body.length).toBe(s.chars);
+      expect(s.chars).toBeLessThanOrEqual(2000);
+      parts.push(body);
       if (part === s.parts) break;
       expect(text(p)).toContain(`part ${part + 1}`);
     }
@@ -79,6 +157,16 @@ describe('tools through the SDK client', () => {
     expect(page1).toEqual((await send(`${server.url}/api/v1/pages?prefix=blog/&limit=10`)).json());
     const second = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: { prefix: 'blog/', limit: 10, cursor: page1.nextCursor } })).structuredContent);
     expect(second.pages[0]!.slug > page1.pages.at(-1)!.slug).toBe(true);
+  });
+
+  it('a cursor that cannot be a nextCursor is refused, saying so; a slug-shaped one pages on (a removed page breaks nothing)', async () => {
+    for (const cursor of ['!!garbage!!', 'Blog/X', 'x'.repeat(301)]) {
+      const r = await client.callTool({ name: 'list_kartage_pages', arguments: { cursor } });
+      expect(r.isError, cursor).toBe(true);
+      expect(text(r)).toMatch(/cursor/);
+    }
+    const gone = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: { cursor: 'blog/a-removed-post' } })).structuredContent);
+    expect(gone.pages[0]!.slug > 'blog/a-removed-post').toBe(true);
   });
 
   it('get_kartage_pricing gives the plans and a recommendation with reasons', async () => {
@@ -99,38 +187,53 @@ describe('tools through the SDK client', () => {
     expect(text(missing)).toMatch(/No page with slug "no-such-page".*search_kartage_site/);
     const beyond = await client.callTool({ name: 'get_kartage_page', arguments: { slug: 'pricing', part: 9 } });
     expect(beyond.isError).toBe(true);
-    for (const [name, args] of [
-      ['search_kartage_site', { query: 'a' }],
-      ['search_kartage_site', { query: 'storage', limit: 0 }],
-      ['get_kartage_page', { slug: 'Bad Slug!' }],
-      ['list_kartage_pages', { limit: 101 }],
-      ['get_kartage_pricing', { moves: 'lots' }],
+    for (const [name, args, field] of [
+      ['search_kartage_site', { query: 'a' }, 'query'],
+      ['search_kartage_site', { query: 'storage', limit: 0 }, 'limit'],
+      ['get_kartage_page', { slug: 'Bad Slug!' }, 'slug'],
+      ['list_kartage_pages', { limit: 101 }, 'limit'],
+      ['get_kartage_pricing', { moves: 'lots' }, 'moves'],
     ] as const) {
       const r = await client.callTool({ name, arguments: args });
       expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
-      expect(text(r)).toMatch(/Invalid arguments|validation/i);
+      expect(text(r)).toMatch(new RegExp(`^Invalid arguments for ${name}: ${field}: `));
+      expect(text(r)).not.toMatch(/[[{]\s*"/);
     }
   });
 });
 
 describe('resources through the SDK client', () => {
-  it('lists llms.txt, the sitemap, the OpenAPI description and the key pages, each readable and equal to the served file', async () => {
+  /** Every part of a resource, part notes removed, joined: the whole text. */
+  async function readAll(uri: string): Promise<string> {
+    let all = '';
+    for (let part = 1; ; part++) {
+      const read = await client.readResource({ uri: part === 1 ? uri : `${uri}?part=${part}` });
+      const body = (read.contents[0] as { text: string }).text;
+      const m = /\n\n\[Part (\d+) of (\d+) of [^\]]*\]$/.exec(body);
+      if (!m) return all + body;
+      expect(m.index).toBeLessThanOrEqual(PART_CHARS);
+      all += body.slice(0, m.index);
+    }
+  }
+
+  it('lists llms.txt, the sitemap, the OpenAPI description and the key pages, each read in bounded parts that make the served file', async () => {
     const { resources } = await client.listResources();
     const origin = server.deps.content().data.origin;
     const uris = resources.map((r) => r.uri);
     expect(uris).toEqual(expect.arrayContaining([`${origin}/llms.txt`, `${origin}/sitemap.xml`, `${origin}/openapi.json`, `${origin}/index.md`, `${origin}/pricing.md`, `${origin}/product/storage.md`]));
     expect(uris.filter((u) => /\/(product|solutions)\//.test(u)).length).toBe(16);
     for (const r of resources) {
-      const read = await client.readResource({ uri: r.uri });
-      const body = (read.contents[0] as { text: string }).text;
+      const body = await readAll(r.uri);
       const served = await send(`${server.url}${new URL(r.uri).pathname}`);
       expect(served.status, r.uri).toBe(200);
       if (r.uri.endsWith('.json')) expect(JSON.parse(body)).toEqual(served.json());
       else expect(body, r.uri).toBe(served.text);
     }
+    const llms = await client.readResource({ uri: `${origin}/llms.txt` });
+    expect((llms.contents[0] as { text: string }).text).toMatch(/\[Part 1 of \d+ of \S+\/llms\.txt: read \S+\/llms\.txt\?part=2 for more\.\]$/);
   });
 
-  it('the page template reads any page by slug and completes slugs', async () => {
+  it('the page template reads any page by slug and completes slugs; an unknown page is -32002 (resource not found)', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toHaveLength(1);
     const origin = server.deps.content().data.origin;
@@ -138,30 +241,89 @@ describe('resources through the SDK client', () => {
     expect((read.contents[0] as { text: string }).text).toBe((await send(`${server.url}/blog/planning-for-peak-season.md`)).text);
     const done = await client.complete({ ref: { type: 'ref/resource', uri: resourceTemplates[0]!.uriTemplate }, argument: { name: 'slug', value: 'blog/pl' } });
     expect(done.completion.values).toContain('blog/planning-for-peak-season');
-    await expect(client.readResource({ uri: `${origin}/no/such/page.md` })).rejects.toThrow(/No page/);
+    for (const uri of [`${origin}/no/such/page.md`, `${origin}/pricing.md?part=9`, 'https://elsewhere.example/pricing.md']) {
+      const e = await client.readResource({ uri }).then(() => undefined, (x: { code: number; message: string }) => x);
+      expect(e?.code, uri).toBe(-32002);
+      expect(e!.message).toMatch(/Resource not found/);
+      expect(e!.message).not.toMatch(/MCP error -32002: MCP error/);
+    }
+  });
+});
+
+describe('a large site (10,000 more slugs, and a page that is one long line of emoji)', () => {
+  let big: RunningServer;
+  let bigClient: Client;
+  let dir: string;
+  const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+  const EMOJI_MD = `x${FAMILY.repeat(700)}`;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kartage-mcp-'));
+    const data = JSON.parse(await readFile(join(PROJECT_ROOT, 'build/content.json'), 'utf8')) as ContentData;
+    const model = data.pages.find((p) => p.slug.startsWith('blog/'))!;
+    const extra = Array.from({ length: 10_000 }, (_, i) => ({ ...model, slug: `blog/zz-${String(i).padStart(5, '0')}` }));
+    data.pages = [...data.pages, ...extra, { ...model, slug: 'blog/zz-emoji', markdown: EMOJI_MD }].sort((a, b) => (a.slug < b.slug ? -1 : 1));
+    await writeFile(join(dir, 'content.json'), JSON.stringify(data));
+    await copyFile(join(PROJECT_ROOT, 'build/search-index.json'), join(dir, 'search-index.json'));
+    big = await startTestServer({ deps: createDeps({ dataDir: dir }) });
+    bigClient = new Client({ name: 'kartage-tests', version: '1.0.0' });
+    await bigClient.connect(new StreamableHTTPClientTransport(new URL(`${big.url.replace('127.0.0.1', 'localhost')}/mcp`)));
+  });
+  afterAll(async () => {
+    await bigClient?.close();
+    await big?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('slug completion reports the true total and hasMore', async () => {
+    const { resourceTemplates } = await bigClient.listResourceTemplates();
+    const ref = { type: 'ref/resource' as const, uri: resourceTemplates[0]!.uriTemplate };
+    const done = await bigClient.complete({ ref, argument: { name: 'slug', value: 'blog/zz' } });
+    expect(done.completion.values).toHaveLength(100);
+    expect(done.completion.total).toBe(10_001);
+    expect(done.completion.hasMore).toBe(true);
+    const few = await bigClient.complete({ ref, argument: { name: 'slug', value: 'blog/zz-0000' } });
+    expect(few.completion).toMatchObject({ total: 10, hasMore: false });
+  });
+
+  it('a hard cut in one long line never splits an emoji: every part is whole grapheme clusters', async () => {
+    const parts: string[] = [];
+    for (let part = 1; ; part++) {
+      const p = await bigClient.callTool({ name: 'get_kartage_page', arguments: { slug: 'blog/zz-emoji', part, maxChars: 1000 } });
+      const body = text(p).replace(PART_NOTE, '');
+      expect(body.length).toBeLessThanOrEqual(1000);
+      expect(body).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+      parts.push(body);
+      if (part === (p.structuredContent as { parts: number }).parts) break;
+    }
+    expect(parts.length).toBeGreaterThan(5);
+    for (const body of parts.slice(1)) expect(body.replaceAll(FAMILY, ''), 'only whole families').toBe('');
+    expect(parts.join('')).toBe(EMOJI_MD);
   });
 });
 
 describe('/mcp over HTTP', () => {
   const init = (version: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
   const mcpHeaders = { Accept: 'application/json, text/event-stream' };
+  const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
   it('negotiates protocol versions 2025-06-18 and 2025-11-25', async () => {
     for (const v of ['2025-06-18', '2025-11-25']) {
       const r = await postJson(`${base}/mcp`, init(v), { headers: mcpHeaders });
       expect(r.status).toBe(200);
       expect(r.json().result.protocolVersion).toBe(v);
+      expect(r.json().result.capabilities).toEqual({ tools: {}, resources: {}, completions: {} });
       expect(r.headers['ratelimit-policy']).toBe('120;w=60');
       expect(r.headers['access-control-allow-origin']).toBe('*');
     }
   });
 
-  it('GET and DELETE are 405; a missing Accept or bad JSON is a 4xx from the SDK, never 5xx', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('every method but POST and OPTIONS is 405 with the same Allow; a missing Accept or bad JSON is a 4xx, never 5xx', async () => {
+    // (HEAD is checked in tests/fuzz/mcp.test.ts with the raw client.)
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const r = await send(`${base}/mcp`, { method, headers: mcpHeaders });
-      expect(r.status).toBe(405);
-      expect(r.headers.allow).toBe('POST, OPTIONS');
-      expect(r.json().status).toBe(405);
+      expect(r.status, method).toBe(405);
+      expect(r.headers.allow, method).toBe('POST, OPTIONS');
+      expect(r.json()).toMatchObject({ status: 405, error: expect.stringMatching(/POST only/) });
     }
     expect((await postJson(`${base}/mcp`, init('2025-11-25'))).status).toBe(406);
     expect((await postJson(`${base}/mcp`, '{"jsonrpc":', { headers: mcpHeaders })).status).toBe(400);
@@ -169,6 +331,26 @@ describe('/mcp over HTTP', () => {
     const preflight = await send(`${base}/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('Mcp-Protocol-Version');
+  });
+
+  it('malformed params are -32602 with a readable message, not -32603 with a zod dump', async () => {
+    const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-11-25' } };
+    for (const [message, field] of [
+      [{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } }, 'params.name'],
+      [{ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 5 } }, 'params.uri'],
+      [{ jsonrpc: '2.0', id: 7, method: 'resources/read', params: {} }, 'params.uri'],
+      [{ jsonrpc: '2.0', id: 7, method: 'completion/complete', params: { ref: { type: 'ref/resource' } } }, 'params'],
+      [{ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, 'params.c'],
+    ] as const) {
+      const r = await postJson(`${base}/mcp`, message, h);
+      expect(r.status).toBe(200);
+      const { error } = r.json();
+      expect(error?.code, JSON.stringify(message)).toBe(-32602);
+      expect(error.message).toMatch(new RegExp(`^Invalid params for ${message.method}: ${field.replace('.', '\\.')}`));
+      expect(error.message).not.toMatch(/[[{]\s*"/);
+    }
+    const unknown = (await postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope' } }, h)).json();
+    expect(unknown.error).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "nope"; the tools are search_kartage_site/) });
   });
 
   it('refuses foreign Host headers and plain-http foreign origins; accepts https browser agents; ignores Authorization', async () => {
@@ -181,29 +363,92 @@ describe('/mcp over HTTP', () => {
     expect(agent.status).toBe(200);
     expect(agent.headers['www-authenticate']).toBeUndefined();
   });
+
+  // Issue 13: one POST was one read unit whatever it carried (100 calls, up to 6.3 MB back, a 4 MiB body).
+  it('refuses JSON-RPC batches for protocol 2025-06-18 and later (header or initialize in the batch)', async () => {
+    for (const v of ['2025-06-18', '2025-11-25']) {
+      const r = await postJson(`${server.url}/mcp`, [ping(1), ping(2)], { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v }, from: '127.0.0.21' });
+      expect(r.status).toBe(400);
+      expect(r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported in protocol .*one message per POST/) } });
+      const withInit = await postJson(`${server.url}/mcp`, [init(v), ping(2)], { headers: mcpHeaders, from: '127.0.0.21' });
+      expect(withInit.status).toBe(400);
+      expect(withInit.json().error.code).toBe(-32600);
+    }
+  });
+
+  it('older protocols: each message of a batch spends one unit of the read budget, and the budget ends the batch', async () => {
+    const from = '127.0.0.22';
+    const before = await postJson(`${server.url}/mcp`, ping(1), { headers: mcpHeaders, from });
+    const left = Number(before.headers['ratelimit-remaining']);
+    const batch = await postJson(`${server.url}/mcp`, Array.from({ length: 5 }, (_, i) => ping(i + 2)), { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-03-26' }, from });
+    expect(batch.status).toBe(200);
+    expect(batch.json()).toHaveLength(5);
+    expect(Number(batch.headers['ratelimit-remaining'])).toBe(left - 5);
+    const huge = await postJson(`${server.url}/mcp`, Array.from({ length: LIMITS.read.limit }, (_, i) => ping(i + 10)), { headers: mcpHeaders, from });
+    expect(huge.status).toBe(429);
+    expect(huge.json()).toMatchObject({ status: 429 });
+  });
+
+  it('a body over 64 KB is a 413 with the Error body, as on every other endpoint', async () => {
+    const pad = 'x'.repeat(LIMITS.readBodyBytes);
+    const r = await postJson(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_kartage_site', arguments: { query: 'storage', pad } } }, { headers: mcpHeaders, from: '127.0.0.23' });
+    expect(r.status).toBe(413);
+    expect(r.json()).toEqual({ error: `Request body is larger than ${LIMITS.readBodyBytes} bytes`, status: 413 });
+    expect(r.headers['access-control-allow-origin']).toBe('*');
+    const fits = await postJson(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_kartage_site', arguments: { query: 'storage', pad: pad.slice(0, 60_000) } } }, { headers: mcpHeaders, from: '127.0.0.23' });
+    expect(fits.status).toBe(200);
+  });
 });
 
 describe('the official conformance suite', () => {
   const cli = join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
   // The scenarios that apply to a server with these tools; README "MCP" lists the others and why not.
-  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
-    it(scenario, async () => {
-      const { stdout } = await promisify(execFile)(process.execPath, [cli, 'server', '--url', `${base}/mcp`, '--scenario', scenario], { timeout: 60_000 }).catch((e) => e);
-      const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout ?? '');
-      expect(m, stdout).not.toBeNull();
-      expect(Number(m![3]), stdout).toBe(0);
-      expect(Number(m![1])).toBe(Number(m![2]));
-    }, 90_000);
+  for (const version of ['2025-06-18', '2025-11-25']) {
+    for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
+      it(`${scenario} (spec ${version})`, async () => {
+        const args = [cli, 'server', '--url', `${base}/mcp`, '--scenario', scenario, '--spec-version', version];
+        const { stdout } = await promisify(execFile)(process.execPath, args, { timeout: 60_000 }).catch((e) => e);
+        const m = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(stdout ?? '');
+        expect(m, stdout).not.toBeNull();
+        expect(Number(m![3]), stdout).toBe(0);
+        expect(Number(m![1])).toBe(Number(m![2]));
+        expect(Number(m![2])).toBeGreaterThan(0);
+      }, 90_000);
+    }
   }
 });
 
-describe('splitMarkdown', () => {
-  it('cuts at paragraph breaks within the limit and loses nothing', () => {
+describe('splitting long texts', () => {
+  it('splitMarkdown cuts at paragraph breaks within the limit and loses nothing', () => {
     const md = Array.from({ length: 40 }, (_, i) => `## Section ${i}\n\n${'word '.repeat(60 + i)}`).join('\n\n');
     const parts = splitMarkdown(md, 1_000);
     expect(parts.length).toBeGreaterThan(10);
     for (const p of parts) expect(p.length).toBeLessThanOrEqual(1_000);
     expect(parts.join('').replace(/\s+/g, '')).toBe(md.replace(/\s+/g, ''));
     expect(splitMarkdown('x'.repeat(2_500), 1_000).map((p) => p.length)).toEqual([1_000, 1_000, 500]);
+  });
+
+  it('splitExact gives back the text byte for byte', () => {
+    const text = Array.from({ length: 300 }, (_, i) => `line ${i} ${'é'.repeat(i % 50)}${i % 7 ? '' : '\n'}`).join('\n');
+    const parts = splitExact(text, 1_000);
+    expect(parts.length).toBeGreaterThan(5);
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(1_000);
+    expect(parts.join('')).toBe(text);
+  });
+
+  it('a hard cut lands on a grapheme boundary: surrogate pairs, ZWJ sequences, flags, combining marks', () => {
+    for (const unit of ['\u{1F44D}', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '\u{1F1E6}\u{1F1FA}', 'e\u0301', '\u{1F44D}\u{1F3FD}']) {
+      for (let pad = 0; pad < unit.length + 1; pad++) {
+        const s = 'a'.repeat(pad) + unit.repeat(200);
+        const parts = splitMarkdown(s, 100);
+        expect(parts.join(''), unit).toBe(s);
+        for (const p of parts.slice(1)) expect(p.replaceAll(unit, ''), JSON.stringify(unit)).toBe('');
+      }
+    }
+    expect(graphemeCut('abc', 10)).toBe(3);
+    // One cluster longer than the limit: a code point cut, never an empty part or a broken pair.
+    const marks = `e${'\u0301'.repeat(300)}\u{1F44D}`;
+    expect(splitMarkdown(marks, 100).join('')).toBe(marks);
+    expect(graphemeCut('\u{1F44D}'.repeat(10), 5)).toBe(4);
   });
 });
