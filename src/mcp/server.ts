@@ -182,7 +182,6 @@ const SearchOut = z.object({
     slug: z.string(),
     title: z.string(),
     url: z.string(),
-    markdown_url: z.string().optional(),
     snippet: z.string(),
     score: z.number().int(),
     matched: z.array(z.string()).optional().describe('Partial matches: the query words this page holds.'),
@@ -213,7 +212,8 @@ interface ToolDef<I extends z.ZodObject = z.ZodObject> {
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 const toolError = (message: string): CallToolResult => ({ isError: true, content: [text(message)] });
 const markdownUri = (origin: string, slug: string) => `${origin}/${slug}.md`;
-const link = (origin: string, slug: string): ContentBlock => ({ type: 'resource_link', uri: markdownUri(origin, slug), name: slug, mimeType: 'text/markdown' });
+const link = (origin: string, slug: string): ContentBlock =>
+  ({ type: 'resource_link', uri: markdownUri(origin, slug), name: slug, mimeType: 'text/markdown' });
 
 const tool = <I extends z.ZodObject>(t: ToolDef<I>) => t as unknown as ToolDef;
 
@@ -226,13 +226,16 @@ export const TOOLS: readonly ToolDef[] = [
     output: SearchOut,
     run(d, { query, limit }) {
       const origin = d.content.data.origin;
-      const result = searchWithFallback(d.search, query, limit);
+      const found = searchWithFallback(d.search, query, limit);
+      // The markdown URL travels once, as the resource_link; the text is a short ranked list.
+      const result = { ...found, results: found.results.map(({ markdown_url: _m, ...r }) => r) };
       if (!result.count) return { structuredContent: result, content: [text(`No page matches "${query}". Try other words.`)] };
-      const lines = result.results.map((r, i) => `${i + 1}. [${r.title}](${r.url})${r.matched ? ` (matches: ${r.matched.join(', ')})` : ''}\n   ${r.snippet}`);
+      const lines = result.results.map((r, i) => `${i + 1}. ${r.title} (${r.slug})${r.matched ? ` [matches: ${r.matched.join(', ')}]` : ''}`);
       const head = result.match === 'partial'
-        ? `No page holds every word of "${query}"; ${result.count} pages holding most of them:`
-        : `${result.count} results for "${query}":`;
-      return { structuredContent: result, content: [text(`${head}\n${lines.join('\n')}`), ...result.results.map((r) => link(origin, r.slug))] };
+        ? `No page holds every word of "${query}"; ${result.count} pages holding most of them`
+        : `${result.count} results for "${query}"`;
+      const tail = 'URLs and snippets are in the structured result; read a page with get_kartage_page or its resource link.';
+      return { structuredContent: result, content: [text(`${head}:\n${lines.join('\n')}\n${tail}`), ...result.results.map((r) => link(origin, r.slug))] };
     },
   }),
   tool({

@@ -86,11 +86,14 @@ describe('tools through the SDK client', () => {
     const r = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'storage billing', limit: 5 } });
     expect(r.isError).toBeFalsy();
     const rest = (await send(`${server.url}/api/v1/search?q=storage%20billing&limit=5`)).json();
-    expect(r.structuredContent).toEqual({ ...rest, match: 'all' });
-    expect(SearchResponseSchema.parse(r.structuredContent)).toEqual(rest);
-    expect(text(r)).toContain(rest.results[0].url);
+    type Hit = { slug: string; markdown_url: string };
+    // The REST answer, each markdown_url moved to the result's resource_link.
+    const lean = rest.results.map(({ markdown_url: _m, ...x }: Hit) => x);
+    expect(r.structuredContent).toEqual({ ...rest, results: lean, match: 'all' });
+    expect(SearchResponseSchema.parse(r.structuredContent).results.map((x) => x.slug)).toEqual(lean.map((x: Hit) => x.slug));
+    expect(text(r)).toContain(`1. ${rest.results[0].title} (${rest.results[0].slug})`);
     const links = (r.content as Block[]).filter((c) => c.type === 'resource_link');
-    expect(links.map((l) => l.name)).toEqual(rest.results.map((x: { slug: string }) => x.slug));
+    expect(links.map((l) => [l.name, l.uri])).toEqual(rest.results.map((x: Hit) => [x.slug, x.markdown_url]));
     const read = await client.readResource({ uri: links[0]!.uri! });
     const page = (await send(`${server.url}/api/v1/pages/${rest.results[0].slug}`)).json();
     expect((read.contents[0] as { text: string }).text.startsWith(page.markdown.slice(0, 2000))).toBe(true);
