@@ -14,6 +14,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapXml } from './site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
+import { writeMcpServerCard } from './mcp-server-card.ts';
 
 export interface DeriveOptions {
   /** Astro's output folder (served as static files). */
@@ -75,6 +76,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
+  await writeMcpServerCard(opts.distDir, opts.origin, pages);
 
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));

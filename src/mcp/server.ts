@@ -22,9 +22,11 @@ import { LIMITS } from '../contract/limits.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
-import { ListPagesQuerySchema, MOVES, SearchQuerySchema, SEGMENTS, SLUG_PATTERN, WAREHOUSES } from '../contract/schemas.ts';
+import {
+  ListPagesQuerySchema, MOVES, SearchQuerySchema, SEGMENTS, SLUG_PATTERN, WAREHOUSES, type Page,
+} from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
-import { toPage, toSummary, type Content } from '../core/content.ts';
+import { toSummary, type Content } from '../core/content.ts';
 import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
 import type { SearchDeps } from '../core/search.ts';
@@ -314,15 +316,16 @@ export function toolList(origin: string): Tool[] {
 // ---------------------------------------------------------------------------------------------------
 // Resources
 
+/** A page without the internal plain text the functions carry beside it. */
+const pageOnly = ({ text: _t, ...page }: Page & { text?: string }): Page => page;
+
 interface FixedResource { uri: string; name: string; title: string; description: string; mimeType: string; read(): string }
 
-function fixedResources(content: Content): FixedResource[] {
-  const origin = content.data.origin;
-  const pages = content.data.pages;
+function fixedResources(origin: string, pages: readonly Page[]): FixedResource[] {
   const partNote = ` Read in parts of at most ${PART_CHARS.toLocaleString('en-AU')} characters: add ?part=2 and so on.`;
   return [
-    { uri: `${origin}/llms.txt`, name: 'llms.txt', title: 'llms.txt', description: `Site summary and index of every page as markdown (llmstxt.org).${partNote}`, mimeType: 'text/markdown', read: () => llmsTxt(pages.map(toPage), origin, MACHINE_FILES) },
-    { uri: `${origin}/sitemap.xml`, name: 'sitemap', title: 'Sitemap', description: `Every published URL with its last-modified date.${partNote}`, mimeType: 'application/xml', read: () => sitemapXml(pages.map(toPage)) },
+    { uri: `${origin}/llms.txt`, name: 'llms.txt', title: 'llms.txt', description: `Site summary and index of every page as markdown (llmstxt.org).${partNote}`, mimeType: 'text/markdown', read: () => llmsTxt(pages.map(pageOnly), origin, MACHINE_FILES) },
+    { uri: `${origin}/sitemap.xml`, name: 'sitemap', title: 'Sitemap', description: `Every published URL with its last-modified date.${partNote}`, mimeType: 'application/xml', read: () => sitemapXml(pages.map(pageOnly)) },
     { uri: `${origin}/openapi.json`, name: 'openapi', title: 'OpenAPI description', description: `The content, lead and sandbox API (OpenAPI 3.1).${partNote}`, mimeType: 'application/json', read: () => JSON.stringify(buildOpenApi(origin), null, 2) },
     ...pages.filter((p) => isKeyPage(p.slug)).map((p) => ({ uri: markdownUri(origin, p.slug), name: `page:${p.slug}`, title: p.title, description: p.description ?? p.title, mimeType: 'text/markdown', read: () => p.markdown })),
   ];
@@ -330,10 +333,10 @@ function fixedResources(content: Content): FixedResource[] {
 
 export const pageTemplate = (origin: string) => `${origin}/{+slug}.md{?part}`;
 
-export function resourceList(content: Content): { resources: Resource[]; resourceTemplates: ResourceTemplate[] } {
-  const origin = content.data.origin;
+/** The resources and the page template as `resources/list` and `resources/templates/list` give them. */
+export function resourceList(origin: string, pages: readonly Page[]): { resources: Resource[]; resourceTemplates: ResourceTemplate[] } {
   return {
-    resources: fixedResources(content).map(({ read: _r, ...r }) => r),
+    resources: fixedResources(origin, pages).map(({ read: _r, ...r }) => r),
     resourceTemplates: [{ uriTemplate: pageTemplate(origin), name: 'page', title: 'Any page as markdown', description: `Any page of the site by slug, e.g. blog/planning-for-peak-season; long pages in parts of ${PART_CHARS.toLocaleString('en-AU')} characters (?part=2).`, mimeType: 'text/markdown' }],
   };
 }
@@ -355,7 +358,7 @@ function readResource(content: Content, uri: string): { contents: { uri: string;
   const base = `${url.origin}${url.pathname}`;
   let body: string | undefined;
   let mimeType = 'text/markdown';
-  const fixed = fixedResources(content).find((r) => r.uri === base);
+  const fixed = fixedResources(origin, content.data.pages).find((r) => r.uri === base);
   if (fixed) {
     body = fixed.read();
     mimeType = fixed.mimeType;
@@ -427,7 +430,7 @@ export function buildMcpServer(d: McpDeps): Server {
     if (!args.success) return toolError(`Invalid arguments for ${t.name}: ${readableIssues(args.error)}`);
     return t.run(d, args.data);
   });
-  const { resources, resourceTemplates } = resourceList(d.content);
+  const { resources, resourceTemplates } = resourceList(origin, d.content.data.pages);
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d.content, params.uri));
