@@ -22,8 +22,8 @@ export interface McpTokenRow {
   call: string;
   /** Tokens of the whole `result` as JSON. */
   tokens: number;
-  /** Tokens of the text content blocks alone (what a host that shows only `content` pays). */
-  textTokens: number;
+  /** Tokens of the text blocks alone (what a host that shows only `content` pays); none for tools/list. */
+  textTokens?: number;
   bytes: number;
 }
 
@@ -50,7 +50,7 @@ export const BEFORE: McpTokenReport['before'] = {
   commit: '2cb8cb4',
   pages: 62,
   rows: [
-    { call: CALLS[0], tokens: 2863, textTokens: 0, bytes: 10941 },
+    { call: CALLS[0], tokens: 2863, bytes: 10941 },
     { call: CALLS[1], tokens: 7802, textTokens: 1954, bytes: 32518 },
     { call: CALLS[2], tokens: 1684, textTokens: 725, bytes: 7180 },
     { call: CALLS[3], tokens: 8329, textTokens: 3623, bytes: 34661 },
@@ -79,7 +79,8 @@ export async function measure(url: string): Promise<McpTokenRow[]> {
   return answers.map(([call, result]) => {
     const json = JSON.stringify(result);
     const contents = (result.contents as { text?: string }[] | undefined)?.map((c) => c.text ?? '').join('\n');
-    return { call, tokens: countTokens(json), textTokens: contents !== undefined ? countTokens(contents) : textTokens(result), bytes: Buffer.byteLength(json) };
+    const texts = call === CALLS[0] ? undefined : contents !== undefined ? countTokens(contents) : textTokens(result);
+    return { call, tokens: countTokens(json), ...(texts === undefined ? {} : { textTokens: texts }), bytes: Buffer.byteLength(json) };
   });
 }
 

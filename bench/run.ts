@@ -14,10 +14,11 @@
  *    static server serving the same files (bench/throughput.ts), over the project's own build.
  * 4. Cold start and size of each function bundle (.vercel/output when built, else the api/ sources).
  * 5. Redis round trips per operation through the production Upstash store (bench/redis-trips.ts).
+ * 6. MCP context cost: tokens of typical MCP calls, before issue 16 and now (bench/mcp-tokens.ts).
  *
  * Settings (env): BENCH_PAGES (10000), BENCH_SEED (1), BENCH_HTTP_SECONDS (8 per row),
  * BENCH_HTTP_CONNECTIONS (10), BENCH_SEARCH_ROUNDS (20), BENCH_COLD_RUNS (3), BENCH_WORK_DIR (a new
- * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis (a subset).
+ * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis,mcp (a subset).
  */
 import { mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ import type { SearchReport } from './search.ts';
 import { runThroughput, type ThroughputRow } from './throughput.ts';
 import { runColdStarts, type ColdRow } from './cold-start.ts';
 import type { TripRow } from './redis-trips.ts';
+import type { McpTokenReport } from './mcp-tokens.ts';
 import { BENCH_DIR, bytes, dirSize, ensureProjectBuild, lastJson, machine, machineLine, num, ROOT, runTimed, table } from './lib.ts';
 import { hasRedisServer } from '../tests/helpers/redis-server.ts';
 
@@ -36,7 +38,7 @@ const PAGES = Math.max(10, Number(env.BENCH_PAGES) || 10_000);
 const SEED = Number(env.BENCH_SEED) || 1;
 const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
 const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
-const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis,mcp').split(',').map((s) => s.trim()));
 const ORIGIN = 'http://localhost:4321';
 
 interface BuildReport {
@@ -67,6 +69,8 @@ export interface BenchResults {
   throughput?: ThroughputRow[];
   cold?: { kind: ColdRow['kind']; note: string; rows: ColdRow[] };
   redis?: { rows: TripRow[]; note: string } | { skipped: string };
+  /** The project build, then the bench corpus when the build section ran. */
+  mcp?: McpTokenReport[];
 }
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
@@ -262,6 +266,25 @@ export function resultsMarkdown(r: BenchResults): string {
       );
     }
   }
+  if (r.mcp?.length) {
+    const [site, ...more] = r.mcp;
+    const b = site!.before;
+    out.push(`## MCP context cost (tokens per typical call, ${site!.tokenizer} ${site!.encoding})`, '');
+    const n = (x: number | undefined) => (x === undefined ? 'n/a' : x.toLocaleString('en-US'));
+    out.push(
+      table(
+        ['call', `before (${b.commit}, ${b.pages} pages)`, `now (${site!.pages} pages)`, 'change', ...more.map((m) => `now (${m.pages.toLocaleString('en-US')} pages)`), 'now, text blocks only'],
+        site!.rows.map((row, i) => {
+          const was = b.rows.find((x) => x.call === row.call)?.tokens;
+          const change = was ? `${Math.round(((row.tokens - was) / was) * 100)} %` : '';
+          return [row.call, n(was), `**${n(row.tokens)}**`, change, ...more.map((m) => n(m.rows[i]?.tokens)), n(row.textTokens)];
+        }),
+      ),
+      '',
+      'Tokens of the whole JSON-RPC `result` as the SDK client receives it (text blocks, resource links and `structuredContent` together), over real HTTP against the local server; "text blocks only" is what a host that passes only `content` text pays. Search is "storage"; the default limit was 10 and is 20 now. The before column was measured with the same script on the commit named.',
+      '',
+    );
+  }
   return out.join('\n');
 }
 
@@ -287,7 +310,7 @@ async function main(): Promise<void> {
   const work = env.BENCH_WORK_DIR || (await mkdtemp(join(tmpdir(), 'kartage-bench-')));
   await mkdir(work, { recursive: true });
   try {
-    if (ONLY.has('http') || ONLY.has('cold') || ONLY.has('redis')) await ensureProjectBuild();
+    if (ONLY.has('http') || ONLY.has('cold') || ONLY.has('redis') || ONLY.has('mcp')) await ensureProjectBuild();
     results.build = await section('build', () => runBuild(work));
     results.search = await section('search', async () => {
       log('search libraries…');
@@ -311,6 +334,16 @@ async function main(): Promise<void> {
       const r = await runTimed(process.execPath, [join(BENCH_DIR, 'redis-trips.ts')], { cwd: ROOT });
       if (r.code !== 0) throw new Error(`redis round trips failed:\n${r.stderr.slice(-3000)}`);
       return lastJson<{ rows: TripRow[]; note: string }>(r.stdout);
+    });
+    results.mcp = await section('mcp', async () => {
+      log('MCP tokens per call…');
+      const reports: McpTokenReport[] = [];
+      for (const dataDir of [join(ROOT, 'build'), ...(results.build ? [join(work, 'data')] : [])]) {
+        const r = await runTimed(process.execPath, [join(BENCH_DIR, 'mcp-tokens.ts'), dataDir], { cwd: ROOT });
+        if (r.code !== 0) throw new Error(`MCP tokens failed:\n${r.stderr.slice(-3000)}`);
+        reports.push(lastJson<McpTokenReport>(r.stdout));
+      }
+      return reports;
     });
   } finally {
     if (env.BENCH_KEEP !== '1' && !env.BENCH_WORK_DIR) await rm(work, { recursive: true, force: true });

@@ -2,13 +2,15 @@
  * @module zod -> JSON Schema for MCP tool definitions, without the noise an agent pays for in every
  * `tools/list`: no `$schema`, no +-2^53 bounds on plain integers, no regex beside a `format` (zod's
  * 300-character date pattern), no `$defs`/`$ref` indirection (the contract's named schemas are inlined),
- * no examples and no `additionalProperties: false` on output objects.
+ * no examples; output schemas also without `additionalProperties: false`, bounds and defaults.
  */
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
 const SAFE = Number.MAX_SAFE_INTEGER;
+/** Bounds and defaults of values the server produces: true, but nothing an agent needs to read them. */
+const OUTPUT_NOISE = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'default']);
 
 function clean(node: unknown, defs: Record<string, unknown>, output: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => clean(n, defs, output));
@@ -23,7 +25,7 @@ function clean(node: unknown, defs: Record<string, unknown>, output: boolean): u
     if (k === '$schema' || k === '$defs' || k === 'examples' || k === 'example' || k === 'id') continue;
     if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
     if (k === 'pattern' && 'format' in src) continue;
-    if (k === 'additionalProperties' && v === false && output) continue;
+    if (output && ((k === 'additionalProperties' && v === false) || OUTPUT_NOISE.has(k))) continue;
     out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, clean(s, defs, output)])) : clean(v, defs, output);
   }
   return out;

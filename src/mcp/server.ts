@@ -308,7 +308,7 @@ export function toolList(origin: string): Tool[] {
     description: t.description,
     inputSchema: toolJsonSchema(t.input, 'input'),
     outputSchema: toolJsonSchema(t.output, 'output'),
-    annotations: { title: t.title, ...readOnly },
+    annotations: readOnly,
     icons: mcpIcons(origin),
   }));
 }
