@@ -60,7 +60,12 @@ export const BEFORE: McpTokenReport['before'] = {
 };
 
 const textTokens = (result: { content?: unknown }) =>
-  countTokens(((result.content as { type: string; text?: string }[] | undefined) ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n'));
+  countTokens(
+    ((result.content as { type: string; text?: string }[] | undefined) ?? [])
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text)
+      .join('\n'),
+  );
 
 /** One row per call in CALLS against the server at `url`. */
 export async function measure(url: string): Promise<McpTokenRow[]> {
@@ -80,7 +85,12 @@ export async function measure(url: string): Promise<McpTokenRow[]> {
     const json = JSON.stringify(result);
     const contents = (result.contents as { text?: string }[] | undefined)?.map((c) => c.text ?? '').join('\n');
     const texts = call === CALLS[0] ? undefined : contents !== undefined ? countTokens(contents) : textTokens(result);
-    return { call, tokens: countTokens(json), ...(texts === undefined ? {} : { textTokens: texts }), bytes: Buffer.byteLength(json) };
+    return {
+      call,
+      tokens: countTokens(json),
+      ...(texts === undefined ? {} : { textTokens: texts }),
+      bytes: Buffer.byteLength(json),
+    };
   });
 }
 
@@ -90,7 +100,13 @@ export async function runMcpTokens(dataDir = join(ROOT, 'build')): Promise<McpTo
   const server = await startServer({ host: '127.0.0.1', port: 0, root: ROOT, deps, log: () => {} });
   try {
     const rows = await measure(server.url.replace('127.0.0.1', 'localhost'));
-    return { pages: deps.content().data.pages.length, encoding: 'o200k_base', tokenizer: 'gpt-tokenizer', rows, before: BEFORE };
+    return {
+      pages: deps.content().data.pages.length,
+      encoding: 'o200k_base',
+      tokenizer: 'gpt-tokenizer',
+      rows,
+      before: BEFORE,
+    };
   } finally {
     await server.close();
   }

@@ -30,7 +30,9 @@ export function mcpServerCard(origin: string, pages: readonly Page[]) {
     version: info.version,
     websiteUrl: info.websiteUrl,
     icons: info.icons,
-    remotes: [{ type: 'streamable-http', url: `${origin}/mcp`, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }],
+    remotes: [
+      { type: 'streamable-http', url: `${origin}/mcp`, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] },
+    ],
     _meta: { [PRIMITIVES_KEY]: { tools: toolList(origin), ...resourceList(origin, pages) } },
   };
 }

@@ -9,6 +9,7 @@
  * 64 KB (413, like every other endpoint); JSON-RPC batches are refused (400, JSON-RPC -32600) for protocol
  * 2025-06-18 and later, which removed them, and for older protocols every message of a batch spends a unit.
  */
+// prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Deps } from '../adapters/deps.ts';
 import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
@@ -18,13 +19,19 @@ import { buildMcpServer } from './server.ts';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Mcp-Session-Id, Mcp-Protocol-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After',
+  'Access-Control-Expose-Headers':
+    'Mcp-Session-Id, Mcp-Protocol-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ' +
+    'RateLimit-Policy, Retry-After',
 };
 
 /** Host names (no port) this deployment answers to: the site's, Vercel's deployment hosts, extra ones. */
-export function mcpHosts(env: Record<string, string | undefined>, siteOrigin: string): { hosts: Set<string>; local: boolean } {
+export function mcpHosts(
+  env: Record<string, string | undefined>,
+  siteOrigin: string,
+): { hosts: Set<string>; local: boolean } {
   const hosts = new Set<string>([new URL(siteOrigin).hostname]);
-  for (const name of ['VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL']) if (env[name]) hosts.add(env[name]!.toLowerCase());
+  for (const name of ['VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL'])
+    if (env[name]) hosts.add(env[name]!.toLowerCase());
   for (const h of (env.MCP_ALLOWED_HOSTS ?? '').split(',')) if (h.trim()) hosts.add(h.trim().toLowerCase());
   return { hosts, local: !env.VERCEL };
 }
@@ -35,18 +42,27 @@ export const BATCH_PROTOCOLS: ReadonlySet<string> = new Set(['2024-10-07', '2024
 export const MCP_BODY_BYTES = LIMITS.readBodyBytes;
 
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string>) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
 
 /** Why a batch is refused, or undefined when its protocol allows batches. */
 function batchRefusal(messages: unknown[], headerVersion: string | null): string | undefined {
   const versions = headerVersion === null ? [] : [headerVersion.trim()];
   for (const m of messages) {
-    const p = m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize' ? (m as { params?: { protocolVersion?: unknown } }).params : undefined;
+    const p =
+      m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize'
+        ? (m as { params?: { protocolVersion?: unknown } }).params
+        : undefined;
     if (p && typeof p === 'object') versions.push(String(p.protocolVersion));
   }
   const newer = versions.find((v) => !BATCH_PROTOCOLS.has(v));
   if (newer === undefined) return undefined;
-  return `Invalid Request: JSON-RPC batches are not supported in protocol ${newer.slice(0, 20)} (removed in 2025-06-18); send one message per POST`;
+  return (
+    `Invalid Request: JSON-RPC batches are not supported in protocol ${newer.slice(0, 20)} ` +
+    '(removed in 2025-06-18); send one message per POST'
+  );
 }
 
 const hostnameOf = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
@@ -60,29 +76,47 @@ function originAllowed(origin: string): boolean {
   }
 }
 
-export async function handleMcp(request: Request, d: Deps, allowed: { hosts: Set<string>; local: boolean }): Promise<Response> {
+export async function handleMcp(
+  request: Request,
+  d: Deps,
+  allowed: { hosts: Set<string>; local: boolean },
+): Promise<Response> {
   if (request.method === 'OPTIONS') {
     return new Response(null, {
       status: 204,
       headers: {
         ...CORS,
         'Access-Control-Allow-Methods': 'POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+        'Access-Control-Allow-Headers':
+          'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
         'Access-Control-Max-Age': '86400',
       },
     });
   }
   if (request.method !== 'POST') {
     // Every method but POST and OPTIONS (GET, DELETE, PUT, PATCH, HEAD, …) gets the same 405 and Allow.
-    return errorResponse(405, 'Method not allowed: /mcp takes POST only (stateless Streamable HTTP; there is no server-initiated stream and no session to delete)', { ...CORS, Allow: 'POST, OPTIONS' });
+    return errorResponse(
+      405,
+      'Method not allowed: /mcp takes POST only (stateless Streamable HTTP; there is no server-initiated ' +
+        'stream and no session to delete)',
+      { ...CORS, Allow: 'POST, OPTIONS' },
+    );
   }
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
   if (!allowed.hosts.has(host) && !(allowed.local && LOCAL_HOSTS.has(host))) {
-    return errorResponse(400, `Host "${host.slice(0, 100)}" is not this server (DNS-rebinding protection); use ${d.content().data.origin}/mcp`, CORS);
+    return errorResponse(
+      400,
+      `Host "${host.slice(0, 100)}" is not this server (DNS-rebinding protection); use ${d.content().data.origin}/mcp`,
+      CORS,
+    );
   }
   const origin = request.headers.get('origin');
   if (origin && !originAllowed(origin)) {
-    return errorResponse(400, 'Origin not allowed: browser clients must be served over https (or from localhost)', CORS);
+    return errorResponse(
+      400,
+      'Origin not allowed: browser clients must be served over https (or from localhost)',
+      CORS,
+    );
   }
 
   const metered = await d.meter(request);
@@ -101,10 +135,12 @@ export async function handleMcp(request: Request, d: Deps, allowed: { hosts: Set
     try {
       bytes = await readBody(request, MCP_BODY_BYTES);
     } catch (e) {
-      if (e instanceof BodyUnreadable) return errorResponse(400, 'Request body could not be read to its end', { ...CORS, ...metered.headers });
+      if (e instanceof BodyUnreadable)
+        return errorResponse(400, 'Request body could not be read to its end', { ...CORS, ...metered.headers });
       throw e;
     }
-    if (!bytes) return errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`, { ...CORS, ...metered.headers });
+    if (!bytes)
+      return errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`, { ...CORS, ...metered.headers });
     try {
       parsedBody = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
@@ -126,13 +162,21 @@ export async function handleMcp(request: Request, d: Deps, allowed: { hosts: Set
     }
   }
 
-  const server = buildMcpServer({ content: d.content(), search: { content: d.content(), index: d.searchIndex() }, pricing: d.pricing() });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = buildMcpServer({
+    content: d.content(),
+    search: { content: d.content(), index: d.searchIndex() },
+    pricing: d.pricing(),
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(forward, parsedBody === undefined ? undefined : { parsedBody });
     const headers = new Headers(response.headers);
-    for (const [k, v] of Object.entries({ ...CORS, ...metered.headers, 'Cache-Control': 'no-store' })) headers.set(k, v);
+    for (const [k, v] of Object.entries({ ...CORS, ...metered.headers, 'Cache-Control': 'no-store' }))
+      headers.set(k, v);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   } finally {
     // JSON response mode: the answer is complete once handleRequest resolves.

@@ -9,14 +9,20 @@ import type { SearchResult } from '../contract/schemas.ts';
 
 /** Words a question carries that say nothing about the content. */
 const STOP = new Set(
-  ('a an and are as at be by can could do does for from have how i if in into is it its me my of on or our should so ' +
-    'that the their there these this to us was we what when where which who why will with would you your about any get ' +
-    'use using need want').split(' '),
+  (
+    'a an and are as at be by can could do does for from have how i if in into is it its me my of on or ' +
+    'our should so that the their there these this to us was we what when where which who why will with ' +
+    'would you your about any get use using need want'
+  ).split(' '),
 );
 
 /** The query's content words: lower case, letters and digits, no stop words, no repeats. */
 export function contentWords(query: string): string[] {
-  const words = query.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u);
+  const words = query
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .split(/[^\p{L}\p{N}]+/u);
   return [...new Set(words.filter((w) => w.length > 1 && !STOP.has(w)))];
 }
 
@@ -43,7 +49,9 @@ export function searchWithFallback(d: SearchDeps, query: string, limit: number):
       } else byPage.set(r.slug, { result: r, matched: [word], score: r.score });
     }
   }
-  const ranked = [...byPage.values()].sort((a, b) => b.matched.length - a.matched.length || b.score - a.score || (a.result.slug < b.result.slug ? -1 : 1));
+  const ranked = [...byPage.values()].sort(
+    (a, b) => b.matched.length - a.matched.length || b.score - a.score || (a.result.slug < b.result.slug ? -1 : 1),
+  );
   // Pages that hold more than one word when any does; otherwise the best single-word matches.
   const best = ranked[0]?.matched.length ?? 0;
   const kept = ranked.filter((x) => best < 2 || x.matched.length >= 2).slice(0, limit);

@@ -10,7 +10,15 @@ type Json = Record<string, unknown>;
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** Bounds and defaults of values the server produces: true, but nothing an agent needs to read them. */
-const OUTPUT_NOISE = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'default']);
+const OUTPUT_NOISE = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'default',
+]);
 
 function clean(node: unknown, defs: Record<string, unknown>, output: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => clean(n, defs, output));
@@ -26,7 +34,10 @@ function clean(node: unknown, defs: Record<string, unknown>, output: boolean): u
     if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
     if (k === 'pattern' && 'format' in src) continue;
     if (output && ((k === 'additionalProperties' && v === false) || OUTPUT_NOISE.has(k))) continue;
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, clean(s, defs, output)])) : clean(v, defs, output);
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, clean(s, defs, output)]))
+        : clean(v, defs, output);
   }
   return out;
 }

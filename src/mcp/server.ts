@@ -13,9 +13,21 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, CompleteRequestSchema, ErrorCode, InitializeRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, PingRequestSchema, ReadResourceRequestSchema,
-  type CallToolResult, type ContentBlock, type Icon, type Resource, type ResourceTemplate, type Tool,
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type ContentBlock,
+  type Icon,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
@@ -23,7 +35,13 @@ import { PricingSchema, type Pricing } from '../contract/content.ts';
 import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
 import {
-  ListPagesQuerySchema, MOVES, SearchQuerySchema, SEGMENTS, SLUG_PATTERN, WAREHOUSES, type Page,
+  ListPagesQuerySchema,
+  MOVES,
+  SearchQuerySchema,
+  SEGMENTS,
+  SLUG_PATTERN,
+  WAREHOUSES,
+  type Page,
 } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
 import { toSummary, type Content } from '../core/content.ts';
@@ -58,16 +76,28 @@ export class RpcError extends Error {
   }
 }
 
-export const SERVER_DESCRIPTION = 'Read-only access to the Kartage website: search, pages as markdown, page index, pricing.';
+export const SERVER_DESCRIPTION =
+  'Read-only access to the Kartage website: search, pages as markdown, page index, pricing.';
 
-const INSTRUCTIONS = `Kartage makes operating software for moving, relocation and storage companies (quoting, CRM, scheduling and dispatch, crew app, storage billing, international moves, invoicing, customer portal, reporting). This server gives read-only access to the public website: product pages, solutions by segment, pricing, customer stories, blog posts and developer documentation. Everything is public; no authentication.
-
-Use search_kartage_site to find pages for a question, get_kartage_page to read one as markdown (long pages come in parts), list_kartage_pages to browse by section (prefix "blog/", "product/", "solutions/", "customers/"), and get_kartage_pricing for plans, add-ons and a plan recommendation. Cite page URLs in answers.
-
-Booking a demo or sending an enquiry is not a tool here: it is POST /api/lead on the website (described in /openapi.json), to be used only on behalf of a person who asked to be contacted, with their own details. Check a payload first with POST /api/v1/lead/validate, which writes nothing.`;
+const INSTRUCTIONS = [
+  'Kartage makes operating software for moving, relocation and storage companies (quoting, CRM, ' +
+    'scheduling and dispatch, crew app, storage billing, international moves, invoicing, customer portal, ' +
+    'reporting). This server gives read-only access to the public website: product pages, solutions by ' +
+    'segment, pricing, customer stories, blog posts and developer documentation. Everything is public; no ' +
+    'authentication.',
+  'Use search_kartage_site to find pages for a question, get_kartage_page to read one as markdown (long ' +
+    'pages come in parts), list_kartage_pages to browse by section (prefix "blog/", "product/", ' +
+    '"solutions/", "customers/"), and get_kartage_pricing for plans, add-ons and a plan recommendation. ' +
+    'Cite page URLs in answers.',
+  'Booking a demo or sending an enquiry is not a tool here: it is POST /api/lead on the website ' +
+    '(described in /openapi.json), to be used only on behalf of a person who asked to be contacted, with ' +
+    'their own details. Check a payload first with POST /api/v1/lead/validate, which writes nothing.',
+].join('\n\n');
 
 /** The site's favicon (public/favicon.svg) as the server's and the tools' icon. */
-export const mcpIcons = (origin: string): Icon[] => [{ src: `${origin}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] }];
+export const mcpIcons = (origin: string): Icon[] => [
+  { src: `${origin}/favicon.svg`, mimeType: 'image/svg+xml', sizes: ['any'] },
+];
 
 export const serverInfo = (origin: string) => ({
   name: 'kartage-site',
@@ -142,25 +172,59 @@ export function splitExact(text: string, max = PART_CHARS): string[] {
 
 /** The contract's REST limits, read from its zod schemas (so the tools cannot drift from REST). */
 function restLimits() {
-  const search = z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as unknown as { properties: { q: { maxLength: number } } };
-  const list = z.toJSONSchema(ListPagesQuerySchema, { io: 'input' }) as unknown as { properties: { cursor: { maxLength: number }; prefix: { maxLength: number } } };
-  return { queryMax: search.properties.q.maxLength, cursorMax: list.properties.cursor.maxLength, prefixMax: list.properties.prefix.maxLength };
+  const search = z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as unknown as {
+    properties: { q: { maxLength: number } };
+  };
+  const list = z.toJSONSchema(ListPagesQuerySchema, { io: 'input' }) as unknown as {
+    properties: { cursor: { maxLength: number }; prefix: { maxLength: number } };
+  };
+  return {
+    queryMax: search.properties.q.maxLength,
+    cursorMax: list.properties.cursor.maxLength,
+    prefixMax: list.properties.prefix.maxLength,
+  };
 }
 export const REST_LIMITS = restLimits();
 
 const SearchInput = z.object({
-  query: z.string().trim().min(LIMITS.searchMinLength).max(REST_LIMITS.queryMax).describe('What to look for: a few words or a question.'),
-  limit: z.number().int().min(LIMITS.searchLimit.min).max(LIMITS.searchLimit.max).default(MCP_DEFAULTS.searchLimit).describe('Maximum results.'),
+  query: z
+    .string()
+    .trim()
+    .min(LIMITS.searchMinLength)
+    .max(REST_LIMITS.queryMax)
+    .describe('What to look for: a few words or a question.'),
+  limit: z
+    .number()
+    .int()
+    .min(LIMITS.searchLimit.min)
+    .max(LIMITS.searchLimit.max)
+    .default(MCP_DEFAULTS.searchLimit)
+    .describe('Maximum results.'),
 });
 const PageInput = z.object({
-  slug: z.string().max(200).regex(SLUG_PATTERN, 'a slug is lower-case letters, digits, "-" and "/"').describe('Page slug, e.g. "pricing" or "blog/<post>".'),
+  slug: z
+    .string()
+    .max(200)
+    .regex(SLUG_PATTERN, 'a slug is lower-case letters, digits, "-" and "/"')
+    .describe('Page slug, e.g. "pricing" or "blog/<post>".'),
   part: z.number().int().min(1).default(1).describe('Part of a long page, from 1.'),
   maxChars: z.number().int().min(1_000).max(PART_CHARS).default(PART_CHARS).describe('Largest part, in characters.'),
 });
 const ListInput = z.object({
   prefix: z.string().max(REST_LIMITS.prefixMax).optional().describe('Only slugs starting with this, e.g. "blog/".'),
-  cursor: z.string().max(REST_LIMITS.cursorMax).regex(SLUG_PATTERN, 'cursor must be the nextCursor of a previous answer (a page slug)').optional().describe('nextCursor of the previous answer.'),
-  limit: z.number().int().min(LIMITS.listLimit.min).max(LIMITS.listLimit.max).default(MCP_DEFAULTS.listLimit).describe('Maximum pages.'),
+  cursor: z
+    .string()
+    .max(REST_LIMITS.cursorMax)
+    .regex(SLUG_PATTERN, 'cursor must be the nextCursor of a previous answer (a page slug)')
+    .optional()
+    .describe('nextCursor of the previous answer.'),
+  limit: z
+    .number()
+    .int()
+    .min(LIMITS.listLimit.min)
+    .max(LIMITS.listLimit.max)
+    .default(MCP_DEFAULTS.listLimit)
+    .describe('Maximum pages.'),
 });
 const PricingInput = z.object({
   segment: z.enum(SEGMENTS).optional().describe('Kind of moving work.'),
@@ -179,15 +243,19 @@ const summaryOut = {
 const SearchOut = z.object({
   query: z.string(),
   count: z.number().int(),
-  match: z.enum(['all', 'partial']).describe('"all": each result holds every term; "partial": none did, so results hold most of the words.'),
-  results: z.array(z.object({
-    slug: z.string(),
-    title: z.string(),
-    url: z.string(),
-    snippet: z.string(),
-    score: z.number().int(),
-    matched: z.array(z.string()).optional().describe('Partial matches: the query words this page holds.'),
-  })),
+  match: z
+    .enum(['all', 'partial'])
+    .describe('"all": each result holds every term; "partial": none did, so results hold most of the words.'),
+  results: z.array(
+    z.object({
+      slug: z.string(),
+      title: z.string(),
+      url: z.string(),
+      snippet: z.string(),
+      score: z.number().int(),
+      matched: z.array(z.string()).optional().describe('Partial matches: the query words this page holds.'),
+    }),
+  ),
 });
 const PageOut = z.object({
   ...summaryOut,
@@ -195,10 +263,22 @@ const PageOut = z.object({
   parts: z.number().int().describe('Ask for the next with `part`.'),
   chars: z.number().int().describe('Characters of markdown in this part (the markdown is the text content).'),
 });
-const ListOut = z.object({ count: z.number().int(), pages: z.array(z.object(summaryOut)), nextCursor: z.string().optional() });
+const ListOut = z.object({
+  count: z.number().int(),
+  pages: z.array(z.object(summaryOut)),
+  nextCursor: z.string().optional(),
+});
 const PricingOut = PricingSchema.extend({
   pricingUrl: z.string(),
-  recommendation: z.object({ plan: z.string(), name: z.string(), monthly: z.number(), priceFrom: z.boolean(), reasons: z.array(z.string()) }).optional()
+  recommendation: z
+    .object({
+      plan: z.string(),
+      name: z.string(),
+      monthly: z.number(),
+      priceFrom: z.boolean(),
+      reasons: z.array(z.string()),
+    })
+    .optional()
     .describe('Present when segment, warehouses or moves was given.'),
 });
 
@@ -214,8 +294,12 @@ interface ToolDef<I extends z.ZodObject = z.ZodObject> {
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 const toolError = (message: string): CallToolResult => ({ isError: true, content: [text(message)] });
 const markdownUri = (origin: string, slug: string) => `${origin}/${slug}.md`;
-const link = (origin: string, slug: string): ContentBlock =>
-  ({ type: 'resource_link', uri: markdownUri(origin, slug), name: slug, mimeType: 'text/markdown' });
+const link = (origin: string, slug: string): ContentBlock => ({
+  type: 'resource_link',
+  uri: markdownUri(origin, slug),
+  name: slug,
+  mimeType: 'text/markdown',
+});
 
 const tool = <I extends z.ZodObject>(t: ToolDef<I>) => t as unknown as ToolDef;
 
@@ -223,7 +307,10 @@ export const TOOLS: readonly ToolDef[] = [
   tool({
     name: 'search_kartage_site',
     title: 'Search the Kartage website',
-    description: 'Ranked search over every page of the Kartage website (product, solutions, pricing, customers, blog, developer docs); same engine as GET /api/v1/search. Use it first, then read a page with get_kartage_page. When no page holds every term, returns the pages holding most of the words, marked "partial".',
+    description:
+      'Ranked search over every page of the Kartage website (product, solutions, pricing, customers, blog, ' +
+      'developer docs); same engine as GET /api/v1/search. Use it first, then read a page with get_kartage_page. ' +
+      'When no page holds every term, returns the pages holding most of the words, marked "partial".',
     input: SearchInput,
     output: SearchOut,
     run(d, { query, limit }) {
@@ -231,49 +318,84 @@ export const TOOLS: readonly ToolDef[] = [
       const found = searchWithFallback(d.search, query, limit);
       // The markdown URL travels once, as the resource_link; the text is a short ranked list.
       const result = { ...found, results: found.results.map(({ markdown_url: _m, ...r }) => r) };
-      if (!result.count) return { structuredContent: result, content: [text(`No page matches "${query}". Try other words.`)] };
-      const lines = result.results.map((r, i) => `${i + 1}. ${r.title} (${r.slug})${r.matched ? ` [matches: ${r.matched.join(', ')}]` : ''}`);
-      const head = result.match === 'partial'
-        ? `No page holds every word of "${query}"; ${result.count} pages holding most of them`
-        : `${result.count} results for "${query}"`;
-      const tail = 'URLs and snippets are in the structured result; read a page with get_kartage_page or its resource link.';
-      return { structuredContent: result, content: [text(`${head}:\n${lines.join('\n')}\n${tail}`), ...result.results.map((r) => link(origin, r.slug))] };
+      if (!result.count)
+        return { structuredContent: result, content: [text(`No page matches "${query}". Try other words.`)] };
+      const lines = result.results.map(
+        (r, i) => `${i + 1}. ${r.title} (${r.slug})${r.matched ? ` [matches: ${r.matched.join(', ')}]` : ''}`,
+      );
+      const head =
+        result.match === 'partial'
+          ? `No page holds every word of "${query}"; ${result.count} pages holding most of them`
+          : `${result.count} results for "${query}"`;
+      const tail =
+        'URLs and snippets are in the structured result; read a page with get_kartage_page or its resource link.';
+      return {
+        structuredContent: result,
+        content: [text(`${head}:\n${lines.join('\n')}\n${tail}`), ...result.results.map((r) => link(origin, r.slug))],
+      };
     },
   }),
   tool({
     name: 'get_kartage_page',
     title: 'Read a Kartage page',
-    description: `One page of the Kartage website as markdown, by slug ("index" is the home page, "pricing", "product/storage", "blog/<post>"). Pages over ${PART_CHARS.toLocaleString('en-AU')} characters come in parts: see \`parts\`, ask for the next with \`part\`. Same content as GET /api/v1/pages/{slug}.`,
+    description:
+      'One page of the Kartage website as markdown, by slug ("index" is the home page, "pricing", ' +
+      `"product/storage", "blog/<post>"). Pages over ${PART_CHARS.toLocaleString('en-AU')} characters come in ` +
+      'parts: see `parts`, ask for the next with `part`. Same content as GET /api/v1/pages/{slug}.',
     input: PageInput,
     output: PageOut,
     run(d, { slug, part, maxChars }) {
       const page = d.content.bySlug.get(slug);
-      if (!page) return toolError(`No page with slug "${slug}". Find slugs with search_kartage_site or list_kartage_pages (for example "pricing", "product/quoting", "blog/…").`);
+      if (!page)
+        return toolError(
+          `No page with slug "${slug}". Find slugs with search_kartage_site or list_kartage_pages ` +
+            '(for example "pricing", "product/quoting", "blog/…").',
+        );
       const parts = splitMarkdown(page.markdown, maxChars);
-      if (part > parts.length) return toolError(`Page "${slug}" has ${parts.length} part${parts.length === 1 ? '' : 's'}; part ${part} does not exist.`);
+      if (part > parts.length)
+        return toolError(
+          `Page "${slug}" has ${parts.length} part${parts.length === 1 ? '' : 's'}; part ${part} does not exist.`,
+        );
       const markdown = parts[part - 1]!;
       const out = { ...toSummary(page), part, parts: parts.length, chars: markdown.length };
-      const more = part < parts.length ? `\n\n[Part ${part} of ${parts.length}: call get_kartage_page with part ${part + 1}${maxChars === PART_CHARS ? '' : ` and maxChars ${maxChars}`} for more.]` : '';
+      const more =
+        part < parts.length
+          ? `\n\n[Part ${part} of ${parts.length}: call get_kartage_page with part ${part + 1}` +
+            `${maxChars === PART_CHARS ? '' : ` and maxChars ${maxChars}`} for more.]`
+          : '';
       return { structuredContent: out, content: [text(markdown + more), link(d.content.data.origin, slug)] };
     },
   }),
   tool({
     name: 'list_kartage_pages',
     title: 'List Kartage pages',
-    description: 'The page index of the Kartage website without bodies (slug, title, URL, description, updated date), in slug order. Filter by `prefix` ("blog/", "product/", "solutions/", "customers/"); page through with `cursor` = the previous answer\'s nextCursor. Same as GET /api/v1/pages.',
+    description:
+      'The page index of the Kartage website without bodies (slug, title, URL, description, updated date), in ' +
+      'slug order. Filter by `prefix` ("blog/", "product/", "solutions/", "customers/"); page through with ' +
+      "`cursor` = the previous answer's nextCursor. Same as GET /api/v1/pages.",
     input: ListInput,
     output: ListOut,
     run(d, { prefix, cursor, limit }) {
       const result = listPages(d.content, { prefix, cursor, limit });
       const lines = result.pages.map((p) => `- ${p.slug}: ${p.title}`);
       const more = result.nextCursor ? `\nMore follow: call again with cursor "${result.nextCursor}".` : '';
-      return { structuredContent: result, content: [text(`${result.count} pages${prefix ? ` under "${prefix}"` : ''} (URL: ${d.content.data.origin}/<slug>):\n${lines.join('\n')}${more}`)] };
+      return {
+        structuredContent: result,
+        content: [
+          text(
+            `${result.count} pages${prefix ? ` under "${prefix}"` : ''} (URL: ${d.content.data.origin}/<slug>):\n` +
+              `${lines.join('\n')}${more}`,
+          ),
+        ],
+      };
     },
   }),
   tool({
     name: 'get_kartage_pricing',
     title: 'Kartage pricing',
-    description: 'Kartage\'s plans (AUD a month, GST excluded), add-ons, onboarding and trial, from the pricing page\'s data. Give segment, warehouses and moves per year for a recommended plan with reasons.',
+    description:
+      "Kartage's plans (AUD a month, GST excluded), add-ons, onboarding and trial, from the pricing page's data. " +
+      'Give segment, warehouses and moves per year for a recommended plan with reasons.',
     input: PricingInput,
     output: PricingOut,
     run(d, needs) {
@@ -281,8 +403,15 @@ export const TOOLS: readonly ToolDef[] = [
       const recommendation = recommendPlan(d.pricing, needs);
       const out = { ...d.pricing, pricingUrl: `${origin}/pricing`, ...(recommendation ? { recommendation } : {}) };
       const money = (n: number) => `$${n.toLocaleString('en-AU')}`;
-      const rows = d.pricing.plans.map((p) => `| ${p.name} | ${p.priceFrom ? 'from ' : ''}${money(p.monthly)} | ${p.officeUsers ?? 'unlimited'} | ${p.movesPerYear} | ${p.warehouses} |`);
-      const rec = recommendation ? `\n\nRecommended: **${recommendation.name}** (${recommendation.priceFrom ? 'from ' : ''}${money(recommendation.monthly)} a month). ${recommendation.reasons.join('; ')}.` : '';
+      const rows = d.pricing.plans.map(
+        (p) =>
+          `| ${p.name} | ${p.priceFrom ? 'from ' : ''}${money(p.monthly)} | ${p.officeUsers ?? 'unlimited'} | ` +
+          `${p.movesPerYear} | ${p.warehouses} |`,
+      );
+      const rec = recommendation
+        ? `\n\nRecommended: **${recommendation.name}** (${recommendation.priceFrom ? 'from ' : ''}` +
+          `${money(recommendation.monthly)} a month). ${recommendation.reasons.join('; ')}.`
+        : '';
       const body = [
         `Kartage plans, ${d.pricing.currency} per ${d.pricing.period}, GST excluded (${origin}/pricing):`,
         '',
@@ -291,7 +420,8 @@ export const TOOLS: readonly ToolDef[] = [
         ...rows,
         '',
         `Add-ons: ${d.pricing.addOns.map((a) => `${a.name} ${money(a.price)} ${a.unit}`).join('; ')}.`,
-        `Onboarding from ${money(d.pricing.onboarding.from)}. ${d.pricing.annualDiscount} ${d.pricing.trialDays}-day trial on plans that offer it.`,
+        `Onboarding from ${money(d.pricing.onboarding.from)}. ${d.pricing.annualDiscount} ` +
+          `${d.pricing.trialDays}-day trial on plans that offer it.`,
       ].join('\n');
       return { structuredContent: out, content: [text(body + rec)] };
     },
@@ -319,25 +449,75 @@ export function toolList(origin: string): Tool[] {
 /** A page without the internal plain text the functions carry beside it. */
 const pageOnly = ({ text: _t, ...page }: Page & { text?: string }): Page => page;
 
-interface FixedResource { uri: string; name: string; title: string; description: string; mimeType: string; read(): string }
+interface FixedResource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  read(): string;
+}
 
 function fixedResources(origin: string, pages: readonly Page[]): FixedResource[] {
   const partNote = ` Read in parts of at most ${PART_CHARS.toLocaleString('en-AU')} characters: add ?part=2 and so on.`;
   return [
-    { uri: `${origin}/llms.txt`, name: 'llms.txt', title: 'llms.txt', description: `Site summary and index of every page as markdown (llmstxt.org).${partNote}`, mimeType: 'text/markdown', read: () => llmsTxt(pages.map(pageOnly), origin, MACHINE_FILES) },
-    { uri: `${origin}/sitemap.xml`, name: 'sitemap', title: 'Sitemap', description: `Every published URL with its last-modified date.${partNote}`, mimeType: 'application/xml', read: () => sitemapXml(pages.map(pageOnly)) },
-    { uri: `${origin}/openapi.json`, name: 'openapi', title: 'OpenAPI description', description: `The content, lead and sandbox API (OpenAPI 3.1).${partNote}`, mimeType: 'application/json', read: () => JSON.stringify(buildOpenApi(origin), null, 2) },
-    ...pages.filter((p) => isKeyPage(p.slug)).map((p) => ({ uri: markdownUri(origin, p.slug), name: `page:${p.slug}`, title: p.title, description: p.description ?? p.title, mimeType: 'text/markdown', read: () => p.markdown })),
+    {
+      uri: `${origin}/llms.txt`,
+      name: 'llms.txt',
+      title: 'llms.txt',
+      description: `Site summary and index of every page as markdown (llmstxt.org).${partNote}`,
+      mimeType: 'text/markdown',
+      read: () => llmsTxt(pages.map(pageOnly), origin, MACHINE_FILES),
+    },
+    {
+      uri: `${origin}/sitemap.xml`,
+      name: 'sitemap',
+      title: 'Sitemap',
+      description: `Every published URL with its last-modified date.${partNote}`,
+      mimeType: 'application/xml',
+      read: () => sitemapXml(pages.map(pageOnly)),
+    },
+    {
+      uri: `${origin}/openapi.json`,
+      name: 'openapi',
+      title: 'OpenAPI description',
+      description: `The content, lead and sandbox API (OpenAPI 3.1).${partNote}`,
+      mimeType: 'application/json',
+      read: () => JSON.stringify(buildOpenApi(origin), null, 2),
+    },
+    ...pages
+      .filter((p) => isKeyPage(p.slug))
+      .map((p) => ({
+        uri: markdownUri(origin, p.slug),
+        name: `page:${p.slug}`,
+        title: p.title,
+        description: p.description ?? p.title,
+        mimeType: 'text/markdown',
+        read: () => p.markdown,
+      })),
   ];
 }
 
 export const pageTemplate = (origin: string) => `${origin}/{+slug}.md{?part}`;
 
 /** The resources and the page template as `resources/list` and `resources/templates/list` give them. */
-export function resourceList(origin: string, pages: readonly Page[]): { resources: Resource[]; resourceTemplates: ResourceTemplate[] } {
+export function resourceList(
+  origin: string,
+  pages: readonly Page[],
+): { resources: Resource[]; resourceTemplates: ResourceTemplate[] } {
   return {
     resources: fixedResources(origin, pages).map(({ read: _r, ...r }) => r),
-    resourceTemplates: [{ uriTemplate: pageTemplate(origin), name: 'page', title: 'Any page as markdown', description: `Any page of the site by slug, e.g. blog/planning-for-peak-season; long pages in parts of ${PART_CHARS.toLocaleString('en-AU')} characters (?part=2).`, mimeType: 'text/markdown' }],
+    resourceTemplates: [
+      {
+        uriTemplate: pageTemplate(origin),
+        name: 'page',
+        title: 'Any page as markdown',
+        description:
+          'Any page of the site by slug, e.g. blog/planning-for-peak-season; long pages in parts of ' +
+          `${PART_CHARS.toLocaleString('en-AU')} characters (?part=2).`,
+        mimeType: 'text/markdown',
+      },
+    ],
   };
 }
 
@@ -354,7 +534,8 @@ function readResource(content: Content, uri: string): { contents: { uri: string;
   const origin = content.data.origin;
   const part = url.searchParams.get('part');
   if (url.origin !== origin || url.hash || [...url.searchParams.keys()].some((k) => k !== 'part')) throw notFound(uri);
-  if (part !== null && !/^[1-9]\d{0,5}$/.test(part)) throw new RpcError(ErrorCode.InvalidParams, `part must be a whole number from 1, not "${part.slice(0, 20)}"`);
+  if (part !== null && !/^[1-9]\d{0,5}$/.test(part))
+    throw new RpcError(ErrorCode.InvalidParams, `part must be a whole number from 1, not "${part.slice(0, 20)}"`);
   const base = `${url.origin}${url.pathname}`;
   let body: string | undefined;
   let mimeType = 'text/markdown';
@@ -375,7 +556,8 @@ function readResource(content: Content, uri: string): { contents: { uri: string;
   const parts = splitExact(body);
   const n = Number(part ?? 1);
   if (n > parts.length) throw notFound(uri, `${base} has ${parts.length} part${parts.length === 1 ? '' : 's'}`);
-  const more = n < parts.length ? `\n\n[Part ${n} of ${parts.length} of ${base}: read ${base}?part=${n + 1} for more.]` : '';
+  const more =
+    n < parts.length ? `\n\n[Part ${n} of ${parts.length} of ${base}: read ${base}?part=${n + 1} for more.]` : '';
   return { contents: [{ uri, mimeType, text: parts[n - 1]! + more }] };
 }
 
@@ -410,7 +592,8 @@ function readableParamErrors(server: Server): void {
     if (!inner) continue;
     handlers.set(method, async (request, extra) => {
       const parsed = (schema as z.ZodType).safeParse(request);
-      if (!parsed.success) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${readableIssues(parsed.error)}`);
+      if (!parsed.success)
+        throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${readableIssues(parsed.error)}`);
       return inner(request, extra);
     });
   }
@@ -425,7 +608,11 @@ export function buildMcpServer(d: McpDeps): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(origin) }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
     const t = TOOLS.find((x) => x.name === params.name);
-    if (!t) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool "${String(params.name).slice(0, 100)}"; the tools are ${TOOLS.map((x) => x.name).join(', ')}`);
+    if (!t)
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${String(params.name).slice(0, 100)}"; the tools are ${TOOLS.map((x) => x.name).join(', ')}`,
+      );
     const args = t.input.safeParse(params.arguments ?? {});
     if (!args.success) return toolError(`Invalid arguments for ${t.name}: ${readableIssues(args.error)}`);
     return t.run(d, args.data);
@@ -435,7 +622,11 @@ export function buildMcpServer(d: McpDeps): Server {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d.content, params.uri));
   server.setRequestHandler(CompleteRequestSchema, ({ params }) => {
-    if (params.ref.type !== 'ref/resource' || params.ref.uri !== pageTemplate(origin) || params.argument.name !== 'slug') {
+    if (
+      params.ref.type !== 'ref/resource' ||
+      params.ref.uri !== pageTemplate(origin) ||
+      params.argument.name !== 'slug'
+    ) {
       return { completion: { values: [], total: 0, hasMore: false } };
     }
     const matches = d.content.data.pages.map((p) => p.slug).filter((s) => s.startsWith(params.argument.value));

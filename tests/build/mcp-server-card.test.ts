@@ -11,7 +11,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mcpServerCard, PRIMITIVES_KEY, SERVER_CARD_PATH, SERVER_CARD_SCHEMA } from '../../src/build/mcp-server-card.ts';
+import {
+  mcpServerCard,
+  PRIMITIVES_KEY,
+  SERVER_CARD_PATH,
+  SERVER_CARD_SCHEMA,
+} from '../../src/build/mcp-server-card.ts';
 import { MCP_SERVER_NAME } from '../../src/contract/mcp.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { send } from '../helpers/http.ts';
@@ -44,7 +49,12 @@ describe('the MCP server card', () => {
   it('the schema refuses what the draft refuses (so the check above can fail)', () => {
     const good = mcpServerCard('https://www.example.com', []);
     expect(validate(good)).toBe(true);
-    expect(validate({ ...good, $schema: 'https://static.modelcontextprotocol.io/schemas/2025-07-09/server-card.schema.json' })).toBe(false);
+    expect(
+      validate({
+        ...good,
+        $schema: 'https://static.modelcontextprotocol.io/schemas/2025-07-09/server-card.schema.json',
+      }),
+    ).toBe(false);
     expect(validate({ ...good, name: 'no-slash' })).toBe(false);
     expect(validate({ ...good, description: 'x'.repeat(101) })).toBe(false);
     expect(validate({ ...good, remotes: [{ type: 'websocket', url: 'wss://x' }] })).toBe(false);
@@ -57,11 +67,25 @@ describe('the MCP server card', () => {
     const data = server.deps.content().data;
     expect(card).toEqual(JSON.parse(JSON.stringify(mcpServerCard(data.origin, data.pages))));
     const client = new Client({ name: 'card-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url.replace('127.0.0.1', 'localhost')}/mcp`)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url.replace('127.0.0.1', 'localhost')}/mcp`)),
+    );
     try {
       const info = client.getServerVersion()!;
-      expect(card).toMatchObject({ title: info.title, description: info.description, version: info.version, websiteUrl: info.websiteUrl, icons: info.icons });
-      expect(card.remotes).toEqual([{ type: 'streamable-http', url: `${data.origin}/mcp`, supportedProtocolVersions: expect.arrayContaining(['2025-11-25', '2025-06-18']) }]);
+      expect(card).toMatchObject({
+        title: info.title,
+        description: info.description,
+        version: info.version,
+        websiteUrl: info.websiteUrl,
+        icons: info.icons,
+      });
+      expect(card.remotes).toEqual([
+        {
+          type: 'streamable-http',
+          url: `${data.origin}/mcp`,
+          supportedProtocolVersions: expect.arrayContaining(['2025-11-25', '2025-06-18']),
+        },
+      ]);
       const primitives = card._meta[PRIMITIVES_KEY];
       expect(primitives.tools).toEqual((await client.listTools()).tools);
       expect(primitives.resources).toEqual((await client.listResources()).resources);

@@ -274,7 +274,8 @@ describe('POST /mcp envelopes and headers', () => {
         }
         // 200: one response per request, ids echoed; batches only for protocols that had them.
         const sent = JSON.parse(new TextDecoder().decode(body));
-        if (Array.isArray(sent)) expect(ver === null || BATCH_PROTOCOLS.has(ver.trim()), `a batch under protocol ${ver}`).toBe(true);
+        const batchable = ver === null || BATCH_PROTOCOLS.has(ver.trim());
+        if (Array.isArray(sent)) expect(batchable, `a batch under protocol ${ver}`).toBe(true);
         const sentIds = (Array.isArray(sent) ? sent : [sent]).filter((m: any) => m && typeof m === 'object' && 'id' in m).map((m: any) => m.id);
         for (const r of Array.isArray(out) ? out : [out]) {
           expect(r.jsonrpc).toBe('2.0');

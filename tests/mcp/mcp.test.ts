@@ -38,11 +38,15 @@ afterAll(async () => {
 });
 
 type Block = { type: string; text?: string; uri?: string; name?: string };
-const text = (r: Record<string, unknown>) => (r.content as Block[]).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+const text = (r: Record<string, unknown>) =>
+  (r.content as Block[])
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 const PART_NOTE = /\n\n\[Part \d+ of \d+: .*\]$/;
 
 describe('tools through the SDK client', () => {
-  it('lists the four read-only tools with input and output schemas, icons and a description, and no schema noise', async () => {
+  it('lists the four read-only tools: schemas without noise, icons, a description', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
     const origin = server.deps.content().data.origin;
@@ -58,7 +62,11 @@ describe('tools through the SDK client', () => {
     expect(json).not.toMatch(/9007199254740991|\$schema|\$defs|\$ref/);
     for (const m of json.matchAll(/"pattern":"((?:[^"\\]|\\.)*)"/g)) expect(m[1]!.length, m[1]).toBeLessThan(40);
     expect(client.getInstructions()).toMatch(/POST \/api\/lead/);
-    expect(client.getServerVersion()).toMatchObject({ name: 'kartage-site', description: expect.stringMatching(/Kartage/), icons: [{ src: `${origin}/favicon.svg` }] });
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'kartage-site',
+      description: expect.stringMatching(/Kartage/),
+      icons: [{ src: `${origin}/favicon.svg` }],
+    });
   });
 
   it('advertises no listChanged: a stateless server can never send the notification', async () => {
@@ -74,11 +82,16 @@ describe('tools through the SDK client', () => {
     const search = tools.find((t) => t.name === 'search_kartage_site')!;
     const restMax = (z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as any).properties.q.maxLength;
     expect(restMax).toBe(500);
-    expect((search.inputSchema.properties as any).query).toMatchObject({ minLength: LIMITS.searchMinLength, maxLength: restMax });
+    expect((search.inputSchema.properties as any).query).toMatchObject({
+      minLength: LIMITS.searchMinLength,
+      maxLength: restMax,
+    });
     const long = `storage ${'billing '.repeat(80)}`.slice(0, restMax - 1) + 'x';
     expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: long } })).isError).toBeFalsy();
     expect((await send(`${server.url}/api/v1/search?q=${encodeURIComponent(long)}`)).status).toBe(200);
-    expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: `${long}x` } })).isError).toBe(true);
+    expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: `${long}x` } })).isError).toBe(
+      true,
+    );
     expect((await send(`${server.url}/api/v1/search?q=${encodeURIComponent(`${long}x`)}`)).status).toBe(400);
   });
 
@@ -90,7 +103,9 @@ describe('tools through the SDK client', () => {
     // The REST answer, each markdown_url moved to the result's resource_link.
     const lean = rest.results.map(({ markdown_url: _m, ...x }: Hit) => x);
     expect(r.structuredContent).toEqual({ ...rest, results: lean, match: 'all' });
-    expect(SearchResponseSchema.parse(r.structuredContent).results.map((x) => x.slug)).toEqual(lean.map((x: Hit) => x.slug));
+    expect(SearchResponseSchema.parse(r.structuredContent).results.map((x) => x.slug)).toEqual(
+      lean.map((x: Hit) => x.slug),
+    );
     expect(text(r)).toContain(`1. ${rest.results[0].title} (${rest.results[0].slug})`);
     const links = (r.content as Block[]).filter((c) => c.type === 'resource_link');
     expect(links.map((l) => [l.name, l.uri])).toEqual(rest.results.map((x: Hit) => [x.slug, x.markdown_url]));
@@ -99,19 +114,27 @@ describe('tools through the SDK client', () => {
     expect((read.contents[0] as { text: string }).text.startsWith(page.markdown.slice(0, 2000))).toBe(true);
   });
 
-  it('list and search default to entries sized for a context window; limit still reaches the contract maximum', async () => {
+  it('list and search default to 25 and 20 entries; limit still reaches the contract maximum', async () => {
     const search = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'storage' } });
     expect((search.structuredContent as { count: number }).count).toBe(MCP_DEFAULTS.searchLimit);
-    const fifty = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'storage', limit: LIMITS.searchLimit.max } });
+    const fifty = await client.callTool({
+      name: 'search_kartage_site',
+      arguments: { query: 'storage', limit: LIMITS.searchLimit.max },
+    });
     expect((fifty.structuredContent as { count: number }).count).toBeGreaterThan(MCP_DEFAULTS.searchLimit);
-    const list = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: {} })).structuredContent);
+    const list = ListPagesResponseSchema.parse(
+      (await client.callTool({ name: 'list_kartage_pages', arguments: {} })).structuredContent,
+    );
     expect(list.count).toBe(MCP_DEFAULTS.listLimit);
     expect(list.nextCursor).toBe(list.pages.at(-1)!.slug);
-    const all = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: { limit: LIMITS.listLimit.max } })).structuredContent);
+    const all = ListPagesResponseSchema.parse(
+      (await client.callTool({ name: 'list_kartage_pages', arguments: { limit: LIMITS.listLimit.max } }))
+        .structuredContent,
+    );
     expect(all.count).toBe(Math.min(LIMITS.listLimit.max, server.deps.content().data.pages.length));
   });
 
-  it('a long question that no page matches whole gets ranked partial matches, marked as such; nonsense still gets nothing', async () => {
+  it('a long question no page matches whole gets ranked partial matches; nonsense gets nothing', async () => {
     const question = 'how do I reduce damage claims on interstate moves with zzqxv';
     const strict = (await send(`${server.url}/api/v1/search?q=${encodeURIComponent(question)}`)).json();
     expect(strict.count).toBe(0);
@@ -121,7 +144,8 @@ describe('tools through the SDK client', () => {
     expect(s.count).toBeGreaterThan(0);
     expect(s.results[0]!.matched.length).toBeGreaterThanOrEqual(2);
     expect(s.results[0]!.matched).not.toContain('zzqxv');
-    for (let i = 1; i < s.results.length; i++) expect(s.results[i]!.matched.length).toBeLessThanOrEqual(s.results[i - 1]!.matched.length);
+    for (let i = 1; i < s.results.length; i++)
+      expect(s.results[i]!.matched.length).toBeLessThanOrEqual(s.results[i - 1]!.matched.length);
     expect(text(r)).toMatch(/No page holds every word/);
     const none = await client.callTool({ name: 'search_kartage_site', arguments: { query: 'zzqxv qqzvx wwzq' } });
     expect(none.structuredContent).toMatchObject({ count: 0, results: [] });
@@ -130,17 +154,32 @@ describe('tools through the SDK client', () => {
   it('get_kartage_page returns the page markdown once, its fields, a resource_link, and parts when asked', async () => {
     const r = await client.callTool({ name: 'get_kartage_page', arguments: { slug: 'pricing' } });
     const rest = (await send(`${server.url}/api/v1/pages/pricing`)).json();
-    expect(r.structuredContent).toMatchObject({ slug: 'pricing', title: rest.title, url: rest.url, part: 1, parts: 1, chars: rest.markdown.length });
+    expect(r.structuredContent).toMatchObject({
+      slug: 'pricing',
+      title: rest.title,
+      url: rest.url,
+      part: 1,
+      parts: 1,
+      chars: rest.markdown.length,
+    });
     expect(r.structuredContent).not.toHaveProperty('markdown');
     expect(text(r)).toBe(rest.markdown);
     // The markdown appears once in the whole result.
     const probe = JSON.stringify(rest.markdown.slice(200, 260)).slice(1, -1);
     expect(JSON.stringify(r).split(probe).length - 1).toBe(1);
-    expect(r.content).toContainEqual({ type: 'resource_link', uri: rest.markdown_url, name: 'pricing', mimeType: 'text/markdown' });
+    expect(r.content).toContainEqual({
+      type: 'resource_link',
+      uri: rest.markdown_url,
+      name: 'pricing',
+      mimeType: 'text/markdown',
+    });
     const dev = (await send(`${server.url}/api/v1/pages/developers`)).json();
     const parts: string[] = [];
     for (let part = 1; ; part++) {
-      const p = await client.callTool({ name: 'get_kartage_page', arguments: { slug: 'developers', part, maxChars: 2000 } });
+      const p = await client.callTool({
+        name: 'get_kartage_page',
+        arguments: { slug: 'developers', part, maxChars: 2000 },
+      });
       const s = p.structuredContent as { chars: number; parts: number };
       const body = text(p).replace(PART_NOTE, '');
       expect(body.length).toBe(s.chars);
@@ -158,17 +197,27 @@ describe('tools through the SDK client', () => {
     const page1 = ListPagesResponseSchema.parse(first.structuredContent);
     expect(page1.count).toBe(10);
     expect(page1).toEqual((await send(`${server.url}/api/v1/pages?prefix=blog/&limit=10`)).json());
-    const second = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: { prefix: 'blog/', limit: 10, cursor: page1.nextCursor } })).structuredContent);
+    const second = ListPagesResponseSchema.parse(
+      (
+        await client.callTool({
+          name: 'list_kartage_pages',
+          arguments: { prefix: 'blog/', limit: 10, cursor: page1.nextCursor },
+        })
+      ).structuredContent,
+    );
     expect(second.pages[0]!.slug > page1.pages.at(-1)!.slug).toBe(true);
   });
 
-  it('a cursor that cannot be a nextCursor is refused, saying so; a slug-shaped one pages on (a removed page breaks nothing)', async () => {
+  it('a cursor that cannot be a nextCursor is refused, saying so; any slug-shaped one pages on', async () => {
     for (const cursor of ['!!garbage!!', 'Blog/X', 'x'.repeat(301)]) {
       const r = await client.callTool({ name: 'list_kartage_pages', arguments: { cursor } });
       expect(r.isError, cursor).toBe(true);
       expect(text(r)).toMatch(/cursor/);
     }
-    const gone = ListPagesResponseSchema.parse((await client.callTool({ name: 'list_kartage_pages', arguments: { cursor: 'blog/a-removed-post' } })).structuredContent);
+    const gone = ListPagesResponseSchema.parse(
+      (await client.callTool({ name: 'list_kartage_pages', arguments: { cursor: 'blog/a-removed-post' } }))
+        .structuredContent,
+    );
     expect(gone.pages[0]!.slug > 'blog/a-removed-post').toBe(true);
   });
 
@@ -177,9 +226,17 @@ describe('tools through the SDK client', () => {
     const s = all.structuredContent as { plans: { name: string; monthly: number }[]; recommendation?: unknown };
     expect(s.plans.map((p) => p.name)).toEqual(['Starter', 'Growth', 'Professional', 'Enterprise']);
     expect(s.recommendation).toBeUndefined();
-    const rec = await client.callTool({ name: 'get_kartage_pricing', arguments: { segment: 'Military & government', warehouses: '1', moves: 'Under 500' } });
-    expect((rec.structuredContent as { recommendation: { plan: string; reasons: string[] } }).recommendation).toMatchObject({ plan: 'enterprise', reasons: expect.arrayContaining([expect.stringMatching(/Military/)]) });
-    const growth = await client.callTool({ name: 'get_kartage_pricing', arguments: { warehouses: '1', moves: '500-2,000' } });
+    const rec = await client.callTool({
+      name: 'get_kartage_pricing',
+      arguments: { segment: 'Military & government', warehouses: '1', moves: 'Under 500' },
+    });
+    expect(
+      (rec.structuredContent as { recommendation: { plan: string; reasons: string[] } }).recommendation,
+    ).toMatchObject({ plan: 'enterprise', reasons: expect.arrayContaining([expect.stringMatching(/Military/)]) });
+    const growth = await client.callTool({
+      name: 'get_kartage_pricing',
+      arguments: { warehouses: '1', moves: '500-2,000' },
+    });
     expect((growth.structuredContent as { recommendation: { plan: string } }).recommendation.plan).toBe('growth');
     expect(text(growth)).toMatch(/Recommended: \*\*Growth\*\*/);
   });
@@ -219,11 +276,20 @@ describe('resources through the SDK client', () => {
     }
   }
 
-  it('lists llms.txt, the sitemap, the OpenAPI description and the key pages, each read in bounded parts that make the served file', async () => {
+  it('lists the machine files and key pages, each read in bounded parts that make the served file', async () => {
     const { resources } = await client.listResources();
     const origin = server.deps.content().data.origin;
     const uris = resources.map((r) => r.uri);
-    expect(uris).toEqual(expect.arrayContaining([`${origin}/llms.txt`, `${origin}/sitemap.xml`, `${origin}/openapi.json`, `${origin}/index.md`, `${origin}/pricing.md`, `${origin}/product/storage.md`]));
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        `${origin}/llms.txt`,
+        `${origin}/sitemap.xml`,
+        `${origin}/openapi.json`,
+        `${origin}/index.md`,
+        `${origin}/pricing.md`,
+        `${origin}/product/storage.md`,
+      ]),
+    );
     expect(uris.filter((u) => /\/(product|solutions)\//.test(u)).length).toBe(16);
     for (const r of resources) {
       const body = await readAll(r.uri);
@@ -233,19 +299,33 @@ describe('resources through the SDK client', () => {
       else expect(body, r.uri).toBe(served.text);
     }
     const llms = await client.readResource({ uri: `${origin}/llms.txt` });
-    expect((llms.contents[0] as { text: string }).text).toMatch(/\[Part 1 of \d+ of \S+\/llms\.txt: read \S+\/llms\.txt\?part=2 for more\.\]$/);
+    expect((llms.contents[0] as { text: string }).text).toMatch(
+      /\[Part 1 of \d+ of \S+\/llms\.txt: read \S+\/llms\.txt\?part=2 for more\.\]$/,
+    );
   });
 
-  it('the page template reads any page by slug and completes slugs; an unknown page is -32002 (resource not found)', async () => {
+  it('the template reads any page and completes slugs; an unknown page is -32002 (not found)', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toHaveLength(1);
     const origin = server.deps.content().data.origin;
     const read = await client.readResource({ uri: `${origin}/blog/planning-for-peak-season.md` });
-    expect((read.contents[0] as { text: string }).text).toBe((await send(`${server.url}/blog/planning-for-peak-season.md`)).text);
-    const done = await client.complete({ ref: { type: 'ref/resource', uri: resourceTemplates[0]!.uriTemplate }, argument: { name: 'slug', value: 'blog/pl' } });
+    expect((read.contents[0] as { text: string }).text).toBe(
+      (await send(`${server.url}/blog/planning-for-peak-season.md`)).text,
+    );
+    const done = await client.complete({
+      ref: { type: 'ref/resource', uri: resourceTemplates[0]!.uriTemplate },
+      argument: { name: 'slug', value: 'blog/pl' },
+    });
     expect(done.completion.values).toContain('blog/planning-for-peak-season');
-    for (const uri of [`${origin}/no/such/page.md`, `${origin}/pricing.md?part=9`, 'https://elsewhere.example/pricing.md']) {
-      const e = await client.readResource({ uri }).then(() => undefined, (x: { code: number; message: string }) => x);
+    for (const uri of [
+      `${origin}/no/such/page.md`,
+      `${origin}/pricing.md?part=9`,
+      'https://elsewhere.example/pricing.md',
+    ]) {
+      const e = await client.readResource({ uri }).then(
+        () => undefined,
+        (x: { code: number; message: string }) => x,
+      );
       expect(e?.code, uri).toBe(-32002);
       expect(e!.message).toMatch(/Resource not found/);
       expect(e!.message).not.toMatch(/MCP error -32002: MCP error/);
@@ -263,13 +343,20 @@ describe('a large site (10,000 more slugs, and a page that is one long line of e
     dir = await mkdtemp(join(tmpdir(), 'kartage-mcp-'));
     const data = JSON.parse(await readFile(join(PROJECT_ROOT, 'build/content.json'), 'utf8')) as ContentData;
     const model = data.pages.find((p) => p.slug.startsWith('blog/'))!;
-    const extra = Array.from({ length: 10_000 }, (_, i) => ({ ...model, slug: `blog/zz-${String(i).padStart(5, '0')}` }));
-    data.pages = [...data.pages, ...extra, { ...model, slug: 'blog/zz-emoji', markdown: EMOJI_MD }].sort((a, b) => (a.slug < b.slug ? -1 : 1));
+    const extra = Array.from({ length: 10_000 }, (_, i) => ({
+      ...model,
+      slug: `blog/zz-${String(i).padStart(5, '0')}`,
+    }));
+    data.pages = [...data.pages, ...extra, { ...model, slug: 'blog/zz-emoji', markdown: EMOJI_MD }].sort((a, b) =>
+      a.slug < b.slug ? -1 : 1,
+    );
     await writeFile(join(dir, 'content.json'), JSON.stringify(data));
     await copyFile(join(PROJECT_ROOT, 'build/search-index.json'), join(dir, 'search-index.json'));
     big = await startTestServer({ deps: createDeps({ dataDir: dir }) });
     bigClient = new Client({ name: 'kartage-tests', version: '1.0.0' });
-    await bigClient.connect(new StreamableHTTPClientTransport(new URL(`${big.url.replace('127.0.0.1', 'localhost')}/mcp`)));
+    await bigClient.connect(
+      new StreamableHTTPClientTransport(new URL(`${big.url.replace('127.0.0.1', 'localhost')}/mcp`)),
+    );
   });
   afterAll(async () => {
     await bigClient?.close();
@@ -291,7 +378,10 @@ describe('a large site (10,000 more slugs, and a page that is one long line of e
   it('a hard cut in one long line never splits an emoji: every part is whole grapheme clusters', async () => {
     const parts: string[] = [];
     for (let part = 1; ; part++) {
-      const p = await bigClient.callTool({ name: 'get_kartage_page', arguments: { slug: 'blog/zz-emoji', part, maxChars: 1000 } });
+      const p = await bigClient.callTool({
+        name: 'get_kartage_page',
+        arguments: { slug: 'blog/zz-emoji', part, maxChars: 1000 },
+      });
       const body = text(p).replace(PART_NOTE, '');
       expect(body.length).toBeLessThanOrEqual(1000);
       expect(body).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
@@ -305,7 +395,12 @@ describe('a large site (10,000 more slugs, and a page that is one long line of e
 });
 
 describe('/mcp over HTTP', () => {
-  const init = (version: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const init = (version: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   const mcpHeaders = { Accept: 'application/json, text/event-stream' };
   const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
@@ -320,7 +415,7 @@ describe('/mcp over HTTP', () => {
     }
   });
 
-  it('every method but POST and OPTIONS is 405 with the same Allow; a missing Accept or bad JSON is a 4xx, never 5xx', async () => {
+  it('every method but POST and OPTIONS is 405 with one Allow; bad Accept or JSON is a 4xx', async () => {
     // (HEAD is checked in tests/fuzz/mcp.test.ts with the raw client.)
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const r = await send(`${base}/mcp`, { method, headers: mcpHeaders });
@@ -330,8 +425,19 @@ describe('/mcp over HTTP', () => {
     }
     expect((await postJson(`${base}/mcp`, init('2025-11-25'))).status).toBe(406);
     expect((await postJson(`${base}/mcp`, '{"jsonrpc":', { headers: mcpHeaders })).status).toBe(400);
-    expect((await send(`${base}/mcp`, { method: 'POST', body: 'x', headers: { ...mcpHeaders, 'Content-Type': 'text/plain' } })).status).toBe(415);
-    const preflight = await send(`${base}/mcp`, { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(
+      (
+        await send(`${base}/mcp`, {
+          method: 'POST',
+          body: 'x',
+          headers: { ...mcpHeaders, 'Content-Type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
+    const preflight = await send(`${base}/mcp`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('Mcp-Protocol-Version');
   });
@@ -352,17 +458,28 @@ describe('/mcp over HTTP', () => {
       expect(error.message).toMatch(new RegExp(`^Invalid params for ${message.method}: ${field.replace('.', '\\.')}`));
       expect(error.message).not.toMatch(/[[{]\s*"/);
     }
-    const unknown = (await postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope' } }, h)).json();
-    expect(unknown.error).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "nope"; the tools are search_kartage_site/) });
+    const unknown = (
+      await postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope' } }, h)
+    ).json();
+    expect(unknown.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown tool "nope"; the tools are search_kartage_site/),
+    });
   });
 
-  it('refuses foreign Host headers and plain-http foreign origins; accepts https browser agents; ignores Authorization', async () => {
-    const evilHost = await postJson(`${server.url}/mcp`, init('2025-11-25'), { headers: { ...mcpHeaders, Host: 'evil.example.com' } });
+  it('refuses foreign Hosts and plain-http foreign Origins; accepts https agents; ignores Authorization', async () => {
+    const evilHost = await postJson(`${server.url}/mcp`, init('2025-11-25'), {
+      headers: { ...mcpHeaders, Host: 'evil.example.com' },
+    });
     expect(evilHost.status).toBe(400);
     expect(evilHost.json().error).toMatch(/DNS-rebinding/);
-    const evilOrigin = await postJson(`${base}/mcp`, init('2025-11-25'), { headers: { ...mcpHeaders, Origin: 'http://evil.example.com' } });
+    const evilOrigin = await postJson(`${base}/mcp`, init('2025-11-25'), {
+      headers: { ...mcpHeaders, Origin: 'http://evil.example.com' },
+    });
     expect(evilOrigin.status).toBe(400);
-    const agent = await postJson(`${base}/mcp`, init('2025-11-25'), { headers: { ...mcpHeaders, Origin: 'https://agent.example', Authorization: 'Bearer whatever' } });
+    const agent = await postJson(`${base}/mcp`, init('2025-11-25'), {
+      headers: { ...mcpHeaders, Origin: 'https://agent.example', Authorization: 'Bearer whatever' },
+    });
     expect(agent.status).toBe(200);
     expect(agent.headers['www-authenticate']).toBeUndefined();
   });
@@ -370,35 +487,74 @@ describe('/mcp over HTTP', () => {
   // Issue 13: one POST was one read unit whatever it carried (100 calls, up to 6.3 MB back, a 4 MiB body).
   it('refuses JSON-RPC batches for protocol 2025-06-18 and later (header or initialize in the batch)', async () => {
     for (const v of ['2025-06-18', '2025-11-25']) {
-      const r = await postJson(`${server.url}/mcp`, [ping(1), ping(2)], { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v }, from: '127.0.0.21' });
+      const r = await postJson(`${server.url}/mcp`, [ping(1), ping(2)], {
+        headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v },
+        from: '127.0.0.21',
+      });
       expect(r.status).toBe(400);
-      expect(r.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported in protocol .*one message per POST/) } });
-      const withInit = await postJson(`${server.url}/mcp`, [init(v), ping(2)], { headers: mcpHeaders, from: '127.0.0.21' });
+      expect(r.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32600,
+          message: expect.stringMatching(/batches are not supported in protocol .*one message per POST/),
+        },
+      });
+      const withInit = await postJson(`${server.url}/mcp`, [init(v), ping(2)], {
+        headers: mcpHeaders,
+        from: '127.0.0.21',
+      });
       expect(withInit.status).toBe(400);
       expect(withInit.json().error.code).toBe(-32600);
     }
   });
 
-  it('older protocols: each message of a batch spends one unit of the read budget, and the budget ends the batch', async () => {
+  it('older protocols: each message of a batch spends a read unit; the budget ends the batch', async () => {
     const from = '127.0.0.22';
     const before = await postJson(`${server.url}/mcp`, ping(1), { headers: mcpHeaders, from });
     const left = Number(before.headers['ratelimit-remaining']);
-    const batch = await postJson(`${server.url}/mcp`, Array.from({ length: 5 }, (_, i) => ping(i + 2)), { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-03-26' }, from });
+    const batch = await postJson(
+      `${server.url}/mcp`,
+      Array.from({ length: 5 }, (_, i) => ping(i + 2)),
+      { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-03-26' }, from },
+    );
     expect(batch.status).toBe(200);
     expect(batch.json()).toHaveLength(5);
     expect(Number(batch.headers['ratelimit-remaining'])).toBe(left - 5);
-    const huge = await postJson(`${server.url}/mcp`, Array.from({ length: LIMITS.read.limit }, (_, i) => ping(i + 10)), { headers: mcpHeaders, from });
+    const huge = await postJson(
+      `${server.url}/mcp`,
+      Array.from({ length: LIMITS.read.limit }, (_, i) => ping(i + 10)),
+      { headers: mcpHeaders, from },
+    );
     expect(huge.status).toBe(429);
     expect(huge.json()).toMatchObject({ status: 429 });
   });
 
   it('a body over 64 KB is a 413 with the Error body, as on every other endpoint', async () => {
     const pad = 'x'.repeat(LIMITS.readBodyBytes);
-    const r = await postJson(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_kartage_site', arguments: { query: 'storage', pad } } }, { headers: mcpHeaders, from: '127.0.0.23' });
+    const r = await postJson(
+      `${server.url}/mcp`,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_kartage_site', arguments: { query: 'storage', pad } },
+      },
+      { headers: mcpHeaders, from: '127.0.0.23' },
+    );
     expect(r.status).toBe(413);
     expect(r.json()).toEqual({ error: `Request body is larger than ${LIMITS.readBodyBytes} bytes`, status: 413 });
     expect(r.headers['access-control-allow-origin']).toBe('*');
-    const fits = await postJson(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_kartage_site', arguments: { query: 'storage', pad: pad.slice(0, 60_000) } } }, { headers: mcpHeaders, from: '127.0.0.23' });
+    const fits = await postJson(
+      `${server.url}/mcp`,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_kartage_site', arguments: { query: 'storage', pad: pad.slice(0, 60_000) } },
+      },
+      { headers: mcpHeaders, from: '127.0.0.23' },
+    );
     expect(fits.status).toBe(200);
   });
 });
@@ -432,7 +588,9 @@ describe('splitting long texts', () => {
   });
 
   it('splitExact gives back the text byte for byte', () => {
-    const text = Array.from({ length: 300 }, (_, i) => `line ${i} ${'é'.repeat(i % 50)}${i % 7 ? '' : '\n'}`).join('\n');
+    const text = Array.from({ length: 300 }, (_, i) => `line ${i} ${'é'.repeat(i % 50)}${i % 7 ? '' : '\n'}`).join(
+      '\n',
+    );
     const parts = splitExact(text, 1_000);
     expect(parts.length).toBeGreaterThan(5);
     for (const p of parts) expect(p.length).toBeLessThanOrEqual(1_000);
@@ -440,7 +598,13 @@ describe('splitting long texts', () => {
   });
 
   it('a hard cut lands on a grapheme boundary: surrogate pairs, ZWJ sequences, flags, combining marks', () => {
-    for (const unit of ['\u{1F44D}', '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '\u{1F1E6}\u{1F1FA}', 'e\u0301', '\u{1F44D}\u{1F3FD}']) {
+    for (const unit of [
+      '\u{1F44D}',
+      '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}',
+      '\u{1F1E6}\u{1F1FA}',
+      'e\u0301',
+      '\u{1F44D}\u{1F3FD}',
+    ]) {
       for (let pad = 0; pad < unit.length + 1; pad++) {
         const s = 'a'.repeat(pad) + unit.repeat(200);
         const parts = splitMarkdown(s, 100);
