@@ -205,7 +205,7 @@ function rawRequest(method: string, target: Buffer, version: string, headers: Bu
     tail = payload;
   } else if (framing === 'over-limit') {
     // Declared over the limit of an endpoint that checks it before reading (an answer comes at once).
-    const limit = path === '/mcp' ? 4 * 1024 * 1024 : 64 * 1024;
+    const limit = 64 * 1024; // /mcp included (it was 4 MiB before issue 13)
     lines.push(Buffer.from(`Content-Length: ${limit + 1 + payload.length}`));
     tail = payload;
   } else if (framing === 'chunked' || framing === 'chunked-bad') {
