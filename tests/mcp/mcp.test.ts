@@ -415,6 +415,32 @@ describe('/mcp over HTTP', () => {
     }
   });
 
+  it('a whole session works on 2025-06-18 as on 2025-11-25: tools, resource links, bounded reads, completion', async () => {
+    for (const v of ['2025-06-18', '2025-11-25']) {
+      const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v } };
+      const call = async (method: string, params: unknown) => {
+        const r = await postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 3, method, params }, h);
+        expect(r.status, `${v} ${method}`).toBe(200);
+        expect(r.json().error, `${v} ${method}`).toBeUndefined();
+        return r.json().result;
+      };
+      expect((await postJson(`${base}/mcp`, init(v), { headers: mcpHeaders })).json().result.protocolVersion).toBe(v);
+      expect((await call('tools/list', {})).tools).toHaveLength(MCP_TOOLS.length);
+      const found = await call('tools/call', { name: 'search_kartage_site', arguments: { query: 'crew app' } });
+      expect(found.content.filter((c: Block) => c.type === 'resource_link').length).toBe(found.structuredContent.count);
+      const llms = await call('resources/read', { uri: `${server.deps.content().data.origin}/llms.txt` });
+      expect(llms.contents[0].text.length).toBeLessThan(PART_CHARS + 200);
+      const ref = { type: 'ref/resource', uri: `${server.deps.content().data.origin}/{+slug}.md{?part}` };
+      expect((await call('completion/complete', { ref, argument: { name: 'slug', value: 'pri' } })).completion).toEqual(
+        {
+          values: ['pricing', 'privacy'],
+          total: 2,
+          hasMore: false,
+        },
+      );
+    }
+  });
+
   it('every method but POST and OPTIONS is 405 with one Allow; bad Accept or JSON is a 4xx', async () => {
     // (HEAD is checked in tests/fuzz/mcp.test.ts with the raw client.)
     for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
