@@ -1,9 +1,10 @@
 /**
- * @module `/mcp` over HTTP: the checks around the SDK's Streamable HTTP transport. POST only (GET and
- * DELETE are 405: no server-initiated stream, no sessions); the Host must be one of the site's own
- * (DNS-rebinding protection) and an Origin, when sent, https or localhost; metered as a read; CORS open
- * to browser-based agents, since everything here is public and read-only. Refusals here use the
- * contract's Error body and never 401/403 (SPEC.md "Authentication"); protocol errors are the SDK's.
+ * @module `/mcp` over HTTP: the checks around the SDK's Streamable HTTP transport. POST only (every
+ * other method but the OPTIONS preflight is 405: no server-initiated stream, no sessions); the Host must
+ * be one of the site's own (DNS-rebinding protection) and an Origin, when sent, https or localhost;
+ * metered as a read; CORS open to browser-based agents, since everything here is public and read-only.
+ * Refusals here use the contract's Error body and never 401/403 (SPEC.md "Authentication"); protocol
+ * errors are the SDK's.
  *
  * One request is one unit of the read budget, so one POST cannot do the work of many: bodies are at most
  * 64 KB (413, like every other endpoint); JSON-RPC batches are refused (400, JSON-RPC -32600) for protocol
