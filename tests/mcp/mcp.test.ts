@@ -417,14 +417,17 @@ describe('/mcp over HTTP', () => {
 
   it('a whole session works on 2025-06-18 as on 2025-11-25: tools, resource links, bounded reads, completion', async () => {
     for (const v of ['2025-06-18', '2025-11-25']) {
-      const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v } };
+      const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v }, from: '127.0.0.24' };
       const call = async (method: string, params: unknown) => {
-        const r = await postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 3, method, params }, h);
+        const r = await postJson(`${server.url}/mcp`, { jsonrpc: '2.0', id: 3, method, params }, h);
         expect(r.status, `${v} ${method}`).toBe(200);
         expect(r.json().error, `${v} ${method}`).toBeUndefined();
         return r.json().result;
       };
-      expect((await postJson(`${base}/mcp`, init(v), { headers: mcpHeaders })).json().result.protocolVersion).toBe(v);
+      expect(
+        (await postJson(`${server.url}/mcp`, init(v), { headers: mcpHeaders, from: '127.0.0.24' })).json().result
+          .protocolVersion,
+      ).toBe(v);
       expect((await call('tools/list', {})).tools).toHaveLength(MCP_TOOLS.length);
       const found = await call('tools/call', { name: 'search_kartage_site', arguments: { query: 'crew app' } });
       expect(found.content.filter((c: Block) => c.type === 'resource_link').length).toBe(found.structuredContent.count);
@@ -469,7 +472,7 @@ describe('/mcp over HTTP', () => {
   });
 
   it('malformed params are -32602 with a readable message, not -32603 with a zod dump', async () => {
-    const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-11-25' } };
+    const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-11-25' }, from: '127.0.0.25' };
     for (const [message, field] of [
       [{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } }, 'params.name'],
       [{ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 5 } }, 'params.uri'],
@@ -477,7 +480,7 @@ describe('/mcp over HTTP', () => {
       [{ jsonrpc: '2.0', id: 7, method: 'completion/complete', params: { ref: { type: 'ref/resource' } } }, 'params'],
       [{ jsonrpc: '2.0', id: 7, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, 'params.c'],
     ] as const) {
-      const r = await postJson(`${base}/mcp`, message, h);
+      const r = await postJson(`${server.url}/mcp`, message, h);
       expect(r.status).toBe(200);
       const { error } = r.json();
       expect(error?.code, JSON.stringify(message)).toBe(-32602);
@@ -485,7 +488,7 @@ describe('/mcp over HTTP', () => {
       expect(error.message).not.toMatch(/[[{]\s*"/);
     }
     const unknown = (
-      await postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope' } }, h)
+      await postJson(`${server.url}/mcp`, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'nope' } }, h)
     ).json();
     expect(unknown.error).toMatchObject({
       code: -32602,
