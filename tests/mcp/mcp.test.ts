@@ -415,7 +415,7 @@ describe('/mcp over HTTP', () => {
     }
   });
 
-  it('a whole session works on 2025-06-18 as on 2025-11-25: tools, resource links, bounded reads, completion', async () => {
+  it('a whole session works on 2025-06-18 as on 2025-11-25: tools, links, bounded reads, completion', async () => {
     for (const v of ['2025-06-18', '2025-11-25']) {
       const h = { headers: { ...mcpHeaders, 'Mcp-Protocol-Version': v }, from: '127.0.0.24' };
       const call = async (method: string, params: unknown) => {
