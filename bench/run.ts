@@ -273,15 +273,26 @@ export function resultsMarkdown(r: BenchResults): string {
     const n = (x: number | undefined) => (x === undefined ? 'n/a' : x.toLocaleString('en-US'));
     out.push(
       table(
-        ['call', `before (${b.commit}, ${b.pages} pages)`, `now (${site!.pages} pages)`, 'change', ...more.map((m) => `now (${m.pages.toLocaleString('en-US')} pages)`), 'now, text blocks only'],
+        [
+          'call',
+          `before (${b.commit}, ${b.pages} pages)`,
+          `now (${site!.pages} pages)`,
+          'change',
+          ...more.map((m) => `now (${m.pages.toLocaleString('en-US')} pages)`),
+          'now, text blocks only',
+        ],
         site!.rows.map((row, i) => {
           const was = b.rows.find((x) => x.call === row.call)?.tokens;
           const change = was ? `${Math.round(((row.tokens - was) / was) * 100)} %` : '';
-          return [row.call, n(was), `**${n(row.tokens)}**`, change, ...more.map((m) => n(m.rows[i]?.tokens)), n(row.textTokens)];
+          const bigger = more.map((m) => n(m.rows[i]?.tokens));
+          return [row.call, n(was), `**${n(row.tokens)}**`, change, ...bigger, n(row.textTokens)];
         }),
       ),
       '',
-      'Tokens of the whole JSON-RPC `result` as the SDK client receives it (text blocks, resource links and `structuredContent` together), over real HTTP against the local server; "text blocks only" is what a host that passes only `content` text pays. Search is "storage"; the default limit was 10 and is 20 now. The before column was measured with the same script on the commit named.',
+      'Tokens of the whole JSON-RPC `result` as the SDK client receives it (text blocks, resource links and ' +
+        '`structuredContent` together), over real HTTP against the local server; "text blocks only" is what a host ' +
+        'that passes only `content` text pays. Search is "storage"; the default limit was 10 and is 20 now. The ' +
+        'before column was measured with the same script on the commit named.',
       '',
     );
   }
