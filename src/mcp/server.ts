@@ -18,6 +18,7 @@ import { toPage, type Content, type ContentPage } from '../core/content.ts';
 import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
 import { searchSite, type SearchDeps } from '../core/search.ts';
+import { markdownTwin } from '../core/markdown-doc.ts';
 
 export interface McpDeps {
   content: Content;
@@ -185,7 +186,7 @@ export function buildMcpServer(d: McpDeps): McpServer {
   }));
   for (const page of pages.filter((p) => isKeyPage(p.slug))) {
     server.registerResource(`page:${page.slug}`, page.markdown_url ?? `${origin}/${page.slug}.md`, { title: page.title, description: page.description, mimeType: 'text/markdown' }, async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: page.markdown }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdownTwin(page) }],
     }));
   }
   server.registerResource(
@@ -198,7 +199,7 @@ export function buildMcpServer(d: McpDeps): McpServer {
     async (uri, { slug }) => {
       const page: ContentPage | undefined = d.content.bySlug.get(String(slug));
       if (!page) throw new Error(`No page with slug "${String(slug).slice(0, 200)}"; list slugs with list_kartage_pages`);
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: page.markdown }] };
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: markdownTwin(page) }] };
     },
   );
   return server;
