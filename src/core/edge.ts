@@ -35,6 +35,7 @@ export function notFoundMarkdown(path: string, origin: string): string {
     'Where to look instead:',
     '',
     `- [llms.txt](${origin}/llms.txt): site summary and an index of every page as markdown`,
+    `- [sitemap.md](${origin}/sitemap.md): every page with its title and URL, by section`,
     `- [sitemap.xml](${origin}/sitemap.xml): every published URL`,
     `- [openapi.json](${origin}/openapi.json): the API description`,
     `- [/api/v1/pages](${origin}/api/v1/pages): the page index as JSON`,
