@@ -99,7 +99,8 @@ describe('markdown answers an agent can use on its own', () => {
 
   it('an agent user agent without Accept (or with */*) gets the markdown twin; a browser and an agent asking for HTML get HTML', async () => {
     const twin = (await send(`${server.url}/pricing.md`)).text;
-    for (const headers of [{ 'User-Agent': 'ClaudeBot/1.0' }, { 'User-Agent': 'Mozilla/5.0 (compatible; GPTBot/1.2)', Accept: '*/*' }]) {
+    const agents: Record<string, string>[] = [{ 'User-Agent': 'ClaudeBot/1.0' }, { 'User-Agent': 'Mozilla/5.0 (compatible; GPTBot/1.2)', Accept: '*/*' }];
+    for (const headers of agents) {
       const r = await send(`${server.url}/pricing`, { headers });
       expect(r.headers['content-type'], headers['User-Agent']).toBe('text/markdown; charset=utf-8');
       expect(r.text).toBe(twin);
