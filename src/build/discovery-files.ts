@@ -79,7 +79,8 @@ export function ardJson(origin: string) {
           'Install the Kartage MCP server from its registry manifest',
           'Which MCP transport and URL does the Kartage website use?',
         ],
-        description: `The same MCP server in MCP registry server.json format (schema 2025-12-11): name, version and the streamable-http remote ${origin}/mcp.`,
+        description: 'The same MCP server in MCP registry server.json format (schema 2025-12-11): name, version '
+          + `and the streamable-http remote ${origin}/mcp.`,
       },
       {
         identifier: id('agent-skills'),
@@ -90,7 +91,8 @@ export function ardJson(origin: string) {
           'How should an agent read the Kartage website?',
           'How do I book a Kartage demo for a user?',
         ],
-        description: 'Agent skills index: how to find content, read pages as markdown, check a lead in the sandbox and submit one only for a person who asked.',
+        description: 'Agent skills index: how to find content, read pages as markdown, check a lead in the sandbox '
+          + 'and submit one only for a person who asked.',
       },
       {
         identifier: id('content-api'),

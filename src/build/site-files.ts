@@ -2,6 +2,7 @@
  * @module The site-wide text files derived from the published pages: llms.txt (llmstxt.org), llms-full.txt,
  * sitemap.xml, sitemap.md (the same index as markdown, grouped by section) and robots.txt.
  */
+import { AGENT_SKILLS_PATH, SERVER_CARD_PATH } from '../contract/links.ts';
 import { CONTENT_SIGNAL } from '../contract/routes.ts';
 import type { Page } from '../contract/schemas.ts';
 
@@ -28,8 +29,8 @@ export const MACHINE_FILES: readonly MachineFile[] = [
   { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
   { path: '/sitemap.md', note: 'Every page with its title and URL, grouped by section, as markdown.' },
   { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
-  { path: '/.well-known/mcp/server-card.json', note: 'MCP server card: the server, its transport, tools and resources.' },
-  { path: '/.well-known/agent-skills/index.json', note: 'Agent skills index: how an agent finds, reads and uses this site.' },
+  { path: SERVER_CARD_PATH, note: 'MCP server card: the server, its transport, tools and resources.' },
+  { path: AGENT_SKILLS_PATH, note: 'Agent skills index: how an agent finds, reads and uses this site.' },
   { path: '/.well-known/ard.json', note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.' },
   { path: '/.well-known/api-catalog', note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.' },
   { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
@@ -89,12 +90,17 @@ export function sitemapMd(pages: Page[], origin: string): string {
   const out = [
     '# Kartage sitemap',
     '',
-    `> Every published page of ${origin}, grouped by section. Each page is also markdown: append \`.md\` to its URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}/sitemap.xml); the site summary is [llms.txt](${origin}/llms.txt).`,
+    `> Every published page of ${origin}, grouped by section. Each page is also markdown: append \`.md\` to its `
+      + `URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}/sitemap.xml); the site `
+      + `summary is [llms.txt](${origin}/llms.txt).`,
   ];
   for (const [title, list] of bySection(pages)) {
     if (!list.length) continue;
     out.push('', `## ${title === 'Optional' ? 'Other pages' : title}`, '');
-    for (const p of list) out.push(`- [${oneLine(p.title).replace(/[[\]]/g, '\\$&')}](${p.url})${p.updated ? ` (updated ${p.updated})` : ''}`);
+    for (const p of list) {
+      const title = oneLine(p.title).replace(/[[\]]/g, '\\$&');
+      out.push(`- [${title}](${p.url})${p.updated ? ` (updated ${p.updated})` : ''}`);
+    }
   }
   return out.join('\n') + '\n';
 }

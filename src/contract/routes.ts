@@ -101,7 +101,8 @@ export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=yes';
 const CORS_READ = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal',
+    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, '
+    + 'Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal',
 };
 
 /** Security headers for HTML; the CSP lets the site's own scripts, styles and Pagefind (WebAssembly) run. */
@@ -129,7 +130,12 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   // header rule could otherwise win over the middleware's headers for getPage.
   { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
   { source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)', headers: { ...SECURITY_HEADERS, Vary: 'Accept' } },
-  { source: '/(.*).md', headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', 'Content-Signal': CONTENT_SIGNAL, ...CORS_READ } },
+  {
+    source: '/(.*).md',
+    headers: {
+      'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', 'Content-Signal': CONTENT_SIGNAL, ...CORS_READ,
+    },
+  },
   { source: '/(.*).txt', headers: { 'Content-Type': 'text/plain; charset=utf-8', ...CORS_READ } },
   { source: '/openapi.(json|yaml)', headers: CORS_READ },
   { source: '/openapi.yaml', headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },

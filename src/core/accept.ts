@@ -101,6 +101,7 @@ export function isAgentUserAgent(userAgent: string | null): boolean {
 export function negotiateMarkdown(accept: string | null, userAgent: string | null): 'accept' | 'agent' | undefined {
   if (wantsMarkdown(accept)) return 'accept';
   if (!isAgentUserAgent(userAgent)) return undefined;
-  if (accept && (explicitQuality(accept, 'text/html') > 0 || explicitQuality(accept, 'application/json') > 0)) return undefined;
+  const named = (type: string) => explicitQuality(accept ?? '', type) > 0;
+  if (named('text/html') || named('application/json')) return undefined;
   return 'agent';
 }

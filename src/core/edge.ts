@@ -125,12 +125,20 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
       for (const [k, v] of Object.entries(extra)) res.headers.set(k, v);
       return { type: 'respond', response: res };
     }
-    const common = { Vary: 'Accept', 'Cache-Control': 'private, max-age=300, stale-while-revalidate=60', 'Access-Control-Allow-Origin': '*' };
+    const common = {
+      Vary: 'Accept',
+      'Cache-Control': 'private, max-age=300, stale-while-revalidate=60',
+      'Access-Control-Allow-Origin': '*',
+    };
     // API answers point at the API's descriptions; a deprecation link, when there is one, stays first.
     const links = [...(extra.Link ? [extra.Link] : []), ...API_LINKS].join(', ');
-    return markdownWanted
-      ? { type: 'rewrite', path: `/${slug}.md`, headers: { ...common, ...markdownHeaders(page), ...extra, Link: `${links}, ${canonicalLinkHeader(page.url)}` } }
-      : { type: 'rewrite', path: `${GET_PAGE_PREFIX}${slug}.json`, headers: { ...common, ...extra, Link: links, 'Content-Type': 'application/json; charset=utf-8' } };
+    if (markdownWanted) {
+      const canonical = canonicalLinkHeader(page.url);
+      const headers = { ...common, ...markdownHeaders(page), ...extra, Link: `${links}, ${canonical}` };
+      return { type: 'rewrite', path: `/${slug}.md`, headers };
+    }
+    const headers = { ...common, ...extra, Link: links, 'Content-Type': 'application/json; charset=utf-8' };
+    return { type: 'rewrite', path: `${GET_PAGE_PREFIX}${slug}.json`, headers };
   }
 
   if (path.startsWith('/api/')) {
@@ -145,9 +153,13 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
   // Vary; the HTML one carries the site's discovery links and the page's markdown alternate.
   const slug = read ? slugOfPath(path) : undefined;
   const page = slug ? content.bySlug.get(slug) : undefined;
-  const negotiated = read ? negotiateMarkdown(request.headers.get('accept'), request.headers.get('user-agent')) : undefined;
-  if (page && negotiated) return { type: 'rewrite', path: `/${page.slug}.md`, headers: { ...markdownHeaders(page), Vary: PAGE_VARY } };
-  if (read && markdownWanted && !page && !content.staticFiles.has(path)) return { type: 'respond', response: md404(path, origin) };
+  const negotiated = read && negotiateMarkdown(request.headers.get('accept'), request.headers.get('user-agent'));
+  if (page && negotiated) {
+    return { type: 'rewrite', path: `/${page.slug}.md`, headers: { ...markdownHeaders(page), Vary: PAGE_VARY } };
+  }
+  if (read && markdownWanted && !page && !content.staticFiles.has(path)) {
+    return { type: 'respond', response: md404(path, origin) };
+  }
   if (page) return { type: 'next', headers: { Vary: PAGE_VARY, Link: pageLinkHeader(page.slug) } };
   return { type: 'next', headers: slug ? { Vary: PAGE_VARY } : {} };
 }
