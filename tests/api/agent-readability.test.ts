@@ -28,7 +28,8 @@ let checks: Check[];
 beforeAll(async () => {
   server = await startTestServer();
   const origin = server.deps.content().data.origin;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', PRELOAD, CLI, 'audit', origin, '--json'], {
+  const args = ['--import', PRELOAD, CLI, 'audit', origin, '--json'];
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
     env: { ...process.env, ORIGIN_MAP: `${origin}=${server.url}` },
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -43,7 +44,7 @@ describe('Vercel agent-readability audit', () => {
     expect(checks.filter((c) => c.skipped).map((c) => c.name)).toEqual([]);
   });
 
-  it('passes every check but the missing-page one (the contract\'s real 404) and, until the pages carry it, JSON-LD', () => {
+  it('passes every check but the missing page (the contract\'s real 404) and, until pages carry it, JSON-LD', () => {
     const failed = checks.filter((c) => !c.passed).map((c) => c.name).sort();
     const jsonLdBuilt = readFileSync(join(PROJECT_ROOT, 'dist/index.html'), 'utf8').includes('application/ld+json');
     expect(failed).toEqual(jsonLdBuilt ? [CONTRACT_FAILS] : [CONTRACT_FAILS, JSON_LD].sort());
@@ -51,8 +52,10 @@ describe('Vercel agent-readability audit', () => {
   });
 
   it('passes the checks the markdown and discovery work is for', () => {
-    for (const name of ['Agent UA → markdown', 'Accept header → markdown', 'Vary: Accept', '.md URL → markdown', 'Frontmatter',
-      'sitemap.md', 'sitemap.xml', 'robots.txt', 'llms.txt', 'llms.txt links resolve', 'Soft 404 detection', 'Markdown link alternate']) {
+    const names = ['Agent UA → markdown', 'Accept header → markdown', 'Vary: Accept', '.md URL → markdown', 'Frontmatter',
+      'sitemap.md', 'sitemap.xml', 'robots.txt', 'llms.txt', 'llms.txt links resolve', 'Soft 404 detection',
+      'Markdown link alternate'];
+    for (const name of names) {
       expect(checks.find((c) => c.name === name), name).toMatchObject({ passed: true });
     }
   });

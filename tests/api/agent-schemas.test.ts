@@ -25,7 +25,8 @@ afterAll(() => server?.close());
 
 describe('discovery files against their schemas', () => {
   it('/.well-known/mcp.json is a valid MCP registry server.json (schema 2025-12-11)', async () => {
-    const validate = withFormats(new Ajv({ strict: false, allErrors: true })).compile(JSON.parse(schema('mcp-server-2025-12-11.schema.json')));
+    const ajv = withFormats(new Ajv({ strict: false, allErrors: true }));
+    const validate = ajv.compile(JSON.parse(schema('mcp-server-2025-12-11.schema.json')));
     const served = (await send(`${server.url}/.well-known/mcp.json`)).json();
     expect(served.$schema).toBe('https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');
     expect(validate(served), JSON.stringify(validate.errors)).toBe(true);
@@ -34,7 +35,8 @@ describe('discovery files against their schemas', () => {
   });
 
   it('/.well-known/ard.json is a valid ARD manifest (ai-catalog schema, specVersion 1.0)', async () => {
-    const validate = withFormats(new Ajv2020({ strict: false, allErrors: true })).compile(JSON.parse(schema('ard-ai-catalog-1.0.schema.json')));
+    const ajv = withFormats(new Ajv2020({ strict: false, allErrors: true }));
+    const validate = ajv.compile(JSON.parse(schema('ard-ai-catalog-1.0.schema.json')));
     const served = (await send(`${server.url}/.well-known/ard.json`)).json();
     expect(validate(served), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...served, entries: [{ ...served.entries[0], identifier: 'kartage-mcp' }] })).toBe(false);
@@ -45,7 +47,8 @@ describe('discovery files against their schemas', () => {
     const xsd = { fileName: 'sitemap.xsd', contents: schema('sitemap-0.9.xsd') };
     const result = await validateXML({ xml: [{ fileName: 'sitemap.xml', contents: xml }], schema: [xsd] });
     expect(result.valid, result.rawOutput).toBe(true);
-    const broken = await validateXML({ xml: [{ fileName: 'bad.xml', contents: xml.replace('<loc>', '<location>') }], schema: [xsd] });
+    const bad = { fileName: 'bad.xml', contents: xml.replace('<loc>', '<location>') };
+    const broken = await validateXML({ xml: [bad], schema: [xsd] });
     expect(broken.valid).toBe(false);
   });
 });

@@ -31,9 +31,11 @@ function parseRobots(text: string): Group[] {
 }
 
 /** The group for a user agent: one naming its product token, else `*`. */
-function groupFor(groups: Group[], userAgent: string, match: (agent: string, token: string) => boolean): Group | undefined {
+type AgentMatch = (agent: string, token: string) => boolean;
+function groupFor(groups: Group[], userAgent: string, match: AgentMatch): Group | undefined {
   const token = userAgent.split('/')[0]!.toLowerCase();
-  return groups.find((g) => g.agents.some((a) => a !== '*' && match(a, token))) ?? groups.find((g) => g.agents.includes('*'));
+  const named = groups.find((g) => g.agents.some((a) => a !== '*' && match(a, token)));
+  return named ?? groups.find((g) => g.agents.includes('*'));
 }
 
 /** CPython's robotparser: the first rule (in order) whose path is a prefix of the URL path decides. */
@@ -54,15 +56,20 @@ function rfc9309Allows(text: string, userAgent: string, path: string): boolean {
   let best: { allow: boolean; length: number } | undefined;
   for (const r of g.rules) {
     if (r.path === '') continue;
-    const pattern = new RegExp('^' + r.path.replace(/[.+?^{}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\\\$$|\$$/, '$'));
+    const escaped = r.path.replace(/[.+?^{}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+    const pattern = new RegExp('^' + escaped.replace(/\\\$$|\$$/, '$'));
     if (!pattern.test(path)) continue;
-    if (!best || r.path.length > best.length || (r.path.length === best.length && r.allow)) best = { allow: r.allow, length: r.path.length };
+    const longer = !best || r.path.length > best.length || (r.path.length === best.length && r.allow);
+    if (longer) best = { allow: r.allow, length: r.path.length };
   }
   return best?.allow ?? true;
 }
 
 const AGENTS = ['GPTBot/1.2', 'ClaudeBot/1.0', 'PerplexityBot/1.0', 'Googlebot/2.1', 'Bingbot/2.0', 'SomeNewCrawler/0.1'];
-const PATHS = ['/', '/pricing', '/pricing.md', '/blog/planning-for-peak-season', '/search', '/search?q=storage', '/search/x', '/llms.txt', '/sitemap.md', '/api/v1/pages'];
+const PATHS = [
+  '/', '/pricing', '/pricing.md', '/blog/planning-for-peak-season', '/search', '/search?q=storage', '/search/x',
+  '/llms.txt', '/sitemap.md', '/api/v1/pages',
+];
 
 describe('robots.txt', () => {
   const robots = robotsTxt('https://kartage.example');
@@ -75,7 +82,9 @@ describe('robots.txt', () => {
 
   it('opens the site to every crawler, AI crawlers included, and keeps the search page out', () => {
     for (const ua of AGENTS) {
-      for (const path of PATHS.filter((p) => !p.startsWith('/search'))) expect(rfc9309Allows(robots, ua, path), `${ua} ${path}`).toBe(true);
+      for (const path of PATHS.filter((p) => !p.startsWith('/search'))) {
+        expect(rfc9309Allows(robots, ua, path), `${ua} ${path}`).toBe(true);
+      }
       expect(rfc9309Allows(robots, ua, '/search'), ua).toBe(false);
       expect(rfc9309Allows(robots, ua, '/search?q=x'), ua).toBe(false);
     }
