@@ -129,7 +129,11 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   // Not under /api/: API answers set their own Cache-Control (metered ones are private), and on Vercel a
   // header rule could otherwise win over the middleware's headers for getPage.
   { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
-  { source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)', headers: { ...SECURITY_HEADERS, Vary: 'Accept' } },
+  // Page URLs: the middleware negotiates on Accept and, for known agents, User-Agent (src/core/edge.ts).
+  {
+    source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)',
+    headers: { ...SECURITY_HEADERS, Vary: 'Accept, User-Agent' },
+  },
   {
     source: '/(.*).md',
     headers: {

@@ -177,7 +177,7 @@ describe('header rules', () => {
   it('give HTML the security headers and static files their types, caching and CORS', () => {
     const html = headersFor('/pricing');
     expect(html['content-security-policy']).toMatch(/default-src 'self'.*script-src 'self' 'wasm-unsafe-eval'/);
-    expect(html).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', vary: 'Accept' });
+    expect(html).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', vary: 'Accept, User-Agent' });
     expect(html['strict-transport-security']).toMatch(/max-age=\d+/);
     expect(headersFor('/pricing.md')).toMatchObject({ 'content-type': 'text/markdown; charset=utf-8', vary: 'Accept', 'access-control-allow-origin': '*' });
     expect(headersFor('/llms.txt')).toMatchObject({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
