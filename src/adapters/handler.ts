@@ -8,6 +8,7 @@ import { deps, type Deps } from './deps.ts';
 import { errorResponse, readHeaders } from './http.ts';
 import { routeHeadersFor } from '../core/deprecation.ts';
 import { createLog } from './log.ts';
+import { API_LINKS, appendLinks } from '../contract/links.ts';
 
 const fallbackLog = createLog();
 
@@ -25,6 +26,7 @@ export async function guarded(fn: () => Promise<Response>, request?: Request): P
   try {
     const response = await fn();
     if (request) for (const [k, v] of Object.entries(routeHeadersFor(new URL(request.url).pathname))) response.headers.set(k, v);
+    appendLinks(response.headers, API_LINKS);
     return response;
   } catch (e) {
     const id = crypto.randomUUID();

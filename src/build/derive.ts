@@ -1,7 +1,8 @@
 /**
  * @module The post-build step: reads every published HTML page once and writes what derives from it:
- * markdown twins, per-page JSON, the content data the functions load, llms.txt, llms-full.txt, sitemap,
- * robots.txt, the OpenAPI document, the discovery files (.well-known, sandbox info) and the Pagefind index.
+ * markdown twins (front matter + the JSON's `markdown`), per-page JSON, the content data the functions
+ * load, llms.txt, llms-full.txt, sitemap.xml, sitemap.md, robots.txt, the OpenAPI document, the discovery
+ * files (.well-known, sandbox info) and the Pagefind index.
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
@@ -11,7 +12,8 @@ import { PageSchema, type Page } from '../contract/schemas.ts';
 import { pageFromHtml } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import pkg from '../../package.json' with { type: 'json' };
-import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapXml } from './site-files.ts';
+import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from './site-files.ts';
+import { markdownTwin } from '../core/markdown-doc.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
@@ -63,7 +65,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   const pages = found.map((f) => f.page);
 
   for (const page of pages) {
-    await write(join(opts.distDir, twinPath(page.slug)), page.markdown);
+    await write(join(opts.distDir, twinPath(page.slug)), markdownTwin(page));
     await write(join(opts.distDir, pageJsonPath(page.slug)), JSON.stringify(page));
   }
 
@@ -81,8 +83,8 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
   await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
+  await write(join(opts.distDir, 'sitemap.md'), sitemapMd(pages, opts.origin));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
-
 
   if (opts.pagefind !== false) {
     const pagefind = await import('pagefind');

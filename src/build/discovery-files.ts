@@ -4,6 +4,7 @@
  * lead sandbox description at /api/v1/sandbox. Pure: an origin in, a JSON-able object out.
  */
 import { LIMITS, policyOf } from '../contract/limits.ts';
+import { AGENT_SKILLS_PATH, SERVER_CARD_PATH, SERVER_CARD_TYPE } from '../contract/links.ts';
 import { MCP_SERVER_NAME, MCP_TOOLS } from '../contract/mcp.ts';
 import {
   DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES, type LeadInput, type LeadValidation,
@@ -36,6 +37,12 @@ export function mcpServerJson(origin: string, version: string) {
     version,
     websiteUrl: `${origin}/developers`,
     remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }],
+    // server.json has no field for a server card; publisher-provided metadata is the schema's open slot.
+    _meta: {
+      'io.modelcontextprotocol.registry/publisher-provided': {
+        serverCard: { url: `${origin}${SERVER_CARD_PATH}`, type: SERVER_CARD_TYPE },
+      },
+    },
   };
 }
 
@@ -50,8 +57,9 @@ export function ardJson(origin: string) {
       {
         identifier: id('mcp'),
         displayName: 'Kartage website MCP server',
-        type: 'application/mcp-server-card+json',
-        url: `${origin}${DISCOVERY_PATHS.mcp}`,
+        // The MCP server card (SEP-2127 draft); the registry server.json is the next entry.
+        type: SERVER_CARD_TYPE,
+        url: `${origin}${SERVER_CARD_PATH}`,
         capabilities: [...MCP_TOOLS],
         representativeQueries: [
           'What does Kartage cost for a removalist with two warehouses?',
@@ -60,6 +68,31 @@ export function ardJson(origin: string) {
           'Find Kartage pages about crew apps and dispatch',
         ],
         description: `Public, read-only MCP server over Streamable HTTP at ${origin}/mcp, no authentication. Tools: ${MCP_TOOLS.join(', ')}.`,
+      },
+      {
+        identifier: id('mcp-registry'),
+        displayName: 'Kartage website MCP server (registry server.json)',
+        // A registry server.json has no media type of its own: it is plain JSON (schema 2025-12-11).
+        type: 'application/json',
+        url: `${origin}${DISCOVERY_PATHS.mcp}`,
+        representativeQueries: [
+          'Install the Kartage MCP server from its registry manifest',
+          'Which MCP transport and URL does the Kartage website use?',
+        ],
+        description: 'The same MCP server in MCP registry server.json format (schema 2025-12-11): name, version '
+          + `and the streamable-http remote ${origin}/mcp.`,
+      },
+      {
+        identifier: id('agent-skills'),
+        displayName: 'Kartage agent skills',
+        type: 'application/json',
+        url: `${origin}${AGENT_SKILLS_PATH}`,
+        representativeQueries: [
+          'How should an agent read the Kartage website?',
+          'How do I book a Kartage demo for a user?',
+        ],
+        description: 'Agent skills index: how to find content, read pages as markdown, check a lead in the sandbox '
+          + 'and submit one only for a person who asked.',
       },
       {
         identifier: id('content-api'),
@@ -118,7 +151,10 @@ export function apiCatalog(origin: string) {
       { anchor: `${origin}/api/lead`, 'service-desc': serviceDesc, 'service-doc': serviceDoc, 'service-meta': serviceMeta },
       {
         anchor: `${origin}/mcp`,
-        'service-desc': [{ href: `${origin}${DISCOVERY_PATHS.mcp}`, type: 'application/json' }],
+        'service-desc': [
+          { href: `${origin}${SERVER_CARD_PATH}`, type: SERVER_CARD_TYPE },
+          { href: `${origin}${DISCOVERY_PATHS.mcp}`, type: 'application/json' },
+        ],
         'service-doc': serviceDoc,
         'service-meta': serviceMeta,
       },

@@ -1,7 +1,9 @@
 /**
  * @module Turns one published HTML page into the contract's Page: metadata from the head, and the body as
- * markdown from `<main>` with navigation, footer and `data-md="skip"` parts removed. The `.md` twin and
- * the page JSON both use `markdown` from here, so they cannot differ.
+ * markdown from `<main>` with navigation, footer and `data-md="skip"` parts removed. The body starts with
+ * the page's H1 (a line the page shows above it, such as the eyebrow, goes below it), and its links and
+ * images are absolute, so the markdown stands alone. The `.md` twin is front matter plus this body
+ * (src/core/markdown-doc.ts), so the twin and the JSON's `markdown` cannot differ.
  */
 import { unified } from 'unified';
 import rehypeParse from 'rehype-parse';
@@ -10,6 +12,7 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { select, selectAll } from 'hast-util-select';
 import type { Element, Root } from 'hast';
+import type { Root as MdRoot } from 'mdast';
 import type { Page } from '../contract/schemas.ts';
 
 const toMarkdown = unified()
@@ -33,6 +36,21 @@ function textOf(node: Element | Root | undefined): string {
   };
   walk(node);
   return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Makes root-relative `href` and `src` values absolute against `origin` (an agent may hold only the markdown). */
+function absolutize(root: Element, origin: string) {
+  for (const el of selectAll('a[href], img[src]', root)) {
+    const name = el.tagName === 'a' ? 'href' : 'src';
+    const v = el.properties[name];
+    if (typeof v === 'string' && v.startsWith('/') && !v.startsWith('//')) el.properties[name] = origin + v;
+  }
+}
+
+/** Moves whatever comes before the first top-level H1 (the eyebrow line) to just after it. */
+function h1First(tree: MdRoot) {
+  const i = tree.children.findIndex((n) => n.type === 'heading' && n.depth === 1);
+  if (i > 0) tree.children = [tree.children[i]!, ...tree.children.slice(0, i), ...tree.children.slice(i + 1)];
 }
 
 /** Removes nodes matching `selector` from the tree under `root`. */
@@ -67,16 +85,10 @@ export function pageFromHtml(html: string): PageFromHtml | undefined {
   const updated = attr(select('meta[name="kartage:updated"]', tree), 'content');
   if (!title || !url) throw new Error(`page ${slug} lacks <title> or canonical link`);
 
-  const body = String(toMarkdown.stringify(toMarkdown.runSync({ type: 'root', children: [main] } as Root) as any)).trim();
-  const header = [
-    '---',
-    `title: ${JSON.stringify(title)}`,
-    description ? `description: ${JSON.stringify(description)}` : undefined,
-    `url: ${url}`,
-    updated ? `updated: ${updated}` : undefined,
-    '---',
-  ].filter(Boolean);
-  const markdown = `${header.join('\n')}\n\n${body}\n`;
+  absolutize(main, new URL(url).origin);
+  const md = toMarkdown.runSync({ type: 'root', children: [main] } as Root) as unknown as MdRoot;
+  h1First(md);
+  const markdown = `${String(toMarkdown.stringify(md as any)).trim()}\n`;
   const page: Page = { slug, title, url, markdown };
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;

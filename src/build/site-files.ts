@@ -1,7 +1,9 @@
 /**
  * @module The site-wide text files derived from the published pages: llms.txt (llmstxt.org), llms-full.txt,
- * sitemap.xml and robots.txt.
+ * sitemap.xml, sitemap.md (the same index as markdown, grouped by section) and robots.txt.
  */
+import { AGENT_SKILLS_PATH, SERVER_CARD_PATH } from '../contract/links.ts';
+import { CONTENT_SIGNAL } from '../contract/routes.ts';
 import type { Page } from '../contract/schemas.ts';
 
 /** Sections of llms.txt, in order; the first whose test matches a slug takes the page. */
@@ -25,7 +27,10 @@ export const MACHINE_FILES: readonly MachineFile[] = [
   { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
   { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
   { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
+  { path: '/sitemap.md', note: 'Every page with its title and URL, grouped by section, as markdown.' },
   { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
+  { path: SERVER_CARD_PATH, note: 'MCP server card: the server, its transport, tools and resources.' },
+  { path: AGENT_SKILLS_PATH, note: 'Agent skills index: how an agent finds, reads and uses this site.' },
   { path: '/.well-known/ard.json', note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.' },
   { path: '/.well-known/api-catalog', note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.' },
   { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
@@ -34,6 +39,13 @@ export const MACHINE_FILES: readonly MachineFile[] = [
 ];
 
 const oneLine = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+
+/** Pages grouped by llms.txt's sections, in section order ('Optional' last). */
+function bySection(pages: Page[]): Map<string, Page[]> {
+  const out = new Map<string, Page[]>(SECTIONS.map((s) => [s.title, []]));
+  for (const p of pages) out.get(SECTIONS.find((s) => s.test(p.slug))!.title)!.push(p);
+  return out;
+}
 
 /** llms.txt: H1, summary blockquote, H2 sections of `[name](url): note` links to every page's markdown twin. */
 export function llmsTxt(pages: Page[], origin: string, files: readonly MachineFile[]): string {
@@ -44,19 +56,15 @@ export function llmsTxt(pages: Page[], origin: string, files: readonly MachineFi
     '',
     'Every page below links to its markdown version. Lead submission (POST /api/lead) is only for a person who asked to be contacted; use the sandbox (POST /api/v1/lead/validate) to check a payload first.',
   ];
-  const bySection = new Map<string, Page[]>();
-  for (const p of pages) {
-    const section = SECTIONS.find((s) => s.test(p.slug))!.title;
-    bySection.set(section, [...(bySection.get(section) ?? []), p]);
-  }
+  const sections = bySection(pages);
   for (const { title } of SECTIONS) {
     if (title === 'Optional') continue;
-    const list = bySection.get(title);
+    const list = sections.get(title);
     if (!list?.length) continue;
     out.push('', `## ${title}`, '', ...list.map((p) => `- [${oneLine(p.title)}](${p.markdown_url ?? p.url}): ${oneLine(p.description)}`));
   }
   out.push('', '## Machine-readable files', '', ...files.map((f) => `- [${f.path}](${origin}${f.path}): ${f.note}`));
-  const optional = bySection.get('Optional');
+  const optional = sections.get('Optional');
   if (optional?.length) out.push('', '## Optional', '', ...optional.map((p) => `- [${oneLine(p.title)}](${p.markdown_url ?? p.url}): ${oneLine(p.description)}`));
   return out.join('\n') + '\n';
 }
@@ -74,18 +82,48 @@ export function sitemapXml(pages: Page[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
+/**
+ * sitemap.md: every published page with its title and absolute URL, grouped as llms.txt groups them (the
+ * "Optional" pages under "Other pages"), for agents that read markdown rather than parse XML.
+ */
+export function sitemapMd(pages: Page[], origin: string): string {
+  const out = [
+    '# Kartage sitemap',
+    '',
+    `> Every published page of ${origin}, grouped by section. Each page is also markdown: append \`.md\` to its `
+      + `URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}/sitemap.xml); the site `
+      + `summary is [llms.txt](${origin}/llms.txt).`,
+  ];
+  for (const [title, list] of bySection(pages)) {
+    if (!list.length) continue;
+    out.push('', `## ${title === 'Optional' ? 'Other pages' : title}`, '');
+    for (const p of list) {
+      const title = oneLine(p.title).replace(/[[\]]/g, '\\$&');
+      out.push(`- [${title}](${p.url})${p.updated ? ` (updated ${p.updated})` : ''}`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
 const AI_CRAWLERS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'Meta-ExternalAgent', 'Amazonbot', 'DuckAssistBot', 'MistralAI-User'];
 
-/** robots.txt: open to every crawler, AI crawlers named explicitly; the search page is not for indexing. */
+/**
+ * robots.txt: open to every crawler, AI crawlers named explicitly; the search page (a client-side
+ * search box, no content of its own) is not for crawling. Each group lists `Disallow: /search` before
+ * `Allow: /`, so a first-match parser (Python's urllib.robotparser) and an RFC 9309 longest-match parser
+ * read the same rules.
+ */
 export function robotsTxt(origin: string): string {
+  const rules = [`Content-Signal: ${CONTENT_SIGNAL}`, 'Disallow: /search', 'Allow: /'];
   return [
     '# Kartage welcomes search engines and AI crawlers. Markdown versions: append .md to any page URL.',
+    `# Every page as a markdown index: ${origin}/sitemap.md; site summary for agents: ${origin}/llms.txt`,
+    '# Content-Signal (https://contentsignals.org): search, AI input and AI training are all welcome.',
     ...AI_CRAWLERS.map((ua) => `User-agent: ${ua}`),
-    'Allow: /',
+    ...rules,
     '',
     'User-agent: *',
-    'Allow: /',
-    'Disallow: /search',
+    ...rules,
     '',
     `Sitemap: ${origin}/sitemap.xml`,
     '',

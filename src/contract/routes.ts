@@ -4,6 +4,7 @@
  * Vercel's `source` (path-to-regexp) and the WHATWG `URLPattern` understand.
  */
 import { LIMITS } from './limits.ts';
+import { pageLinkHeader } from './links.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 /** What answers: a function in `api/`, the middleware over a static file, or a static file alone. */
@@ -91,10 +92,17 @@ export function rewrites(): { source: string; destination: string }[] {
   return [...fnAliases, ...staticRewrites];
 }
 
+/**
+ * Content signals (contentsignals.org), in robots.txt and on every markdown answer: a vendor site wants to
+ * be found, quoted and known, so search, AI answers from live fetches (ai-input) and training are allowed.
+ */
+export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=yes';
+
 const CORS_READ = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, Deprecation, Sunset, Link',
+    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, '
+    + 'Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal',
 };
 
 /** Security headers for HTML; the CSP lets the site's own scripts, styles and Pagefind (WebAssembly) run. */
@@ -106,15 +114,11 @@ export const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
-/** What the home page advertises to agents (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog). */
-export const HOME_LINKS = [
-  '</.well-known/api-catalog>; rel="api-catalog"',
-  '</openapi.json>; rel="service-desc"; type="application/openapi+json"',
-  '</developers>; rel="service-doc"; type="text/html"',
-  '</.well-known/ard.json>; rel="ard"; type="application/json"',
-  '</index.md>; rel="alternate"; type="text/markdown"',
-  '</llms.txt>; rel="describedby"; type="text/plain"',
-].join(', ');
+/**
+ * What the home page advertises (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog): the same value
+ * the middleware gives every page (src/core/edge.ts), so the rule and the middleware agree.
+ */
+export const HOME_LINKS = pageLinkHeader('index');
 
 /**
  * Header rules for static files, applied in order; later rules override earlier ones for the same header,
@@ -125,8 +129,17 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   // Not under /api/: API answers set their own Cache-Control (metered ones are private), and on Vercel a
   // header rule could otherwise win over the middleware's headers for getPage.
   { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
-  { source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)', headers: { ...SECURITY_HEADERS, Vary: 'Accept' } },
-  { source: '/(.*).md', headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...CORS_READ } },
+  // Page URLs: the middleware negotiates on Accept and, for known agents, User-Agent (src/core/edge.ts).
+  {
+    source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)',
+    headers: { ...SECURITY_HEADERS, Vary: 'Accept, User-Agent' },
+  },
+  {
+    source: '/(.*).md',
+    headers: {
+      'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', 'Content-Signal': CONTENT_SIGNAL, ...CORS_READ,
+    },
+  },
   { source: '/(.*).txt', headers: { 'Content-Type': 'text/plain; charset=utf-8', ...CORS_READ } },
   { source: '/openapi.(json|yaml)', headers: CORS_READ },
   { source: '/openapi.yaml', headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },

@@ -70,3 +70,38 @@ function firstExplicit(accept: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * User-agent tokens of AI agents and AI crawlers (vendors' published crawler names; case-insensitive
+ * substrings). An agent that fetches a page without asking for HTML gets markdown, which costs it a
+ * fraction of the tokens; a browser never carries these tokens.
+ */
+export const AGENT_UA_TOKENS: readonly string[] = [
+  'claudebot', 'claude-user', 'claude-searchbot', 'claude-web', 'anthropic-ai',
+  'gptbot', 'chatgpt-user', 'oai-searchbot',
+  'perplexitybot', 'perplexity-user',
+  'google-cloudvertexbot', 'gemini-deep-research',
+  'meta-externalagent', 'meta-externalfetcher',
+  'amazonbot', 'applebot-extended', 'duckassistbot', 'mistralai-user', 'cohere-ai', 'youbot', 'ccbot',
+  'cursor/', 'github-copilot', 'devin',
+];
+
+/** True when the User-Agent names a known AI agent or AI crawler. */
+export function isAgentUserAgent(userAgent: string | null): boolean {
+  if (!userAgent) return false;
+  const ua = userAgent.toLowerCase();
+  return AGENT_UA_TOKENS.some((t) => ua.includes(t));
+}
+
+/**
+ * Which variant a page URL answers: markdown when the Accept header asks for it (`wantsMarkdown`), or
+ * when a known agent's user agent sends no Accept or one that names neither HTML nor JSON (such as
+ * `*\/*`, what most HTTP libraries send). An agent that names `text/html` gets HTML.
+ */
+export function negotiateMarkdown(accept: string | null, userAgent: string | null): 'accept' | 'agent' | undefined {
+  if (wantsMarkdown(accept)) return 'accept';
+  if (!isAgentUserAgent(userAgent)) return undefined;
+  const named = (type: string) => explicitQuality(accept ?? '', type) > 0;
+  if (named('text/html') || named('application/json')) return undefined;
+  return 'agent';
+}

@@ -4,11 +4,13 @@
  * and real 404s (JSON, or markdown when markdown was asked for) for unknown API paths.
  * Returns a decision; the platform glue turns it into its own response, rewrite or pass-through.
  */
-import { routes, type RouteSpec } from '../contract/routes.ts';
+import { API_LINKS, canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
+import { CONTENT_SIGNAL, CORS_READ, routes, type RouteSpec } from '../contract/routes.ts';
 import { SLUG_PATTERN } from '../contract/schemas.ts';
-import { wantsMarkdown } from './accept.ts';
+import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
 import { routeHeadersFor } from './deprecation.ts';
-import type { Content } from './content.ts';
+import type { Content, ContentPage } from './content.ts';
+import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 
 export type EdgeDecision =
   | { type: 'respond'; response: Response }
@@ -33,6 +35,7 @@ export function notFoundMarkdown(path: string, origin: string): string {
     'Where to look instead:',
     '',
     `- [llms.txt](${origin}/llms.txt): site summary and an index of every page as markdown`,
+    `- [sitemap.md](${origin}/sitemap.md): every page with its title and URL, by section`,
     `- [sitemap.xml](${origin}/sitemap.xml): every published URL`,
     `- [openapi.json](${origin}/openapi.json): the API description`,
     `- [/api/v1/pages](${origin}/api/v1/pages): the page index as JSON`,
@@ -56,6 +59,31 @@ const md404 = (path: string, origin: string) =>
     status: 404,
     headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'public, max-age=60' },
   });
+
+const tokenCache = new WeakMap<ContentPage, string>();
+
+/**
+ * Headers of every markdown answer of a page (the negotiated page URL and getPage's markdown): CORS as
+ * on the `.md` twin, the canonical page URL (a markdown body has no `<link rel="canonical">`), a token
+ * estimate of the twin (computed once per page per instance) and the content signals.
+ */
+export function markdownHeaders(page: ContentPage): Record<string, string> {
+  let tokens = tokenCache.get(page);
+  if (!tokens) tokenCache.set(page, (tokens = String(markdownTokens(markdownTwin(page)))));
+  return {
+    'Content-Type': 'text/markdown; charset=utf-8',
+    ...CORS_READ,
+    Link: canonicalLinkHeader(page.url),
+    'x-markdown-tokens': tokens,
+    'Content-Signal': CONTENT_SIGNAL,
+  };
+}
+
+/**
+ * `Vary` of page URLs: the answer depends on Accept and, for known agents, on User-Agent (see
+ * `negotiateMarkdown`); a shared cache must not hand an agent's markdown to a browser.
+ */
+const PAGE_VARY = 'Accept, User-Agent';
 
 /** Page slug for a site path, or undefined (`/` -> `index`). */
 export function slugOfPath(path: string): string | undefined {
@@ -97,10 +125,20 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
       for (const [k, v] of Object.entries(extra)) res.headers.set(k, v);
       return { type: 'respond', response: res };
     }
-    const common = { Vary: 'Accept', 'Cache-Control': 'private, max-age=300, stale-while-revalidate=60', 'Access-Control-Allow-Origin': '*', ...extra };
-    return markdownWanted
-      ? { type: 'rewrite', path: `/${slug}.md`, headers: { ...common, 'Content-Type': 'text/markdown; charset=utf-8' } }
-      : { type: 'rewrite', path: `${GET_PAGE_PREFIX}${slug}.json`, headers: { ...common, 'Content-Type': 'application/json; charset=utf-8' } };
+    const common = {
+      Vary: 'Accept',
+      'Cache-Control': 'private, max-age=300, stale-while-revalidate=60',
+      'Access-Control-Allow-Origin': '*',
+    };
+    // API answers point at the API's descriptions; a deprecation link, when there is one, stays first.
+    const links = [...(extra.Link ? [extra.Link] : []), ...API_LINKS].join(', ');
+    if (markdownWanted) {
+      const canonical = canonicalLinkHeader(page.url);
+      const headers = { ...common, ...markdownHeaders(page), ...extra, Link: `${links}, ${canonical}` };
+      return { type: 'rewrite', path: `/${slug}.md`, headers };
+    }
+    const headers = { ...common, ...extra, Link: links, 'Content-Type': 'application/json; charset=utf-8' };
+    return { type: 'rewrite', path: `${GET_PAGE_PREFIX}${slug}.json`, headers };
   }
 
   if (path.startsWith('/api/')) {
@@ -111,11 +149,17 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
 
   if (functionPaths.has(path)) return { type: 'next', headers: {} };
 
-  // Page URLs: markdown negotiation. The HTML and markdown variants both say Vary: Accept.
-  if (read && markdownWanted) {
-    const slug = slugOfPath(path);
-    if (slug && content.bySlug.has(slug)) return { type: 'rewrite', path: `/${slug}.md`, headers: { Vary: 'Accept', 'Content-Type': 'text/markdown; charset=utf-8' } };
-    if (!content.staticFiles.has(path)) return { type: 'respond', response: md404(path, origin) };
+  // Page URLs: markdown negotiation (Accept, or a known agent's user agent). Both variants carry the same
+  // Vary; the HTML one carries the site's discovery links and the page's markdown alternate.
+  const slug = read ? slugOfPath(path) : undefined;
+  const page = slug ? content.bySlug.get(slug) : undefined;
+  const negotiated = read && negotiateMarkdown(request.headers.get('accept'), request.headers.get('user-agent'));
+  if (page && negotiated) {
+    return { type: 'rewrite', path: `/${page.slug}.md`, headers: { ...markdownHeaders(page), Vary: PAGE_VARY } };
   }
-  return { type: 'next', headers: read && slugOfPath(path) ? { Vary: 'Accept' } : {} };
+  if (read && markdownWanted && !page && !content.staticFiles.has(path)) {
+    return { type: 'respond', response: md404(path, origin) };
+  }
+  if (page) return { type: 'next', headers: { Vary: PAGE_VARY, Link: pageLinkHeader(page.slug) } };
+  return { type: 'next', headers: slug ? { Vary: PAGE_VARY } : {} };
 }

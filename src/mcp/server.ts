@@ -50,6 +50,7 @@ import { recommendPlan } from '../core/pricing.ts';
 import type { SearchDeps } from '../core/search.ts';
 import { toolJsonSchema } from './schema-json.ts';
 import { searchWithFallback } from './partial-search.ts';
+import { markdownTwin } from '../core/markdown-doc.ts';
 
 export interface McpDeps {
   content: Content;
@@ -493,7 +494,7 @@ function fixedResources(origin: string, pages: readonly Page[]): FixedResource[]
         title: p.title,
         description: p.description ?? p.title,
         mimeType: 'text/markdown',
-        read: () => p.markdown,
+        read: () => markdownTwin(p),
       })),
   ];
 }
@@ -550,7 +551,8 @@ function readResource(content: Content, uri: string): { contents: { uri: string;
     } catch {
       throw notFound(uri);
     }
-    body = content.bySlug.get(slug)?.markdown;
+    const page = content.bySlug.get(slug);
+    body = page && markdownTwin(page);
   }
   if (body === undefined) throw notFound(uri);
   const parts = splitExact(body);

@@ -1,6 +1,8 @@
 /** The auxiliary GET paths of the contract ("Other GET paths", "Authentication") over real HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from '../../src/contract/mcp.ts';
+import { CONTENT_SIGNAL } from '../../src/contract/routes.ts';
+import { markdownTokens } from '../../src/core/markdown-doc.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { send } from '../helpers/http.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -59,6 +61,28 @@ describe('discovery files', () => {
     for (const rel of ['ard', 'api-catalog', 'service-desc', 'service-doc', 'alternate']) expect(link).toContain(`rel="${rel}"`);
   });
 
+  it('every HTML page carries the discovery links, the server card and its own markdown alternate', async () => {
+    const pages = server.deps.content().data.pages;
+    expect(pages.length).toBeGreaterThan(10);
+    for (const page of pages) {
+      const r = await send(new URL(page.url).pathname.replace(/^/, server.url));
+      expect(r.headers['content-type'], page.slug).toMatch(/^text\/html/);
+      expect(r.headers.vary, page.slug).toBe('Accept, User-Agent');
+      const link = r.headers.link!;
+      for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'ard', 'describedby', 'mcp-server-card']) expect(link, `${page.slug} ${rel}`).toContain(`rel="${rel}"`);
+      expect(link).toContain('</.well-known/mcp/server-card.json>; rel="mcp-server-card"; type="application/mcp-server-card+json"');
+      expect(link).toContain(`</${page.slug}.md>; rel="alternate"; type="text/markdown"`);
+    }
+  });
+
+  it('API answers point at the API description', async () => {
+    for (const path of ['/api/v1/search?q=storage', '/api/v1/pages?limit=1', '/api/v1/pages/pricing']) {
+      const link = (await send(`${server.url}${path}`)).headers.link;
+      expect(link, path).toContain('</openapi.json>; rel="service-desc"');
+      expect(link, path).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+    }
+  });
+
   it('OAuth metadata paths are absent and no answer challenges for credentials', async () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       const r = await send(`${server.url}${path}`, { headers: { Authorization: 'Bearer x' } });
@@ -67,5 +91,76 @@ describe('discovery files', () => {
     }
     const withAuth = await send(`${server.url}/api/v1/pages?limit=1`, { headers: { Authorization: 'Bearer anything' } });
     expect(withAuth.status).toBe(200);
+  });
+});
+
+describe('markdown answers an agent can use on its own', () => {
+  const page = () => server.deps.content().bySlug.get('pricing')!;
+
+  it('an agent user agent without Accept (or with */*) gets the markdown twin; a browser and an agent asking for HTML get HTML', async () => {
+    const twin = (await send(`${server.url}/pricing.md`)).text;
+    const agents: Record<string, string>[] = [{ 'User-Agent': 'ClaudeBot/1.0' }, { 'User-Agent': 'Mozilla/5.0 (compatible; GPTBot/1.2)', Accept: '*/*' }];
+    for (const headers of agents) {
+      const r = await send(`${server.url}/pricing`, { headers });
+      expect(r.headers['content-type'], headers['User-Agent']).toBe('text/markdown; charset=utf-8');
+      expect(r.text).toBe(twin);
+      expect(r.headers.vary).toBe('Accept, User-Agent');
+    }
+    const browser = await send(`${server.url}/pricing`, { headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0', Accept: '*/*' } });
+    expect(browser.headers['content-type']).toMatch(/^text\/html/);
+    const agentAskingHtml = await send(`${server.url}/pricing`, { headers: { 'User-Agent': 'ClaudeBot/1.0', Accept: 'text/html' } });
+    expect(agentAskingHtml.headers['content-type']).toMatch(/^text\/html/);
+    expect(browser.headers.vary).toBe('Accept, User-Agent');
+  });
+
+  it('negotiated markdown and getPage markdown carry CORS, the canonical page URL, a token estimate and the content signals', async () => {
+    const twin = await send(`${server.url}/pricing.md`);
+    const answers = [
+      await send(`${server.url}/pricing`, { headers: { Accept: 'text/markdown' } }),
+      await send(`${server.url}/pricing`, { headers: { 'User-Agent': 'Claude-User/1.0' } }),
+      await send(`${server.url}/api/v1/pages/pricing`, { headers: { Accept: 'text/markdown' } }),
+    ];
+    for (const r of answers) {
+      expect(r.text).toBe(twin.text);
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.headers['access-control-expose-headers']).toContain('x-markdown-tokens');
+      expect(r.headers.link).toContain(`<${page().url}>; rel="canonical"`);
+      expect(r.headers['x-markdown-tokens']).toBe(String(markdownTokens(twin.text)));
+      expect(r.headers['content-signal']).toBe(CONTENT_SIGNAL);
+    }
+    expect(twin.headers['content-signal']).toBe(CONTENT_SIGNAL);
+    expect(twin.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('the twin is a standalone document: front matter, the H1 first, absolute links between pages', async () => {
+    const origin = server.deps.content().data.origin;
+    for (const p of server.deps.content().data.pages) {
+      const twin = (await send(`${server.url}/${p.slug}.md`)).text;
+      const [, front, body] = twin.split(/^---$/m);
+      expect(front, p.slug).toContain(`canonical_url: ${p.url}`);
+      expect(front, p.slug).toMatch(/^title: "/m);
+      if (p.updated) expect(front, p.slug).toContain(`last_updated: ${p.updated}`);
+      expect(body!.trimStart(), p.slug).toMatch(/^# /);
+      expect(body, p.slug).not.toMatch(/\]\(\/(?!\/)/);
+      expect(twin.endsWith(p.markdown), p.slug).toBe(true);
+    }
+    expect((await send(`${server.url}/pricing.md`)).text).toContain(`](${origin}/`);
+  });
+
+  it('/sitemap.md lists every page with its title and absolute URL, grouped under headings', async () => {
+    const r = await send(`${server.url}/sitemap.md`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(r.text).toMatch(/^# /);
+    expect(r.text).toMatch(/^## Product$/m);
+    for (const p of server.deps.content().data.pages) expect(r.text, p.slug).toContain(`](${p.url})`);
+  });
+
+  it('robots.txt states the content signals in every group and links the markdown sitemap', async () => {
+    const robots = (await send(`${server.url}/robots.txt`)).text;
+    const groups = robots.split(/\n\n/).filter((g) => /^User-agent:/m.test(g));
+    expect(groups.length).toBe(2);
+    for (const g of groups) expect(g).toContain(`Content-Signal: ${CONTENT_SIGNAL}`);
+    expect(robots).toContain('/sitemap.md');
   });
 });

@@ -4,6 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import { BatchResponseSchema, ErrorSchema, ListPagesResponseSchema, PageSchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
 import { fold } from '../../src/core/search.ts';
+import { frontMatter } from '../../src/core/markdown-doc.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';
 
@@ -98,7 +99,7 @@ describe('GET /api/v1/pages/{slug} (getPage)', () => {
     expect(again.status).toBe(304);
   });
 
-  it('answers markdown with Accept: text/markdown, the same bytes as the .md twin and the JSON markdown', async () => {
+  it('answers markdown with Accept: text/markdown, the same bytes as the .md twin: front matter + the JSON markdown', async () => {
     const md = await get('/api/v1/pages/pricing', { Accept: 'text/markdown' });
     expect(md.status).toBe(200);
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
@@ -106,8 +107,8 @@ describe('GET /api/v1/pages/{slug} (getPage)', () => {
     const text = await md.text();
     expect(text).toBe(await (await get('/pricing.md')).text());
     const json = PageSchema.parse(await (await get('/api/v1/pages/pricing')).json());
-    expect(json.markdown).toBe(text);
-    expect(text).toMatch(/^# /m);
+    expect(text).toBe(frontMatter(json) + json.markdown);
+    expect(json.markdown).toMatch(/^# /);
   });
 
   it('404s with the Error body, or markdown when markdown was asked for; never 5xx on odd slugs', async () => {

@@ -40,6 +40,12 @@ describe('MCP registry server.json', () => {
   it('names one Streamable HTTP remote at /mcp', () => {
     expect(s.remotes).toEqual([{ type: 'streamable-http', url: `${origin}/mcp` }]);
   });
+
+  it('links the MCP server card in publisher-provided metadata', () => {
+    expect(s._meta['io.modelcontextprotocol.registry/publisher-provided'].serverCard).toEqual({
+      url: `${origin}/.well-known/mcp/server-card.json`, type: 'application/mcp-server-card+json',
+    });
+  });
 });
 
 describe('ARD manifest', () => {
@@ -52,7 +58,7 @@ describe('ARD manifest', () => {
   });
 
   it('gives every entry a domain-anchored URN, a type, exactly one url and 2 to 5 queries', () => {
-    expect(a.entries.length).toBe(4);
+    expect(a.entries.length).toBe(6);
     expect(new Set(a.entries.map((e) => e.identifier)).size).toBe(a.entries.length);
     for (const e of a.entries) {
       expect(e.identifier).toMatch(/^urn:air:kartage\.com\.au:site:[a-z0-9-]+$/);
@@ -67,9 +73,12 @@ describe('ARD manifest', () => {
     }
   });
 
-  it('lists the MCP server, the OpenAPI description, llms.txt and the sandbox info', () => {
+  it('lists the MCP server card, the registry server.json, the skills, the OpenAPI, llms.txt and the sandbox', () => {
     const byType = Object.fromEntries(a.entries.map((e) => [e.type, e.url]));
-    expect(byType['application/mcp-server-card+json']).toBe(`${origin}/.well-known/mcp.json`);
+    // The card type names the card only; the registry server.json is plain JSON.
+    expect(byType['application/mcp-server-card+json']).toBe(`${origin}/.well-known/mcp/server-card.json`);
+    expect(a.entries.find((e) => e.url === `${origin}/.well-known/mcp.json`)?.type).toBe('application/json');
+    expect(a.entries.find((e) => e.url === `${origin}/.well-known/agent-skills/index.json`)?.type).toBe('application/json');
     expect(byType['application/openapi+json']).toBe(`${origin}/openapi.json`);
     expect(a.entries.find((e) => e.url === `${origin}/llms.txt`)).toBeDefined();
     expect(a.entries.find((e) => e.url === `${origin}/api/v1/sandbox`)).toBeDefined();
@@ -178,7 +187,8 @@ describe('the derive step', () => {
 
   it('links them from llms.txt', async () => {
     const llms = await readFile(join(dir, 'dist', 'llms.txt'), 'utf8');
-    for (const path of ['/.well-known/mcp.json', '/.well-known/ard.json', '/.well-known/api-catalog', '/api/v1/sandbox', '/auth.md', '/api-deprecation-policy']) {
+    const paths = ['/.well-known/mcp.json', '/.well-known/ard.json', '/.well-known/api-catalog', '/api/v1/sandbox', '/auth.md', '/api-deprecation-policy', '/sitemap.md', '/.well-known/mcp/server-card.json', '/.well-known/agent-skills/index.json'];
+    for (const path of paths) {
       expect(llms).toContain(`](${origin}${path})`);
     }
   });

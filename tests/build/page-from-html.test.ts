@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { pageFromHtml } from '../../src/build/page-from-html.ts';
+import { markdownTokens, markdownTwin } from '../../src/core/markdown-doc.ts';
 
 const html = `<!doctype html><html><head>
 <title>Storage | Kartage</title>
@@ -10,8 +12,9 @@ const html = `<!doctype html><html><head>
 </head><body>
 <a href="#main">Skip</a>
 <header><nav><a href="/pricing">Pricing</a> <a href="/blog">Blog</a></nav></header>
-<main id="main"><h1>Storage</h1><p>Run <strong>storage billing</strong> in minutes. See <a href="/pricing">pricing</a>.</p>
-<h2>Features</h2><ul><li>Vaults</li><li>Units</li></ul>
+<main id="main"><p class="eyebrow">Product</p><h1>Storage</h1><p>Run <strong>storage billing</strong> in minutes. See <a href="/pricing">pricing</a>.</p>
+<h2>Features</h2><ul><li>Vaults</li><li>Units</li></ul><img src="/img/vault.png" alt="A vault">
+<p><a href="https://example.com/x">elsewhere</a> <a href="#features">below</a> <a href="//cdn.example.com/y">cdn</a></p>
 <table><thead><tr><th>Plan</th><th>Price</th></tr></thead><tbody><tr><td>Growth</td><td>$890</td></tr></tbody></table>
 <div data-md="skip"><button>Book a demo</button></div>
 <form><input name="email"></form>
@@ -30,7 +33,7 @@ describe('markdown conversion of a published page', () => {
     expect(page.markdown).toContain('# Storage');
     expect(page.markdown).toContain('## Features');
     expect(page.markdown).toMatch(/^- Vaults$/m);
-    expect(page.markdown).toContain('[pricing](/pricing)');
+    expect(page.markdown).toContain('[pricing](https://kartage.com.au/pricing)');
     expect(page.markdown).toMatch(/\| Plan +\| Price +\|/);
     expect(page.markdown).toMatch(/\| Growth +\| \$890 +\|/);
     expect(page.markdown).toContain('*storage billing*'.replace(/\*/g, '**'));
@@ -45,8 +48,28 @@ describe('markdown conversion of a published page', () => {
     expect(text).toContain('Run storage billing in minutes.');
   });
 
-  it('starts with a short header of title, description, canonical URL and date', () => {
-    expect(page.markdown.split('\n').slice(0, 6)).toEqual(['---', 'title: "Storage | Kartage"', 'description: "Storage billing for removalists."', 'url: https://kartage.com.au/product/storage', 'updated: 2026-09-30', '---']);
+  it('starts with the H1; the eyebrow line that came before it follows it', () => {
+    expect(page.markdown.split('\n').slice(0, 5)).toEqual(['# Storage', '', 'Product', '', 'Run **storage billing** in minutes. See [pricing](https://kartage.com.au/pricing).']);
+  });
+
+  it('makes root-relative links and images absolute, and leaves other links alone', () => {
+    expect(page.markdown).toContain('![A vault](https://kartage.com.au/img/vault.png)');
+    expect(page.markdown).toContain('[elsewhere](https://example.com/x)');
+    expect(page.markdown).toContain('[below](#features)');
+    expect(page.markdown).toContain('[cdn](//cdn.example.com/y)');
+    expect(page.markdown).not.toMatch(/\]\(\/[^/]/);
+  });
+
+  it('the twin is front matter (title, description, canonical_url, last_updated) and then the body', () => {
+    const twin = markdownTwin(page);
+    expect(twin.split('\n').slice(0, 8)).toEqual(['---', 'title: "Storage | Kartage"', 'description: "Storage billing for removalists."', 'canonical_url: https://kartage.com.au/product/storage', 'last_updated: 2026-09-30', '---', '', '# Storage']);
+    expect(twin.endsWith(page.markdown)).toBe(true);
+    expect(parseYaml(twin.split('---\n')[1]!)).toEqual({ title: page.title, description: page.description, canonical_url: page.url, last_updated: page.updated });
+  });
+
+  it('the token estimate is a quarter of the characters, rounded up', () => {
+    expect(markdownTokens('')).toBe(0);
+    expect(markdownTokens('abcde')).toBe(2);
   });
 
   it('ignores pages that are not content pages', () => {

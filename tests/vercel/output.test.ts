@@ -20,6 +20,7 @@ import type { ContentData } from '../../src/core/content.ts';
 import { createContractChecker, type ContractChecker } from '../helpers/contract-check.ts';
 import { OUTPUT_DIR, ROOT, outputReason } from '../../server/vercel-build.ts';
 import { config as middlewareConfig } from '../../middleware.ts';
+import { frontMatter } from '../../src/core/markdown-doc.ts';
 
 type Json = Record<string, any>;
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -176,7 +177,7 @@ describe('header rules', () => {
   it('give HTML the security headers and static files their types, caching and CORS', () => {
     const html = headersFor('/pricing');
     expect(html['content-security-policy']).toMatch(/default-src 'self'.*script-src 'self' 'wasm-unsafe-eval'/);
-    expect(html).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', vary: 'Accept' });
+    expect(html).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', vary: 'Accept, User-Agent' });
     expect(html['strict-transport-security']).toMatch(/max-age=\d+/);
     expect(headersFor('/pricing.md')).toMatchObject({ 'content-type': 'text/markdown; charset=utf-8', vary: 'Accept', 'access-control-allow-origin': '*' });
     expect(headersFor('/llms.txt')).toMatchObject({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
@@ -197,7 +198,7 @@ describe('static files', () => {
       expect(existsSync(json), `${page.slug}.json`).toBe(true);
       const data = PageSchema.parse(JSON.parse(readFileSync(json, 'utf8')));
       expect(data.slug).toBe(page.slug);
-      expect(data.markdown, page.slug).toBe(readFileSync(twin, 'utf8'));
+      expect(frontMatter(data) + data.markdown, page.slug).toBe(readFileSync(twin, 'utf8'));
       const url = page.slug === 'index' ? '/' : `/${page.slug}`;
       expect(staticFor(url), url).toBe(join(STATIC, `${page.slug}.html`));
     }
@@ -377,7 +378,10 @@ describe('middleware bundle', () => {
     expect(staticFor(twin)).toBe(join(STATIC, 'pricing.md'));
     const html = await middleware(get('/pricing', { Accept: 'text/html' }));
     expect(html.headers.get('x-middleware-next')).toBe('1');
-    expect(html.headers.get('vary')).toBe('Accept');
+    expect(html.headers.get('vary')).toBe('Accept, User-Agent');
+    expect(html.headers.get('link')).toContain('</pricing.md>; rel="alternate"; type="text/markdown"');
+    const agent = await middleware(get('/pricing', { 'User-Agent': 'ClaudeBot/1.0' }));
+    expect(new URL(agent.headers.get('x-middleware-rewrite')!).pathname).toBe('/pricing.md');
     expect(html.headers.get('ratelimit-limit')).toBeNull(); // the site is not metered
   });
 
