@@ -10,6 +10,7 @@ import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
 import { pageFromHtml } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
+import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapXml } from './site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
@@ -75,6 +76,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
+  await writeAgentSkills(opts.distDir, opts.origin);
 
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
