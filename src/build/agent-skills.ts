@@ -20,10 +20,10 @@ export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
 export const SKILL_NAME = 'kartage-site';
 export const SKILL_PATH = `/.well-known/agent-skills/${SKILL_NAME}/SKILL.md`;
 export const SKILL_DESCRIPTION =
-  'Find, read and cite pages of the Kartage website (software for moving, relocation and storage companies): '
-  + 'search, the page index and llms.txt, pages as markdown, pricing, and the lead API. Use when a person asks about '
-  + 'Kartage, its plans or prices, or wants to contact Kartage or book a demo; check a lead in the sandbox first and '
-  + 'submit one only for a person who asked.';
+  'Find, read and cite pages of the Kartage website (software for moving, relocation and storage companies): ' +
+  'search, the page index and llms.txt, pages as markdown, pricing, and the lead API. Use when a person asks about ' +
+  'Kartage, its plans or prices, or wants to contact Kartage or book a demo; check a lead in the sandbox first and ' +
+  'submit one only for a person who asked.';
 
 const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
@@ -31,12 +31,15 @@ const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join('
 export function skillMarkdown(origin: string): string {
   const F = LIMITS.lead_fields;
   const example = (LeadSchema.meta()?.examples as Record<string, string>[] | undefined)?.[0];
-  const front = toYaml({
-    name: SKILL_NAME,
-    description: SKILL_DESCRIPTION,
-    compatibility: `Needs web access to ${new URL(origin).host}. No account, key or authentication.`,
-    metadata: { site: `${origin}/`, openapi: `${origin}/openapi.json` },
-  }, { lineWidth: 0 });
+  const front = toYaml(
+    {
+      name: SKILL_NAME,
+      description: SKILL_DESCRIPTION,
+      compatibility: `Needs web access to ${new URL(origin).host}. No account, key or authentication.`,
+      metadata: { site: `${origin}/`, openapi: `${origin}/openapi.json` },
+    },
+    { lineWidth: 0 },
+  );
   return `---
 ${front}---
 
@@ -125,14 +128,25 @@ export const sha256Digest = (body: string | Buffer) => `sha256:${createHash('sha
 export function agentSkillsIndex(origin: string, skill: string) {
   return {
     $schema: AGENT_SKILLS_SCHEMA,
-    skills: [{ name: SKILL_NAME, type: 'skill-md', description: SKILL_DESCRIPTION, url: origin + SKILL_PATH, digest: sha256Digest(skill) }],
+    skills: [
+      {
+        name: SKILL_NAME,
+        type: 'skill-md',
+        description: SKILL_DESCRIPTION,
+        url: origin + SKILL_PATH,
+        digest: sha256Digest(skill),
+      },
+    ],
   };
 }
 
 /** Writes the index and the SKILL.md into the build output (called by the derive step). */
 export async function writeAgentSkills(distDir: string, origin: string): Promise<void> {
   const skill = skillMarkdown(origin);
-  const files = [[SKILL_PATH, skill], [AGENT_SKILLS_INDEX_PATH, JSON.stringify(agentSkillsIndex(origin, skill), null, 2) + '\n']];
+  const files = [
+    [SKILL_PATH, skill],
+    [AGENT_SKILLS_INDEX_PATH, JSON.stringify(agentSkillsIndex(origin, skill), null, 2) + '\n'],
+  ];
   for (const [path, body] of files) {
     await mkdir(dirname(join(distDir, path!)), { recursive: true });
     await writeFile(join(distDir, path!), body!);

@@ -12,8 +12,14 @@ import { SITE_NAME } from '../config.ts';
 
 export type JsonLdNode = Record<string, unknown>;
 /** One step of a breadcrumb trail: a name and a site path (`/`, `/blog`, `/blog/<post>`). */
-export interface Crumb { name: string; path: string }
-export interface FaqEntry { question: string; answer: string }
+export interface Crumb {
+  name: string;
+  path: string;
+}
+export interface FaqEntry {
+  question: string;
+  answer: string;
+}
 
 /**
  * The company facts the footer shows (src/components/SiteFooter.astro) and the about page tells; the
@@ -22,12 +28,19 @@ export interface FaqEntry { question: string; answer: string }
 export const ORGANIZATION = {
   name: SITE_NAME,
   legalName: 'Kartage Pty Ltd',
-  description: 'Operating software for moving, relocation and storage companies. Built in Melbourne, hosted in Australia.',
+  description:
+    'Operating software for moving, relocation and storage companies. Built in Melbourne, hosted in Australia.',
   email: 'sales@kartage.com.au',
   telephone: '1300 527 824',
   abn: '61 614 223 907',
   foundingDate: '2014',
-  address: { streetAddress: 'Level 3, 88 Smith Street', addressLocality: 'Collingwood', addressRegion: 'VIC', postalCode: '3066', addressCountry: 'AU' },
+  address: {
+    streetAddress: 'Level 3, 88 Smith Street',
+    addressLocality: 'Collingwood',
+    addressRegion: 'VIC',
+    postalCode: '3066',
+    addressCountry: 'AU',
+  },
 } as const;
 
 const orgId = (origin: string) => `${origin}/#organization`;
@@ -50,12 +63,23 @@ export function organization(origin: string): JsonLdNode {
     taxID: `ABN ${o.abn}`,
     foundingDate: o.foundingDate,
     address: { '@type': 'PostalAddress', ...o.address },
-    contactPoint: { '@type': 'ContactPoint', contactType: 'sales', email: o.email, telephone: o.telephone, areaServed: ['AU', 'NZ'] },
+    contactPoint: {
+      '@type': 'ContactPoint',
+      contactType: 'sales',
+      email: o.email,
+      telephone: o.telephone,
+      areaServed: ['AU', 'NZ'],
+    },
   };
 }
 
 /** A reference to the Organization, complete enough to stand on its own on pages without the full node. */
-const publisher = (origin: string): JsonLdNode => ({ '@type': 'Organization', '@id': orgId(origin), name: ORGANIZATION.name, url: `${origin}/` });
+const publisher = (origin: string): JsonLdNode => ({
+  '@type': 'Organization',
+  '@id': orgId(origin),
+  name: ORGANIZATION.name,
+  url: `${origin}/`,
+});
 
 /** The home page's WebSite, with the site search as a SearchAction (the /search page reads `q`). */
 export function webSite(origin: string, description: string): JsonLdNode {
@@ -89,7 +113,8 @@ export function softwareApplication(origin: string, pricing: Pricing, descriptio
   const vat = pricing.gst !== 'excluded';
   const offers = pricing.plans.map((plan) => {
     const amount = plan.priceFrom ? { minPrice: plan.monthly } : { price: plan.monthly };
-    const terms = `${pricing.currency} ${plan.monthly.toLocaleString('en-AU')} a ${pricing.period}, ${vat ? 'including' : 'excluding'} GST`;
+    const amountText = `${pricing.currency} ${plan.monthly.toLocaleString('en-AU')} a ${pricing.period}`;
+    const terms = `${amountText}, ${vat ? 'including' : 'excluding'} GST`;
     return {
       '@type': 'Offer',
       '@id': `${url}#plan-${plan.id}`,
@@ -148,11 +173,21 @@ export function blogPosting(origin: string, post: PostData): JsonLdNode {
     mainEntityOfPage: url,
     datePublished: post.published,
     dateModified: post.updated ?? post.published,
-    author: { '@type': 'Person', name, ...(role.length ? { jobTitle: role.join(', ') } : {}), worksFor: { '@id': orgId(origin) } },
+    author: {
+      '@type': 'Person',
+      name,
+      ...(role.length ? { jobTitle: role.join(', ') } : {}),
+      worksFor: { '@id': orgId(origin) },
+    },
     publisher: publisher(origin),
     keywords: post.tags.join(', '),
     inLanguage: 'en-AU',
-    isPartOf: { '@type': 'Blog', '@id': pageUrl(origin, '/blog'), url: pageUrl(origin, '/blog'), name: `${SITE_NAME} blog` },
+    isPartOf: {
+      '@type': 'Blog',
+      '@id': pageUrl(origin, '/blog'),
+      url: pageUrl(origin, '/blog'),
+      name: `${SITE_NAME} blog`,
+    },
   };
 }
 
@@ -163,7 +198,11 @@ export function faqPage(origin: string, path: string, name: string, entries: Faq
     '@id': pageUrl(origin, path),
     url: pageUrl(origin, path),
     name,
-    mainEntity: entries.map((e) => ({ '@type': 'Question', name: e.question, acceptedAnswer: { '@type': 'Answer', text: e.answer } })),
+    mainEntity: entries.map((e) => ({
+      '@type': 'Question',
+      name: e.question,
+      acceptedAnswer: { '@type': 'Answer', text: e.answer },
+    })),
   };
 }
 
@@ -190,9 +229,14 @@ export function faqFromHtml(html: string): FaqEntry[] {
       flush();
       if (el.tagName === 'h3' && text.endsWith('?')) current = { question: text, parts: [] };
     } else if (current && text) {
-      current.parts.push(el.tagName === 'ul' || el.tagName === 'ol'
-        ? el.children.filter((c) => c.type === 'element').map((li) => `- ${textOf(li).replace(/\s+/g, ' ').trim()}`).join('\n')
-        : text);
+      current.parts.push(
+        el.tagName === 'ul' || el.tagName === 'ol'
+          ? el.children
+              .filter((c) => c.type === 'element')
+              .map((li) => `- ${textOf(li).replace(/\s+/g, ' ').trim()}`)
+              .join('\n')
+          : text,
+      );
     }
   }
   flush();
@@ -203,7 +247,12 @@ export function faqFromHtml(html: string): FaqEntry[] {
 export function breadcrumbList(origin: string, crumbs: readonly Crumb[]): JsonLdNode {
   return {
     '@type': 'BreadcrumbList',
-    itemListElement: crumbs.map((c, i) => ({ '@type': 'ListItem', position: i + 1, name: c.name, item: pageUrl(origin, c.path) })),
+    itemListElement: crumbs.map((c, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: c.name,
+      item: pageUrl(origin, c.path),
+    })),
   };
 }
 

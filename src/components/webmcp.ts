@@ -33,7 +33,10 @@ const PENDING_KEY = 'kartage:book_demo';
 const DEMO_PATH = '/demo';
 const F = LIMITS.lead_fields;
 
-const text = (t: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult => ({ content: [{ type: 'text', text: t }], ...extra });
+const text = (t: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult => ({
+  content: [{ type: 'text', text: t }],
+  ...extra,
+});
 
 /** The model context of this document, if the browser offers one. */
 export function modelContext(): ModelContextLike | undefined {
@@ -47,14 +50,22 @@ function searchSite(): WebMcpTool {
     name: 'search_site',
     title: 'Search the Kartage website',
     description:
-      'Search the pages of the Kartage website (software for moving, relocation and storage companies). Every term must '
-      + 'appear. Returns ranked results, each with its title, page URL, markdown URL and a snippet.',
+      'Search the pages of the Kartage website (software for moving, relocation and storage companies). ' +
+      'Every term must appear. Returns ranked results, each with its title, page URL, markdown URL and a snippet.',
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: LIMITS.searchMinLength, maxLength: 500, description: 'Search terms, e.g. "storage billing".' },
+        query: {
+          type: 'string',
+          minLength: LIMITS.searchMinLength,
+          maxLength: 500,
+          description: 'Search terms, e.g. "storage billing".',
+        },
         limit: {
-          type: 'integer', minimum: LIMITS.searchLimit.min, maximum: LIMITS.searchLimit.max, default: LIMITS.searchLimit.default,
+          type: 'integer',
+          minimum: LIMITS.searchLimit.min,
+          maximum: LIMITS.searchLimit.max,
+          default: LIMITS.searchLimit.default,
           description: 'Maximum results.',
         },
       },
@@ -69,11 +80,20 @@ function searchSite(): WebMcpTool {
       const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (!res.ok) {
         const wait = res.headers.get('Retry-After');
-        return text(`Search failed (${res.status}): ${String(body.error ?? res.statusText)}${wait ? `; retry after ${wait} s` : ''}`, { isError: true });
+        return text(
+          `Search failed (${res.status}): ${String(body.error ?? res.statusText)}` +
+            (wait ? `; retry after ${wait} s` : ''),
+          { isError: true },
+        );
       }
       const results = (body.results ?? []) as { title: string; url: string; markdown_url?: string; snippet: string }[];
-      const lines = results.map((r, i) => `${i + 1}. ${r.title}: ${r.url}${r.markdown_url ? ` (markdown: ${r.markdown_url})` : ''}\n   ${r.snippet}`);
-      return text(results.length ? lines.join('\n') : `No page contains every term of "${String(body.query)}".`, { structuredContent: body });
+      const lines = results.map(
+        (r, i) =>
+          `${i + 1}. ${r.title}: ${r.url}${r.markdown_url ? ` (markdown: ${r.markdown_url})` : ''}\n   ${r.snippet}`,
+      );
+      return text(results.length ? lines.join('\n') : `No page contains every term of "${String(body.query)}".`, {
+        structuredContent: body,
+      });
     },
   };
 }
@@ -81,12 +101,20 @@ function searchSite(): WebMcpTool {
 /** The demo form's fields book_demo may fill, with the contract's limits and lists. */
 function leadFields(): Record<string, Record<string, unknown>> {
   const s = (max: number, description: string) => ({ type: 'string', maxLength: max, description });
-  const choice = (values: readonly string[], description: string) => ({ type: 'string', enum: [...values], description });
+  const choice = (values: readonly string[], description: string) => ({
+    type: 'string',
+    enum: [...values],
+    description,
+  });
   return {
     name: s(F.name, 'Full name of the person booking, as they gave it.'),
     email: { ...s(F.email, 'Their work email address.'), format: 'email' },
     company: s(F.company, 'Company name.'),
-    dialcode: { type: 'string', pattern: DIALCODE_PATTERN.source, description: 'International calling code of the phone, e.g. +61.' },
+    dialcode: {
+      type: 'string',
+      pattern: DIALCODE_PATTERN.source,
+      description: 'International calling code of the phone, e.g. +61.',
+    },
     phone: s(F.phone, 'Phone number in local format.'),
     country: s(F.country, 'Country they operate in.'),
     segment: choice(SEGMENTS, 'Kind of moving work they do.'),
@@ -103,9 +131,12 @@ function problemsOf(values: Record<string, unknown>, schema: Record<string, Reco
     const rule = schema[key];
     if (!rule) problems.push(`${key}: not a field of the demo form`);
     else if (typeof value !== 'string') problems.push(`${key}: must be a string`);
-    else if (typeof rule.maxLength === 'number' && [...value].length > rule.maxLength) problems.push(`${key}: at most ${rule.maxLength} characters`);
-    else if (Array.isArray(rule.enum) && !rule.enum.includes(value)) problems.push(`${key}: one of ${rule.enum.join(', ')}`);
-    else if (typeof rule.pattern === 'string' && !new RegExp(rule.pattern).test(value)) problems.push(`${key}: must match ${rule.pattern}`);
+    else if (typeof rule.maxLength === 'number' && [...value].length > rule.maxLength)
+      problems.push(`${key}: at most ${rule.maxLength} characters`);
+    else if (Array.isArray(rule.enum) && !rule.enum.includes(value))
+      problems.push(`${key}: one of ${rule.enum.join(', ')}`);
+    else if (typeof rule.pattern === 'string' && !new RegExp(rule.pattern).test(value))
+      problems.push(`${key}: must match ${rule.pattern}`);
   }
   return problems;
 }
@@ -115,7 +146,12 @@ function fillDemoForm(form: HTMLFormElement, values: Record<string, string>): st
   const filled: string[] = [];
   for (const [name, value] of Object.entries(values)) {
     const control = form.elements.namedItem(name);
-    if (!(control instanceof HTMLInputElement || control instanceof HTMLSelectElement || control instanceof HTMLTextAreaElement)) continue;
+    if (!(
+      control instanceof HTMLInputElement ||
+      control instanceof HTMLSelectElement ||
+      control instanceof HTMLTextAreaElement
+    ))
+      continue;
     if (control.type === 'hidden') continue;
     control.value = value;
     control.dispatchEvent(new Event('input', { bubbles: true }));
@@ -134,9 +170,9 @@ function bookDemo(): WebMcpTool {
     name: 'book_demo',
     title: 'Fill in the Kartage demo booking form',
     description:
-      'Fill in the form that books a 45-minute Kartage demo with the person\'s own details, for them to review and '
-      + 'send. It never sends the form: the person presses "Request my demo" themselves. Opens the demo page first '
-      + 'when needed. Use only for a person who asked to book a demo.',
+      "Fill in the form that books a 45-minute Kartage demo with the person's own details, for them to review and " +
+      'send. It never sends the form: the person presses "Request my demo" themselves. Opens the demo page first ' +
+      'when needed. Use only for a person who asked to book a demo.',
     inputSchema: { type: 'object', properties, additionalProperties: false },
     annotations: { readOnlyHint: false },
     async execute(input) {
@@ -150,16 +186,19 @@ function bookDemo(): WebMcpTool {
         // Navigate after this result is handed back, not before.
         setTimeout(() => location.assign(url), 0);
         return text(
-          `Opening the demo form at ${url} with ${Object.keys(values).join(', ') || 'no fields'} filled in. Nothing has been sent: `
-          + 'ask the person to check the form and press "Request my demo".',
+          `Opening the demo form at ${url} with ${Object.keys(values).join(', ') || 'no fields'} filled in. ` +
+            'Nothing has been sent: ask the person to check the form and press "Request my demo".',
           { structuredContent: { url, filled: Object.keys(values), submitted: false } },
         );
       }
       const filled = fillDemoForm(form, values);
-      const missing = ['name', 'email'].filter((f) => !(form.elements.namedItem(f) as HTMLInputElement | null)?.value.trim());
+      const missing = ['name', 'email'].filter(
+        (f) => !(form.elements.namedItem(f) as HTMLInputElement | null)?.value.trim(),
+      );
       return text(
-        `The demo form at ${url} now holds ${filled.join(', ') || 'nothing new'}. Nothing has been sent: ask the person to `
-        + `check it${missing.length ? `, add their ${missing.join(' and ')}` : ''} and press "Request my demo".`,
+        `The demo form at ${url} now holds ${filled.join(', ') || 'nothing new'}. ` +
+          'Nothing has been sent: ask the person to ' +
+          `check it${missing.length ? `, add their ${missing.join(' and ')}` : ''} and press "Request my demo".`,
         { structuredContent: { url, filled, missing, submitted: false } },
       );
     },

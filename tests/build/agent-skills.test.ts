@@ -50,7 +50,7 @@ describe('/.well-known/agent-skills/index.json', () => {
     }
   });
 
-  it('the SKILL.md is served as markdown, matches its digest, and its front matter follows the Agent Skills format', async () => {
+  it('the SKILL.md is served as markdown, matches its digest, and follows the Agent Skills format', async () => {
     const [entry] = index.json().skills;
     const r = await send(local(entry.url));
     expect(r.status).toBe(200);
@@ -69,7 +69,12 @@ describe('/.well-known/agent-skills/index.json', () => {
     // Instructions small enough to load whole: under 500 lines and about 5,000 tokens.
     expect(body!.split('\n').length).toBeLessThan(500);
     expect(body!.length / 4).toBeLessThan(5000);
-    for (const topic of ['Find content', 'Read a page as markdown', 'Check a lead in the sandbox', 'Submit a lead only for a person who asked']) {
+    for (const topic of [
+      'Find content',
+      'Read a page as markdown',
+      'Check a lead in the sandbox',
+      'Submit a lead only for a person who asked',
+    ]) {
       expect(body).toContain(`## ${topic}`);
     }
   });
@@ -85,9 +90,16 @@ describe('/.well-known/agent-skills/index.json', () => {
     const posts = [...new Set(urls.filter((u) => u.post).map((u) => u.url))];
     expect(gets.length).toBeGreaterThan(10);
     for (const url of gets) expect((await send(local(url))).status, url).toBe(200);
-    expect(gets).toEqual(expect.arrayContaining([`${origin}/llms.txt`, `${origin}/pricing.md`, `${origin}/openapi.json`]));
+    expect(gets).toEqual(
+      expect.arrayContaining([`${origin}/llms.txt`, `${origin}/pricing.md`, `${origin}/openapi.json`]),
+    );
 
-    expect(posts.map((u) => new URL(u).pathname).sort()).toEqual(['/api/lead', '/api/v1/lead/validate', '/api/v1/pages/batch', '/mcp']);
+    expect(posts.map((u) => new URL(u).pathname).sort()).toEqual([
+      '/api/lead',
+      '/api/v1/lead/validate',
+      '/api/v1/pages/batch',
+      '/mcp',
+    ]);
     // The sandbox accepts the skill's example body as it is; the batch example finds both pages.
     const example = JSON.parse(skill.match(/```json\n([\s\S]*?)\n```/)![1]!);
     const checked = await postJson(local(`${origin}/api/v1/lead/validate`), example);
@@ -97,9 +109,13 @@ describe('/.well-known/agent-skills/index.json', () => {
     expect(batch.json().results.map((r: { found: boolean }) => r.found)).toEqual([true, true]);
     // The submission endpoint and the MCP server exist (an empty lead is refused, nothing is created).
     expect((await postJson(local(`${origin}/api/lead`), {})).status).toBe(400);
-    const mcp = await postJson(local(`${origin}/mcp`), { jsonrpc: '2.0', id: 1, method: 'ping' }, {
-      headers: { Accept: 'application/json, text/event-stream' },
-    });
+    const mcp = await postJson(
+      local(`${origin}/mcp`),
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      {
+        headers: { Accept: 'application/json, text/event-stream' },
+      },
+    );
     expect(mcp.status).toBe(200);
   });
 });

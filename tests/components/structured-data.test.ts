@@ -16,7 +16,13 @@ import { PricingSchema } from '../../src/contract/content.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 type Node = Record<string, any>;
-interface Fetched { path: string; html: string; csp: string; blocks: string[]; doc: Node }
+interface Fetched {
+  path: string;
+  html: string;
+  csp: string;
+  blocks: string[];
+  doc: Node;
+}
 
 const LD_BLOCK = /<script\b([^>]*)>([\s\S]*?)<\/script>/g;
 const frontMatter = (file: string) => parseYaml(readFileSync(file, 'utf8').split(/^---$/m)[1]!) as Record<string, any>;
@@ -36,7 +42,13 @@ beforeAll(async () => {
     expect(r.status, path).toBe(200);
     const scripts = [...r.text.matchAll(LD_BLOCK)];
     const blocks = scripts.filter((m) => /type="application\/ld\+json"/.test(m[1]!)).map((m) => m[2]!);
-    pages.set(path, { path, html: r.text, csp: r.headers['content-security-policy'] ?? '', blocks, doc: blocks[0] ? JSON.parse(blocks[0]) : {} });
+    pages.set(path, {
+      path,
+      html: r.text,
+      csp: r.headers['content-security-policy'] ?? '',
+      blocks,
+      doc: blocks[0] ? JSON.parse(blocks[0]) : {},
+    });
   }
 });
 afterAll(() => server?.close());
@@ -55,17 +67,28 @@ describe('serializeJsonLd', () => {
 describe('the schema.org checker', () => {
   it('finds an unknown type, a property of another type, a wrong value type and a superseded property', () => {
     expect(schemaProblems({ '@type': 'BlogPost' })).toEqual([expect.stringContaining('not a schema.org 30.0 type')]);
-    expect(schemaProblems({ '@type': 'Offer', headline: 'x' })).toEqual([expect.stringContaining('not a property of Offer')]);
-    expect(schemaProblems({ '@type': 'BlogPosting', author: { '@type': 'Offer', price: 1 } })).toEqual([expect.stringContaining('is not one of')]);
-    expect(schemaProblems({ '@type': 'BlogPosting', datePublished: 'yesterday' })).toEqual([expect.stringContaining('is not one of')]);
-    expect(schemaProblems({ '@type': 'Organization', members: { '@id': 'x' } })).toEqual([expect.stringContaining('superseded by member')]);
+    expect(schemaProblems({ '@type': 'Offer', headline: 'x' })).toEqual([
+      expect.stringContaining('not a property of Offer'),
+    ]);
+    expect(schemaProblems({ '@type': 'BlogPosting', author: { '@type': 'Offer', price: 1 } })).toEqual([
+      expect.stringContaining('is not one of'),
+    ]);
+    expect(schemaProblems({ '@type': 'BlogPosting', datePublished: 'yesterday' })).toEqual([
+      expect.stringContaining('is not one of'),
+    ]);
+    expect(schemaProblems({ '@type': 'Organization', members: { '@id': 'x' } })).toEqual([
+      expect.stringContaining('superseded by member'),
+    ]);
     expect(vocabulary.source).toMatch(/releases\/30\.0\/schemaorg-current-https\.jsonld$/);
   });
 
   it('reads questions and answers from FAQ markup, skipping headings that ask nothing', () => {
-    const html = '<h2>Billing</h2><h3>Do prices include GST?</h3><p>No. They <a href="/x">exclude</a> it.</p>'
-      + '<ul><li>Card</li><li>Debit</li></ul><h3>Notes</h3><p>Not a question.</p>';
-    expect(faqFromHtml(html)).toEqual([{ question: 'Do prices include GST?', answer: 'No. They exclude it.\n\n- Card\n- Debit' }]);
+    const html =
+      '<h2>Billing</h2><h3>Do prices include GST?</h3><p>No. They <a href="/x">exclude</a> it.</p>' +
+      '<ul><li>Card</li><li>Debit</li></ul><h3>Notes</h3><p>Not a question.</p>';
+    expect(faqFromHtml(html)).toEqual([
+      { question: 'Do prices include GST?', answer: 'No. They exclude it.\n\n- Card\n- Debit' },
+    ]);
   });
 });
 
@@ -107,18 +130,29 @@ describe('JSON-LD on every page', () => {
       const canonical = p.html.match(/<link rel="canonical" href="([^"]+)"/)![1];
       expect(items.at(-1)!.item, p.path).toBe(canonical);
       // Every step of the trail is a page of the site.
-      for (const item of items) expect(pages.has(new URL(item.item).pathname) || item.item === `${origin}/`, item.item).toBe(true);
+      for (const item of items)
+        expect(pages.has(new URL(item.item).pathname) || item.item === `${origin}/`, item.item).toBe(true);
     }
-    expect(page('/blog/crew-app-offline-mode').doc['@graph'].at(-1).itemListElement.map((i: Node) => i.name))
-      .toEqual(['Home', 'The Kartage blog', 'The crew app now works offline']);
+    expect(
+      page('/blog/crew-app-offline-mode')
+        .doc['@graph'].at(-1)
+        .itemListElement.map((i: Node) => i.name),
+    ).toEqual(['Home', 'The Kartage blog', 'The crew app now works offline']);
   });
 
-  it('the home page has the Organization (the footer\'s details) and the WebSite with a SearchAction', () => {
+  it("the home page has the Organization (the footer's details) and the WebSite with a SearchAction", () => {
     const home = page('/');
     const [org] = nodesOfType(home.doc, 'Organization').filter((n) => n.legalName);
     expect(org).toMatchObject({ '@id': `${origin}/#organization`, name: 'Kartage', url: `${origin}/` });
     const footer = home.html.slice(home.html.indexOf('<footer'));
-    for (const fact of [org!.legalName, org!.email, org!.telephone, ORGANIZATION.abn, org!.address.streetAddress, org!.address.postalCode]) {
+    for (const fact of [
+      org!.legalName,
+      org!.email,
+      org!.telephone,
+      ORGANIZATION.abn,
+      org!.address.streetAddress,
+      org!.address.postalCode,
+    ]) {
       expect(footer).toContain(fact);
     }
     const [site] = nodesOfType(home.doc, 'WebSite');
@@ -132,8 +166,10 @@ describe('JSON-LD on every page', () => {
     for (const p of pages.values()) if (p.path !== '/') expect(nodesOfType(p.doc, 'WebSite'), p.path).toEqual([]);
   });
 
-  it('pricing has a SoftwareApplication whose Offers are the plans of pricing.json, per month in AUD excluding GST', () => {
-    const pricing = PricingSchema.parse(JSON.parse(readFileSync(join(PROJECT_ROOT, 'content/data/pricing.json'), 'utf8')));
+  it('pricing has a SoftwareApplication: an Offer per plan of pricing.json, per month, AUD, excl. GST', () => {
+    const pricing = PricingSchema.parse(
+      JSON.parse(readFileSync(join(PROJECT_ROOT, 'content/data/pricing.json'), 'utf8')),
+    );
     const [app, ...more] = nodesOfType(page('/pricing').doc, 'SoftwareApplication');
     expect(more).toEqual([]);
     expect(app!.name).toBe('Kartage');
@@ -143,7 +179,12 @@ describe('JSON-LD on every page', () => {
       const spec = offer.priceSpecification as Node;
       expect(offer.name).toBe(`Kartage ${plan.name}`);
       expect(offer.priceCurrency).toBe('AUD');
-      expect(spec).toMatchObject({ '@type': 'UnitPriceSpecification', priceCurrency: 'AUD', valueAddedTaxIncluded: false, unitCode: 'MON' });
+      expect(spec).toMatchObject({
+        '@type': 'UnitPriceSpecification',
+        priceCurrency: 'AUD',
+        valueAddedTaxIncluded: false,
+        unitCode: 'MON',
+      });
       expect(spec.referenceQuantity).toEqual({ '@type': 'QuantitativeValue', value: 1, unitCode: 'MON' });
       if (plan.priceFrom) {
         expect(offer.price).toBeUndefined();
@@ -177,7 +218,8 @@ describe('JSON-LD on every page', () => {
       });
       expect(post!.headline.length).toBeLessThanOrEqual(110);
     }
-    for (const p of pages.values()) if (!p.path.startsWith('/blog/')) expect(nodesOfType(p.doc, 'BlogPosting'), p.path).toEqual([]);
+    for (const p of pages.values())
+      if (!p.path.startsWith('/blog/')) expect(nodesOfType(p.doc, 'BlogPosting'), p.path).toEqual([]);
   });
 
   it('the FAQ page has a FAQPage with every question of content/pages/faq.md and its answer', () => {
@@ -193,7 +235,8 @@ describe('JSON-LD on every page', () => {
       expect(q.acceptedAnswer.text.length).toBeGreaterThan(20);
       expect(q.acceptedAnswer.text).not.toMatch(/<|&[a-z#0-9]+;/);
     }
-    expect(entities.find((q) => q.name === 'Do prices include GST?')!.acceptedAnswer.text)
-      .toBe('No. Prices are in Australian dollars and exclude GST. GST is added to invoices for Australian businesses.');
+    expect(entities.find((q) => q.name === 'Do prices include GST?')!.acceptedAnswer.text).toBe(
+      'No. Prices are in Australian dollars and exclude GST. GST is added to invoices for Australian businesses.',
+    );
   });
 });

@@ -13,7 +13,13 @@ import { MOVES, SEGMENTS, WAREHOUSES } from '../../src/contract/schemas.ts';
 import { actAs, clientFor, FULL_BOOKING, leadLines } from './helpers.ts';
 
 type Where = 'document' | 'navigator' | 'provideContext';
-interface ToolInfo { name: string; title?: string; description: string; inputSchema: Record<string, unknown>; annotations?: Record<string, unknown> }
+interface ToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
 
 declare global {
   interface Window {
@@ -26,26 +32,40 @@ declare global {
 async function standIn(page: Page, where: Where): Promise<void> {
   await page.addInitScript((at: Where) => {
     window.__webmcpTools = [];
-    const context = at === 'provideContext'
-      ? { provideContext: (c: { tools: Window['__webmcpTools'] }) => { window.__webmcpTools = [...c.tools]; } }
-      : {
-          registerTool: (tool: Window['__webmcpTools'][number]) => {
-            if (window.__webmcpTools.some((t) => t.name === tool.name)) return Promise.reject(new DOMException('duplicate', 'InvalidStateError'));
-            window.__webmcpTools.push(tool);
-            return Promise.resolve();
-          },
-        };
-    Object.defineProperty(at === 'document' ? Document.prototype : Navigator.prototype, 'modelContext', { get: () => context, configurable: true });
+    const context =
+      at === 'provideContext'
+        ? {
+            provideContext: (c: { tools: Window['__webmcpTools'] }) => {
+              window.__webmcpTools = [...c.tools];
+            },
+          }
+        : {
+            registerTool: (tool: Window['__webmcpTools'][number]) => {
+              if (window.__webmcpTools.some((t) => t.name === tool.name))
+                return Promise.reject(new DOMException('duplicate', 'InvalidStateError'));
+              window.__webmcpTools.push(tool);
+              return Promise.resolve();
+            },
+          };
+    Object.defineProperty(at === 'document' ? Document.prototype : Navigator.prototype, 'modelContext', {
+      get: () => context,
+      configurable: true,
+    });
   }, where);
 }
 
 /** The registered tools as an agent sees them (everything but the callback). */
 const toolsOf = (page: Page) =>
-  page.evaluate(() => window.__webmcpTools.map(({ execute: _, ...rest }) => JSON.parse(JSON.stringify(rest)) as ToolInfo));
+  page.evaluate(() =>
+    window.__webmcpTools.map(({ execute: _, ...rest }) => JSON.parse(JSON.stringify(rest)) as ToolInfo),
+  );
 
 /** Calls a registered tool the way an agent would, with JSON input. */
 const call = (page: Page, name: string, input: unknown) =>
-  page.evaluate(([n, i]) => window.__webmcpTools.find((t) => t.name === n)!.execute(i), [name, input] as const) as Promise<{
+  page.evaluate(([n, i]) => window.__webmcpTools.find((t) => t.name === n)!.execute(i), [
+    name,
+    input,
+  ] as const) as Promise<{
     content: { type: string; text: string }[];
     structuredContent?: Record<string, any>;
     isError?: boolean;
@@ -59,7 +79,8 @@ test.beforeEach(async ({ page }, info) => {
 });
 
 for (const where of ['document', 'navigator', 'provideContext'] as const) {
-  test(`both tools register with valid JSON Schemas (${where === 'provideContext' ? 'provideContext' : `${where}.modelContext`})`, async ({ page }) => {
+  const api = where === 'provideContext' ? 'provideContext' : `${where}.modelContext`;
+  test(`both tools register with valid JSON Schemas (${api})`, async ({ page }) => {
     await standIn(page, where);
     await page.goto('/pricing');
     await expect.poll(async () => (await toolsOf(page)).map((t) => t.name)).toEqual(['search_site', 'book_demo']);
@@ -77,7 +98,10 @@ for (const where of ['document', 'navigator', 'provideContext'] as const) {
     const [search, book] = tools;
     expect(search!.annotations).toEqual({ readOnlyHint: true });
     expect(book!.annotations).toEqual({ readOnlyHint: false });
-    expect(search!.inputSchema).toMatchObject({ required: ['query'], properties: { limit: { maximum: LIMITS.searchLimit.max } } });
+    expect(search!.inputSchema).toMatchObject({
+      required: ['query'],
+      properties: { limit: { maximum: LIMITS.searchLimit.max } },
+    });
     const props = book!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(props).sort()).toEqual(Object.keys(FULL_BOOKING).sort());
     expect(props.segment!.enum).toEqual([...SEGMENTS]);
@@ -95,7 +119,9 @@ test('search_site runs the site search and returns the real results with their U
   await expect.poll(async () => (await toolsOf(page)).length).toBe(2);
   const result = await call(page, 'search_site', { query: 'storage billing', limit: 5 });
   expect(result.isError).toBeUndefined();
-  const api = await (await request.get('/api/v1/search?q=storage%20billing&limit=5', { headers: { 'X-Forwarded-For': '10.250.0.1' } })).json();
+  const api = await (
+    await request.get('/api/v1/search?q=storage%20billing&limit=5', { headers: { 'X-Forwarded-For': '10.250.0.1' } })
+  ).json();
   expect(api.count).toBeGreaterThan(0);
   expect(result.structuredContent).toEqual(api);
   for (const r of api.results) expect(result.content[0]!.text).toContain(r.url);
@@ -163,7 +189,9 @@ test('book_demo on another page opens /demo with the values filled in, and nothi
 test('without a model context: no WebMCP code is fetched, no error, no CSP violation', async ({ page }) => {
   await page.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const requests: string[] = [];
   const errors: string[] = [];
@@ -175,8 +203,14 @@ test('without a model context: no WebMCP code is fetched, no error, no CSP viola
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     expect(await page.evaluate(() => 'modelContext' in document || 'modelContext' in navigator)).toBe(false);
-    expect(requests.filter((p) => /webmcp/.test(p)), path).toEqual([]);
-    expect(requests.filter((p) => p.startsWith('/api/')), path).toEqual([]);
+    expect(
+      requests.filter((p) => /webmcp/.test(p)),
+      path,
+    ).toEqual([]);
+    expect(
+      requests.filter((p) => p.startsWith('/api/')),
+      path,
+    ).toEqual([]);
     expect(await page.evaluate(() => window.__cspViolations), path).toEqual([]);
     // The JSON-LD block is in the head and parses.
     const ld = await page.locator('script[type="application/ld+json"]').textContent();

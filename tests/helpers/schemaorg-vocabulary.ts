@@ -28,7 +28,10 @@ const properties: Record<string, { domains: string[]; ranges: string[]; supersed
 for (const node of graph) {
   if (!node['@id'].startsWith('schema:')) continue;
   const types = ([] as string[]).concat(node['@type']);
-  if (types.includes('rdfs:Class')) classes[name(node)] = list(node['rdfs:subClassOf']).filter((r) => r['@id'].startsWith('schema:')).map(name);
+  if (types.includes('rdfs:Class'))
+    classes[name(node)] = list(node['rdfs:subClassOf'])
+      .filter((r) => r['@id'].startsWith('schema:'))
+      .map(name);
   if (types.includes('rdf:Property')) {
     const superseded = list(node['schema:supersededBy'])[0];
     properties[name(node)] = {

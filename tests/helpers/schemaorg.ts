@@ -14,7 +14,9 @@ interface Vocabulary {
   properties: Record<string, { domains: string[]; ranges: string[]; supersededBy?: string }>;
 }
 
-export const vocabulary: Vocabulary = JSON.parse(readFileSync(resolve(import.meta.dirname, '../data/schemaorg-vocabulary.json'), 'utf8'));
+export const vocabulary: Vocabulary = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, '../data/schemaorg-vocabulary.json'), 'utf8'),
+);
 
 /** A class and all its superclasses. */
 export function ancestors(type: string): Set<string> {
@@ -68,7 +70,8 @@ export function schemaProblems(value: unknown, path = '$'): string[] {
       problems.push(`${path}.${key}: no schema.org property of that name`);
       continue;
     }
-    if (!prop.domains.some((d) => lineage.has(d))) problems.push(`${path}.${key}: not a property of ${types.join('/')}`);
+    if (!prop.domains.some((d) => lineage.has(d)))
+      problems.push(`${path}.${key}: not a property of ${types.join('/')}`);
     if (prop.supersededBy) problems.push(`${path}.${key}: superseded by ${prop.supersededBy}`);
     if (annotation && name !== key) {
       if (typeof v !== 'string') problems.push(`${path}.${key}: an annotation is a string`);
@@ -94,8 +97,14 @@ export function allNodes(value: unknown): Record<string, unknown>[] {
   if (Array.isArray(value)) return value.flatMap(allNodes);
   if (!value || typeof value !== 'object') return [];
   const node = value as Record<string, unknown>;
-  return [node, ...Object.entries(node).filter(([k]) => k !== '@context').flatMap(([, v]) => allNodes(v))];
+  return [
+    node,
+    ...Object.entries(node)
+      .filter(([k]) => k !== '@context')
+      .flatMap(([, v]) => allNodes(v)),
+  ];
 }
 
 /** The nodes of a document whose @type is `type` (fields typed loosely: tests read them freely). */
-export const nodesOfType = (doc: unknown, type: string): Record<string, any>[] => allNodes(doc).filter((n) => typesOf(n).includes(type));
+export const nodesOfType = (doc: unknown, type: string): Record<string, any>[] =>
+  allNodes(doc).filter((n) => typesOf(n).includes(type));
