@@ -38,6 +38,10 @@ const text = (t: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult =>
   ...extra,
 });
 
+/** The tool's arguments as an object (an agent may send anything; the draft passes an object). */
+const asObject = (input: unknown): Record<string, unknown> =>
+  input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+
 /** The model context of this document, if the browser offers one. */
 export function modelContext(): ModelContextLike | undefined {
   const doc = document as Document & { modelContext?: ModelContextLike };
@@ -74,8 +78,9 @@ function searchSite(): WebMcpTool {
     },
     annotations: { readOnlyHint: true },
     async execute(input) {
-      const params = new URLSearchParams({ q: String(input.query ?? '') });
-      if (input.limit !== undefined) params.set('limit', String(input.limit));
+      const args = asObject(input);
+      const params = new URLSearchParams({ q: String(args.query ?? '') });
+      if (args.limit !== undefined) params.set('limit', String(args.limit));
       const res = await fetch(`/api/v1/search?${params}`, { headers: { Accept: 'application/json' } });
       const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
       if (!res.ok) {
@@ -176,13 +181,20 @@ function bookDemo(): WebMcpTool {
     inputSchema: { type: 'object', properties, additionalProperties: false },
     annotations: { readOnlyHint: false },
     async execute(input) {
-      const problems = problemsOf(input, properties);
+      const problems = problemsOf(asObject(input), properties);
       if (problems.length) return text(`Nothing was filled in. ${problems.join('; ')}.`, { isError: true });
-      const values = input as Record<string, string>;
+      const values = asObject(input) as Record<string, string>;
       const form = demoForm();
       const url = new URL(DEMO_PATH, location.origin).href;
       if (!form) {
-        sessionStorage.setItem(PENDING_KEY, JSON.stringify(values));
+        try {
+          sessionStorage.setItem(PENDING_KEY, JSON.stringify(values));
+        } catch {
+          const hint = `Open ${url} (the demo page) and call book_demo there.`;
+          return text(`This browser keeps no values between pages, so nothing was filled in. ${hint}`, {
+            isError: true,
+          });
+        }
         // Navigate after this result is handed back, not before.
         setTimeout(() => location.assign(url), 0);
         return text(
@@ -208,13 +220,14 @@ function bookDemo(): WebMcpTool {
 /** On the demo page, fills what book_demo left for it on another page of this tab, once. */
 function fillPending(): void {
   const form = demoForm();
-  const pending = form && sessionStorage.getItem(PENDING_KEY);
-  if (!form || !pending) return;
-  sessionStorage.removeItem(PENDING_KEY);
+  if (!form) return;
   try {
+    const pending = sessionStorage.getItem(PENDING_KEY);
+    if (!pending) return;
+    sessionStorage.removeItem(PENDING_KEY);
     fillDemoForm(form, JSON.parse(pending) as Record<string, string>);
   } catch {
-    // A value this tab cannot read back is dropped; the form stays as it was.
+    // Storage unavailable or a value this tab cannot read back: the form stays as it was.
   }
 }
 

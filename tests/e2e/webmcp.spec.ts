@@ -131,6 +131,9 @@ test('search_site runs the site search and returns the real results with their U
   const bad = await call(page, 'search_site', { query: 'a' });
   expect(bad.isError).toBe(true);
   expect(bad.content[0]!.text).toMatch(/^Search failed \(400\)/);
+  // Input that is no object at all is an error the agent can read, not a throw.
+  const nothing = await call(page, 'search_site', null);
+  expect(nothing.isError).toBe(true);
 });
 
 test('book_demo on /demo fills the form for the person to review, and nothing is sent', async ({ page }) => {
