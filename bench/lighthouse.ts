@@ -6,6 +6,7 @@
  *
  *   npm run bench:lighthouse            # one run per page
  *   LH_RUNS=3 npm run bench:lighthouse  # three runs per page; the median run (by performance) is kept
+ *   LH_PAGES=/faq,/demo npm run bench:lighthouse   # other pages
  *
  * CHROMIUM_PATH overrides /usr/bin/chromium. Needs a build (`npx astro build`).
  */
@@ -18,7 +19,8 @@ import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/deps.ts';
 import { createMemoryStore } from '../src/adapters/memory-store.ts';
 
-const PAGES = ['/', '/pricing', '/blog/planning-for-peak-season'];
+/** LH_PAGES=/faq,/demo audits other pages (comma-separated paths). */
+const PAGES = process.env.LH_PAGES?.split(',').filter(Boolean) ?? ['/', '/pricing', '/blog/planning-for-peak-season'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const METRICS = {
   'first-contentful-paint': 'FCP',
@@ -103,14 +105,17 @@ async function main(): Promise<void> {
     await server.close();
   }
 
-  const home = weight(results.find((r) => r.path === '/')!.network);
+  // The weight on the wire is the home page's (or the first page's, when LH_PAGES leaves the home page out).
+  const weighed = results.find((r) => r.path === '/') ?? results[0]!;
+  const home = weight(weighed.network);
   const rows = results.map((r) => `${r.path.padEnd(34)}${CATEGORIES.map((c) => pct(r.scores[c]).padStart(c.length + 2)).join('')}`);
   console.log(`\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs by performance) ` : ''}— mobile profile, Debian chromium, local server\n`);
   console.log(`${'page'.padEnd(34)}${CATEGORIES.map((c) => c.padStart(c.length + 2)).join('')}`);
   for (const row of rows) console.log(row);
   console.log(`\n${'page'.padEnd(34)}${Object.values(METRICS).map((m) => m.padStart(10)).join('')}`);
   for (const r of results) console.log(`${r.path.padEnd(34)}${Object.values(METRICS).map((m) => (r.metrics[m] ?? '-').replace(/\u00a0/g, ' ').padStart(10)).join('')}`);
-  console.log(`\nhome page HTML+CSS+JS transferred: ${kb(home.total)} (HTML ${kb(home.html)}, CSS ${kb(home.css)}, JS ${kb(home.js)}; ${kb(home.decoded)} decoded)`);
+  const label = weighed.path === '/' ? 'home page' : weighed.path;
+  console.log(`\n${label} HTML+CSS+JS transferred: ${kb(home.total)} (HTML ${kb(home.html)}, CSS ${kb(home.css)}, JS ${kb(home.js)}; ${kb(home.decoded)} decoded)`);
   const lost = results.flatMap((r) =>
     r.failing.map((f) => `  ${r.path} ${f.category}: ${f.id} (${f.title})${f.displayValue ? ` ${f.displayValue}` : ''}, audit score ${pct(f.score).trim()}${f.weight ? '' : ', no weight in the category score'}`),
   );

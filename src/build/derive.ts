@@ -11,6 +11,7 @@ import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
 import { pageFromHtml } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
+import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from './site-files.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
@@ -79,6 +80,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
   await writeMcpServerCard(opts.distDir, opts.origin, pages);
+  await writeAgentSkills(opts.distDir, opts.origin);
 
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));

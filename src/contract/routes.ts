@@ -145,6 +145,8 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   { source: '/openapi.yaml', headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },
   { source: '/sitemap.xml', headers: CORS_READ },
   { source: '/.well-known/(.*)', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
+  // Agent skills discovery (v0.2.0, "HTTP Considerations"): a SKILL.md is served as markdown.
+  { source: '/.well-known/agent-skills/(.*).md', headers: { 'Content-Type': 'text/markdown; charset=utf-8' } },
   {
     source: '/.well-known/api-catalog',
     // RFC 9727 section 4: the linkset media type with the api-catalog profile, and the catalogue names itself.

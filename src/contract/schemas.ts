@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
+import { DIALCODE_PATTERN, INTENTS, MOVES, SEGMENTS, WAREHOUSES } from './lead-values.ts';
 
 const F = LIMITS.lead_fields;
 
@@ -51,11 +52,7 @@ export const SearchResultSchema = z
   .meta({ id: 'SearchResult' });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
-export const SEGMENTS = ['Local & interstate', 'International', 'Military & government', 'Mixed'] as const;
-export const WAREHOUSES = ['None', '1', '2-5', '6+'] as const;
-export const MOVES = ['Under 500', '500-2,000', '2,000-10,000', '10,000+'] as const;
-export const INTENTS = ['demo', 'enquiry'] as const;
-export const DIALCODE_PATTERN = /^\+\d{1,4}$/;
+export { DIALCODE_PATTERN, INTENTS, MOVES, SEGMENTS, WAREHOUSES };
 
 /** Lead as the contract defines it: the shape a clean payload has. Validation outcomes live in core/lead-validation. */
 export const LeadSchema = z
