@@ -422,3 +422,67 @@ export function searchSite(d: SearchDeps, q: string, limit: number): SearchRespo
   }
   return { query: q, count: results.length, results };
 }
+
+/** A partial-match answer: results holding some of the query's words, and which words were matched. */
+export interface PartialSearchResponse extends SearchResponse {
+  /** The query's content words (as typed) that some result holds. */
+  matched: string[];
+  /** The query's content words no page holds. */
+  missing: string[];
+}
+
+/**
+ * Ranked partial matches, for a long question that strict matching answers with nothing (the MCP search tool
+ * offers these, saying so): pages are ranked by how many of the query's content words they hold, then by
+ * BM25F over those words; a word no page holds is left out (and reported in `missing`). Never used by the
+ * API, whose contract requires every term.
+ */
+export function searchPartial(d: SearchDeps, q: string, limit: number): PartialSearchResponse {
+  const typed = new Map<string, string>();
+  for (const w of words(q)) if (!isStopWord(w) && !typed.has(termOf(w))) typed.set(termOf(w), w);
+  const clauses = queryClauses(d.index, q);
+  const lists: { clause: Clause; postings: Postings }[] = [];
+  const missing: string[] = [];
+  for (const clause of clauses) {
+    const p = clausePostings(d.index, clause);
+    if (p && p.docs.length) lists.push({ clause, postings: p });
+    else missing.push(typed.get(clause.term) ?? clause.term);
+  }
+  const sum = new Map<number, { score: number; held: number; mask: Set<number> }>();
+  lists.forEach(({ postings }, i) => {
+    for (let k = 0; k < postings.docs.length; k++) {
+      const doc = postings.docs[k]!;
+      let e = sum.get(doc);
+      if (!e) sum.set(doc, (e = { score: 0, held: 0, mask: new Set() }));
+      e.score += postings.scores[k]!;
+      e.held++;
+      e.mask.add(i);
+    }
+  });
+  const ranked = [...sum]
+    .map(([doc, e]) => ({ doc, e, score: e.score * sectionPrior(d.index.slugs[doc]!) * (e.held / Math.max(1, lists.length)) ** 2 }))
+    .sort((a, b) => b.e.held - a.e.held || b.score - a.score || a.doc - b.doc)
+    .slice(0, limit);
+  const groups = lists.map(({ clause }) => [...new Set(clause.alternatives.flat())]);
+  const matchedIdx = new Set<number>();
+  let previous = Infinity;
+  const results: SearchResult[] = [];
+  for (const { doc, e, score } of ranked) {
+    const page = d.content.bySlug.get(d.index.slugs[doc]!);
+    if (!page) continue;
+    for (const i of e.mask) matchedIdx.add(i);
+    const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
+    previous = points;
+    const result: SearchResult = {
+      slug: page.slug,
+      title: page.title,
+      url: page.url,
+      snippet: bestSnippet(page.text, groups) ?? snippetAround(page.description ?? page.text, 0),
+      score: points,
+    };
+    if (page.markdown_url) result.markdown_url = page.markdown_url;
+    results.push(result);
+  }
+  const matched = lists.filter((_, i) => matchedIdx.has(i)).map(({ clause }) => typed.get(clause.term) ?? clause.term);
+  return { query: q, count: results.length, results, matched, missing };
+}
