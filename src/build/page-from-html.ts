@@ -28,6 +28,8 @@ const attr = (el: Element | undefined, name: string) => {
 const BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
   'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section',
   'summary', 'table', 'td', 'th', 'tr', 'ul']);
+/** Inline elements that never continue the word before them (a date after a linked title: "one year on 28 Jan"). */
+const SPACED = new Set(['time']);
 
 /**
  * Plain text of a subtree. A block's end is a boundary: a sentence break (". ") after a block that ends in a
@@ -50,7 +52,7 @@ function textOf(node: Element | Root | undefined): string {
       if (end) last = end[end.length - 1];
     } else if (n.children) {
       const block = n.type === 'element' && BLOCKS.has(n.tagName);
-      if (block) parts.push(' ');
+      if (block || (n.type === 'element' && SPACED.has(n.tagName))) parts.push(' ');
       n.children.forEach(walk);
       if (block) boundary();
     }

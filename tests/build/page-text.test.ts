@@ -20,4 +20,9 @@ describe('plain text of a page (search index and snippets)', () => {
     expect(text).toBe('Solutions. Software for self-storage. Xero. MYOB. Growth. $890. Run storage billing “fast.” Next.');
     expect(text).not.toMatch(/SolutionsSoftware|XeroMYOB|Growth\$/);
   });
+
+  it('a date after a linked title is a word of its own', () => {
+    const { text } = pageFromHtml(page('<ul><li><a href="/b">One year on</a><span><time datetime="2025-01-28">28 January 2025</time></span></li></ul>'))!;
+    expect(text).toBe('One year on 28 January 2025.');
+  });
 });
