@@ -203,11 +203,22 @@ export function queryClauses(index: SearchIndex, q: string): Clause[] {
 
 const EMPTY: Postings = { docs: new Int32Array(0), scores: new Float32Array(0) };
 
-/** Pages holding both lists' pages, scores summed. */
-function intersect(a: Postings, b: Postings): Postings {
+/** Reusable buffers for the intersections of one query (two, used in turn), so a query allocates little. */
+const scratch = [0, 1].map(() => ({ docs: new Int32Array(1024), scores: new Float32Array(1024) }));
+function scratchOf(i: number, n: number): Postings {
+  const s = scratch[i]!;
+  if (s.docs.length < n) {
+    s.docs = new Int32Array(n);
+    s.scores = new Float32Array(n);
+  }
+  return s;
+}
+
+/** Pages holding both lists' pages, scores summed (into `into` when given, else new arrays). */
+function intersect(a: Postings, b: Postings, into?: Postings): Postings {
   const n = Math.min(a.docs.length, b.docs.length);
-  const docs = new Int32Array(n);
-  const scores = new Float32Array(n);
+  const docs = into ? into.docs : new Int32Array(n);
+  const scores = into ? into.scores : new Float32Array(n);
   let k = 0;
   for (let i = 0, j = 0; i < a.docs.length && j < b.docs.length; ) {
     const x = a.docs[i]!;
@@ -357,7 +368,10 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
   }
   lists.sort((a, b) => a.docs.length - b.docs.length);
   let all = lists[0]!;
-  for (let i = 1; i < lists.length && all.docs.length; i++) all = intersect(all, lists[i]!);
+  for (let i = 1; i < lists.length && all.docs.length; i++) {
+    const n = Math.min(all.docs.length, lists[i]!.docs.length);
+    all = intersect(all, lists[i]!, scratchOf(i % 2, n));
+  }
   if (!all.docs.length) return [];
   const prior = (doc: number) => sectionPrior(index.slugs[doc]!);
   const candidates = topK(all, prior, Math.max(CANDIDATES, limit));
