@@ -28,17 +28,18 @@ export function loadSearchIndex(json: string): SearchIndex {
   return new SearchIndex(JSON.parse(json) as SerializedIndex);
 }
 
+const NON_ASCII = /[^\x00-\x7f]/gu;
+
 /** Folds of the non-ASCII characters seen so far (a page's alphabet is small; `normalize` is not cheap). */
 const foldedChars = new Map<string, string>();
 
 /** Folded text with a map from each folded character back to its offset in the original. */
 function foldWithMap(s: string): { folded: string; map: number[] | undefined } {
-  // Most pages are plain ASCII: folding is lower-casing and offsets do not move.
-  if (!/[^\x00-\x7f]/.test(s)) return { folded: s.toLowerCase(), map: undefined };
-  // Usually every non-ASCII character folds to one of the same length (é -> e, ³ -> 3): offsets stay put.
+  // Usually every non-ASCII character folds to one of the same length (é -> e, ³ -> 3), and plain ASCII
+  // is only lower-cased: offsets stay put, one pass.
   let same = true;
   const lower = s.toLowerCase();
-  const quick = lower.replace(/[^\x00-\x7f]/gu, (ch) => {
+  const quick = lower.replace(NON_ASCII, (ch) => {
     let f = foldedChars.get(ch);
     if (f === undefined) foldedChars.set(ch, (f = fold(ch)));
     if (f.length !== ch.length) same = false;
@@ -78,19 +79,14 @@ function surfacePrefixes(term: string): string[] {
   return [...out];
 }
 
-/** Folded prefixes of recently read pages: popular pages are read again and again, and folding allocates. */
-const foldedPages = new Map<string, { limit: number; folded: string; map: number[] | undefined }>();
-const FOLDED_PAGES = 1024;
-
-/** The folded first `limit` characters of a text (cut at a space), cached. */
+/**
+ * The folded first `limit` characters of a text (cut at a space). Not cached on purpose: a short-lived copy
+ * dies young and costs the garbage collector nothing, while a cache of page copies would be moved and
+ * promoted on every minor collection (measured: the cache made the p99 worse).
+ */
 function foldedPrefix(text: string, limit: number): { folded: string; map: number[] | undefined } {
-  const hit = foldedPages.get(text);
-  if (hit && hit.limit >= limit) return hit;
   const cut = text.length <= limit ? text.length : Math.max(text.lastIndexOf(' ', limit), 0) || limit;
-  const entry = { limit: cut === text.length ? Infinity : limit, ...foldWithMap(text.slice(0, cut)) };
-  if (foldedPages.size >= FOLDED_PAGES) foldedPages.delete(foldedPages.keys().next().value!);
-  foldedPages.set(text, entry);
-  return entry;
+  return foldWithMap(cut === text.length ? text : text.slice(0, cut));
 }
 
 /** Offsets (in `text`) of the words whose index term is in a group, with the group's index; sorted. */
@@ -309,6 +305,14 @@ const TITLE_BOOST = 0.5;
 const SUMMARY_BOOST = 0.5;
 const PHRASE_BOOST = 1.3;
 
+/** Each page's section prior, worked out once per loaded index. */
+const priorCache = new WeakMap<SearchIndex, Float32Array>();
+function priorsOf(index: SearchIndex): Float32Array {
+  let p = priorCache.get(index);
+  if (!p) priorCache.set(index, (p = Float32Array.from(index.slugs, sectionPrior)));
+  return p;
+}
+
 /** How many of the best BM25F candidates the title boosts and the listing rule look at. */
 const CANDIDATES = 50;
 
@@ -318,7 +322,7 @@ interface Ranked {
 }
 
 /** The best `k` of the matches by score (a bounded min-heap: no full sort of thousands of matches). */
-function topK(p: Postings, prior: (doc: number) => number, k: number): Ranked[] {
+function topK(p: Postings, prior: Float32Array, k: number): Ranked[] {
   const heap: Ranked[] = [];
   const less = (a: Ranked, b: Ranked) => a.score < b.score || (a.score === b.score && a.doc > b.doc);
   const down = (i: number) => {
@@ -335,7 +339,7 @@ function topK(p: Postings, prior: (doc: number) => number, k: number): Ranked[] 
   };
   for (let i = 0; i < p.docs.length; i++) {
     const doc = p.docs[i]!;
-    const score = p.scores[i]! * prior(doc);
+    const score = p.scores[i]! * prior[doc]!;
     if (heap.length === k && (score < heap[0]!.score || (score === heap[0]!.score && doc > heap[0]!.doc))) continue;
     const item = { doc, score };
     if (heap.length < k) {
@@ -373,8 +377,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
     all = intersect(all, lists[i]!, scratchOf(i % 2, n));
   }
   if (!all.docs.length) return [];
-  const prior = (doc: number) => sectionPrior(index.slugs[doc]!);
-  const candidates = topK(all, prior, Math.max(CANDIDATES, limit));
+  const candidates = topK(all, priorsOf(index), Math.max(CANDIDATES, limit));
   const queryTerms = clauses.map((c) => c.term);
   for (const r of candidates) {
     const title = index.title(r.doc);
