@@ -18,7 +18,8 @@ export function words(s: string): string[] {
 
 /**
  * Stop words: function words that carry no topic (articles, pronouns, auxiliaries, prepositions, question
- * words) and the filler of questions as people and agents phrase them ("please tell me…"). Reviewed by hand:
+ * words) and the filler of questions as people and agents phrase them ("please tell me…", "does Kartage offer…",
+ * "what do you provide…"). Reviewed by hand:
  * a word that names a topic on the site ("use", "back", "first", "new", "report") is not here. Every single
  * letter is a stop word as well ("e" of "e-signature", "s" of "crew's").
  */
@@ -32,7 +33,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   this those though through thus to too toward towards under until up upon us very via vs want wants was wasn way ways
   we were weren what whats when whenever where whether which while who whom whose why will with within without won
   would wouldn yes yet you your yours yourself yourselves anyone anything someone something tell explain know kind
-  thing things really also eg ie`.split(/\s+/),
+  thing things really also eg ie offer offers offered offering provide provides provided providing`.split(/\s+/),
 );
 
 export const isStopWord = (w: string) => w.length < 2 || STOP_WORDS.has(w);
