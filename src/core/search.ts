@@ -305,6 +305,16 @@ const TITLE_BOOST = 0.5;
 const SUMMARY_BOOST = 0.5;
 const PHRASE_BOOST = 1.3;
 
+/** The analyzed last segment of each page's slug ("customers", "self-storage"), worked out on first use. */
+const slugTermCache = new WeakMap<SearchIndex, string[][]>();
+function slugTermsOf(index: SearchIndex, doc: number): string[] {
+  let all = slugTermCache.get(index);
+  if (!all) slugTermCache.set(index, (all = []));
+  let t = all[doc];
+  if (!t) all[doc] = t = analyze(index.slugs[doc]!.slice(index.slugs[doc]!.lastIndexOf('/') + 1));
+  return t;
+}
+
 /** Each page's section prior, worked out once per loaded index. */
 const priorCache = new WeakMap<SearchIndex, Float32Array>();
 function priorsOf(index: SearchIndex): Float32Array {
@@ -391,8 +401,10 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
     inSummary += inTitle;
     let boost = 1 + (TITLE_BOOST * inTitle + SUMMARY_BOOST * inSummary) / clauses.length;
     if (clauses.length > 1 && (holdsRun(title, queryTerms) || holdsRun(description, queryTerms))) boost *= PHRASE_BOOST;
-    // The title is the query (navigation: "pricing", "customer stories").
+    // The title is the query (navigation: "pricing", "customer stories"), or the page's own address is.
     if (inTitle === clauses.length && title.length && title.every((t) => queryTerms.includes(t))) boost *= 1.5;
+    const leaf = slugTermsOf(index, r.doc);
+    if (leaf.length === queryTerms.length && leaf.every((t) => queryTerms.includes(t))) boost *= 1.5;
     r.score *= boost;
   }
   candidates.sort((a, b) => b.score - a.score || a.doc - b.doc);
@@ -416,8 +428,37 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
   return candidates.slice(0, limit);
 }
 
+/**
+ * A query made of stop words only ("about", "how to"): the index holds no stop words, so the pages whose title
+ * holds every word are the answer (shortest title first), or none.
+ */
+function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
+  const wanted = [...new Set(words(q))];
+  const hits: { page: ContentPage; size: number }[] = [];
+  if (wanted.length) {
+    for (const page of d.content.data.pages) {
+      const title = words(page.title.replace(/\s+\|\s+[^|]+$/, ''));
+      if (wanted.every((w) => title.includes(w))) hits.push({ page, size: title.length });
+    }
+  }
+  hits.sort((a, b) => a.size - b.size || (a.page.slug < b.page.slug ? -1 : 1));
+  const results = hits.slice(0, limit).map(({ page, size }): SearchResult => {
+    const r: SearchResult = {
+      slug: page.slug,
+      title: page.title,
+      url: page.url,
+      snippet: snippetAround(page.description ?? page.text, 0),
+      score: Math.max(1, Math.round((100 * wanted.length) / size)),
+    };
+    if (page.markdown_url) r.markdown_url = page.markdown_url;
+    return r;
+  });
+  return { query: q, count: results.length, results };
+}
+
 export function searchSite(d: SearchDeps, q: string, limit: number): SearchResponse {
   const clauses = queryClauses(d.index, q);
+  if (!clauses.length) return titleOnly(d, q, limit);
   const ranked = rankPages(d.index, clauses, limit);
   const groups = clauses.map((c) => [...new Set(c.alternatives.flat())]);
   let previous = Infinity;

@@ -60,6 +60,12 @@ describe('searchSite', () => {
     for (const w of ['use', 'report', 'new', 'first', 'back']) expect(STOP_WORDS.has(w), w).toBe(false);
   });
 
+  it('a query of stop words only finds the pages whose title holds them', () => {
+    expect(slugs('about')).toEqual(['about']);
+    expect(slugs('ABOUT!')).toEqual(['about']);
+    expect(search('about the').count).toBe(0);
+  });
+
   it('keeps customs and customers apart', () => {
     expect(slugs('customs')).toEqual(['customs']);
     expect(slugs('customers')).toEqual(['integrations']);

@@ -46,6 +46,11 @@ export const FIELDS = {
   body: { weight: 1, b: 0.75 },
 } as const;
 export const K1 = 1.2;
+/**
+ * Floor of a term's idf. A word on nearly every page ("customers", "storage" here) would otherwise weigh
+ * nothing, and a page titled with it could not come first for it; with the floor the field weights decide.
+ */
+export const MIN_IDF = 0.3;
 const FIELD_NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -114,7 +119,7 @@ export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []
     const r = raw[id]!;
     const d = r.length / 5;
     df.push(d);
-    idf.push(Math.round(1000 * Math.log(1 + (n - d + 0.5) / (d + 0.5))));
+    idf.push(Math.round(1000 * Math.max(MIN_IDF, Math.log(1 + (n - d + 0.5) / (d + 0.5)))));
     offsets.push(length);
     const start = out.length;
     let prev = -1;
