@@ -428,6 +428,9 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
   return candidates.slice(0, limit);
 }
 
+/** Every page's title words (with stop words), worked out once per loaded content. */
+const titleWords = new WeakMap<Content, string[][]>();
+
 /**
  * A query made of stop words only ("about", "how to"): the index holds no stop words, so the pages whose title
  * holds every word are the answer (shortest title first), or none.
@@ -436,10 +439,12 @@ function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
   const wanted = [...new Set(words(q))];
   const hits: { page: ContentPage; size: number }[] = [];
   if (wanted.length) {
-    for (const page of d.content.data.pages) {
-      const title = words(page.title.replace(/\s+\|\s+[^|]+$/, ''));
+    let titles = titleWords.get(d.content);
+    if (!titles) titleWords.set(d.content, (titles = d.content.data.pages.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
+    d.content.data.pages.forEach((page, i) => {
+      const title = titles[i]!;
       if (wanted.every((w) => title.includes(w))) hits.push({ page, size: title.length });
-    }
+    });
   }
   hits.sort((a, b) => a.size - b.size || (a.page.slug < b.page.slug ? -1 : 1));
   const results = hits.slice(0, limit).map(({ page, size }): SearchResult => {

@@ -33,7 +33,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   this those though through thus to too toward towards under until up upon us very via vs want wants was wasn way ways
   we were weren what whats when whenever where whether which while who whom whose why will with within without won
   would wouldn yes yet you your yours yourself yourselves anyone anything someone something tell explain know kind
-  thing things really also eg ie offer offers offered offering provide provides provided providing`.split(/\s+/),
+  thing things really also eg ie offer offers offered offering provide provides provided providing happen happens
+  happened`.split(/\s+/),
 );
 
 export const isStopWord = (w: string) => w.length < 2 || STOP_WORDS.has(w);
