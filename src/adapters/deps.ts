@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type MiniSearch from 'minisearch';
+import type { SearchIndex } from '../core/search.ts';
 import { CONTENT_FILE, DATA_DIR, SEARCH_FILE, indexContent, type Content, type ContentData, type ContentPage } from '../core/content.ts';
 import { loadSearchIndex } from '../core/search.ts';
 import { clientOf } from '../core/client.ts';
@@ -27,7 +27,7 @@ export interface Deps {
   /** The published content, loaded once per instance. */
   content(): Content;
   /** The search index built with the content, loaded once per instance. */
-  searchIndex(): MiniSearch<ContentPage>;
+  searchIndex(): SearchIndex;
   /** The pricing data (content/data/pricing.json), checked against its schema once. */
   pricing(): Pricing;
   store: Store;
@@ -115,7 +115,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const leadSink = () => (sink ??= sinkFromEnv(env));
   const now = opts.now ?? (() => Date.now());
   let content: Content | undefined;
-  let index: MiniSearch<ContentPage> | undefined;
+  let index: SearchIndex | undefined;
   let pricing: Pricing | undefined;
   return {
     pricing: () => (pricing ??= PricingSchema.parse(pricingData)),

@@ -27,15 +27,41 @@ const attr = (el: Element | undefined, name: string) => {
   return typeof v === 'string' ? v : Array.isArray(v) ? v.join(' ') : undefined;
 };
 
+/** Elements whose content is a block of its own: their edges are word (and sentence) boundaries in plain text. */
+const BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
+  'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section',
+  'summary', 'table', 'td', 'th', 'tr', 'ul']);
+/** Inline elements that never continue the word before them (a date after a linked title: "one year on 28 Jan"). */
+const SPACED = new Set(['time']);
+
+/**
+ * Plain text of a subtree. A block's end is a boundary: a sentence break (". ") after a block that ends in a
+ * word (a heading, an eyebrow, a list item), a space otherwise, so blocks never run together ("Product Kartage").
+ */
 function textOf(node: Element | Root | undefined): string {
   if (!node) return '';
-  let out = '';
+  const parts: string[] = [];
+  // The last non-space character written so far ('' at the start or right after a boundary).
+  let last = '';
+  const boundary = () => {
+    if (!last) return;
+    parts.push(/[\p{L}\p{N})\]]/u.test(last) ? '. ' : ' ');
+    last = '';
+  };
   const walk = (n: any) => {
-    if (n.type === 'text') out += n.value;
-    else if (n.children) n.children.forEach(walk);
+    if (n.type === 'text') {
+      parts.push(n.value);
+      const end = n.value.trimEnd();
+      if (end) last = end[end.length - 1];
+    } else if (n.children) {
+      const block = n.type === 'element' && BLOCKS.has(n.tagName);
+      if (block || (n.type === 'element' && SPACED.has(n.tagName))) parts.push(' ');
+      n.children.forEach(walk);
+      if (block) boundary();
+    }
   };
   walk(node);
-  return out.replace(/\s+/g, ' ').trim();
+  return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
 /** Makes root-relative `href` and `src` values absolute against `origin` (an agent may hold only the markdown). */

@@ -16,9 +16,9 @@ test('a visitor goes from home to a product page to pricing', async ({ page }) =
 
 test('site search finds a page', async ({ page }) => {
   await page.goto('/search');
-  const box = page.locator('#search input').first();
+  const box = page.locator('#search-q');
   await box.fill('storage billing');
-  await expect(page.locator('#search').getByRole('link', { name: /storage/i }).first()).toBeVisible({ timeout: 10_000 });
+  await expect(page.locator('#search-results').getByRole('link', { name: /storage/i }).first()).toBeVisible({ timeout: 10_000 });
 });
 
 test('pages carry the markdown alternate and read without JavaScript', async ({ browser }) => {

@@ -1,0 +1,237 @@
+/**
+ * @module The search index: BM25F over four fields (title, headings, description, body), computed at build
+ * time and stored compactly. Each term's postings are its pages in order, delta-encoded as base-32 varints, each
+ * followed by the page's quantised BM25F saturation (tf~ / (k1 + tf~), 6 bits), all in one string of URL-safe
+ * base-64 characters (JSON needs no escapes for them). A term's postings are decoded on first use and kept, so
+ * loading the file is one JSON.parse and a term table; nothing else is decoded until a query asks for it.
+ */
+import { analyze, analyzeSynonyms, type SynonymEntry } from './analyze.ts';
+
+/** What the index reads of a page. */
+export interface IndexablePage {
+  slug: string;
+  title: string;
+  description?: string;
+  markdown?: string;
+  text: string;
+}
+
+/** The file as written (JSON). */
+export interface SerializedIndex {
+  format: 'kartage-bm25f-1';
+  /** Page slugs in index order (doc id = position). */
+  slugs: string[];
+  /** Each page's title terms, space-separated (for title and phrase boosts). */
+  titles: string[];
+  /** Each page's description terms, space-separated (for phrase boosts). */
+  descriptions: string[];
+  /** Every term, space-separated; term id = position. */
+  terms: string;
+  /** Per term: inverse document frequency x 1000, rounded. */
+  idf: number[];
+  /** Per term: number of pages holding it. */
+  df: number[];
+  /** Per term: offset of its postings in `postings`. */
+  offsets: number[];
+  postings: string;
+  /** Analyzed synonyms: [query term, phrases it may also match]. */
+  synonyms: [string, string[][]][];
+}
+
+/** BM25F settings: field weight and length normalisation. */
+export const FIELDS = {
+  title: { weight: 6, b: 0.3 },
+  headings: { weight: 2.5, b: 0.5 },
+  description: { weight: 2.5, b: 0.5 },
+  body: { weight: 1, b: 0.75 },
+} as const;
+export const K1 = 1.2;
+/**
+ * Floor of a term's idf. A word on nearly every page ("customers", "storage" here) would otherwise weigh
+ * nothing, and a page titled with it could not come first for it; with the floor the field weights decide.
+ */
+export const MIN_IDF = 0.3;
+const FIELD_NAMES = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+
+/** A page title without the site suffix ("Pricing | Kartage" -> "Pricing"). */
+export const bareTitle = (t: string) => t.replace(/\s+\|\s+[^|]+$/, '');
+
+/** Headings of a page's markdown (ATX lines outside the front matter). */
+export function headingsOf(markdown: string | undefined): string {
+  if (!markdown) return '';
+  const body = markdown.startsWith('---\n') ? markdown.slice(markdown.indexOf('\n---', 4) + 4) : markdown;
+  const out: string[] = [];
+  for (const m of body.matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) out.push(m[1]!);
+  return out.join('. ');
+}
+
+function pushVarint(out: string[], n: number) {
+  while (n >= 32) {
+    out.push(ALPHABET[32 | (n & 31)]!);
+    n = Math.floor(n / 32);
+  }
+  out.push(ALPHABET[n]!);
+}
+
+/** Builds the serialized index from the pages (at build time). */
+export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []): SerializedIndex {
+  const n = pages.length;
+  const termIds = new Map<string, number>();
+  const termList: string[] = [];
+  // Per term: flat [doc, tfTitle, tfHeadings, tfDescription, tfBody, ...] (docs ascending).
+  const raw: number[][] = [];
+  const lengths = FIELD_NAMES.map(() => new Float64Array(n));
+  const titles: string[] = [];
+  const descriptions: string[] = [];
+  pages.forEach((page, doc) => {
+    const title = bareTitle(page.title);
+    const fields = [title, headingsOf(page.markdown), page.description ?? '', page.text].map(analyze);
+    titles.push(fields[0]!.join(' '));
+    descriptions.push(fields[2]!.join(' '));
+    const local = new Map<number, Float64Array>();
+    fields.forEach((ts, f) => {
+      lengths[f]![doc] = ts.length;
+      for (const t of ts) {
+        let id = termIds.get(t);
+        if (id === undefined) {
+          termIds.set(t, (id = termList.length));
+          termList.push(t);
+          raw.push([]);
+        }
+        let tf = local.get(id);
+        if (!tf) local.set(id, (tf = new Float64Array(4)));
+        tf[f]!++;
+      }
+    });
+    for (const [id, tf] of local) raw[id]!.push(doc, tf[0]!, tf[1]!, tf[2]!, tf[3]!);
+  });
+  const avg = lengths.map((l) => Math.max(1, l.reduce((a, b) => a + b, 0) / Math.max(1, n)));
+  const idf: number[] = [];
+  const df: number[] = [];
+  const offsets: number[] = [];
+  const out: string[] = [];
+  let length = 0;
+  for (let id = 0; id < termList.length; id++) {
+    const r = raw[id]!;
+    const d = r.length / 5;
+    df.push(d);
+    idf.push(Math.round(1000 * Math.max(MIN_IDF, Math.log(1 + (n - d + 0.5) / (d + 0.5)))));
+    offsets.push(length);
+    const start = out.length;
+    let prev = -1;
+    for (let i = 0; i < r.length; i += 5) {
+      const doc = r[i]!;
+      let tf = 0;
+      FIELD_NAMES.forEach((name, f) => {
+        const { weight, b } = FIELDS[name];
+        tf += (weight * r[i + 1 + f]!) / (1 - b + (b * lengths[f]![doc]!) / avg[f]!);
+      });
+      pushVarint(out, doc - prev - 1);
+      prev = doc;
+      out.push(ALPHABET[Math.max(1, Math.min(63, Math.round((63 * tf) / (K1 + tf))))]!);
+    }
+    for (let i = start; i < out.length; i++) length += out[i]!.length;
+  }
+  return {
+    format: 'kartage-bm25f-1',
+    slugs: pages.map((p) => p.slug),
+    titles,
+    descriptions,
+    terms: termList.join(' '),
+    idf,
+    df,
+    offsets,
+    postings: out.join(''),
+    synonyms: analyzeSynonyms(synonyms),
+  };
+}
+
+/** A term's postings, decoded: pages ascending and each page's score for the term (idf x saturation). */
+export interface Postings {
+  docs: Int32Array;
+  scores: Float32Array;
+}
+
+/** The loaded index. */
+export class SearchIndex {
+  readonly slugs: string[];
+  readonly size: number;
+  private readonly titles: string[];
+  private readonly titleTerms: (string[] | undefined)[];
+  private readonly descriptionTerms: (string[] | undefined)[];
+  private readonly ids = new Map<string, number>();
+  private readonly data: SerializedIndex;
+  private readonly decoded = new Map<number, Postings>();
+  readonly synonyms: Map<string, string[][]>;
+
+  constructor(data: SerializedIndex) {
+    if (data.format !== 'kartage-bm25f-1') throw new Error(`search index: unknown format ${String(data.format)}`);
+    this.data = data;
+    this.slugs = data.slugs;
+    this.size = data.slugs.length;
+    this.titles = data.titles;
+    this.titleTerms = new Array(this.size);
+    this.descriptionTerms = new Array(this.size);
+    const terms = data.terms ? data.terms.split(' ') : [];
+    for (let i = 0; i < terms.length; i++) this.ids.set(terms[i]!, i);
+    this.synonyms = new Map(data.synonyms);
+  }
+
+  /** Number of pages documented (MiniSearch's name, kept for the benchmark's cold-load probe). */
+  get documentCount(): number {
+    return this.size;
+  }
+
+  termId(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  df(id: number): number {
+    return this.data.df[id]!;
+  }
+
+  /** The analyzed title of a page (terms in order). */
+  title(doc: number): string[] {
+    let t = this.titleTerms[doc];
+    if (!t) this.titleTerms[doc] = t = this.titles[doc] ? this.titles[doc]!.split(' ') : [];
+    return t;
+  }
+
+  /** The analyzed description of a page (terms in order). */
+  description(doc: number): string[] {
+    let t = this.descriptionTerms[doc];
+    if (!t) this.descriptionTerms[doc] = t = this.data.descriptions[doc] ? this.data.descriptions[doc]!.split(' ') : [];
+    return t;
+  }
+
+  postings(id: number): Postings {
+    let p = this.decoded.get(id);
+    if (p) return p;
+    const { postings: s, offsets, df } = this.data;
+    const count = df[id]!;
+    const idf = this.data.idf[id]! / 1000;
+    const docs = new Int32Array(count);
+    const scores = new Float32Array(count);
+    let at = offsets[id]!;
+    let prev = -1;
+    for (let k = 0; k < count; k++) {
+      let v = VALUE[s.charCodeAt(at++)]!;
+      let delta = v & 31;
+      for (let shift = 32; v & 32; shift *= 32) {
+        v = VALUE[s.charCodeAt(at++)]!;
+        delta += (v & 31) * shift;
+      }
+      prev += delta + 1;
+      docs[k] = prev;
+      scores[k] = (idf * VALUE[s.charCodeAt(at++)]!) / 63;
+    }
+    p = { docs, scores };
+    if (this.decoded.size > 4096) this.decoded.clear();
+    this.decoded.set(id, p);
+    return p;
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, analyzeSynonyms, auSpelling, isStopWord, termOf, words } from '../../../src/core/search/analyze.ts';
+import synonyms from '../../../content/data/search-synonyms.json' with { type: 'json' };
+
+describe('the search analyzer', () => {
+  it('stems English word forms to one term (Porter2)', () => {
+    for (const group of [
+      ['reduce', 'reduces', 'reducing', 'reduced'],
+      ['survey', 'surveys', 'surveying', 'surveyed'],
+      ['quote', 'quotes', 'quoting', 'quoted'],
+      ['schedule', 'schedules', 'scheduling'],
+      ['label', 'labels', 'labelled', 'labelling', 'labeled'],
+      ['story', 'stories'],
+    ]) expect(new Set(group.map(termOf)), group.join()).toHaveProperty('size', 1);
+    expect(termOf('customs')).not.toBe(termOf('customers'));
+  });
+
+  it('folds US spellings onto Australian ones', () => {
+    const pairs = [
+      ['utilization', 'utilisation'], ['organizing', 'organising'], ['containerized', 'containerised'],
+      ['analyze', 'analyse'], ['center', 'centre'], ['centered', 'centred'], ['meters', 'metres'],
+      ['kilometer', 'kilometre'], ['color', 'colour'], ['favorite', 'favourite'], ['defense', 'defence'],
+      ['license', 'licence'], ['catalog', 'catalogue'], ['program', 'programme'], ['harbor', 'harbour'],
+    ];
+    for (const [us, au] of pairs) expect(termOf(us!), us).toBe(termOf(au!));
+    for (const w of ['size', 'prize', 'seize', 'citizen', 'for', 'door', 'motor', 'water']) expect(auSpelling(w), w).toBe(w);
+  });
+
+  it('drops stop words and single letters, keeps topic words', () => {
+    expect(analyze('How do I reduce the damage claims?')).toEqual(['reduc', 'damag', 'claim']);
+    expect(analyze('e-signature')).toEqual(['signatur']);
+    for (const w of ['the', 'how', 'my', 'does', 'a', 's', 'offer']) expect(isStopWord(w), w).toBe(true);
+    for (const w of ['storage', 'use', 'report', 'new', 'first', 'myob', 'support']) expect(isStopWord(w), w).toBe(false);
+  });
+
+  it('folds case, accents and superscripts', () => {
+    expect(words('Crème Brûlée, m³ and ß')).toEqual(['creme', 'brulee', 'm3', 'and', 'ss']);
+  });
+
+  it('analyzes the synonym list: every entry is one term with long forms that analyze to something', () => {
+    const analyzed = analyzeSynonyms(synonyms.entries);
+    expect(analyzed.length).toBe(synonyms.entries.length);
+    const map = new Map(analyzed);
+    expect(map.get('sso')).toEqual([['singl', 'sign']]);
+    expect(map.get('cor')).toEqual([['chain', 'respons']]);
+    expect(map.get('m3')).toEqual([['cubic', 'metr']]);
+  });
+});
