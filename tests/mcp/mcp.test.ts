@@ -16,6 +16,7 @@ import { LIMITS } from '../../src/contract/limits.ts';
 import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
 import { createDeps } from '../../src/adapters/deps.ts';
 import type { ContentData } from '../../src/core/content.ts';
+import { markdownTwin } from '../../src/core/markdown-doc.ts';
 import { graphemeCut, MCP_DEFAULTS, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/server.ts';
 import { startTestServer, PROJECT_ROOT } from '../helpers/server.ts';
 import { postJson, send } from '../helpers/http.ts';
@@ -111,7 +112,11 @@ describe('tools through the SDK client', () => {
     expect(links.map((l) => [l.name, l.uri])).toEqual(rest.results.map((x: Hit) => [x.slug, x.markdown_url]));
     const read = await client.readResource({ uri: links[0]!.uri! });
     const page = (await send(`${server.url}/api/v1/pages/${rest.results[0].slug}`)).json();
-    expect((read.contents[0] as { text: string }).text.startsWith(page.markdown.slice(0, 2000))).toBe(true);
+    // The resource is the page's `.md` twin: front matter, then the JSON's markdown (first part of it).
+    const twin = markdownTwin(page);
+    const got = (read.contents[0] as { text: string }).text;
+    expect(got.length).toBeGreaterThan(Math.min(twin.length, 2000) - 1);
+    expect(twin.startsWith(got.replace(/\n\n\[Part 1 of \d+ of [^\]]+\]$/, ''))).toBe(true);
   });
 
   it('list and search default to 25 and 20 entries; limit still reaches the contract maximum', async () => {
