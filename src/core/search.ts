@@ -488,6 +488,8 @@ export function searchSite(d: SearchDeps, q: string, limit: number): SearchRespo
 
 /** A partial-match answer: results holding some of the query's words, and which words were matched. */
 export interface PartialSearchResponse extends SearchResponse {
+  /** Each result with the query's content words (as typed) that its page holds. */
+  results: (SearchResult & { matched: string[] })[];
   /** The query's content words (as typed) that some result holds. */
   matched: string[];
   /** The query's content words no page holds. */
@@ -529,23 +531,25 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
   const groups = lists.map(({ clause }) => [...new Set(clause.alternatives.flat())]);
   const matchedIdx = new Set<number>();
   let previous = Infinity;
-  const results: SearchResult[] = [];
+  const results: PartialSearchResponse['results'] = [];
+  const typedOf = (i: number) => typed.get(lists[i]!.clause.term) ?? lists[i]!.clause.term;
   for (const { doc, e, score } of ranked) {
     const page = d.content.bySlug.get(d.index.slugs[doc]!);
     if (!page) continue;
     for (const i of e.mask) matchedIdx.add(i);
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
-    const result: SearchResult = {
+    const result: PartialSearchResponse['results'][number] = {
       slug: page.slug,
       title: page.title,
       url: page.url,
       snippet: bestSnippet(page.text, groups) ?? snippetAround(page.description ?? page.text, 0),
       score: points,
+      matched: [...e.mask].sort((a, b) => a - b).map(typedOf),
     };
     if (page.markdown_url) result.markdown_url = page.markdown_url;
     results.push(result);
   }
-  const matched = lists.filter((_, i) => matchedIdx.has(i)).map(({ clause }) => typed.get(clause.term) ?? clause.term);
+  const matched = lists.map((_, i) => i).filter((i) => matchedIdx.has(i)).map(typedOf);
   return { query: q, count: results.length, results, matched, missing };
 }
