@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/deps.ts';
-import { createFileSink } from '../src/adapters/file-sink.ts';
+import { createSqliteSink } from '../src/adapters/sqlite-store.ts';
 import { createUpstashStore } from '../src/adapters/upstash-store.ts';
 import { startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
@@ -73,7 +73,7 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
   const deps = createDeps({
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createUpstashStore({ url: bridge.url, token: bridge.token, prefix: `bench${process.pid}`, timeoutMs: 2000 }),
-    sink: createFileSink(join(dir, 'leads.jsonl')),
+    sink: createSqliteSink(join(dir, 'kartage.db')),
     log: () => {},
   });
   const server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
