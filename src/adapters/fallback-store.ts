@@ -10,7 +10,7 @@
  * is answered from here without asking the shared store, so a retry during an outage finds the first
  * answer even when the shared store never recorded it.
  */
-import type { Log, Store } from '../core/ports.ts';
+import type { LimitResult, Log, Store } from '../core/ports.ts';
 import { createMemoryStore } from './memory-store.ts';
 
 export interface FallbackStore extends Store {
@@ -18,7 +18,8 @@ export interface FallbackStore extends Store {
   fallbacks(): number;
 }
 
-const LOCAL = 'local:';
+/** The units one request spent in each store, as one string (`LimitResult.unit`). */
+const unitOf = (units: { shared?: string; local?: string }) => JSON.stringify(units);
 
 export function createFallbackStore(shared: Store, log: Log, local: Store = createMemoryStore()): FallbackStore {
   let count = 0;
@@ -31,17 +32,32 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
     ...shared,
     fallbacks: () => count,
     async hit(policy, client, now) {
+      // This instance's own count runs alongside the shared one, so a request is never allowed more
+      // than the budget by this instance, whether the shared store answered it or not (a Redis that
+      // answers some requests in time and not others must not add the two budgets up).
+      const here = await local.hit(policy, client, now);
+      let there: LimitResult;
       try {
-        return await shared.hit(policy, client, now);
+        there = await shared.hit(policy, client, now);
       } catch (e) {
         fellBack('hit', e, { policy: policy.name });
-        const r = await local.hit(policy, client, now);
-        return r.unit ? { ...r, unit: LOCAL + r.unit } : r;
+        return here.unit ? { ...here, unit: unitOf({ local: here.unit }) } : here;
       }
+      if (!there.allowed) {
+        if (here.unit) await local.refund(policy, client, here);
+        return there;
+      }
+      if (!here.allowed) {
+        await shared.refund(policy, client, there).catch((e) => fellBack('refund', e));
+        return here;
+      }
+      return { ...there, unit: unitOf({ shared: there.unit, local: here.unit }) };
     },
     async refund(policy, client, result) {
-      if (result.unit?.startsWith(LOCAL)) return local.refund(policy, client, { ...result, unit: result.unit.slice(LOCAL.length) });
-      await shared.refund(policy, client, result);
+      if (!result.allowed || !result.unit) return;
+      const units = JSON.parse(result.unit) as { shared?: string; local?: string };
+      if (units.local) await local.refund(policy, client, { ...result, unit: units.local });
+      if (units.shared) await shared.refund(policy, client, { ...result, unit: units.shared });
     },
     async claim(key, fingerprint, claimSeconds) {
       const here = await local.claim(key, fingerprint, claimSeconds);

@@ -113,7 +113,8 @@ describe('store failures over HTTP (Upstash store, Redis unreachable)', () => {
       bridge().setFault('down');
       const statuses = [];
       for (let i = 0; i < 125 - reads.length * 2; i++) statuses.push((await send(`${server.url}/api/v1/pages?limit=1`)).status);
-      expect(statuses.filter((x) => x === 200)).toHaveLength(120 - reads.length * 2);
+      // 120 a minute in all (give or take one where the run straddles a minute: the window slides).
+      expect(Math.abs(statuses.filter((x) => x === 200).length - (120 - reads.length * 2))).toBeLessThanOrEqual(1);
       expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);
     } finally {
       bridge().setFault('none');
