@@ -98,7 +98,8 @@ for i = 1, max do
   if not raw then break end
   local ok, v = pcall(cjson.decode, raw)
   if ok and type(v) == 'table' and type(v.record) == 'table' and type(v.record.id) == 'string' then
-    if redis.call('HSETNX', KEYS[2], v.record.id, raw) == 1 then redis.call('ZADD', KEYS[1], now, v.record.id) end
+    -- Scores below now, in list order: oldest first, and free at once.
+    if redis.call('HSETNX', KEYS[2], v.record.id, raw) == 1 then redis.call('ZADD', KEYS[1], now - max + i, v.record.id) end
   else
     redis.call('RPUSH', KEYS[5], cjson.encode({reason = 'unreadable legacy outbox entry', payload = raw}))
   end

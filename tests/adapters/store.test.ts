@@ -9,7 +9,9 @@ import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store.ts';
+import { Redis } from '@upstash/redis';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { useEngines } from '../helpers/engines.ts';
 import { PROJECT_ROOT } from '../helpers/server.ts';
@@ -213,6 +215,23 @@ describe('upstash store failures', () => {
     } finally {
       bridge().setFault('none');
     }
+  });
+});
+
+describe('upstash outbox of earlier versions', () => {
+  it('moves the old list into the queue on the first claim; an unreadable entry goes to quarantine', async () => {
+    const prefix = `legacy${process.pid}`;
+    const raw = new Redis({ url: bridge().url, token: bridge().token, automaticDeserialization: false, enableTelemetry: false });
+    const old = (id: string) => JSON.stringify({ record: JSON.parse(entry(id)).record, attempts: 3 });
+    await raw.rpush(`${prefix}:outbox`, old('L1'), '{"record":{"id":"torn"', old('L2'));
+    const store = createUpstashStore({ url: bridge().url, token: bridge().token, prefix });
+    expect(await store.outboxSize()).toBe(3);
+    const items = await store.outboxClaim(10, 60);
+    expect(items.map((i) => i.id)).toEqual(['L1', 'L2']);
+    expect(JSON.parse(items[0]!.payload).record.id).toBe('L1');
+    expect(await store.quarantineSize()).toBe(1);
+    for (const i of items) await store.outboxAck(i.id);
+    expect(await store.outboxSize()).toBe(0);
   });
 });
 
