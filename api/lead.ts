@@ -45,7 +45,12 @@ export const POST = (request: Request): Promise<Response> =>
     const body = await readJson(request, LIMITS.leadBodyBytes, headers);
     if (!body.ok) return metered(request, body.response);
     const answer = await submitLead(
-      { body: body.value, client: clientOf(request), idempotencyKey: headerText(request.headers.get('idempotency-key')), source },
+      {
+        body: body.value,
+        client: clientOf(request),
+        idempotencyKey: headerText(request.headers.get('idempotency-key')),
+        source,
+      },
       deps(),
     );
     if (answer.after) waitUntil(answer.after); // the sales notification may finish after the answer

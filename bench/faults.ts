@@ -26,14 +26,23 @@ import { BENCH_DIR, loopbackAddress, ROOT, send, sleep, table } from './lib.ts';
 const auth = { token: 'pat-faults', portalId: '77', formId: 'faults-form' };
 const started = Date.now();
 
-interface Check { scenario: string; figure: string; value: number | string; expected: string; ok: boolean }
+interface Check {
+  scenario: string;
+  figure: string;
+  value: number | string;
+  expected: string;
+  ok: boolean;
+}
 const checks: Check[] = [];
 const check = (scenario: string, figure: string, value: number | string, expected: string, ok: boolean) => {
   checks.push({ scenario, figure, value, expected, ok });
   console.log(`[faults] ${ok ? 'ok  ' : 'FAIL'} ${scenario}: ${figure} = ${value} (${expected})`);
 };
 
-interface Server { url: string; child: ChildProcess }
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
 
 /** `node server/main.ts` on a free port with `env`; resolves once it serves. */
 function startServer(env: Record<string, string>): Promise<Server> {
@@ -65,7 +74,11 @@ async function stop(s: Server, signal: NodeJS.Signals = 'SIGTERM') {
 /** `npm run leads:flush`'s script with `env`; resolves with its exit code and last line. */
 function flush(env: Record<string, string>): Promise<{ code: number | null; line: string }> {
   return new Promise((ok) => {
-    const child = spawn(process.execPath, [join(ROOT, 'server/leads-flush.ts')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'server/leads-flush.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c));
     child.stderr!.on('data', (c: Buffer) => (out += c));
@@ -73,25 +86,40 @@ function flush(env: Record<string, string>): Promise<{ code: number | null; line
   });
 }
 
-const leadBody = (marker: string) => JSON.stringify({ name: `Fault ${marker}`, email: `${marker}@example.com`, message: marker });
+const leadBody = (marker: string) =>
+  JSON.stringify({ name: `Fault ${marker}`, email: `${marker}@example.com`, message: marker });
 const postLead = (base: string, marker: string, from: string, key?: string) =>
-  send(new URL(`${base}/api/lead`), { method: 'POST', body: leadBody(marker), localAddress: from, headers: key ? { 'idempotency-key': key } : {}, timeoutMs: 20_000 });
+  send(new URL(`${base}/api/lead`), {
+    method: 'POST',
+    body: leadBody(marker),
+    localAddress: from,
+    headers: key ? { 'idempotency-key': key } : {},
+    timeoutMs: 20_000,
+  });
 
 /** Runs `jobs` with at most `width` in flight. */
 async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]!();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]!();
+      }
+    }),
+  );
   return out;
 }
 
 const hubspot = await startFakeHubSpot(auth);
-const crmEnv = { HUBSPOT_ACCESS_TOKEN: auth.token, HUBSPOT_PORTAL_ID: auth.portalId, HUBSPOT_FORM_ID: auth.formId, HUBSPOT_API_BASE: hubspot.url, LEAD_SINK_TIMEOUT_MS: '300' };
+const crmEnv = {
+  HUBSPOT_ACCESS_TOKEN: auth.token,
+  HUBSPOT_PORTAL_ID: auth.portalId,
+  HUBSPOT_FORM_ID: auth.formId,
+  HUBSPOT_API_BASE: hubspot.url,
+  LEAD_SINK_TIMEOUT_MS: '300',
+};
 const delivered = () => new Set(hubspot.received.map((s) => String(s.fields.message)));
 const dirs: string[] = [];
 const servers: Server[] = [];
@@ -109,7 +137,11 @@ try {
     const server = await startServer(env);
     servers.push(server);
     hubspot.setMode('down');
-    const jobs = Array.from({ length: 300 }, (_, i) => () => postLead(server.url, `s1-${i}`, loopbackAddress(61, i)).then((r) => ({ marker: `s1-${i}`, status: r.status })));
+    const jobs = Array.from(
+      { length: 300 },
+      (_, i) => () =>
+        postLead(server.url, `s1-${i}`, loopbackAddress(61, i)).then((r) => ({ marker: `s1-${i}`, status: r.status })),
+    );
     const burst = pool(jobs, 16);
     await sleep(300);
     const during = await Promise.all([flush(env), flush(env), flush(env)]);
@@ -128,7 +160,13 @@ try {
     check(scenario, 'answered 200', ok.length, '300', ok.length === 300);
     check(scenario, 'flushes run', during.length + after.length, '10, 6 of them during the burst', true);
     check(scenario, 'lost (200 but never delivered)', lost, '0', lost === 0);
-    check(scenario, 'duplicate deliveries (same delivery id, so the CRM can drop them)', copies - distinct, 'reported', true);
+    check(
+      scenario,
+      'duplicate deliveries (same delivery id, so the CRM can drop them)',
+      copies - distinct,
+      'reported',
+      true,
+    );
     check(scenario, 'last flush', after.at(-1)!.line, 'outbox empty', /left in the outbox 0/.test(after.at(-1)!.line));
     await stop(server);
   }
@@ -141,10 +179,12 @@ try {
     servers.push(server);
     hubspot.setMode('down');
     const answers: { marker: string; status: number }[] = [];
-    const jobs = Array.from({ length: 300 }, (_, i) => () =>
-      postLead(server.url, `s2-${i}`, loopbackAddress(62, i))
-        .then((r) => answers.push({ marker: `s2-${i}`, status: r.status }))
-        .catch(() => answers.push({ marker: `s2-${i}`, status: 0 })),
+    const jobs = Array.from(
+      { length: 300 },
+      (_, i) => () =>
+        postLead(server.url, `s2-${i}`, loopbackAddress(62, i))
+          .then((r) => answers.push({ marker: `s2-${i}`, status: r.status }))
+          .catch(() => answers.push({ marker: `s2-${i}`, status: 0 })),
     );
     const burst = pool(jobs, 16);
     while (answers.filter((a) => a.status === 200).length < 100) await sleep(10);
@@ -173,9 +213,21 @@ try {
     const replay = await postLead(again.url, 's3-keyed', from, 'restart-key');
     const sixth = await postLead(again.url, 's3-sixth', from);
     check(s3, 'first answer', first.status, '200', first.status === 200);
-    check(s3, 'same key after restart', `${replay.status} replayed=${replay.headers['idempotency-replayed'] ?? 'no'}`, '200 replayed=true', replay.status === 200 && replay.headers['idempotency-replayed'] === 'true');
+    check(
+      s3,
+      'same key after restart',
+      `${replay.status} replayed=${replay.headers['idempotency-replayed'] ?? 'no'}`,
+      '200 replayed=true',
+      replay.status === 200 && replay.headers['idempotency-replayed'] === 'true',
+    );
     check(s3, 'sixth lead after restart', sixth.status, '429', sixth.status === 429);
-    check(s3, 'copies of the keyed lead delivered', hubspot.received.filter((s) => s.fields.message === 's3-keyed').length, '1', hubspot.received.filter((s) => s.fields.message === 's3-keyed').length === 1);
+    check(
+      s3,
+      'copies of the keyed lead delivered',
+      hubspot.received.filter((s) => s.fields.message === 's3-keyed').length,
+      '1',
+      hubspot.received.filter((s) => s.fields.message === 's3-keyed').length === 1,
+    );
     await stop(again);
   }
 
@@ -184,7 +236,12 @@ try {
   const redis = await startRedis({ dir: redisDir });
   const bridge = await startUpstashBridge({ redisPort: redis.port });
   try {
-    const env = { ...crmEnv, KARTAGE_VAR_DIR: await tempDir(), UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: bridge.token };
+    const env = {
+      ...crmEnv,
+      KARTAGE_VAR_DIR: await tempDir(),
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+    };
     const a = await startServer(env);
     const b = await startServer(env);
     servers.push(a, b);
@@ -197,8 +254,18 @@ try {
 
     // Paused (SIGSTOP: commands wait in Redis's socket), then answering each command after 1 s.
     const stalls = [
-      { name: 'Upstash, Redis paused, two processes', tag: 'p', begin: () => redis.process.kill('SIGSTOP'), end: () => redis.process.kill('SIGCONT') },
-      { name: 'Upstash, Redis answering in 1 s, two processes', tag: 'd', begin: () => bridge.setFault({ delayMs: 1_000 }), end: () => bridge.setFault('none') },
+      {
+        name: 'Upstash, Redis paused, two processes',
+        tag: 'p',
+        begin: () => redis.process.kill('SIGSTOP'),
+        end: () => redis.process.kill('SIGCONT'),
+      },
+      {
+        name: 'Upstash, Redis answering in 1 s, two processes',
+        tag: 'd',
+        begin: () => bridge.setFault({ delayMs: 1_000 }),
+        end: () => bridge.setFault('none'),
+      },
     ];
     for (const [n, stall] of stalls.entries()) {
       const scenario = stall.name;
@@ -206,24 +273,65 @@ try {
       stall.begin();
       try {
         const from = `127.${net}.0.7`;
-        const leads = await Promise.all(Array.from({ length: 600 }, (_, i) => postLead(i % 2 ? b.url : a.url, `s4${stall.tag}-${i}`, from).then((r) => ({ p: i % 2, status: r.status }))));
+        const leads = await Promise.all(
+          Array.from({ length: 600 }, (_, i) =>
+            postLead(i % 2 ? b.url : a.url, `s4${stall.tag}-${i}`, from).then((r) => ({ p: i % 2, status: r.status })),
+          ),
+        );
         const perProcess = [0, 1].map((p) => leads.filter((l) => l.p === p && l.status === 200).length);
-        check(scenario, '600 concurrent leads from one address: 200s per process', perProcess.join(' / '), 'at most 5 each', perProcess.every((x) => x <= 5));
+        check(
+          scenario,
+          '600 concurrent leads from one address: 200s per process',
+          perProcess.join(' / '),
+          'at most 5 each',
+          perProcess.every((x) => x <= 5),
+        );
         const marker = `s4${stall.tag}-keyed`;
-        const keyed = await Promise.all([a, b].flatMap((s) => [postLead(s.url, marker, `127.${net}.0.8`, 'stall-key'), postLead(s.url, marker, `127.${net}.0.8`, 'stall-key')]));
+        const keyed = await Promise.all(
+          [a, b].flatMap((s) => [
+            postLead(s.url, marker, `127.${net}.0.8`, 'stall-key'),
+            postLead(s.url, marker, `127.${net}.0.8`, 'stall-key'),
+          ]),
+        );
         await sleep(200);
         const keyedCopies = hubspot.received.filter((s) => s.fields.message === marker).length;
-        check(scenario, 'same key twice on each process: statuses', keyed.map((r) => r.status).join(' '), 'all 200', keyed.every((r) => r.status === 200));
-        check(scenario, 'same key twice on each process: leads made', keyedCopies, 'at most 1 per process (2)', keyedCopies <= 2);
-        const reads = await Promise.all([a, b].map(async (s) => {
-          let served = 0;
-          await pool(Array.from({ length: 300 }, () => async () => {
-            const r = await send(new URL(`${s.url}/api/v1/pages?limit=1`), { localAddress: `127.${net}.0.9`, timeoutMs: 20_000 });
-            if (r.status === 200) served++;
-          }), 30);
-          return served;
-        }));
-        check(scenario, '300 reads from one address per process: served', reads.join(' / '), 'at most 120 each', reads.every((x) => x <= 120));
+        check(
+          scenario,
+          'same key twice on each process: statuses',
+          keyed.map((r) => r.status).join(' '),
+          'all 200',
+          keyed.every((r) => r.status === 200),
+        );
+        check(
+          scenario,
+          'same key twice on each process: leads made',
+          keyedCopies,
+          'at most 1 per process (2)',
+          keyedCopies <= 2,
+        );
+        const reads = await Promise.all(
+          [a, b].map(async (s) => {
+            let served = 0;
+            await pool(
+              Array.from({ length: 300 }, () => async () => {
+                const r = await send(new URL(`${s.url}/api/v1/pages?limit=1`), {
+                  localAddress: `127.${net}.0.9`,
+                  timeoutMs: 20_000,
+                });
+                if (r.status === 200) served++;
+              }),
+              30,
+            );
+            return served;
+          }),
+        );
+        check(
+          scenario,
+          '300 reads from one address per process: served',
+          reads.join(' / '),
+          'at most 120 each',
+          reads.every((x) => x <= 120),
+        );
       } finally {
         stall.end();
       }
@@ -248,11 +356,35 @@ try {
     await sleep(1_000); // what Redis held while stalled has run by now
     hubspot.setMode('ok');
     const retry = await postLead(c.url, 's5', from, 'retry-after-502');
-    check(s5, 'answers while the CRM is down and Redis stalled', failed.join(' '), 'all 502', failed.every((x) => x === 502));
-    check(s5, 'same request after recovery', `${retry.status} replayed=${retry.headers['idempotency-replayed'] ?? 'no'}`, '200 replayed=no', retry.status === 200 && !retry.headers['idempotency-replayed']);
-    check(s5, 'RateLimit-Remaining after recovery', String(retry.headers['ratelimit-remaining']), '4 (the 502s spent nothing)', retry.headers['ratelimit-remaining'] === '4');
+    check(
+      s5,
+      'answers while the CRM is down and Redis stalled',
+      failed.join(' '),
+      'all 502',
+      failed.every((x) => x === 502),
+    );
+    check(
+      s5,
+      'same request after recovery',
+      `${retry.status} replayed=${retry.headers['idempotency-replayed'] ?? 'no'}`,
+      '200 replayed=no',
+      retry.status === 200 && !retry.headers['idempotency-replayed'],
+    );
+    check(
+      s5,
+      'RateLimit-Remaining after recovery',
+      String(retry.headers['ratelimit-remaining']),
+      '4 (the 502s spent nothing)',
+      retry.headers['ratelimit-remaining'] === '4',
+    );
     await sleep(200);
-    check(s5, 'copies delivered', hubspot.received.filter((s) => s.fields.message === 's5').length, '1', hubspot.received.filter((s) => s.fields.message === 's5').length === 1);
+    check(
+      s5,
+      'copies delivered',
+      hubspot.received.filter((s) => s.fields.message === 's5').length,
+      '1',
+      hubspot.received.filter((s) => s.fields.message === 's5').length === 1,
+    );
     await stop(c);
     await stop(a);
     await stop(b);
@@ -269,7 +401,10 @@ try {
 
 const seconds = Math.round((Date.now() - started) / 100) / 10;
 const failed = checks.filter((c) => !c.ok);
-await writeFile(join(BENCH_DIR, 'faults.json'), JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks }, null, 2) + '\n');
+await writeFile(
+  join(BENCH_DIR, 'faults.json'),
+  JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks }, null, 2) + '\n',
+);
 await writeFile(
   join(BENCH_DIR, 'faults.md'),
   [
@@ -279,9 +414,14 @@ await writeFile(
       '`npm run leads:flush` processes, a fake HubSpot form API and (scenarios 4-5) a real redis-server behind the ' +
       'Upstash-REST bridge, all on loopback. See `bench/faults.ts` for each scenario.',
     '',
-    table(['Scenario', 'Figure', 'Measured', 'Promise', ''], checks.map((c) => [c.scenario, c.figure, String(c.value), c.expected, c.ok ? 'ok' : '**FAIL**'])),
+    table(
+      ['Scenario', 'Figure', 'Measured', 'Promise', ''],
+      checks.map((c) => [c.scenario, c.figure, String(c.value), c.expected, c.ok ? 'ok' : '**FAIL**']),
+    ),
     '',
   ].join('\n'),
 );
-console.log(`[faults] ${failed.length ? `FAIL: ${failed.length} of ${checks.length}` : `PASS: ${checks.length} checks`} in ${seconds} s (bench/faults.md)`);
+console.log(
+  `[faults] ${failed.length ? `FAIL: ${failed.length} of ${checks.length}` : `PASS: ${checks.length} checks`} in ${seconds} s (bench/faults.md)`,
+);
 process.exit(failed.length ? 1 : 0);

@@ -25,7 +25,13 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
   let count = 0;
   const fellBack = (op: string, e: unknown, fields: Record<string, unknown> = {}) => {
     count++;
-    log('store_fallback', { level: 'warn', op, ...fields, fallbacks: count, error: String((e as Error)?.message ?? e).slice(0, 300) });
+    log('store_fallback', {
+      level: 'warn',
+      op,
+      ...fields,
+      fallbacks: count,
+      error: String((e as Error)?.message ?? e).slice(0, 300),
+    });
   };
 
   return {

@@ -12,7 +12,10 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
-interface Entry<T> { value: T; until: number }
+interface Entry<T> {
+  value: T;
+  until: number;
+}
 
 export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   const clock = opts.now ?? (() => Date.now());
@@ -53,7 +56,12 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       const unit = `m${++units}`;
       if (allowed) times.push({ at: now, unit });
       logs.set(key, { value: times, until: now + windowMs });
-      const result = { allowed, limit: policy.limit, remaining: policy.limit - times.length, resetAt: times[0]!.at + windowMs };
+      const result = {
+        allowed,
+        limit: policy.limit,
+        remaining: policy.limit - times.length,
+        resetAt: times[0]!.at + windowMs,
+      };
       return allowed ? { ...result, unit } : result;
     },
     async refund(policy, client, result) {
@@ -86,7 +94,10 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     },
     async outboxClaim(max, leaseSeconds) {
       const now = clock();
-      const free = [...outbox.entries()].filter(([, e]) => e.leaseUntil <= now).sort((a, b) => a[1].seq - b[1].seq).slice(0, max);
+      const free = [...outbox.entries()]
+        .filter(([, e]) => e.leaseUntil <= now)
+        .sort((a, b) => a[1].seq - b[1].seq)
+        .slice(0, max);
       return free.map(([id, e]): OutboxItem => {
         e.leaseUntil = now + leaseSeconds * 1000;
         e.attempts++;

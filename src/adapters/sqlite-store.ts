@@ -96,7 +96,10 @@ function importLegacyOutbox(db: Database): void {
       if (!line.trim()) continue;
       const id = deliveryIdOf(line);
       if (id) pushRow(db.durable, id, line, now);
-      else db.durable.prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (NULL, ?, ?, ?)').run(line, 'unreadable line in outbox.jsonl', now);
+      else
+        db.durable
+          .prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (NULL, ?, ?, ?)')
+          .run(line, 'unreadable line in outbox.jsonl', now);
     }
   });
   try {
@@ -134,7 +137,8 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   const db = openDatabase(opts.file);
   const clock = opts.now ?? (() => Date.now());
   const { durable, fast } = db;
-  const get = (c: DatabaseSync, sql: string, ...args: SQLInputValue[]) => c.prepare(sql).get(...args) as Record<string, SQLInputValue> | undefined;
+  const get = (c: DatabaseSync, sql: string, ...args: SQLInputValue[]) =>
+    c.prepare(sql).get(...args) as Record<string, SQLInputValue> | undefined;
   let lastSweep = 0;
   const sweep = (now: number) => {
     if (now - lastSweep < 60_000) return;
@@ -152,36 +156,72 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       if (policy.algorithm === 'sliding-window') {
         const idx = Math.floor(now / windowMs);
         return transaction(fast, () => {
-          const count = (i: number) => Number(get(fast, 'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?', policy.name, client, i)?.count ?? 0);
+          const count = (i: number) =>
+            Number(
+              get(
+                fast,
+                'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?',
+                policy.name,
+                client,
+                i,
+              )?.count ?? 0,
+            );
           const previous = count(idx - 1);
           const current = count(idx);
           const allowed = slidingWindowAllows(policy, previous, current, now);
           if (!allowed) return slidingWindowResult(policy, previous, current, now, false);
-          fast.prepare('INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1')
+          fast
+            .prepare(
+              'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
+            )
             .run(policy.name, client, idx, (idx + 2) * windowMs);
           return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
         });
       }
       return transaction(durable, () => {
-        durable.prepare('DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?').run(policy.name, client, now - windowMs);
-        const used = Number(get(durable, 'SELECT count(*) AS n FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)!.n);
+        durable
+          .prepare('DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?')
+          .run(policy.name, client, now - windowMs);
+        const used = Number(
+          get(durable, 'SELECT count(*) AS n FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)!.n,
+        );
         let unit: string | undefined;
         if (used < policy.limit) {
-          unit = String(durable.prepare('INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)').run(policy.name, client, now, now + windowMs).lastInsertRowid);
+          unit = String(
+            durable
+              .prepare('INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)')
+              .run(policy.name, client, now, now + windowMs).lastInsertRowid,
+          );
         }
-        const oldest = Number(get(durable, 'SELECT min(at) AS at FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)?.at ?? now);
+        const oldest = Number(
+          get(durable, 'SELECT min(at) AS at FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)?.at ??
+            now,
+        );
         const taken = unit ? used + 1 : used;
-        const result = { allowed: !!unit, limit: policy.limit, remaining: Math.max(0, policy.limit - taken), resetAt: oldest + windowMs };
+        const result = {
+          allowed: !!unit,
+          limit: policy.limit,
+          remaining: Math.max(0, policy.limit - taken),
+          resetAt: oldest + windowMs,
+        };
         return unit ? { ...result, unit } : result;
       });
     },
     async refund(policy, client, result) {
       if (!result.allowed || !result.unit) return;
       if (policy.algorithm === 'sliding-window') {
-        transaction(fast, () => fast.prepare('UPDATE rate_window SET count = max(0, count - 1) WHERE policy = ? AND client = ? AND idx = ?').run(policy.name, client, Number(result.unit)));
+        transaction(fast, () =>
+          fast
+            .prepare('UPDATE rate_window SET count = max(0, count - 1) WHERE policy = ? AND client = ? AND idx = ?')
+            .run(policy.name, client, Number(result.unit)),
+        );
         return;
       }
-      transaction(durable, () => durable.prepare('DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?').run(Number(result.unit), policy.name, client));
+      transaction(durable, () =>
+        durable
+          .prepare('DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?')
+          .run(Number(result.unit), policy.name, client),
+      );
     },
 
     async claim(key, fingerprint, claimSeconds) {
@@ -190,15 +230,25 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         const held = get(durable, 'SELECT record FROM idempotency WHERE key = ? AND until > ?', key, now);
         if (held) return JSON.parse(String(held.record)) as IdempotencyRecord;
         const pending: IdempotencyRecord = { state: 'pending', fingerprint };
-        durable.prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(key, JSON.stringify(pending), now + claimSeconds * 1000);
+        durable
+          .prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)')
+          .run(key, JSON.stringify(pending), now + claimSeconds * 1000);
         return undefined;
       });
     },
     async complete(key, record, ttlSeconds) {
-      transaction(durable, () => durable.prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(key, JSON.stringify(record), clock() + ttlSeconds * 1000));
+      transaction(durable, () =>
+        durable
+          .prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)')
+          .run(key, JSON.stringify(record), clock() + ttlSeconds * 1000),
+      );
     },
     async release(key) {
-      transaction(durable, () => durable.prepare(`DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`).run(key));
+      transaction(durable, () =>
+        durable
+          .prepare(`DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`)
+          .run(key),
+      );
     },
 
     async outboxPush(id, payload) {
@@ -210,7 +260,9 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         const rows = durable
           .prepare('SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?')
           .all(now, max) as { id: string }[];
-        const lease = durable.prepare('UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, payload, attempts');
+        const lease = durable.prepare(
+          'UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, payload, attempts',
+        );
         return rows.map((r) => {
           const row = lease.get(now + leaseSeconds * 1000, r.id) as { id: string; payload: string; attempts: number };
           return { id: row.id, payload: row.payload, attempts: Number(row.attempts) } satisfies OutboxItem;
@@ -223,7 +275,9 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     async outboxRetry(id, error) {
       transaction(durable, () =>
         durable
-          .prepare('UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?')
+          .prepare(
+            'UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?',
+          )
           .run(error.slice(0, 500), id),
       );
     },
@@ -231,7 +285,9 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       transaction(durable, () => {
         const row = get(durable, 'SELECT payload FROM outbox WHERE id = ?', id);
         if (!row) return;
-        durable.prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)').run(id, String(row.payload), reason, clock());
+        durable
+          .prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)')
+          .run(id, String(row.payload), reason, clock());
         durable.prepare('DELETE FROM outbox WHERE id = ?').run(id);
       });
     },
@@ -252,7 +308,9 @@ export function createSqliteSink(file: string): LeadSink {
     async deliver(record) {
       const { durable } = openDatabase(file);
       transaction(durable, () =>
-        durable.prepare('INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(record.id, JSON.stringify(record), Date.now()),
+        durable
+          .prepare('INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING')
+          .run(record.id, JSON.stringify(record), Date.now()),
       );
     },
   };
@@ -261,11 +319,18 @@ export function createSqliteSink(file: string): LeadSink {
 /** Every lead in the local lead table, oldest first. */
 export function readLeads(file: string): LeadRecord[] {
   const { durable } = openDatabase(file);
-  return (durable.prepare('SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map((r) => JSON.parse(r.record) as LeadRecord);
+  return (durable.prepare('SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map(
+    (r) => JSON.parse(r.record) as LeadRecord,
+  );
 }
 
 /** What sits in quarantine: entries that could not be read, with the reason, for a person to look at. */
 export function readQuarantine(file: string): { id: string | null; payload: string; reason: string; at: number }[] {
   const { durable } = openDatabase(file);
-  return durable.prepare('SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as { id: string | null; payload: string; reason: string; at: number }[];
+  return durable.prepare('SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as {
+    id: string | null;
+    payload: string;
+    reason: string;
+    at: number;
+  }[];
 }

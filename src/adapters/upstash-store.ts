@@ -189,8 +189,16 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
         return ok ? { ...result, unit: String(idx) } : result;
       }
       const member = `${now}:${Math.random().toString(36).slice(2)}`;
-      const [allowed, used, oldest] = await slidingLog.exec([key(`rl:${policy.name}:${client}`)], [deadline(), String(now), String(windowMs), String(policy.limit), member]);
-      const result = { allowed: Number(allowed) === 1, limit: policy.limit, remaining: Math.max(0, policy.limit - Number(used)), resetAt: Number(oldest) + windowMs };
+      const [allowed, used, oldest] = await slidingLog.exec(
+        [key(`rl:${policy.name}:${client}`)],
+        [deadline(), String(now), String(windowMs), String(policy.limit), member],
+      );
+      const result = {
+        allowed: Number(allowed) === 1,
+        limit: policy.limit,
+        remaining: Math.max(0, policy.limit - Number(used)),
+        resetAt: Number(oldest) + windowMs,
+      };
       return result.allowed ? { ...result, unit: member } : result;
     },
     async refund(policy, client, result) {
@@ -218,9 +226,13 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
       await pushScript.exec(queue, [deadline(), id, payload, String(Date.now())]);
     },
     async outboxClaim(max, leaseSeconds) {
-      const flat = await claimOutbox.exec([...queue, legacy, quarantine], [String(Date.now()), String(leaseSeconds * 1000), String(max)]);
+      const flat = await claimOutbox.exec(
+        [...queue, legacy, quarantine],
+        [String(Date.now()), String(leaseSeconds * 1000), String(max)],
+      );
       const items: OutboxItem[] = [];
-      for (let i = 0; i + 2 < flat.length; i += 3) items.push({ id: String(flat[i]), payload: String(flat[i + 1]), attempts: Number(flat[i + 2]) });
+      for (let i = 0; i + 2 < flat.length; i += 3)
+        items.push({ id: String(flat[i]), payload: String(flat[i + 1]), attempts: Number(flat[i + 2]) });
       return items;
     },
     async outboxAck(id) {

@@ -21,7 +21,10 @@ const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorit
 const lead: LimitPolicy = { name: 'lead', limit: 5, windowSeconds: 3600, algorithm: 'sliding-log' };
 const WINDOW_START = Date.UTC(2026, 10, 23, 10, 0, 0); // a minute boundary
 const tempDb = async () => join(await mkdtemp(join(tmpdir(), 'kartage-store-')), 'kartage.db');
-const entry = (id: string) => JSON.stringify({ record: { id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@example.com' } } });
+const entry = (id: string) =>
+  JSON.stringify({
+    record: { id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@example.com' } },
+  });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -75,7 +78,12 @@ describe.each(engines)('$name store', (engine) => {
     const store = engine.create();
     const t0 = WINDOW_START;
     const at = [0, 60_000, 120_000, 600_000, 1_200_000].map((d) => t0 + d);
-    for (const [i, t] of at.entries()) expect(await store.hit(lead, 'c1', t)).toMatchObject({ allowed: true, remaining: 4 - i, resetAt: t0 + 3_600_000 });
+    for (const [i, t] of at.entries())
+      expect(await store.hit(lead, 'c1', t)).toMatchObject({
+        allowed: true,
+        remaining: 4 - i,
+        resetAt: t0 + 3_600_000,
+      });
     const refused = await store.hit(lead, 'c1', t0 + 1_800_000);
     expect(refused).toMatchObject({ allowed: false, remaining: 0, resetAt: t0 + 3_600_000 });
     const freed = await store.hit(lead, 'c1', t0 + 3_600_001);
@@ -103,7 +111,12 @@ describe.each(engines)('$name store', (engine) => {
     expect(await store.claim('idem:c1:k1', 'fp1', 60)).toBeUndefined();
     expect(await store.claim('idem:c1:k1', 'fp2', 60)).toEqual({ state: 'pending', fingerprint: 'fp1' });
     await store.complete('idem:c1:k1', { state: 'done', fingerprint: 'fp1', status: 200, body: { ok: true } }, 86_400);
-    expect(await store.claim('idem:c1:k1', 'fp1', 60)).toEqual({ state: 'done', fingerprint: 'fp1', status: 200, body: { ok: true } });
+    expect(await store.claim('idem:c1:k1', 'fp1', 60)).toEqual({
+      state: 'done',
+      fingerprint: 'fp1',
+      status: 200,
+      body: { ok: true },
+    });
     await store.release('idem:c1:k1'); // a finished answer is never released
     expect(await store.claim('idem:c1:k1', 'fp1', 60)).toMatchObject({ state: 'done' });
     expect(await store.claim('idem:c1:k2', 'fp1', 60)).toBeUndefined();
@@ -123,7 +136,10 @@ describe.each(engines)('$name store', (engine) => {
     for (const id of ['a', 'b', 'c', 'a']) await store.outboxPush(id, entry(id));
     expect(await store.outboxSize()).toBe(3);
     const first = await store.outboxClaim(2, 60);
-    expect(first.map((i) => [i.id, i.attempts])).toEqual([['a', 1], ['b', 1]]);
+    expect(first.map((i) => [i.id, i.attempts])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
     expect(first[0]!.payload).toBe(entry('a'));
     // A second flusher gets only what is not leased.
     expect((await store.outboxClaim(10, 60)).map((i) => i.id)).toEqual(['c']);
@@ -221,7 +237,12 @@ describe('upstash store failures', () => {
 describe('upstash outbox of earlier versions', () => {
   it('moves the old list into the queue on the first claim; an unreadable entry goes to quarantine', async () => {
     const prefix = `legacy${process.pid}`;
-    const raw = new Redis({ url: bridge().url, token: bridge().token, automaticDeserialization: false, enableTelemetry: false });
+    const raw = new Redis({
+      url: bridge().url,
+      token: bridge().token,
+      automaticDeserialization: false,
+      enableTelemetry: false,
+    });
     const old = (id: string) => JSON.stringify({ record: JSON.parse(entry(id)).record, attempts: 3 });
     await raw.rpush(`${prefix}:outbox`, old('L1'), '{"record":{"id":"torn"', old('L2'));
     const store = createUpstashStore({ url: bridge().url, token: bridge().token, prefix });
