@@ -1,6 +1,6 @@
 /**
  * @module Redis round trips per operation: the local server in this process with the production store
- * (src/adapters/upstash-store.ts: `@upstash/redis` + `@upstash/ratelimit`) pointed at the Upstash-REST
+ * (src/adapters/upstash-store.ts: `@upstash/redis`, one Lua script per operation) pointed at the Upstash-REST
  * bridge over a real `redis-server` (tests/helpers). Every HTTP request the Upstash client sends is one
  * round trip; they are counted by wrapping the global `fetch` (the client's transport), per operation,
  * with the Redis commands they carried. Each operation runs twice from fresh client addresses: "first"
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/deps.ts';
-import { createFileSink } from '../src/adapters/file-sink.ts';
+import { createSqliteSink } from '../src/adapters/sqlite-store.ts';
 import { createUpstashStore } from '../src/adapters/upstash-store.ts';
 import { startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
@@ -73,7 +73,7 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
   const deps = createDeps({
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createUpstashStore({ url: bridge.url, token: bridge.token, prefix: `bench${process.pid}`, timeoutMs: 2000 }),
-    sink: createFileSink(join(dir, 'leads.jsonl')),
+    sink: createSqliteSink(join(dir, 'kartage.db')),
     log: () => {},
   });
   const server = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
@@ -170,7 +170,7 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
   }
   return {
     rows,
-    note: 'Counted: HTTP requests from @upstash/redis to the Upstash REST API (each is one network round trip; the client sends even single commands as a one-command pipeline). Redis runs behind a local bridge, so the milliseconds are loopback, not a real Upstash region. "read refused again": the read that finds the budget spent costs its one round trip and is refused; after that, @upstash/ratelimit\'s ephemeral cache lets the same instance refuse that client without asking Redis until the window resets (another instance asks once itself).',
+    note: 'Counted: HTTP requests from @upstash/redis to the Upstash REST API (each is one network round trip; the client sends even single commands as a one-command pipeline). Redis runs behind a local bridge, so the milliseconds are loopback, not a real Upstash region. "read refused again": the read that finds the budget spent costs its one round trip too (the sliding window is decided in Redis). "lead replay": answered from the instance\'s own idempotency record when the first request came through the same instance.',
   };
 }
 

@@ -17,8 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/deps.ts';
-import { createFileSink } from '../src/adapters/file-sink.ts';
-import { createMemoryStore } from '../src/adapters/memory-store.ts';
+import { createSqliteSink, createSqliteStore } from '../src/adapters/sqlite-store.ts';
 
 const env = process.env;
 const dataDir = env.BENCH_DATA_DIR || join(PROJECT_ROOT, 'build');
@@ -27,8 +26,8 @@ const varDir = mkdtempSync(join(tmpdir(), 'kartage-bench-var-'));
 const upstash = env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN;
 const deps = createDeps({
   dataDir,
-  ...(upstash ? {} : { store: createMemoryStore({ outboxFile: join(varDir, 'outbox.jsonl') }) }),
-  sink: createFileSink(join(varDir, 'leads.jsonl')),
+  ...(upstash ? {} : { store: createSqliteStore({ file: join(varDir, 'kartage.db') }) }),
+  sink: createSqliteSink(join(varDir, 'kartage.db')),
   log: () => {},
 });
 const quiet = env.BENCH_QUIET === '1';

@@ -14,11 +14,11 @@ import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.
 import { siteUrl } from '../config.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
-import { createFileSink } from './file-sink.ts';
 import { createHubSpotSink } from './hubspot-sink.ts';
 import { createWebhookSink } from './webhook-sink.ts';
 import { createLogNotifier, createSlackNotifier } from './notifiers.ts';
-import { createMemoryStore } from './memory-store.ts';
+import { createFallbackStore } from './fallback-store.ts';
+import { createSqliteSink, createSqliteStore, DB_FILE } from './sqlite-store.ts';
 import { createUpstashStore } from './upstash-store.ts';
 import { errorResponse, readHeaders } from './http.ts';
 import { createLog } from './log.ts';
@@ -61,15 +61,24 @@ export interface DepsOptions {
   now?: () => number;
 }
 
-/** The store the environment asks for: Upstash when its URL and token are set, else the embedded one. */
+/**
+ * The store the environment asks for: Upstash when its URL and token are set, else the embedded SQLite
+ * file `<KARTAGE_VAR_DIR>/kartage.db`. `createDeps` wraps it in the per-instance fallback.
+ */
 export function storeFromEnv(env: Record<string, string | undefined>): Store {
   const url = env.UPSTASH_REDIS_REST_URL || env.KV_REST_API_URL;
   const token = env.UPSTASH_REDIS_REST_TOKEN || env.KV_REST_API_TOKEN;
   if (url && token) {
     const timeoutMs = Number(env.KARTAGE_STORE_TIMEOUT_MS) || undefined;
-    return createUpstashStore({ url, token, timeoutMs });
+    const leadTimeoutMs = Number(env.KARTAGE_LEAD_STORE_TIMEOUT_MS) || undefined;
+    return createUpstashStore({ url, token, timeoutMs, leadTimeoutMs });
   }
-  return createMemoryStore({ outboxFile: join(varDir(env), 'outbox.jsonl') });
+  return createSqliteStore({ file: dbFile(env) });
+}
+
+/** The embedded store's SQLite file. */
+export function dbFile(env: Record<string, string | undefined>): string {
+  return join(varDir(env), DB_FILE);
 }
 
 /**
@@ -89,7 +98,7 @@ export function sinkFromEnv(env: Record<string, string | undefined>): LeadSink {
     if (!webhook) throw new Error('LEAD_SINK=webhook needs LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET');
     return createWebhookSink({ url: env.LEAD_WEBHOOK_URL!, secret: env.LEAD_WEBHOOK_SECRET!, timeoutMs });
   }
-  if (kind === 'file') return createFileSink(join(varDir(env), 'leads.jsonl'));
+  if (kind === 'file') return createSqliteSink(dbFile(env));
   throw new Error(`LEAD_SINK must be hubspot, webhook or file, not "${kind}"`);
 }
 
@@ -106,8 +115,10 @@ export function varDir(env: Record<string, string | undefined>): string {
 export function createDeps(opts: DepsOptions = {}): Deps {
   const env = opts.env ?? process.env;
   const dataDir = opts.dataDir ?? env.KARTAGE_DATA_DIR ?? join(process.cwd(), DATA_DIR);
-  const store = opts.store ?? storeFromEnv(env);
   const log = opts.log ?? createLog();
+  // Never unlimited: a failing shared store falls back to this instance's own limits for that request.
+  const given = opts.store ?? storeFromEnv(env);
+  const store = 'fallbacks' in given ? given : createFallbackStore(given, log);
   // Built on first use: a lead-sink misconfiguration then fails lead submission (logged, 500 Error body),
   // not every read.
   let sink = opts.sink;

@@ -1,36 +1,31 @@
 /**
- * @module The embedded store, the local default: rate limits and idempotency records in this process's
- * memory, the lead outbox in a JSON-lines file when one is given (so queued leads survive a restart).
- * One process only; production runs several instances and uses the Upstash store instead.
+ * @module The in-process store: rate limits, idempotency records and an outbox in this process's memory.
+ * It is the fallback the resilient store (`fallback-store.ts`) turns to for one request when the shared
+ * store is slow or down, so limits degrade to per-instance, never to none; and the store of tests that
+ * need nothing durable. Nothing here survives the process: the local default is the SQLite store.
  */
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { IdempotencyRecord, LimitPolicy, LimitResult, Store } from '../core/ports.ts';
+import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
+import type { IdempotencyRecord, LimitPolicy, LimitResult, OutboxItem, Store } from '../core/ports.ts';
 
 export interface MemoryStoreOptions {
-  /** JSON-lines file for the lead outbox; in memory when absent (tests). */
-  outboxFile?: string;
-  /** Clock for expiry of idempotency records. @default Date.now */
+  /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;
 }
 
-interface Entry<T> { value: T; until: number }
-
-/** Runs async steps one after another (file rewrites must not interleave). */
-function serial() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(step: () => Promise<T>): Promise<T> => {
-    const run = tail.then(step, step);
-    tail = run.catch(() => {});
-    return run;
-  };
+interface Entry<T> {
+  value: T;
+  until: number;
 }
 
 export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   const clock = opts.now ?? (() => Date.now());
   const counters = new Map<string, Entry<number>>();
-  const logs = new Map<string, Entry<number[]>>();
+  const logs = new Map<string, Entry<{ at: number; unit: string }[]>>();
   const keys = new Map<string, Entry<IdempotencyRecord>>();
+  const outbox = new Map<string, { payload: string; attempts: number; leaseUntil: number; seq: number }>();
+  const quarantine = new Map<string, string>();
+  let seq = 0;
+  let units = 0;
   let lastSweep = 0;
 
   const sweep = (now: number) => {
@@ -41,37 +36,43 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     }
   };
 
-  const memoryOutbox: string[] = [];
-  const file = opts.outboxFile;
-  const inOrder = serial();
-  const readOutbox = async (): Promise<string[]> => {
-    if (!file) return memoryOutbox;
-    try {
-      return (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim());
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
-    }
-  };
-
   return {
     async hit(policy: LimitPolicy, client: string, now: number): Promise<LimitResult> {
       sweep(now);
       const windowMs = policy.windowSeconds * 1000;
-      if (policy.algorithm === 'fixed-window') {
-        // Windows aligned to the epoch, as @upstash/ratelimit's fixedWindow does, so both stores agree.
-        const start = Math.floor(now / windowMs) * windowMs;
-        const key = `${policy.name}:${client}:${start}`;
-        const used = (counters.get(key)?.value ?? 0) + 1;
-        counters.set(key, { value: used, until: start + windowMs });
-        return { allowed: used <= policy.limit, limit: policy.limit, remaining: Math.max(0, policy.limit - used), resetAt: start + windowMs };
+      if (policy.algorithm === 'sliding-window') {
+        const index = Math.floor(now / windowMs);
+        const key = (i: number) => `${policy.name}:${client}:${i}`;
+        const previous = counters.get(key(index - 1))?.value ?? 0;
+        const current = counters.get(key(index))?.value ?? 0;
+        const allowed = slidingWindowAllows(policy, previous, current, now);
+        if (allowed) counters.set(key(index), { value: current + 1, until: (index + 2) * windowMs });
+        const result = slidingWindowResult(policy, previous, allowed ? current + 1 : current, now, allowed);
+        return allowed ? { ...result, unit: `${key(index)}` } : result;
       }
       const key = `${policy.name}:${client}`;
-      const times = (logs.get(key)?.value ?? []).filter((t) => t > now - windowMs);
+      const times = (logs.get(key)?.value ?? []).filter((t) => t.at > now - windowMs);
       const allowed = times.length < policy.limit;
-      if (allowed) times.push(now);
+      const unit = `m${++units}`;
+      if (allowed) times.push({ at: now, unit });
       logs.set(key, { value: times, until: now + windowMs });
-      return { allowed, limit: policy.limit, remaining: policy.limit - times.length, resetAt: times[0]! + windowMs };
+      const result = {
+        allowed,
+        limit: policy.limit,
+        remaining: policy.limit - times.length,
+        resetAt: times[0]!.at + windowMs,
+      };
+      return allowed ? { ...result, unit } : result;
+    },
+    async refund(policy, client, result) {
+      if (!result.allowed || !result.unit) return;
+      if (policy.algorithm === 'sliding-window') {
+        const held = counters.get(result.unit);
+        if (held && held.value > 0) held.value--;
+        return;
+      }
+      const held = logs.get(`${policy.name}:${client}`);
+      if (held) held.value = held.value.filter((t) => t.unit !== result.unit);
     },
 
     async claim(key, fingerprint, claimSeconds) {
@@ -88,25 +89,36 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       if (keys.get(key)?.value.state === 'pending') keys.delete(key);
     },
 
-    outboxPush: (entry) =>
-      inOrder(async () => {
-        if (!file) return void memoryOutbox.push(entry);
-        await mkdir(dirname(file), { recursive: true });
-        await appendFile(file, entry.replace(/\n/g, ' ') + '\n');
-      }),
-    outboxPeek: (max) => inOrder(async () => (await readOutbox()).slice(0, max)),
-    outboxRemove: (entry) =>
-      inOrder(async () => {
-        const all = await readOutbox();
-        const at = all.indexOf(entry);
-        if (at < 0) return;
-        if (!file) return void memoryOutbox.splice(at, 1);
-        all.splice(at, 1);
-        // Write a new file and rename it over the old one, so a crash mid-write never loses the queue.
-        await writeFile(`${file}.tmp`, all.map((l) => l + '\n').join(''));
-        await rename(`${file}.tmp`, file);
-      }),
-    outboxSize: () => inOrder(async () => (await readOutbox()).length),
-    describe: () => `embedded store (memory${file ? `, outbox ${file}` : ''})`,
+    async outboxPush(id, payload) {
+      if (!outbox.has(id)) outbox.set(id, { payload, attempts: 0, leaseUntil: 0, seq: ++seq });
+    },
+    async outboxClaim(max, leaseSeconds) {
+      const now = clock();
+      const free = [...outbox.entries()]
+        .filter(([, e]) => e.leaseUntil <= now)
+        .sort((a, b) => a[1].seq - b[1].seq)
+        .slice(0, max);
+      return free.map(([id, e]): OutboxItem => {
+        e.leaseUntil = now + leaseSeconds * 1000;
+        e.attempts++;
+        return { id, payload: e.payload, attempts: e.attempts };
+      });
+    },
+    async outboxAck(id) {
+      outbox.delete(id);
+    },
+    async outboxRetry(id) {
+      const e = outbox.get(id);
+      if (e) Object.assign(e, { leaseUntil: 0, seq: ++seq });
+    },
+    async outboxQuarantine(id, reason) {
+      const e = outbox.get(id);
+      if (!e) return;
+      outbox.delete(id);
+      quarantine.set(id, `${reason}: ${e.payload}`);
+    },
+    outboxSize: async () => outbox.size,
+    quarantineSize: async () => quarantine.size,
+    describe: () => 'in-process store (memory)',
   };
 }

@@ -1,37 +1,63 @@
 /**
  * @module The production store: Upstash Redis over its REST API (`@upstash/redis`), shared by every
- * function instance. Reads are limited by `@upstash/ratelimit`'s fixed window; the lead budget is a
- * sliding log (one sorted set per client) because the contract's lead reset is "seconds until a slot
- * frees", which none of the library's algorithms reports. Every operation is one round trip and is cut
- * off after `timeoutMs`, so a slow or unreachable Redis costs a request at most that long.
+ * function instance. Every operation is one round trip (one Lua script, EVALSHA) and is cut off after a
+ * bound: `timeoutMs` for the read budget (a read must stay fast), `leadTimeoutMs` for everything on the
+ * lead path (leads are rare; a Redis catching up after a stall is worth a second or two). A lead-path
+ * script carries a deadline and does nothing when Redis runs it after that (a command delayed in a
+ * stalled Redis never lands after the caller gave up on it: a 502 means "not recorded").
+ *
+ * Reads: a sliding window of two fixed windows, the previous one weighted (the algorithm of
+ * `@upstash/ratelimit`'s slidingWindow, written here so `now` is ours and the decision is shared with the
+ * other engines). Leads: a sliding log, one sorted set per client, because the contract's lead reset is
+ * "seconds until a slot frees". The outbox: a sorted set of delivery ids scored by when each may next be
+ * claimed (queue order, then lease end), a hash of payloads and a hash of attempt counts.
  */
-import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import type { IdempotencyRecord, LimitPolicy, LimitResult, Store } from '../core/ports.ts';
+import { slidingWindowResult } from '../core/rate-limit.ts';
+import type { IdempotencyRecord, LimitResult, OutboxItem, Store } from '../core/ports.ts';
 
 export interface UpstashStoreOptions {
   url: string;
   token: string;
-  /** Upper bound for one Redis round trip, retries included. @default 300 */
+  /** Upper bound for one read-budget round trip, retries included. @default 300 */
   timeoutMs?: number;
-  /**
-   * Bound for writes to the lead outbox, the last place a lead can go: worth waiting longer for than a
-   * rate-limit check (a Redis catching up after a stall still takes the lead). @default 1500
-   */
-  outboxTimeoutMs?: number;
+  /** Upper bound for one lead-path round trip (lead budget, idempotency, outbox), retries included. @default 1500 */
+  leadTimeoutMs?: number;
   /** Prefix of every key. @default 'kartage' */
   prefix?: string;
 }
 
+/** Refuses to run a script Redis reaches after ARGV[1] (epoch ms): its caller has given up on it. */
+const LATE = `
+local t = redis.call('TIME')
+if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[1]) then
+  return redis.error_reply('LATE: ran after its deadline, did nothing')
+end
+`;
+
+// KEYS: current window, previous window. ARGV: now (ms), window (ms), limit. Returns allowed, previous, current.
+const SLIDING_WINDOW = `
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+if math.floor((1 - (now % window) / window) * previous) + current >= limit then return {0, previous, current} end
+current = redis.call('INCR', KEYS[1])
+if current == 1 then redis.call('PEXPIRE', KEYS[1], window * 2 + 1000) end
+return {1, previous, current}`;
+
+const WINDOW_REFUND = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
+return 1`;
+
 // Drops the log entries that left the window, adds this one when there is room, and reports the oldest
-// entry (the next slot to free). ARGV: now (ms), window (ms), limit, unique member.
-const SLIDING_LOG = `
-local key, now, window, limit = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+// entry (the next slot to free). ARGV: deadline, now (ms), window (ms), limit, unique member.
+const SLIDING_LOG = `${LATE}
+local key, now, window, limit = KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local used = redis.call('ZCARD', key)
 local allowed = 0
 if used < limit then
-  redis.call('ZADD', key, now, ARGV[4])
+  redis.call('ZADD', key, now, ARGV[5])
   used = used + 1
   allowed = 1
 end
@@ -39,12 +65,17 @@ redis.call('PEXPIRE', key, window)
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 return {allowed, used, tonumber(oldest[2] or now)}`;
 
-// Returns what the key holds, or claims it (nil) when it holds nothing.
-const CLAIM = `
+// Returns what the key holds, or claims it (nil) when it holds nothing. ARGV: deadline, record, ttl (ms).
+const CLAIM = `${LATE}
 local held = redis.call('GET', KEYS[1])
 if held then return held end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return false`;
+
+// ARGV: deadline, record, ttl (ms).
+const COMPLETE = `${LATE}
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
 
 // Deletes the key only while it is still a pending claim (never a finished answer).
 const RELEASE = `
@@ -52,79 +83,172 @@ local held = redis.call('GET', KEYS[1])
 if held and string.find(held, '"state":"pending"', 1, true) then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+// KEYS: queue, payloads, attempts. ARGV: deadline, id, payload, now. An id already queued is left as is.
+const PUSH = `${LATE}
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2]) end
+return 1`;
+
+// KEYS: queue, payloads, attempts, legacy list, quarantine. ARGV: now, lease (ms), max.
+// First moves entries of the list earlier versions queued into (a JSON {record, attempts} each) into the
+// queue, unreadable ones to quarantine; then leases up to max free entries, oldest first.
+const CLAIM_OUTBOX = `
+local now, lease, max = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+for i = 1, max do
+  local raw = redis.call('LPOP', KEYS[4])
+  if not raw then break end
+  local ok, v = pcall(cjson.decode, raw)
+  if ok and type(v) == 'table' and type(v.record) == 'table' and type(v.record.id) == 'string' then
+    -- Scores below now, in list order: oldest first, and free at once.
+    if redis.call('HSETNX', KEYS[2], v.record.id, raw) == 1 then redis.call('ZADD', KEYS[1], now - max + i, v.record.id) end
+  else
+    redis.call('RPUSH', KEYS[5], cjson.encode({reason = 'unreadable legacy outbox entry', payload = raw}))
+  end
+end
+local out = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, max)) do
+  redis.call('ZADD', KEYS[1], now + lease, id)
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
+  out[#out + 1] = redis.call('HINCRBY', KEYS[3], id, 1)
+end
+return out`;
+
+// KEYS: queue, payloads, attempts. ARGV: id.
+const ACK = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1`;
+
+// KEYS: queue. ARGV: id, now. To the back of the queue, free at once (only while still queued).
+const RETRY = `
+redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1])
+return 1`;
+
+// KEYS: queue, payloads, attempts, quarantine. ARGV: id, reason.
+const QUARANTINE = `
+local payload = redis.call('HGET', KEYS[2], ARGV[1])
+if not payload then return 0 end
+redis.call('RPUSH', KEYS[4], cjson.encode({id = ARGV[1], reason = ARGV[2], payload = payload}))
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+return 1`;
+
+const SIZE = `return redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[2])`;
+
+/** Margin between a script's deadline and the caller's bound, so a script that ran has time to answer. */
+const DEADLINE_MARGIN_MS = 100;
+
 export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const timeoutMs = opts.timeoutMs ?? 300;
+  const leadTimeoutMs = opts.leadTimeoutMs ?? 1500;
   const prefix = opts.prefix ?? 'kartage';
-  const redis = new Redis({
-    url: opts.url,
-    token: opts.token,
-    automaticDeserialization: false,
-    enableTelemetry: false,
-    retry: { retries: 1, backoff: () => 10 },
-    // A fresh signal per request: the bound covers the request and its retry.
-    signal: () => AbortSignal.timeout(timeoutMs),
-  });
-  const outboxRedis = new Redis({
-    url: opts.url,
-    token: opts.token,
-    automaticDeserialization: false,
-    enableTelemetry: false,
-    retry: { retries: 2, backoff: (n) => 50 * (n + 1) },
-    signal: () => AbortSignal.timeout(opts.outboxTimeoutMs ?? 1500),
-  });
-  const slidingLog = redis.createScript<[number, number, number]>(SLIDING_LOG);
-  const claimScript = redis.createScript<string | null>(CLAIM);
-  const releaseScript = redis.createScript<number>(RELEASE);
-  const limiters = new Map<string, Ratelimit>();
-  const limiterFor = (p: LimitPolicy) => {
-    let l = limiters.get(p.name);
-    if (!l) {
-      // timeout 0: our own signal bounds the call and a timeout must surface as a failure (fail open,
-      // logged), not as the library's silent "success" with zero limits.
-      l = new Ratelimit({ redis, limiter: Ratelimit.fixedWindow(p.limit, `${p.windowSeconds} s`), prefix: `${prefix}:rl:${p.name}`, timeout: 0, analytics: false });
-      limiters.set(p.name, l);
-    }
-    return l;
-  };
+  const client = (bound: number, retries: number) =>
+    new Redis({
+      url: opts.url,
+      token: opts.token,
+      automaticDeserialization: false,
+      enableTelemetry: false,
+      retry: { retries, backoff: (n) => 20 * (n + 1) },
+      // A fresh signal per request: the bound covers the request and its retries.
+      signal: () => AbortSignal.timeout(bound),
+    });
+  const reads = client(timeoutMs, 1);
+  const leads = client(leadTimeoutMs, 2);
+  const deadline = () => String(Date.now() + Math.max(leadTimeoutMs / 2, leadTimeoutMs - DEADLINE_MARGIN_MS));
+  const slidingWindow = reads.createScript<[number, number, number]>(SLIDING_WINDOW);
+  const windowRefund = leads.createScript<number>(WINDOW_REFUND);
+  const slidingLog = leads.createScript<[number, number, number]>(SLIDING_LOG);
+  const claimScript = leads.createScript<string | null>(CLAIM);
+  const completeScript = leads.createScript<number>(COMPLETE);
+  const releaseScript = leads.createScript<number>(RELEASE);
+  const pushScript = leads.createScript<number>(PUSH);
+  const claimOutbox = leads.createScript<(string | number)[]>(CLAIM_OUTBOX);
+  const ackScript = leads.createScript<number>(ACK);
+  const retryScript = leads.createScript<number>(RETRY);
+  const quarantineScript = leads.createScript<number>(QUARANTINE);
+  const sizeScript = leads.createScript<number>(SIZE);
   const key = (k: string) => `${prefix}:${k}`;
-  const outbox = key('outbox');
+  const queue = [key('outbox:queue'), key('outbox:payloads'), key('outbox:attempts')];
+  const legacy = key('outbox');
+  const quarantine = key('outbox:quarantine');
+  const windowKey = (name: string, client: string, idx: number) => key(`rl:${name}:${client}:${idx}`);
 
   return {
     async hit(policy, client, now): Promise<LimitResult> {
-      if (policy.algorithm === 'fixed-window') {
-        // The library reads the clock itself (Date.now); `now` is the same clock in production.
-        const r = await limiterFor(policy).limit(client);
-        return { allowed: r.success, limit: policy.limit, remaining: Math.max(0, r.remaining), resetAt: r.reset };
-      }
       const windowMs = policy.windowSeconds * 1000;
+      if (policy.algorithm === 'sliding-window') {
+        const idx = Math.floor(now / windowMs);
+        const [allowed, previous, current] = await slidingWindow.exec(
+          [windowKey(policy.name, client, idx), windowKey(policy.name, client, idx - 1)],
+          [String(now), String(windowMs), String(policy.limit)],
+        );
+        const ok = Number(allowed) === 1;
+        const result = slidingWindowResult(policy, Number(previous), Number(current), now, ok);
+        return ok ? { ...result, unit: String(idx) } : result;
+      }
       const member = `${now}:${Math.random().toString(36).slice(2)}`;
-      const [allowed, used, oldest] = await slidingLog.exec([key(`rl:${policy.name}:${client}`)], [String(now), String(windowMs), String(policy.limit), member]);
-      return { allowed: Number(allowed) === 1, limit: policy.limit, remaining: Math.max(0, policy.limit - Number(used)), resetAt: Number(oldest) + windowMs };
+      const [allowed, used, oldest] = await slidingLog.exec(
+        [key(`rl:${policy.name}:${client}`)],
+        [deadline(), String(now), String(windowMs), String(policy.limit), member],
+      );
+      const result = {
+        allowed: Number(allowed) === 1,
+        limit: policy.limit,
+        remaining: Math.max(0, policy.limit - Number(used)),
+        resetAt: Number(oldest) + windowMs,
+      };
+      return result.allowed ? { ...result, unit: member } : result;
+    },
+    async refund(policy, client, result) {
+      if (!result.allowed || !result.unit) return;
+      if (policy.algorithm === 'sliding-window') {
+        await windowRefund.exec([windowKey(policy.name, client, Number(result.unit))], []);
+        return;
+      }
+      await leads.zrem(key(`rl:${policy.name}:${client}`), result.unit);
     },
 
     async claim(k, fingerprint, claimSeconds) {
       const pending: IdempotencyRecord = { state: 'pending', fingerprint };
-      const held = await claimScript.exec([key(k)], [JSON.stringify(pending), String(claimSeconds * 1000)]);
+      const held = await claimScript.exec([key(k)], [deadline(), JSON.stringify(pending), String(claimSeconds * 1000)]);
       return held == null ? undefined : (JSON.parse(held) as IdempotencyRecord);
     },
     async complete(k, record, ttlSeconds) {
-      await redis.set(key(k), JSON.stringify(record), { px: ttlSeconds * 1000 });
+      await completeScript.exec([key(k)], [deadline(), JSON.stringify(record), String(ttlSeconds * 1000)]);
     },
     async release(k) {
       await releaseScript.exec([key(k)], []);
     },
 
-    async outboxPush(entry) {
-      await outboxRedis.rpush(outbox, entry);
+    async outboxPush(id, payload) {
+      await pushScript.exec(queue, [deadline(), id, payload, String(Date.now())]);
     },
-    async outboxPeek(max) {
-      return (await redis.lrange(outbox, 0, max - 1)).map(String);
+    async outboxClaim(max, leaseSeconds) {
+      const flat = await claimOutbox.exec(
+        [...queue, legacy, quarantine],
+        [String(Date.now()), String(leaseSeconds * 1000), String(max)],
+      );
+      const items: OutboxItem[] = [];
+      for (let i = 0; i + 2 < flat.length; i += 3)
+        items.push({ id: String(flat[i]), payload: String(flat[i + 1]), attempts: Number(flat[i + 2]) });
+      return items;
     },
-    async outboxRemove(entry) {
-      await redis.lrem(outbox, 1, entry);
+    async outboxAck(id) {
+      await ackScript.exec(queue, [id]);
+    },
+    async outboxRetry(id) {
+      await retryScript.exec([queue[0]!], [id, String(Date.now())]);
+    },
+    async outboxQuarantine(id, reason) {
+      await quarantineScript.exec([...queue, quarantine], [id, reason]);
     },
     async outboxSize() {
-      return Number(await redis.llen(outbox));
+      return Number(await sizeScript.exec([queue[0]!, legacy], []));
+    },
+    async quarantineSize() {
+      return Number(await leads.llen(quarantine));
     },
     describe: () => `Upstash Redis at ${new URL(opts.url).host}`,
   };

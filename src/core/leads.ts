@@ -7,7 +7,7 @@
 import { LIMITS } from '../contract/limits.ts';
 import { rejectMessage, validateLead } from './lead-validation.ts';
 import { checkRateLimit, LEAD_POLICY } from './rate-limit.ts';
-import type { LeadRecord, LeadSink, Log, Notifier, Store } from './ports.ts';
+import type { LeadRecord, LeadSink, LimitResult, Log, Notifier, Store } from './ports.ts';
 
 export interface Answer {
   status: number;
@@ -87,7 +87,7 @@ export async function recordLead(record: LeadRecord, d: Pick<LeadDeps, 'sink' | 
     d.log('lead_sink_failed', { level: 'error', id: record.id, sink: d.sink.name, error: String((e as Error)?.message ?? e) });
   }
   try {
-    await d.store.outboxPush(JSON.stringify({ record, attempts: 1 }));
+    await d.store.outboxPush(record.id, JSON.stringify({ record }));
     d.log('lead_queued', { level: 'warn', id: record.id });
     return 'outbox';
   } catch (e) {
@@ -136,6 +136,12 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
   const release = async () => {
     if (idemKey) await d.store.release(idemKey).catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
   };
+  // A 502 spends nothing: the unit taken for this request is given back (and the key released), so the
+  // same request can succeed once things recover.
+  const refund = async (result: LimitResult | undefined) => {
+    if (!result) return;
+    await d.store.refund(LEAD_POLICY, input.client, result).catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: String(e?.message ?? e) }));
+  };
 
   const limit = await checkRateLimit({ store: d.store, policy: LEAD_POLICY, client: input.client, log: d.log, now: d.now() });
   if (!limit.ok) {
@@ -146,7 +152,7 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
   const record: LeadRecord = { id: crypto.randomUUID(), receivedAt: new Date(d.now()).toISOString(), lead: check.lead!, ...(input.source ? { source: input.source } : {}) };
   const where = await recordLead(record, d);
   if (!where) {
-    await release();
+    await Promise.all([release(), refund(limit.result)]);
     return error(502, CHAT_MESSAGE);
   }
   d.log('lead_recorded', { level: 'info', id: record.id, where, intent: record.lead.intent });
@@ -161,35 +167,83 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
   return { ...answer, after };
 }
 
-export interface FlushResult { delivered: number; failed: number; remaining: number }
+export interface FlushResult {
+  delivered: number;
+  failed: number;
+  /** Entries that could not be read, moved to quarantine (and logged) instead of being retried. */
+  quarantined: number;
+  /** Entries still waiting (leased ones included). */
+  remaining: number;
+}
 
-/** Replays the outbox to the sink, oldest first; a failed entry goes to the back with its attempt count. */
-export async function flushOutbox(d: Pick<LeadDeps, 'sink' | 'store' | 'log'>, max = 100): Promise<FlushResult> {
+/**
+ * How long a flusher holds the entries it claimed. A batch of `FLUSH_BATCH` at the sink's bound (5 s)
+ * fits well inside it; a flusher that dies leaves its entries to the next one after this.
+ */
+export const FLUSH_LEASE_SECONDS = 300;
+export const FLUSH_BATCH = 20;
+
+/** The lead inside an outbox payload, or undefined when the payload is not a whole, readable entry. */
+export function recordOf(payload: string, id: string): LeadRecord | undefined {
+  try {
+    const v = JSON.parse(payload) as { record?: LeadRecord };
+    const r = v?.record;
+    if (!r || typeof r !== 'object' || r.id !== id || typeof r.receivedAt !== 'string') return undefined;
+    if (!r.lead || typeof r.lead.name !== 'string' || typeof r.lead.email !== 'string') return undefined;
+    return r;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Claims up to `max` outbox entries (leased, so a concurrent flusher in another process gets others) and
+ * delivers each with its own delivery id, the same on every retry: at least once, never lost. A delivered
+ * entry is removed; a failed one goes to the back of the queue; an unreadable one to quarantine.
+ */
+export async function flushOutbox(d: Pick<LeadDeps, 'sink' | 'store' | 'log'>, max = FLUSH_BATCH): Promise<FlushResult> {
   let delivered = 0;
   let failed = 0;
-  for (const entry of await d.store.outboxPeek(max)) {
-    let item: { record: LeadRecord; attempts: number };
-    try {
-      item = JSON.parse(entry);
-    } catch {
-      d.log('lead_outbox_unreadable', { level: 'error', entry: entry.slice(0, 500) });
-      failed++;
+  let quarantined = 0;
+  for (const item of await d.store.outboxClaim(max, FLUSH_LEASE_SECONDS)) {
+    const record = recordOf(item.payload, item.id);
+    if (!record) {
+      await d.store.outboxQuarantine(item.id, 'unreadable outbox entry');
+      d.log('lead_outbox_quarantined', { level: 'error', id: item.id, entry: item.payload.slice(0, 500) });
+      quarantined++;
       continue;
     }
     try {
-      await d.sink.deliver(item.record);
-      await d.store.outboxRemove(entry);
-      delivered++;
-      d.log('lead_flushed', { level: 'info', id: item.record.id, attempts: item.attempts });
+      await d.sink.deliver(record);
     } catch (e) {
       failed++;
-      // Push the retry first, then remove the old entry: a crash in between duplicates, never loses.
-      await d.store.outboxPush(JSON.stringify({ ...item, attempts: item.attempts + 1, lastError: String((e as Error)?.message ?? e).slice(0, 300) }));
-      await d.store.outboxRemove(entry);
-      d.log('lead_flush_failed', { level: 'warn', id: item.record.id, attempts: item.attempts + 1, error: String((e as Error)?.message ?? e) });
+      const message = String((e as Error)?.message ?? e).slice(0, 300);
+      await d.store.outboxRetry(item.id, message);
+      d.log('lead_flush_failed', { level: 'warn', id: item.id, attempts: item.attempts, error: message });
+      continue;
     }
+    await d.store.outboxAck(item.id);
+    delivered++;
+    d.log('lead_flushed', { level: 'info', id: item.id, attempts: item.attempts });
   }
-  return { delivered, failed, remaining: await d.store.outboxSize() };
+  return { delivered, failed, quarantined, remaining: await d.store.outboxSize() };
+}
+
+/**
+ * Flushes batch after batch until the outbox is empty, a batch delivers nothing (the sink is still down),
+ * or `budgetMs` has passed (a cron run has a time limit).
+ */
+export async function flushAll(d: Pick<LeadDeps, 'sink' | 'store' | 'log' | 'now'>, budgetMs = Infinity): Promise<FlushResult> {
+  const started = d.now();
+  const total: FlushResult = { delivered: 0, failed: 0, quarantined: 0, remaining: 0 };
+  for (;;) {
+    const r = await flushOutbox(d);
+    total.delivered += r.delivered;
+    total.failed += r.failed;
+    total.quarantined += r.quarantined;
+    total.remaining = r.remaining;
+    if (!r.remaining || (!r.delivered && !r.quarantined) || d.now() - started > budgetMs) return total;
+  }
 }
 
 /** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */
@@ -206,4 +260,15 @@ export function sandboxLead(body: unknown, idempotencyKey: string | null): Answe
       ? 'Nothing was written. Submission would accept this payload, but with the changes listed: values cut to their maximum length or ignored. Fix them to send exactly what you mean.'
       : 'Nothing was written. Submission would refuse this payload with 400 until the problems about name, email or Idempotency-Key are fixed.';
   return { status: problems.length ? 422 : 200, body: { sandbox: true, wouldSubmit, problems, note }, headers: {} };
+}
+
+/**
+ * The Idempotency-Key of a form posted without JavaScript: the site is static HTML, so no per-visitor
+ * value can be rendered into the form, and without JavaScript none can be made on the page. The key is
+ * the form's own content: posting the same form twice (a double click, a reload that resends it) makes
+ * one lead, and a changed form is a new submission. Keys are scoped to the client, so two visitors never
+ * share one; with JavaScript the script sends a random key per submission instead.
+ */
+export async function formIdempotencyKey(form: Record<string, unknown>): Promise<string> {
+  return `form:${await sha256(canonical(form))}`;
 }

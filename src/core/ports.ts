@@ -12,11 +12,12 @@ export interface LimitPolicy {
   limit: number;
   windowSeconds: number;
   /**
-   * `fixed-window`: counts reset together when the window ends (reads).
+   * `sliding-window`: two fixed windows, the previous one weighted by how much of it still overlaps the
+   * last `windowSeconds` (reads): no 2x burst at a window edge, one counter update per request.
    * `sliding-log`: each unit comes back `windowSeconds` after it was spent, so the reset is "until a slot
    * frees" (leads, SPEC.md "Limits" rule 1).
    */
-  algorithm: 'fixed-window' | 'sliding-log';
+  algorithm: 'sliding-window' | 'sliding-log';
 }
 
 /** The store's answer for one unit spent (or refused). */
@@ -25,8 +26,10 @@ export interface LimitResult {
   limit: number;
   /** Units left in the window after this one. */
   remaining: number;
-  /** Epoch milliseconds when the window resets (fixed window) or the next slot frees (sliding log). */
+  /** Epoch milliseconds when the window resets (sliding window) or the next slot frees (sliding log). */
   resetAt: number;
+  /** Names the unit spent, so `refund` can give exactly it back (absent when nothing was spent). */
+  unit?: string;
 }
 
 /** What an idempotency key holds: a claim in progress, or the finished answer to replay. */
@@ -34,10 +37,21 @@ export type IdempotencyRecord =
   | { state: 'pending'; fingerprint: string }
   | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
-/** The narrow key-value surface the domain needs; the embedded store and Upstash both satisfy it. */
+/** One outbox entry handed to a flusher: its delivery id, what was pushed, and how often it was claimed. */
+export interface OutboxItem {
+  /** The delivery id (the lead id): the same on every retry, so a receiver can deduplicate. */
+  id: string;
+  payload: string;
+  /** Times this entry was claimed for delivery, this claim included. */
+  attempts: number;
+}
+
+/** The narrow surface the domain needs; the SQLite store, Upstash and the in-process store satisfy it. */
 export interface Store {
   /** Spends one unit of `policy` for `client`, unless the budget is spent. */
   hit(policy: LimitPolicy, client: string, now: number): Promise<LimitResult>;
+  /** Gives back the unit `result` spent (a request that ended in 502 spends nothing). */
+  refund(policy: LimitPolicy, client: string, result: LimitResult): Promise<void>;
   /**
    * Claims `key` for a first request (returns `undefined`), or returns what the key already holds.
    * A claim expires after `claimSeconds` so a crashed request cannot block the key for a day.
@@ -47,14 +61,25 @@ export interface Store {
   complete(key: string, record: Extract<IdempotencyRecord, { state: 'done' }>, ttlSeconds: number): Promise<void>;
   /** Drops a claim whose request ended without an answer worth replaying (a 429, a 502). */
   release(key: string): Promise<void>;
-  /** Appends one entry to the durable lead outbox. */
-  outboxPush(entry: string): Promise<void>;
-  /** Up to `max` outbox entries, oldest first, left in place. */
-  outboxPeek(max: number): Promise<string[]>;
-  /** Removes one entry (after it was delivered). */
-  outboxRemove(entry: string): Promise<void>;
-  /** Number of entries waiting in the outbox. */
+  /**
+   * Adds one entry to the durable lead outbox under its delivery id; resolves only once the entry is
+   * durable. Pushing an id already queued changes nothing. A push that did not resolve never lands later.
+   */
+  outboxPush(id: string, payload: string): Promise<void>;
+  /**
+   * Claims up to `max` entries whose lease is free, oldest first, leasing them for `leaseSeconds`: a second
+   * flusher does not get them until the lease ends (a crashed flusher's entries come back then).
+   */
+  outboxClaim(max: number, leaseSeconds: number): Promise<OutboxItem[]>;
+  /** Removes a delivered entry. */
+  outboxAck(id: string): Promise<void>;
+  /** Ends the lease of an entry whose delivery failed; it goes to the back of the queue. */
+  outboxRetry(id: string, error: string): Promise<void>;
+  /** Moves an unreadable entry out of the queue, kept for a person to look at. */
+  outboxQuarantine(id: string, reason: string): Promise<void>;
+  /** Entries waiting in the outbox (leased ones included), and entries in quarantine. */
   outboxSize(): Promise<number>;
+  quarantineSize(): Promise<number>;
   /** One line naming the engine, for the start-up message. */
   describe(): string;
 }

@@ -5,11 +5,11 @@
 import { LIMITS, policyOf } from '../contract/limits.ts';
 import type { LimitPolicy, LimitResult, Log, Store } from './ports.ts';
 
-export const READ_POLICY: LimitPolicy = { name: 'read', ...LIMITS.read, algorithm: 'fixed-window' };
+export const READ_POLICY: LimitPolicy = { name: 'read', ...LIMITS.read, algorithm: 'sliding-window' };
 export const LEAD_POLICY: LimitPolicy = { name: 'lead', ...LIMITS.lead, algorithm: 'sliding-log' };
 
 export type RateLimitOutcome =
-  | { ok: true; headers: Record<string, string>; degraded?: true }
+  | { ok: true; headers: Record<string, string>; degraded?: true; result?: LimitResult }
   | { ok: false; headers: Record<string, string>; retryAfter: number; error: string };
 
 /** Whole seconds from `now` until `at`, at least 1 (a 0 would invite an immediate retry). */
@@ -27,6 +27,37 @@ export function rateLimitHeaders(policy: LimitPolicy, result: LimitResult, now: 
     'RateLimit-Reset': String(secondsUntil(result.resetAt, now)),
     'RateLimit-Policy': policyOf(policy),
   };
+}
+
+/**
+ * The sliding-window decision every engine shares, from the two fixed windows' counts: `previous` (the
+ * window before the one `now` is in) and `current` (this one, including the unit just spent when
+ * `allowed`). The previous window counts in proportion to how much of it still overlaps the last
+ * `windowSeconds`, so 120 reads at the end of one minute leave almost nothing at the start of the next
+ * (a fixed window would allow 240 in a second across the edge).
+ */
+export function slidingWindowResult(policy: LimitPolicy, previous: number, current: number, now: number, allowed: boolean): LimitResult {
+  const windowMs = policy.windowSeconds * 1000;
+  const start = Math.floor(now / windowMs) * windowMs;
+  const weighted = (count: number, at: number) => Math.floor((1 - (at % windowMs) / windowMs) * count);
+  const used = weighted(previous, now) + current;
+  let resetAt = start + windowMs;
+  if (!allowed) {
+    // The first moment a unit is free again if nothing more is spent: later in this window, as the
+    // previous window's weight falls; or else in the next one, as this window's weight falls.
+    if (current < policy.limit && previous > 0) {
+      resetAt = start + Math.ceil(windowMs * (1 - (policy.limit - current) / previous)) + 1;
+    } else if (current >= policy.limit) {
+      resetAt = start + windowMs + Math.ceil(windowMs * (1 - policy.limit / current)) + 1;
+    }
+  }
+  return { allowed, limit: policy.limit, remaining: Math.max(0, policy.limit - used), resetAt };
+}
+
+/** True when one more unit fits: the sliding-window rule the Lua and SQL versions also apply. */
+export function slidingWindowAllows(policy: LimitPolicy, previous: number, current: number, now: number): boolean {
+  const windowMs = policy.windowSeconds * 1000;
+  return Math.floor((1 - (now % windowMs) / windowMs) * previous) + current < policy.limit;
 }
 
 export interface CheckRateLimitOptions {
@@ -49,7 +80,7 @@ export async function checkRateLimit({ store, policy, client, log, now = Date.no
     return { ok: true, degraded: true, headers: rateLimitHeaders(policy, { allowed: true, limit: policy.limit, remaining: policy.limit, resetAt: now + policy.windowSeconds * 1000 }, now) };
   }
   const headers = rateLimitHeaders(policy, result, now);
-  if (result.allowed) return { ok: true, headers };
+  if (result.allowed) return { ok: true, headers, result };
   const retryAfter = secondsUntil(result.resetAt, now);
   const what = policy.name === 'lead' ? `${policy.limit} lead submissions per hour` : `${policy.limit} requests per minute`;
   return {

@@ -1,52 +1,109 @@
-/** One suite, two engines: the embedded store and Upstash over a real redis-server (via the REST bridge). */
+/**
+ * One suite, every engine: the embedded SQLite store, Upstash over a real redis-server (via the REST
+ * bridge) and the in-process store they fall back to. Then what only one engine does: the SQLite file
+ * shared by two processes and across restarts, the legacy outbox import, Upstash's bounds and deadlines.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
-import type { LimitPolicy } from '../../src/core/ports.ts';
+import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store.ts';
+import { Redis } from '@upstash/redis';
+import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { useEngines } from '../helpers/engines.ts';
+import { PROJECT_ROOT } from '../helpers/server.ts';
 
-const { engines, bridge } = useEngines();
-const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'fixed-window' };
+const { engines, bridge, redis } = useEngines();
+const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
 const lead: LimitPolicy = { name: 'lead', limit: 5, windowSeconds: 3600, algorithm: 'sliding-log' };
 const WINDOW_START = Date.UTC(2026, 10, 23, 10, 0, 0); // a minute boundary
+const tempDb = async () => join(await mkdtemp(join(tmpdir(), 'kartage-store-')), 'kartage.db');
+const entry = (id: string) =>
+  JSON.stringify({
+    record: { id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@example.com' } },
+  });
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
+async function drain(store: Store, max = 100) {
+  const ids: string[] = [];
+  for (const item of await store.outboxClaim(max, 60)) {
+    ids.push(item.id);
+    await store.outboxAck(item.id);
+  }
+  return ids;
+}
+
 describe.each(engines)('$name store', (engine) => {
-  it('fixed window: 120 pass with decreasing remaining, the 121st is refused, the next window recovers', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: WINDOW_START + 5_000 });
+  it('sliding window: 120 pass with decreasing remaining, the 121st is refused, another client is apart', async () => {
     const store = engine.create();
+    const t = WINDOW_START + 5_000;
     const remaining: number[] = [];
     for (let i = 0; i < 120; i++) {
-      const r = await store.hit(read, '203.0.113.7', Date.now());
+      const r = await store.hit(read, '203.0.113.7', t);
       expect(r.allowed).toBe(true);
       remaining.push(r.remaining);
     }
     expect(remaining).toEqual(Array.from({ length: 120 }, (_, i) => 119 - i));
-    const refused = await store.hit(read, '203.0.113.7', Date.now());
-    expect(refused).toMatchObject({ allowed: false, remaining: 0, resetAt: WINDOW_START + 60_000 });
-    // Another client has its own budget.
-    expect(await store.hit(read, '203.0.113.8', Date.now())).toMatchObject({ allowed: true, remaining: 119 });
-    vi.setSystemTime(WINDOW_START + 60_001);
-    expect(await store.hit(read, '203.0.113.7', Date.now())).toMatchObject({ allowed: true, remaining: 119, resetAt: WINDOW_START + 120_000 });
+    const refused = await store.hit(read, '203.0.113.7', t);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+    expect(refused.resetAt).toBeGreaterThan(t);
+    expect(await store.hit(read, '203.0.113.8', t)).toMatchObject({ allowed: true, remaining: 119 });
+    // Half a window later the previous window weighs half: 60 more.
+    let later = 0;
+    while ((await store.hit(read, '203.0.113.7', WINDOW_START + 90_000)).allowed) later++;
+    expect(later).toBe(60);
+  });
+
+  it('sliding window: no 2x burst at a window edge (120 just before it, then nearly nothing just after)', async () => {
+    const store = engine.create();
+    let before = 0;
+    for (let i = 0; i < 130; i++) if ((await store.hit(read, 'edge', WINDOW_START + 59_900)).allowed) before++;
+    let after = 0;
+    for (let i = 0; i < 130; i++) if ((await store.hit(read, 'edge', WINDOW_START + 60_100)).allowed) after++;
+    expect(before).toBe(120);
+    expect(after).toBeLessThanOrEqual(1); // a fixed window would allow 120 more here
+    const refused = await store.hit(read, 'edge', WINDOW_START + 60_100);
+    expect(refused.allowed).toBe(false);
+    // The reset it names is when a unit is free again.
+    expect((await store.hit(read, 'edge', refused.resetAt)).allowed).toBe(true);
   });
 
   it('sliding log: 5 per hour, the reset is when the oldest submission frees its slot', async () => {
     const store = engine.create();
     const t0 = WINDOW_START;
     const at = [0, 60_000, 120_000, 600_000, 1_200_000].map((d) => t0 + d);
-    for (const [i, t] of at.entries()) expect(await store.hit(lead, 'c1', t)).toMatchObject({ allowed: true, remaining: 4 - i, resetAt: t0 + 3_600_000 });
+    for (const [i, t] of at.entries())
+      expect(await store.hit(lead, 'c1', t)).toMatchObject({
+        allowed: true,
+        remaining: 4 - i,
+        resetAt: t0 + 3_600_000,
+      });
     const refused = await store.hit(lead, 'c1', t0 + 1_800_000);
     expect(refused).toMatchObject({ allowed: false, remaining: 0, resetAt: t0 + 3_600_000 });
-    // One second after the first submission ages out, exactly one slot is free again.
     const freed = await store.hit(lead, 'c1', t0 + 3_600_001);
     expect(freed).toMatchObject({ allowed: true, remaining: 0, resetAt: t0 + 60_000 + 3_600_000 });
     expect((await store.hit(lead, 'c1', t0 + 3_600_002)).allowed).toBe(false);
     expect((await store.hit(lead, 'c2', t0 + 3_600_002)).allowed).toBe(true);
+  });
+
+  it('refund gives back exactly the unit spent (a 502 spends nothing), in both algorithms', async () => {
+    const store = engine.create();
+    const now = Date.now();
+    const units = [];
+    for (let i = 0; i < 5; i++) units.push(await store.hit(lead, 'r1', now + i));
+    expect((await store.hit(lead, 'r1', now + 10)).allowed).toBe(false);
+    await store.refund(lead, 'r1', units[2]!);
+    expect(await store.hit(lead, 'r1', now + 11)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await store.hit(lead, 'r1', now + 12)).allowed).toBe(false);
+    const r = await store.hit(read, 'r1', now);
+    await store.refund(read, 'r1', r);
+    expect((await store.hit(read, 'r1', now)).remaining).toBe(119);
   });
 
   it('idempotency: the first claim wins, later claims see pending then the finished answer', async () => {
@@ -54,7 +111,12 @@ describe.each(engines)('$name store', (engine) => {
     expect(await store.claim('idem:c1:k1', 'fp1', 60)).toBeUndefined();
     expect(await store.claim('idem:c1:k1', 'fp2', 60)).toEqual({ state: 'pending', fingerprint: 'fp1' });
     await store.complete('idem:c1:k1', { state: 'done', fingerprint: 'fp1', status: 200, body: { ok: true } }, 86_400);
-    expect(await store.claim('idem:c1:k1', 'fp1', 60)).toEqual({ state: 'done', fingerprint: 'fp1', status: 200, body: { ok: true } });
+    expect(await store.claim('idem:c1:k1', 'fp1', 60)).toEqual({
+      state: 'done',
+      fingerprint: 'fp1',
+      status: 200,
+      body: { ok: true },
+    });
     await store.release('idem:c1:k1'); // a finished answer is never released
     expect(await store.claim('idem:c1:k1', 'fp1', 60)).toMatchObject({ state: 'done' });
     expect(await store.claim('idem:c1:k2', 'fp1', 60)).toBeUndefined();
@@ -68,24 +130,57 @@ describe.each(engines)('$name store', (engine) => {
     expect(claims.filter((c) => c === undefined)).toHaveLength(1);
   });
 
-  it('outbox: entries come back oldest first and leave only when removed', async () => {
+  it('outbox: oldest first, one entry per delivery id, leased entries go to no second flusher', async () => {
     const store = engine.create();
     expect(await store.outboxSize()).toBe(0);
-    for (const e of ['{"id":"a"}', '{"id":"b"}', '{"id":"c"}']) await store.outboxPush(e);
-    expect(await store.outboxPeek(2)).toEqual(['{"id":"a"}', '{"id":"b"}']);
-    await store.outboxRemove('{"id":"b"}');
-    expect(await store.outboxPeek(10)).toEqual(['{"id":"a"}', '{"id":"c"}']);
-    expect(await store.outboxSize()).toBe(2);
+    for (const id of ['a', 'b', 'c', 'a']) await store.outboxPush(id, entry(id));
+    expect(await store.outboxSize()).toBe(3);
+    const first = await store.outboxClaim(2, 60);
+    expect(first.map((i) => [i.id, i.attempts])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
+    expect(first[0]!.payload).toBe(entry('a'));
+    // A second flusher gets only what is not leased.
+    expect((await store.outboxClaim(10, 60)).map((i) => i.id)).toEqual(['c']);
+    expect(await store.outboxClaim(10, 60)).toEqual([]);
+    await store.outboxAck('b');
+    await store.outboxRetry('a', 'CRM down');
+    // A retried entry is free again, at the back, with its attempts counted.
+    expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2 }]);
+    await store.outboxQuarantine('c', 'unreadable');
+    expect(await store.outboxSize()).toBe(1);
+    expect(await store.quarantineSize()).toBe(1);
+  });
+
+  it('outbox: 300 entries claimed by three concurrent flushers: each delivered exactly once', async () => {
+    const store = engine.create();
+    await Promise.all(Array.from({ length: 300 }, (_, i) => store.outboxPush(`id${i}`, entry(`id${i}`))));
+    const seen: string[] = [];
+    const flusher = async () => {
+      for (;;) {
+        const items = await store.outboxClaim(7, 60);
+        if (!items.length) return;
+        for (const it of items) {
+          seen.push(it.id);
+          await store.outboxAck(it.id);
+        }
+      }
+    };
+    await Promise.all([flusher(), flusher(), flusher()]);
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen).size).toBe(300);
+    expect(await store.outboxSize()).toBe(0);
   });
 });
 
 describe('upstash store failures', () => {
   it('an unreachable Redis rejects; a slow one is cut off by the timeout instead of hanging', async () => {
     const upstash = engines.find((e) => e.name === 'upstash')!;
-    const store = upstash.create({ timeoutMs: 200 });
+    const store = upstash.create({ timeoutMs: 200, leadTimeoutMs: 300 });
     bridge().setFault('down');
     await expect(store.hit(read, 'c', Date.now())).rejects.toBeTruthy();
-    await expect(store.outboxPush('x')).rejects.toBeTruthy();
+    await expect(store.outboxPush('x', entry('x'))).rejects.toBeTruthy();
     bridge().setFault({ delayMs: 5_000 });
     // The abort comes from the store's own bound (AbortSignal.timeout), not from a test timeout.
     await expect(store.hit(read, 'c', Date.now())).rejects.toMatchObject({ name: 'TimeoutError' });
@@ -93,16 +188,105 @@ describe('upstash store failures', () => {
     bridge().setFault('none');
     expect((await store.hit(read, 'c', Date.now())).allowed).toBe(true);
   });
+
+  it('a lead-path write Redis reaches after its deadline does nothing (a 502 never lands later)', async () => {
+    const upstash = engines.find((e) => e.name === 'upstash')!;
+    const store = upstash.create({ leadTimeoutMs: 300 });
+    // Scripts loaded first (a first use that fails would only leave an unknown EVALSHA behind).
+    await store.outboxPush('warm', entry('warm'));
+    await store.outboxAck('warm');
+    await store.claim('idem:warm', 'fp', 60);
+    await store.hit(lead, 'warm', Date.now());
+    // A stalled Redis: the commands wait in its socket, past the caller's bound, and run when it resumes.
+    redis().process.kill('SIGSTOP');
+    try {
+      await expect(store.outboxPush('late', entry('late'))).rejects.toBeTruthy();
+      await expect(store.claim('idem:late', 'fp', 60)).rejects.toBeTruthy();
+      await expect(store.hit(lead, 'late', Date.now())).rejects.toBeTruthy();
+    } finally {
+      redis().process.kill('SIGCONT');
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await store.outboxSize()).toBe(0);
+    expect(await store.claim('idem:late', 'fp2', 60)).toBeUndefined();
+    expect((await store.hit(lead, 'late', Date.now())).remaining).toBe(4);
+  });
+
+  it('the fallback store keeps limits and keys per instance while Redis is down, and counts it', async () => {
+    const upstash = engines.find((e) => e.name === 'upstash')!;
+    const events: string[] = [];
+    const store = createFallbackStore(upstash.create({ timeoutMs: 100, leadTimeoutMs: 150 }), (e) => events.push(e));
+    bridge().setFault('down');
+    try {
+      const now = Date.now();
+      const leads = [];
+      for (let i = 0; i < 8; i++) leads.push((await store.hit(lead, 'fb', now)).allowed);
+      expect(leads.filter(Boolean)).toHaveLength(5);
+      expect(await store.claim('idem:fb', 'fp', 60)).toBeUndefined();
+      expect(await store.claim('idem:fb', 'fp', 60)).toEqual({ state: 'pending', fingerprint: 'fp' });
+      await store.complete('idem:fb', { state: 'done', fingerprint: 'fp', status: 200, body: { ok: true } }, 86_400);
+      expect(await store.claim('idem:fb', 'fp', 60)).toMatchObject({ state: 'done', status: 200 });
+      expect(store.fallbacks()).toBeGreaterThanOrEqual(10);
+      expect(events).toContain('store_fallback');
+    } finally {
+      bridge().setFault('none');
+    }
+  });
 });
 
-describe('embedded outbox file', () => {
-  it('survives a restart (a new store over the same file)', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'kartage-outbox-')), 'outbox.jsonl');
-    const first = createMemoryStore({ outboxFile: file });
-    await Promise.all(['1', '2', '3'].map((id) => first.outboxPush(JSON.stringify({ id, note: 'line\nbreak' }))));
-    await first.outboxRemove(JSON.stringify({ id: '2', note: 'line\nbreak' }));
-    const second = createMemoryStore({ outboxFile: file });
-    expect((await second.outboxPeek(10)).map((e) => JSON.parse(e).id).sort()).toEqual(['1', '3']);
-    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(2);
+describe('upstash outbox of earlier versions', () => {
+  it('moves the old list into the queue on the first claim; an unreadable entry goes to quarantine', async () => {
+    const prefix = `legacy${process.pid}`;
+    const raw = new Redis({
+      url: bridge().url,
+      token: bridge().token,
+      automaticDeserialization: false,
+      enableTelemetry: false,
+    });
+    const old = (id: string) => JSON.stringify({ record: JSON.parse(entry(id)).record, attempts: 3 });
+    await raw.rpush(`${prefix}:outbox`, old('L1'), '{"record":{"id":"torn"', old('L2'));
+    const store = createUpstashStore({ url: bridge().url, token: bridge().token, prefix });
+    expect(await store.outboxSize()).toBe(3);
+    const items = await store.outboxClaim(10, 60);
+    expect(items.map((i) => i.id)).toEqual(['L1', 'L2']);
+    expect(JSON.parse(items[0]!.payload).record.id).toBe('L1');
+    expect(await store.quarantineSize()).toBe(1);
+    for (const i of items) await store.outboxAck(i.id);
+    expect(await store.outboxSize()).toBe(0);
+  });
+});
+
+describe('embedded SQLite file', () => {
+  it('survives a restart: budgets, keys and the outbox (a new store over the same file)', async () => {
+    const file = await tempDb();
+    const first = createSqliteStore({ file });
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) await first.hit(lead, 'c', now);
+    await first.complete('idem:k', { state: 'done', fingerprint: 'fp', status: 200, body: { ok: true } }, 86_400);
+    await first.outboxPush('1', entry('1'));
+    // A second process opens the same file.
+    const script = `
+      import { createSqliteStore } from './src/adapters/sqlite-store.ts';
+      const s = createSqliteStore({ file: ${JSON.stringify(file)} });
+      const hit = await s.hit({ name: 'lead', limit: 5, windowSeconds: 3600, algorithm: 'sliding-log' }, 'c', Date.now());
+      const key = await s.claim('idem:k', 'fp', 60);
+      const out = await s.outboxClaim(10, 60);
+      console.log(JSON.stringify({ allowed: hit.allowed, key: key?.state, out: out.map((o) => o.id) }));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    await new Promise((r) => child.on('exit', r));
+    expect(JSON.parse(stdout)).toEqual({ allowed: false, key: 'done', out: ['1'] });
+  });
+
+  it('imports a legacy outbox.jsonl once; a torn last line goes to quarantine, not glued to the next', async () => {
+    const file = await tempDb();
+    const legacy = join(file, '..', 'outbox.jsonl');
+    await writeFile(legacy, `${entry('old1')}\n${entry('old2')}\n{"record":{"id":"torn","rece`);
+    const store = createSqliteStore({ file });
+    await store.outboxPush('new1', entry('new1'));
+    expect(await drain(store)).toEqual(['old1', 'old2', 'new1']);
+    expect(readQuarantine(file).map((q) => q.payload)).toEqual(['{"record":{"id":"torn","rece']);
+    await expect(readFile(`${legacy}.imported`, 'utf8')).resolves.toContain('old1');
   });
 });

@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeps, type DepsOptions } from '../../src/adapters/deps.ts';
-import { createFileSink } from '../../src/adapters/file-sink.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createWebhookSink } from '../../src/adapters/webhook-sink.ts';
 import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { flushOutbox } from '../../src/core/leads.ts';
 import type { LeadSink, Store } from '../../src/core/ports.ts';
 import { LeadValidationSchema, ErrorSchema, SEGMENTS, INTENTS, MOVES, WAREHOUSES } from '../../src/contract/schemas.ts';
@@ -21,6 +21,7 @@ import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { LEAD_CASES } from '../helpers/lead-cases.ts';
 import { postJson, send } from '../helpers/http.ts';
+import { rawExchange } from '../helpers/raw-http.ts';
 import { useEngines } from '../helpers/engines.ts';
 import { startFakeHubSpot, startFakeSlack, startFakeWebhook } from '../helpers/fake-crm.ts';
 
@@ -39,15 +40,14 @@ async function leadServer(opts: Omit<DepsOptions, 'dataDir'> & { dir?: string } 
   const events: { event: string; fields?: Record<string, unknown> }[] = [];
   const deps = createDeps({
     dataDir: join(PROJECT_ROOT, 'build'),
-    store: opts.store ?? createMemoryStore({ outboxFile: join(dir, 'outbox.jsonl') }),
-    sink: opts.sink ?? createFileSink(join(dir, 'leads.jsonl')),
+    store: opts.store ?? createSqliteStore({ file: join(dir, 'kartage.db') }),
+    sink: opts.sink ?? createSqliteSink(join(dir, 'kartage.db')),
     log: (event, fields) => events.push({ event, fields }),
     ...(opts.notifier ? { notifier: opts.notifier } : {}),
   });
   const server = await startTestServer({ deps });
   servers.push(server);
-  const leadFile = join(dir, 'leads.jsonl');
-  const leads = async () => (await readFile(leadFile, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const leads = async () => readLeads(join(dir, 'kartage.db'));
   return { server, url: server.url, dir, events, leads, deps };
 }
 
@@ -253,7 +253,7 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     hubspot = await startFakeHubSpot(auth);
     slack = await startFakeSlack();
     const dir = await mkdtemp(join(tmpdir(), 'kartage-crm-'));
-    store = createMemoryStore({ outboxFile: join(dir, 'outbox.jsonl') });
+    store = createSqliteStore({ file: join(dir, 'kartage.db') });
     const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
     s = await leadServer({ dir, store, sink, notifier: createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' }) });
   });
@@ -289,12 +289,19 @@ describe('the HubSpot sink against a local fake of its form API', () => {
       expect(await store.outboxSize()).toBe(1);
       expect(s.events.map((e) => e.event)).toEqual(expect.arrayContaining(['lead_sink_failed', 'lead_queued']));
       // Still failing: the flush keeps it, counting the attempt.
-      expect(await flushOutbox({ sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 }), store, log: () => {} })).toEqual({ delivered: 0, failed: 1, remaining: 1 });
-      expect(JSON.parse((await store.outboxPeek(1))[0]!).attempts).toBe(2);
+      const flushed: Record<string, unknown>[] = [];
+      const log = (event: string, fields?: Record<string, unknown>) => flushed.push({ event, ...fields });
+      const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
+      expect(await flushOutbox({ sink, store, log })).toEqual({ delivered: 0, failed: 1, quarantined: 0, remaining: 1 });
+      expect(flushed).toMatchObject([{ event: 'lead_flush_failed', attempts: 1 }]);
       hubspot.setMode('ok');
-      expect(await flushOutbox({ sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 }), store, log: () => {} })).toEqual({ delivered: 1, failed: 0, remaining: 0 });
-      expect(hubspot.received.length).toBe(before + 1);
-      expect(hubspot.received.at(-1)!.fields.message).toBe(`while ${JSON.stringify(mode)}`);
+      expect(await flushOutbox({ sink, store, log })).toEqual({ delivered: 1, failed: 0, quarantined: 0, remaining: 0 });
+      expect(flushed.at(-1)).toMatchObject({ event: 'lead_flushed', attempts: 2 });
+      await new Promise((r) => setTimeout(r, typeof mode === 'object' ? mode.delayMs : 0));
+      const copies = hubspot.received.slice(before).filter((x) => x.fields.message === `while ${JSON.stringify(mode)}`);
+      // A slow CRM took the first try too (after our bound): every copy carries the one delivery id.
+      expect(copies.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(copies.map((x) => x.fields.kartage_lead_id)).size).toBe(1);
     });
   }
 
@@ -305,15 +312,19 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     const down = await leadServer({ dir, store: failingStore, sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 }) });
     const from = nextClient();
     const headers = { 'Idempotency-Key': 'retry-me' };
-    const r = await postJson(`${down.url}/api/lead`, good, { from, headers });
-    expect(r.status).toBe(502);
-    expect(ErrorSchema.parse(r.json()).error).toMatch(/chat/);
+    // Six 502s in a row (more than the lead budget): none spends it, none is remembered.
+    for (let i = 0; i < 6; i++) {
+      const r = await postJson(`${down.url}/api/lead`, good, { from, headers });
+      expect(r.status).toBe(502);
+      expect(ErrorSchema.parse(r.json()).error).toMatch(/chat/);
+    }
     expect(await store.outboxSize()).toBe(0);
     hubspot.setMode('ok');
     const before = hubspot.received.length;
     const retry = await postJson(`${down.url}/api/lead`, good, { from, headers });
     expect(retry.status).toBe(200);
     expect(retry.headers['idempotency-replayed']).toBeUndefined(); // the 502 was not stored as the answer
+    expect(retry.headers['ratelimit-remaining']).toBe('4'); // and spent no budget
     expect(hubspot.received.length).toBe(before + 1);
   });
 });
@@ -339,15 +350,29 @@ describe('the signed webhook sink', () => {
 });
 
 describe('store failures during submission', () => {
-  it('the lead is still recorded (limit and idempotency fail open, logged)', async () => {
-    const broken = createMemoryStore();
+  it('the lead is still recorded; limits and keys fall back to this instance, never to none (logged)', async () => {
     const fail = () => Promise.reject(new Error('ECONNREFUSED'));
-    const store: Store = { ...broken, hit: fail, claim: fail, complete: fail, release: fail };
-    const s = await leadServer({ store });
-    const r = await postJson(`${s.url}/api/lead`, good, { from: nextClient(), headers: { 'Idempotency-Key': 'k1' } });
+    const dir = await mkdtemp(join(tmpdir(), 'kartage-broken-'));
+    const store: Store = { ...createSqliteStore({ file: join(dir, 'kartage.db') }), hit: fail, claim: fail, complete: fail, release: fail };
+    const s = await leadServer({ dir, store });
+    const from = nextClient();
+    const r = await postJson(`${s.url}/api/lead`, good, { from, headers: { 'Idempotency-Key': 'k1' } });
     expect(r.status).toBe(200);
     expect(await s.leads()).toHaveLength(1);
-    expect(s.events.map((e) => e.event)).toEqual(expect.arrayContaining(['rate_limit_store_failed', 'idempotency_store_failed', 'lead_recorded']));
+    // The same key again: the first answer, from this instance's records.
+    const replay = await postJson(`${s.url}/api/lead`, good, { from, headers: { 'Idempotency-Key': 'k1' } });
+    expect(replay.headers['idempotency-replayed']).toBe('true');
+    expect(await s.leads()).toHaveLength(1);
+    // The budget still holds: 4 more, then 429.
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await postJson(`${s.url}/api/lead`, { ...good, message: `m${i}` }, { from })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    // Reads too: 120, then 429.
+    const reads = [];
+    for (let i = 0; i < 125; i++) reads.push((await send(`${s.url}/api/v1/pages?limit=1`, { from })).status);
+    expect(reads.filter((x) => x === 200)).toHaveLength(120);
+    expect(s.events.map((e) => e.event)).toEqual(expect.arrayContaining(['store_fallback', 'lead_recorded']));
+    expect(s.events.filter((e) => e.event === 'store_fallback').at(-1)!.fields!.fallbacks).toBeGreaterThan(130);
   });
 
   it('a sink that throws synchronously is handled like any failure', async () => {
@@ -356,5 +381,69 @@ describe('store failures during submission', () => {
     const r = await postJson(`${s.url}/api/lead`, good, { from: nextClient() });
     expect(r.status).toBe(200);
     expect(await s.deps.store.outboxSize()).toBe(1);
+  });
+});
+
+describe('what a lead request costs when it is refused', () => {
+  it('invalid bodies spend the read budget: past 120 a minute they get 429, and a valid lead still goes through', async () => {
+    const s = await leadServer();
+    const from = nextClient();
+    const junk = JSON.stringify({ name: '', email: 'x', message: 'y'.repeat(60_000) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 125; i++) statuses.push((await postJson(`${s.url}/api/lead`, junk, { from })).status);
+    expect(statuses.slice(0, 120)).toEqual(Array(120).fill(400));
+    expect(statuses.slice(120)).toEqual(Array(5).fill(429));
+    const refused = await postJson(`${s.url}/api/lead`, 'not json', { from });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit-policy']).toBe('120;w=60');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Oversized and form bodies count too.
+    expect((await postJson(`${s.url}/api/lead`, 'x'.repeat(70_000), { from })).status).toBe(429);
+    const form = await send(`${s.url}/api/lead`, { method: 'POST', from, body: 'name=&email=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' } });
+    expect(form.status).toBe(429);
+    expect(form.headers['content-type']).toMatch(/text\/html/);
+    // The person's valid lead spends the lead budget only.
+    const ok = await postJson(`${s.url}/api/lead`, good, { from });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['ratelimit-policy']).toBe('5;w=3600');
+  });
+
+  it('Idempotency-Key is counted in characters: 100 emoji pass, 201 characters are 400', async () => {
+    const s = await leadServer();
+    const { hostname: host, port } = new URL(s.url);
+    // The header as a client such as curl sends it: UTF-8 bytes on the wire.
+    const post = (path: string, key: string) => {
+      const body = Buffer.from(JSON.stringify(good));
+      const head = `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+        `Idempotency-Key: ${key}\r\nConnection: close\r\n\r\n`;
+      return rawExchange({ host, port: Number(port), from: nextClient(), bytes: Buffer.concat([Buffer.from(head, 'utf8'), body]) });
+    };
+    const emoji = '🚚'.repeat(100);
+    const first = await post('/api/lead', emoji);
+    expect(first.status, first.text).toBe(200);
+    expect((await post('/api/v1/lead/validate', emoji)).status).toBe(200);
+    for (const key of ['🚚'.repeat(201), 'é'.repeat(201)]) {
+      const r = await post('/api/lead', key);
+      expect(r.status).toBe(400);
+      expect(r.json().error).toMatch(/201 characters/);
+    }
+  });
+
+  it('the form without JavaScript: the same form posted twice makes one lead; a changed form is a new one', async () => {
+    const s = await leadServer();
+    const from = nextClient();
+    const post = (body: string) => send(`${s.url}/api/lead`, { method: 'POST', from, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' } });
+    const body = 'name=Sam+Taylor&email=sam%40harbourline.example&intent=demo&message=Hello';
+    const first = await post(body);
+    const second = await post(body);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.text).toContain('Thank you');
+    expect(await s.leads()).toHaveLength(1);
+    expect((await post(`${body}+again`)).status).toBe(200);
+    expect(await s.leads()).toHaveLength(2);
+    // Another visitor with the very same form is their own lead.
+    const other = await send(`${s.url}/api/lead`, { method: 'POST', from: nextClient(), body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' } });
+    expect(other.status).toBe(200);
+    expect(await s.leads()).toHaveLength(3);
   });
 });

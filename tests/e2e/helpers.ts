@@ -3,8 +3,8 @@
  * X-Forwarded-For, so each test gets its own lead budget) and the local lead file the server writes.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Page, TestInfo } from '@playwright/test';
+import { readLeads } from '../../src/adapters/sqlite-store.ts';
 import { E2E_LEAD_FILE } from './env.ts';
 
 /** A lead as the file sink records it (src/core/ports.ts LeadRecord). */
@@ -15,13 +15,9 @@ export interface LeadLine {
   lead: Record<string, string>;
 }
 
-/** Every lead in the lead file of the server under test, oldest first ([] before the first lead). */
+/** Every lead in the local lead table of the server under test, oldest first ([] before the first lead). */
 export async function leadLines(file = E2E_LEAD_FILE): Promise<LeadLine[]> {
-  const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
-    if (e.code === 'ENOENT') return '';
-    throw e;
-  });
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as LeadLine);
+  return readLeads(file) as unknown as LeadLine[];
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the fuzz suite: the run count and seed, a pool of loopback source addresses (one fresh
- * client per generated request, so budgets rarely run out), a server over a temp dir (leads go to a file
+ * client per generated request, so budgets rarely run out), a server over a temp dir (leads go to a SQLite file
  * there, never to var/), the request counter, hostile value generators, and the oracle every answer is
  * checked against (SPEC.md "Errors": never a 5xx; every 4xx from /api/* a JSON Error body with the status).
  *
@@ -9,12 +9,11 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/deps.ts';
-import { createFileSink } from '../../src/adapters/file-sink.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { LeadValidationSchema } from '../../src/contract/schemas.ts';
 import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
 import { rawExchange, timedRequest, type RawAnswer, type RawOptions, type TimedOptions } from '../helpers/raw-http.ts';
@@ -101,14 +100,14 @@ export interface FuzzServer {
 
 export async function startFuzzServer(): Promise<FuzzServer> {
   const dir = await mkdtemp(join(tmpdir(), 'kartage-fuzz-'));
-  const leadFile = join(dir, 'leads.jsonl');
+  const dbFile = join(dir, 'kartage.db');
   const errors: string[] = [];
   const fiveXX: string[] = [];
   const deps = createDeps({
     env: {},
     dataDir: join(PROJECT_ROOT, 'build'),
-    store: createMemoryStore({ outboxFile: join(dir, 'outbox.jsonl') }),
-    sink: createFileSink(leadFile),
+    store: createSqliteStore({ file: dbFile }),
+    sink: createSqliteSink(dbFile),
     log: (event, fields) => {
       if (fields?.level === 'error') errors.push(`${event} ${JSON.stringify(fields).slice(0, 600)}`);
     },
@@ -131,17 +130,10 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     host: url.hostname,
     port: Number(url.port),
     async newLeads() {
-      const size = (await stat(leadFile).catch(() => undefined))?.size ?? 0;
-      if (size <= offset) return [];
-      const handle = await open(leadFile, 'r');
-      try {
-        const buf = Buffer.alloc(size - offset);
-        await handle.read(buf, 0, buf.length, offset);
-        offset = size;
-        return buf.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-      } finally {
-        await handle.close();
-      }
+      const all = readLeads(dbFile);
+      const fresh = all.slice(offset);
+      offset = all.length;
+      return fresh;
     },
     fiveXX: () => [...fiveXX],
     errors: () => [...errors],

@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readLeads } from '../../src/adapters/sqlite-store.ts';
 import { CRONS, functionRoutes, headerRules } from '../../src/contract/routes.ts';
 import { functionSettings } from '../../src/build/vercel-config.ts';
 import {
@@ -284,12 +285,11 @@ describe('function bundles', () => {
     expect(body.problems.map((p) => p.field)).toContain('email');
   });
 
-  it('submitLead answers 200 and records the lead (the local file sink in KARTAGE_VAR_DIR)', async () => {
+  it('submitLead answers 200 and records the lead (the local lead table in KARTAGE_VAR_DIR/kartage.db)', async () => {
     const res = await call('submitLead', post('/api/lead', LEAD, { 'Idempotency-Key': 'vercel-output-test-1' }));
     expect(res.status).toBe(200);
     expect(LeadAcceptedSchema.parse(await res.json())).toEqual({ ok: true });
-    const lines = readFileSync(join(varDir, 'leads.jsonl'), 'utf8').trim().split('\n');
-    expect(lines.some((l) => l.includes('sam@harbourline.example'))).toBe(true);
+    expect(readLeads(join(varDir, 'kartage.db')).some((l) => l.lead.email === 'sam@harbourline.example')).toBe(true);
   });
 
   it('mcp answers initialize with 200 at /mcp (the URL a rewritten request keeps) and GET with 405', async () => {

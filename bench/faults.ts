@@ -1,0 +1,427 @@
+/**
+ * `npm run faults`: the lead path's promises, proved black box. Real server processes (`node
+ * server/main.ts`), `npm run leads:flush` processes, a fake HubSpot form API, and for the Upstash path a
+ * real redis-server behind the Upstash-REST bridge; loopback only, bounded (about a minute). Scenarios:
+ *
+ * 1. 300 leads with the CRM down while three `npm run leads:flush` run at once (twice during the burst,
+ *    then three again once the CRM is back): every lead answered 200 delivered, none lost.
+ * 2. `kill -9` of the server mid-burst, restart, flush: every lead answered 200 delivered.
+ * 3. Restart: a replayed Idempotency-Key still replays, a spent lead budget stays spent.
+ * 4. Upstash with Redis paused (SIGSTOP), then answering in 1 s, two server processes: 600 concurrent
+ *    leads from one address (at most 5 per process), the same key twice per process (one lead per
+ *    process), 300 reads from one address per process (at most 120 per process).
+ * 5. Six 502s (CRM down, Redis stalled), then recovery: the same request succeeds, the budget untouched.
+ *
+ * Writes bench/faults.json and bench/faults.md; exits 1 when a promise does not hold.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeHubSpot } from '../tests/helpers/fake-crm.ts';
+import { startRedis } from '../tests/helpers/redis-server.ts';
+import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
+import { BENCH_DIR, loopbackAddress, ROOT, send, sleep, table } from './lib.ts';
+
+const auth = { token: 'pat-faults', portalId: '77', formId: 'faults-form' };
+const started = Date.now();
+
+interface Check {
+  scenario: string;
+  figure: string;
+  value: number | string;
+  expected: string;
+  ok: boolean;
+}
+const checks: Check[] = [];
+const check = (scenario: string, figure: string, value: number | string, expected: string, ok: boolean) => {
+  checks.push({ scenario, figure, value, expected, ok });
+  console.log(`[faults] ${ok ? 'ok  ' : 'FAIL'} ${scenario}: ${figure} = ${value} (${expected})`);
+};
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+/** `node server/main.ts` on a free port with `env`; resolves once it serves. */
+function startServer(env: Record<string, string>): Promise<Server> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [join(ROOT, 'server/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const onData = (c: Buffer) => {
+      if (out.length < 20_000) out += c.toString();
+      const m = /serving (http:\/\/\S+)/.exec(out);
+      if (m) ok({ url: m[1]!, child });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => fail(new Error(`server exited with ${code}: ${out.slice(-2000)}`)));
+  });
+}
+
+async function stop(s: Server, signal: NodeJS.Signals = 'SIGTERM') {
+  if (s.child.exitCode !== null || s.child.signalCode !== null) return;
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill(signal);
+  await exited;
+}
+
+/** `npm run leads:flush`'s script with `env`; resolves with its exit code and last line. */
+function flush(env: Record<string, string>): Promise<{ code: number | null; line: string }> {
+  return new Promise((ok) => {
+    const child = spawn(process.execPath, [join(ROOT, 'server/leads-flush.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c));
+    child.stderr!.on('data', (c: Buffer) => (out += c));
+    child.once('exit', (code) => ok({ code, line: out.trim().split('\n').at(-1) ?? '' }));
+  });
+}
+
+const leadBody = (marker: string) =>
+  JSON.stringify({ name: `Fault ${marker}`, email: `${marker}@example.com`, message: marker });
+const postLead = (base: string, marker: string, from: string, key?: string) =>
+  send(new URL(`${base}/api/lead`), {
+    method: 'POST',
+    body: leadBody(marker),
+    localAddress: from,
+    headers: key ? { 'idempotency-key': key } : {},
+    timeoutMs: 20_000,
+  });
+
+/** Runs `jobs` with at most `width` in flight. */
+async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await jobs[i]!();
+      }
+    }),
+  );
+  return out;
+}
+
+const hubspot = await startFakeHubSpot(auth);
+const crmEnv = {
+  HUBSPOT_ACCESS_TOKEN: auth.token,
+  HUBSPOT_PORTAL_ID: auth.portalId,
+  HUBSPOT_FORM_ID: auth.formId,
+  HUBSPOT_API_BASE: hubspot.url,
+  LEAD_SINK_TIMEOUT_MS: '300',
+};
+const delivered = () => new Set(hubspot.received.map((s) => String(s.fields.message)));
+const dirs: string[] = [];
+const servers: Server[] = [];
+const tempDir = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'kartage-faults-'));
+  dirs.push(d);
+  return d;
+};
+
+try {
+  // 1. CRM down, 300 leads, three concurrent flushes during the burst and after.
+  {
+    const scenario = '300 leads, CRM down, 3 concurrent flushes';
+    const env = { ...crmEnv, KARTAGE_VAR_DIR: await tempDir() };
+    const server = await startServer(env);
+    servers.push(server);
+    hubspot.setMode('down');
+    const jobs = Array.from(
+      { length: 300 },
+      (_, i) => () =>
+        postLead(server.url, `s1-${i}`, loopbackAddress(61, i)).then((r) => ({ marker: `s1-${i}`, status: r.status })),
+    );
+    const burst = pool(jobs, 16);
+    await sleep(300);
+    const during = await Promise.all([flush(env), flush(env), flush(env)]);
+    await sleep(300);
+    during.push(...(await Promise.all([flush(env), flush(env), flush(env)])));
+    const answers = await burst;
+    hubspot.setMode('ok');
+    const after = await Promise.all([flush(env), flush(env), flush(env)]);
+    // A flush that found everything leased by the other two exits 1; one last flush sweeps up.
+    after.push(await flush(env));
+    const ok = answers.filter((a) => a.status === 200);
+    const got = delivered();
+    const lost = ok.filter((a) => !got.has(a.marker)).length;
+    const copies = hubspot.received.filter((s) => String(s.fields.message).startsWith('s1-')).length;
+    const distinct = [...got].filter((m) => m.startsWith('s1-')).length;
+    check(scenario, 'answered 200', ok.length, '300', ok.length === 300);
+    check(scenario, 'flushes run', during.length + after.length, '10, 6 of them during the burst', true);
+    check(scenario, 'lost (200 but never delivered)', lost, '0', lost === 0);
+    check(
+      scenario,
+      'duplicate deliveries (same delivery id, so the CRM can drop them)',
+      copies - distinct,
+      'reported',
+      true,
+    );
+    check(scenario, 'last flush', after.at(-1)!.line, 'outbox empty', /left in the outbox 0/.test(after.at(-1)!.line));
+    await stop(server);
+  }
+
+  // 2. kill -9 mid-burst, restart, flush.
+  {
+    const scenario = 'kill -9 mid-burst, restart, flush';
+    const env = { ...crmEnv, KARTAGE_VAR_DIR: await tempDir() };
+    const server = await startServer(env);
+    servers.push(server);
+    hubspot.setMode('down');
+    const answers: { marker: string; status: number }[] = [];
+    const jobs = Array.from(
+      { length: 300 },
+      (_, i) => () =>
+        postLead(server.url, `s2-${i}`, loopbackAddress(62, i))
+          .then((r) => answers.push({ marker: `s2-${i}`, status: r.status }))
+          .catch(() => answers.push({ marker: `s2-${i}`, status: 0 })),
+    );
+    const burst = pool(jobs, 16);
+    while (answers.filter((a) => a.status === 200).length < 100) await sleep(10);
+    server.child.kill('SIGKILL');
+    await burst;
+    const restarted = await startServer(env);
+    servers.push(restarted);
+    hubspot.setMode('ok');
+    const result = await flush(env);
+    const ok = answers.filter((a) => a.status === 200);
+    const got = delivered();
+    const lost = ok.filter((a) => !got.has(a.marker)).length;
+    check(scenario, 'answered 200 before the kill', ok.length, '>= 100', ok.length >= 100);
+    check(scenario, 'requests cut off by the kill', answers.filter((a) => a.status !== 200).length, 'reported', true);
+    check(scenario, 'lost (200 but never delivered)', lost, '0', lost === 0);
+    check(scenario, 'flush after restart', result.line, 'outbox empty', /left in the outbox 0/.test(result.line));
+
+    // 3. Restart: a replayed key replays, a spent budget stays spent.
+    const s3 = 'restart keeps keys and budgets';
+    const from = '127.63.0.9';
+    const first = await postLead(restarted.url, 's3-keyed', from, 'restart-key');
+    for (let i = 0; i < 4; i++) await postLead(restarted.url, `s3-${i}`, from);
+    await stop(restarted, 'SIGKILL');
+    const again = await startServer(env);
+    servers.push(again);
+    const replay = await postLead(again.url, 's3-keyed', from, 'restart-key');
+    const sixth = await postLead(again.url, 's3-sixth', from);
+    check(s3, 'first answer', first.status, '200', first.status === 200);
+    check(
+      s3,
+      'same key after restart',
+      `${replay.status} replayed=${replay.headers['idempotency-replayed'] ?? 'no'}`,
+      '200 replayed=true',
+      replay.status === 200 && replay.headers['idempotency-replayed'] === 'true',
+    );
+    check(s3, 'sixth lead after restart', sixth.status, '429', sixth.status === 429);
+    check(
+      s3,
+      'copies of the keyed lead delivered',
+      hubspot.received.filter((s) => s.fields.message === 's3-keyed').length,
+      '1',
+      hubspot.received.filter((s) => s.fields.message === 's3-keyed').length === 1,
+    );
+    await stop(again);
+  }
+
+  // 4 and 5: Upstash through a real redis-server.
+  const redisDir = await tempDir();
+  const redis = await startRedis({ dir: redisDir });
+  const bridge = await startUpstashBridge({ redisPort: redis.port });
+  try {
+    const env = {
+      ...crmEnv,
+      KARTAGE_VAR_DIR: await tempDir(),
+      UPSTASH_REDIS_REST_URL: bridge.url,
+      UPSTASH_REDIS_REST_TOKEN: bridge.token,
+    };
+    const a = await startServer(env);
+    const b = await startServer(env);
+    servers.push(a, b);
+    hubspot.setMode('ok');
+    // Scripts loaded into Redis while it answers (a production Redis has them after the first requests).
+    await postLead(a.url, 'warm-a', '127.64.9.1', 'warm-a');
+    await postLead(b.url, 'warm-b', '127.64.9.2', 'warm-b');
+    await send(new URL(`${a.url}/api/v1/pages?limit=1`), { localAddress: '127.64.9.1' });
+    await send(new URL(`${b.url}/api/v1/pages?limit=1`), { localAddress: '127.64.9.2' });
+
+    // Paused (SIGSTOP: commands wait in Redis's socket), then answering each command after 1 s.
+    const stalls = [
+      {
+        name: 'Upstash, Redis paused, two processes',
+        tag: 'p',
+        begin: () => redis.process.kill('SIGSTOP'),
+        end: () => redis.process.kill('SIGCONT'),
+      },
+      {
+        name: 'Upstash, Redis answering in 1 s, two processes',
+        tag: 'd',
+        begin: () => bridge.setFault({ delayMs: 1_000 }),
+        end: () => bridge.setFault('none'),
+      },
+    ];
+    for (const [n, stall] of stalls.entries()) {
+      const scenario = stall.name;
+      const net = 70 + n;
+      stall.begin();
+      try {
+        const from = `127.${net}.0.7`;
+        const leads = await Promise.all(
+          Array.from({ length: 600 }, (_, i) =>
+            postLead(i % 2 ? b.url : a.url, `s4${stall.tag}-${i}`, from).then((r) => ({ p: i % 2, status: r.status })),
+          ),
+        );
+        const perProcess = [0, 1].map((p) => leads.filter((l) => l.p === p && l.status === 200).length);
+        check(
+          scenario,
+          '600 concurrent leads from one address: 200s per process',
+          perProcess.join(' / '),
+          'at most 5 each',
+          perProcess.every((x) => x <= 5),
+        );
+        const marker = `s4${stall.tag}-keyed`;
+        const keyed = await Promise.all(
+          [a, b].flatMap((s) => [
+            postLead(s.url, marker, `127.${net}.0.8`, 'stall-key'),
+            postLead(s.url, marker, `127.${net}.0.8`, 'stall-key'),
+          ]),
+        );
+        await sleep(200);
+        const keyedCopies = hubspot.received.filter((s) => s.fields.message === marker).length;
+        check(
+          scenario,
+          'same key twice on each process: statuses',
+          keyed.map((r) => r.status).join(' '),
+          'all 200',
+          keyed.every((r) => r.status === 200),
+        );
+        check(
+          scenario,
+          'same key twice on each process: leads made',
+          keyedCopies,
+          'at most 1 per process (2)',
+          keyedCopies <= 2,
+        );
+        const reads = await Promise.all(
+          [a, b].map(async (s) => {
+            let served = 0;
+            await pool(
+              Array.from({ length: 300 }, () => async () => {
+                const r = await send(new URL(`${s.url}/api/v1/pages?limit=1`), {
+                  localAddress: `127.${net}.0.9`,
+                  timeoutMs: 20_000,
+                });
+                if (r.status === 200) served++;
+              }),
+              30,
+            );
+            return served;
+          }),
+        );
+        check(
+          scenario,
+          '300 reads from one address per process: served',
+          reads.join(' / '),
+          'at most 120 each',
+          reads.every((x) => x <= 120),
+        );
+      } finally {
+        stall.end();
+      }
+    }
+
+    // 5. A 502, then recovery: the same request succeeds, the budget untouched. Redis stalls (its writes
+    // land when it resumes) while the CRM is down, so nothing takes the lead. Its own server, with a
+    // shorter lead-path bound (500 ms) to keep the run short.
+    const s5 = '502 then recovery';
+    const c = await startServer({ ...env, KARTAGE_LEAD_STORE_TIMEOUT_MS: '500' });
+    servers.push(c);
+    await postLead(c.url, 'warm-c', '127.65.9.1', 'warm-c');
+    hubspot.setMode('down');
+    redis.process.kill('SIGSTOP');
+    const from = '127.65.0.7';
+    const failed = [];
+    try {
+      for (let i = 0; i < 6; i++) failed.push((await postLead(c.url, 's5', from, 'retry-after-502')).status);
+    } finally {
+      redis.process.kill('SIGCONT');
+    }
+    await sleep(1_000); // what Redis held while stalled has run by now
+    hubspot.setMode('ok');
+    const retry = await postLead(c.url, 's5', from, 'retry-after-502');
+    check(
+      s5,
+      'answers while the CRM is down and Redis stalled',
+      failed.join(' '),
+      'all 502',
+      failed.every((x) => x === 502),
+    );
+    check(
+      s5,
+      'same request after recovery',
+      `${retry.status} replayed=${retry.headers['idempotency-replayed'] ?? 'no'}`,
+      '200 replayed=no',
+      retry.status === 200 && !retry.headers['idempotency-replayed'],
+    );
+    check(
+      s5,
+      'RateLimit-Remaining after recovery',
+      String(retry.headers['ratelimit-remaining']),
+      '4 (the 502s spent nothing)',
+      retry.headers['ratelimit-remaining'] === '4',
+    );
+    await sleep(200);
+    check(
+      s5,
+      'copies delivered',
+      hubspot.received.filter((s) => s.fields.message === 's5').length,
+      '1',
+      hubspot.received.filter((s) => s.fields.message === 's5').length === 1,
+    );
+    await stop(c);
+    await stop(a);
+    await stop(b);
+  } finally {
+    await bridge.stop();
+    redis.process.kill('SIGCONT');
+    await redis.stop();
+  }
+} finally {
+  for (const s of servers) await stop(s, 'SIGKILL').catch(() => {});
+  await hubspot.stop();
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+}
+
+const seconds = Math.round((Date.now() - started) / 100) / 10;
+const failed = checks.filter((c) => !c.ok);
+await writeFile(
+  join(BENCH_DIR, 'faults.json'),
+  JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks }, null, 2) + '\n',
+);
+await writeFile(
+  join(BENCH_DIR, 'faults.md'),
+  [
+    '# Lead path under faults (`npm run faults`)',
+    '',
+    `${new Date().toISOString().slice(0, 10)}, ${seconds} s, verdict **${failed.length ? 'FAIL' : 'PASS'}**. Real server processes, ` +
+      '`npm run leads:flush` processes, a fake HubSpot form API and (scenarios 4-5) a real redis-server behind the ' +
+      'Upstash-REST bridge, all on loopback. See `bench/faults.ts` for each scenario.',
+    '',
+    table(
+      ['Scenario', 'Figure', 'Measured', 'Promise', ''],
+      checks.map((c) => [c.scenario, c.figure, String(c.value), c.expected, c.ok ? 'ok' : '**FAIL**']),
+    ),
+    '',
+  ].join('\n'),
+);
+console.log(
+  `[faults] ${failed.length ? `FAIL: ${failed.length} of ${checks.length}` : `PASS: ${checks.length} checks`} in ${seconds} s (bench/faults.md)`,
+);
+process.exit(failed.length ? 1 : 0);

@@ -1,0 +1,20 @@
+/**
+ * `npm run leads:export [file]`: writes the local lead table (the default sink, in
+ * `<KARTAGE_VAR_DIR>/kartage.db`) as JSON lines, one lead per line, oldest first: to `file`, or to
+ * stdout. An export for reading or importing elsewhere; the database stays the record.
+ */
+import { writeFileSync } from 'node:fs';
+import { dbFile } from '../src/adapters/deps.ts';
+import { readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
+
+const file = dbFile(process.env);
+const leads = readLeads(file);
+const lines = leads.map((l) => JSON.stringify(l) + '\n').join('');
+const target = process.argv[2];
+if (target) writeFileSync(target, lines);
+else process.stdout.write(lines);
+const quarantined = readQuarantine(file).length;
+console.error(
+  `exported ${leads.length} lead(s) from ${file}${target ? ` to ${target}` : ''}` +
+    (quarantined ? `; ${quarantined} unreadable outbox entries are in its quarantine table` : ''),
+);

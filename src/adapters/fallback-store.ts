@@ -1,0 +1,98 @@
+/**
+ * @module Never unlimited: wraps the shared store (Upstash, or the SQLite file) so that when it is slow or
+ * down, each request falls back to this process's own limiter and idempotency records (the in-process
+ * store). A Redis outage then degrades the limits to per-instance, never to none, and a key used twice on
+ * one instance still makes one lead. Every fallback is logged (`store_fallback`, with the running count)
+ * and counted (`fallbacks()`). The outbox has no fallback: a lead is acknowledged only once the CRM or the
+ * shared outbox holds it (a memory queue would be lost with the instance).
+ *
+ * Idempotency keys are claimed in this process first: a key this process has seen (pending or answered)
+ * is answered from here without asking the shared store, so a retry during an outage finds the first
+ * answer even when the shared store never recorded it.
+ */
+import type { LimitResult, Log, Store } from '../core/ports.ts';
+import { createMemoryStore } from './memory-store.ts';
+
+export interface FallbackStore extends Store {
+  /** How many operations fell back to the in-process store since start. */
+  fallbacks(): number;
+}
+
+/** The units one request spent in each store, as one string (`LimitResult.unit`). */
+const unitOf = (units: { shared?: string; local?: string }) => JSON.stringify(units);
+
+export function createFallbackStore(shared: Store, log: Log, local: Store = createMemoryStore()): FallbackStore {
+  let count = 0;
+  const fellBack = (op: string, e: unknown, fields: Record<string, unknown> = {}) => {
+    count++;
+    log('store_fallback', {
+      level: 'warn',
+      op,
+      ...fields,
+      fallbacks: count,
+      error: String((e as Error)?.message ?? e).slice(0, 300),
+    });
+  };
+
+  return {
+    ...shared,
+    fallbacks: () => count,
+    async hit(policy, client, now) {
+      // This instance's own count runs alongside the shared one, so a request is never allowed more
+      // than the budget by this instance, whether the shared store answered it or not (a Redis that
+      // answers some requests in time and not others must not add the two budgets up).
+      const here = await local.hit(policy, client, now);
+      let there: LimitResult;
+      try {
+        there = await shared.hit(policy, client, now);
+      } catch (e) {
+        fellBack('hit', e, { policy: policy.name });
+        return here.unit ? { ...here, unit: unitOf({ local: here.unit }) } : here;
+      }
+      if (!there.allowed) {
+        if (here.unit) await local.refund(policy, client, here);
+        return there;
+      }
+      if (!here.allowed) {
+        await shared.refund(policy, client, there).catch((e) => fellBack('refund', e));
+        return here;
+      }
+      return { ...there, unit: unitOf({ shared: there.unit, local: here.unit }) };
+    },
+    async refund(policy, client, result) {
+      if (!result.allowed || !result.unit) return;
+      const units = JSON.parse(result.unit) as { shared?: string; local?: string };
+      if (units.local) await local.refund(policy, client, { ...result, unit: units.local });
+      if (units.shared) await shared.refund(policy, client, { ...result, unit: units.shared });
+    },
+    async claim(key, fingerprint, claimSeconds) {
+      const here = await local.claim(key, fingerprint, claimSeconds);
+      if (here) return here;
+      try {
+        const held = await shared.claim(key, fingerprint, claimSeconds);
+        if (held) await local.release(key);
+        return held;
+      } catch (e) {
+        fellBack('claim', e);
+        return undefined; // claimed in this process
+      }
+    },
+    async complete(key, record, ttlSeconds) {
+      await local.complete(key, record, ttlSeconds);
+      try {
+        await shared.complete(key, record, ttlSeconds);
+      } catch (e) {
+        fellBack('complete', e);
+      }
+    },
+    async release(key) {
+      await local.release(key);
+      try {
+        await shared.release(key);
+      } catch (e) {
+        fellBack('release', e);
+      }
+    },
+    describe: () => `${shared.describe()}, falling back to per-instance limits when it fails`,
+  };
+}

@@ -1,0 +1,336 @@
+/**
+ * @module The embedded store, the local default: one SQLite file (`node:sqlite`, built into Node 24) in
+ * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox and the local
+ * lead sink. WAL mode, so the server and `npm run leads:flush` (or any other process) read and write it
+ * at the same time; `busy_timeout` makes one wait for the other's write instead of failing. Every change
+ * is one transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so two processes never both read
+ * and then write on stale data). Lead-path changes (idempotency, the lead budget, the outbox, the lead
+ * table) go through a connection with `synchronous=FULL`: committed means on disk before the answer. The
+ * read budget goes through a second connection with `synchronous=NORMAL` (WAL): it survives a crashed or
+ * killed process, not a power cut, which costs a client at most a few reads back; a metered read then
+ * costs no disk flush. Everything survives a restart.
+ */
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
+import type { IdempotencyRecord, LeadRecord, LeadSink, LimitResult, OutboxItem, Store } from '../core/ports.ts';
+
+/** The file name inside KARTAGE_VAR_DIR. */
+export const DB_FILE = 'kartage.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS rate_window (policy TEXT, client TEXT, idx INTEGER, count INTEGER NOT NULL,
+  until INTEGER NOT NULL, PRIMARY KEY (policy, client, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rate_log (unit INTEGER PRIMARY KEY AUTOINCREMENT, policy TEXT NOT NULL,
+  client TEXT NOT NULL, at INTEGER NOT NULL, until INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS rate_log_client ON rate_log (policy, client, at);
+CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, record TEXT NOT NULL, until INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, payload TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+  lease_until INTEGER NOT NULL DEFAULT 0, queue_order INTEGER NOT NULL, queued_at INTEGER NOT NULL, last_error TEXT);
+CREATE INDEX IF NOT EXISTS outbox_order ON outbox (queue_order);
+CREATE TABLE IF NOT EXISTS quarantine (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT, payload TEXT NOT NULL,
+  reason TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS leads (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
+  at INTEGER NOT NULL);
+`;
+
+interface Database {
+  file: string;
+  /** synchronous=FULL: idempotency, lead budget, outbox, leads. */
+  durable: DatabaseSync;
+  /** synchronous=NORMAL: the read budget. */
+  fast: DatabaseSync;
+}
+
+const open = new Map<string, Database>();
+
+function connect(file: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: 5_000 });
+  db.exec(`PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous};`);
+  return db;
+}
+
+/** Opens (once per process and file) the database, creating its tables; imports a legacy outbox file. */
+export function openDatabase(file: string): Database {
+  let db = open.get(file);
+  if (db) return db;
+  mkdirSync(dirname(file), { recursive: true });
+  const durable = connect(file, 'FULL');
+  transaction(durable, () => durable.exec(SCHEMA));
+  db = { file, durable, fast: connect(file, 'NORMAL') };
+  open.set(file, db);
+  importLegacyOutbox(db);
+  return db;
+}
+
+/** Runs `fn` in one write transaction (the write lock first), committed before it returns. */
+function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (e) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw e;
+  }
+}
+
+/**
+ * Earlier versions queued leads in `outbox.jsonl` next to the database. Its lines move into the outbox
+ * table once; a line that is not a whole entry (a torn last line after a crash, a corrupt one) goes to
+ * quarantine, never glued to the next. The file is then renamed `outbox.jsonl.imported`.
+ */
+function importLegacyOutbox(db: Database): void {
+  const legacy = join(dirname(db.file), 'outbox.jsonl');
+  let text: string;
+  try {
+    text = readFileSync(legacy, 'utf8');
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  transaction(db.durable, () => {
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      const id = deliveryIdOf(line);
+      if (id) pushRow(db.durable, id, line, now);
+      else
+        db.durable
+          .prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (NULL, ?, ?, ?)')
+          .run(line, 'unreadable line in outbox.jsonl', now);
+    }
+  });
+  try {
+    renameSync(legacy, `${legacy}.imported`);
+  } catch {
+    // Another process imported it at the same moment; the rows are keyed by delivery id, so nothing doubled.
+  }
+}
+
+/** The delivery id of an outbox payload (`{record: {id}}`), or undefined when it is not a whole entry. */
+export function deliveryIdOf(payload: string): string | undefined {
+  try {
+    const v = JSON.parse(payload) as { record?: { id?: unknown } };
+    return typeof v?.record?.id === 'string' && v.record.id ? v.record.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function pushRow(db: DatabaseSync, id: string, payload: string, now: number) {
+  db.prepare(
+    `INSERT INTO outbox (id, payload, queue_order, queued_at)
+     VALUES (?, ?, (SELECT coalesce(max(queue_order), 0) + 1 FROM outbox), ?) ON CONFLICT (id) DO NOTHING`,
+  ).run(id, payload, now);
+}
+
+export interface SqliteStoreOptions {
+  /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by deps.ts). */
+  file: string;
+  /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
+  now?: () => number;
+}
+
+export function createSqliteStore(opts: SqliteStoreOptions): Store {
+  const db = openDatabase(opts.file);
+  const clock = opts.now ?? (() => Date.now());
+  const { durable, fast } = db;
+  const get = (c: DatabaseSync, sql: string, ...args: SQLInputValue[]) =>
+    c.prepare(sql).get(...args) as Record<string, SQLInputValue> | undefined;
+  let lastSweep = 0;
+  const sweep = (now: number) => {
+    if (now - lastSweep < 60_000) return;
+    lastSweep = now;
+    transaction(durable, () => durable.prepare('DELETE FROM idempotency WHERE until <= ?').run(now));
+    // Rows that no longer count: a window once the next one has ended, a log entry once its window has.
+    transaction(fast, () => fast.prepare('DELETE FROM rate_window WHERE until <= ?').run(now));
+    transaction(durable, () => durable.prepare('DELETE FROM rate_log WHERE until <= ?').run(now));
+  };
+
+  return {
+    async hit(policy, client, now): Promise<LimitResult> {
+      sweep(now);
+      const windowMs = policy.windowSeconds * 1000;
+      if (policy.algorithm === 'sliding-window') {
+        const idx = Math.floor(now / windowMs);
+        return transaction(fast, () => {
+          const count = (i: number) =>
+            Number(
+              get(
+                fast,
+                'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?',
+                policy.name,
+                client,
+                i,
+              )?.count ?? 0,
+            );
+          const previous = count(idx - 1);
+          const current = count(idx);
+          const allowed = slidingWindowAllows(policy, previous, current, now);
+          if (!allowed) return slidingWindowResult(policy, previous, current, now, false);
+          fast
+            .prepare(
+              'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
+            )
+            .run(policy.name, client, idx, (idx + 2) * windowMs);
+          return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
+        });
+      }
+      return transaction(durable, () => {
+        durable
+          .prepare('DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?')
+          .run(policy.name, client, now - windowMs);
+        const used = Number(
+          get(durable, 'SELECT count(*) AS n FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)!.n,
+        );
+        let unit: string | undefined;
+        if (used < policy.limit) {
+          unit = String(
+            durable
+              .prepare('INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)')
+              .run(policy.name, client, now, now + windowMs).lastInsertRowid,
+          );
+        }
+        const oldest = Number(
+          get(durable, 'SELECT min(at) AS at FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)?.at ??
+            now,
+        );
+        const taken = unit ? used + 1 : used;
+        const result = {
+          allowed: !!unit,
+          limit: policy.limit,
+          remaining: Math.max(0, policy.limit - taken),
+          resetAt: oldest + windowMs,
+        };
+        return unit ? { ...result, unit } : result;
+      });
+    },
+    async refund(policy, client, result) {
+      if (!result.allowed || !result.unit) return;
+      if (policy.algorithm === 'sliding-window') {
+        transaction(fast, () =>
+          fast
+            .prepare('UPDATE rate_window SET count = max(0, count - 1) WHERE policy = ? AND client = ? AND idx = ?')
+            .run(policy.name, client, Number(result.unit)),
+        );
+        return;
+      }
+      transaction(durable, () =>
+        durable
+          .prepare('DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?')
+          .run(Number(result.unit), policy.name, client),
+      );
+    },
+
+    async claim(key, fingerprint, claimSeconds) {
+      const now = clock();
+      return transaction(durable, () => {
+        const held = get(durable, 'SELECT record FROM idempotency WHERE key = ? AND until > ?', key, now);
+        if (held) return JSON.parse(String(held.record)) as IdempotencyRecord;
+        const pending: IdempotencyRecord = { state: 'pending', fingerprint };
+        durable
+          .prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)')
+          .run(key, JSON.stringify(pending), now + claimSeconds * 1000);
+        return undefined;
+      });
+    },
+    async complete(key, record, ttlSeconds) {
+      transaction(durable, () =>
+        durable
+          .prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)')
+          .run(key, JSON.stringify(record), clock() + ttlSeconds * 1000),
+      );
+    },
+    async release(key) {
+      transaction(durable, () =>
+        durable
+          .prepare(`DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`)
+          .run(key),
+      );
+    },
+
+    async outboxPush(id, payload) {
+      transaction(durable, () => pushRow(durable, id, payload, clock()));
+    },
+    async outboxClaim(max, leaseSeconds) {
+      const now = clock();
+      return transaction(durable, () => {
+        const rows = durable
+          .prepare('SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?')
+          .all(now, max) as { id: string }[];
+        const lease = durable.prepare(
+          'UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, payload, attempts',
+        );
+        return rows.map((r) => {
+          const row = lease.get(now + leaseSeconds * 1000, r.id) as { id: string; payload: string; attempts: number };
+          return { id: row.id, payload: row.payload, attempts: Number(row.attempts) } satisfies OutboxItem;
+        });
+      });
+    },
+    async outboxAck(id) {
+      transaction(durable, () => durable.prepare('DELETE FROM outbox WHERE id = ?').run(id));
+    },
+    async outboxRetry(id, error) {
+      transaction(durable, () =>
+        durable
+          .prepare(
+            'UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?',
+          )
+          .run(error.slice(0, 500), id),
+      );
+    },
+    async outboxQuarantine(id, reason) {
+      transaction(durable, () => {
+        const row = get(durable, 'SELECT payload FROM outbox WHERE id = ?', id);
+        if (!row) return;
+        durable
+          .prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)')
+          .run(id, String(row.payload), reason, clock());
+        durable.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+      });
+    },
+    outboxSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM outbox')!.n),
+    quarantineSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM quarantine')!.n),
+    describe: () => `embedded store (SQLite ${opts.file})`,
+  };
+}
+
+/**
+ * The local lead sink: the `leads` table of the same database, one row per lead, committed with
+ * synchronous=FULL before `deliver` resolves. A lead delivered twice (a flush retry) is kept once: the
+ * delivery id is unique. `npm run leads:export` writes the table as JSON lines.
+ */
+export function createSqliteSink(file: string): LeadSink {
+  return {
+    name: `local lead table in ${file}`,
+    async deliver(record) {
+      const { durable } = openDatabase(file);
+      transaction(durable, () =>
+        durable
+          .prepare('INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING')
+          .run(record.id, JSON.stringify(record), Date.now()),
+      );
+    },
+  };
+}
+
+/** Every lead in the local lead table, oldest first. */
+export function readLeads(file: string): LeadRecord[] {
+  const { durable } = openDatabase(file);
+  return (durable.prepare('SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map(
+    (r) => JSON.parse(r.record) as LeadRecord,
+  );
+}
+
+/** What sits in quarantine: entries that could not be read, with the reason, for a person to look at. */
+export function readQuarantine(file: string): { id: string | null; payload: string; reason: string; at: number }[] {
+  const { durable } = openDatabase(file);
+  return durable.prepare('SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as {
+    id: string | null;
+    payload: string;
+    reason: string;
+    at: number;
+  }[];
+}
