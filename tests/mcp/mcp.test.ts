@@ -595,11 +595,13 @@ describe('/mcp over HTTP', () => {
 
 describe('the official conformance suite', () => {
   const cli = join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-  // A server of its own: the suite's requests get a read budget of their own, whatever ran before.
+  // A server of its own, with its own store file: the suite's requests get a read budget of their own,
+  // whatever ran before (the SQLite store is shared by every server on one KARTAGE_VAR_DIR).
   let own: RunningServer;
   let url: string;
   beforeAll(async () => {
-    own = await startTestServer();
+    const varDir = await mkdtemp(join(tmpdir(), 'kartage-mcp-conformance-'));
+    own = await startTestServer({ deps: createDeps({ env: { ...process.env, KARTAGE_VAR_DIR: varDir } }) });
     url = `${own.url.replace('127.0.0.1', 'localhost')}/mcp`;
   });
   afterAll(async () => {
