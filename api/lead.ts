@@ -1,7 +1,7 @@
 // POST /api/lead (submitLead)
 import { waitUntil } from '@vercel/functions';
 import { deps } from '../src/adapters/deps.ts';
-import { isFormPost, leadAnswerPage, readForm } from '../src/adapters/form-post.ts';
+import { crossSiteRefusal, formAnswer, isFormPost, readForm } from '../src/adapters/form-post.ts';
 import { guarded } from '../src/adapters/handler.ts';
 import { json, readHeaders, readJson } from '../src/adapters/http.ts';
 import { LIMITS } from '../src/contract/limits.ts';
@@ -11,6 +11,8 @@ import { submitLead } from '../src/core/leads.ts';
 export const POST = (request: Request): Promise<Response> =>
   guarded(async () => {
     const source = request.headers.get('referer')?.slice(0, 500) || undefined;
+    const refused = crossSiteRefusal(request, deps().content().data.origin);
+    if (refused) return refused;
     // The site's form with JavaScript off posts the form itself: the same submission, answered as a page.
     if (isFormPost(request)) {
       const form = await readForm(request, LIMITS.leadBodyBytes);
@@ -18,7 +20,7 @@ export const POST = (request: Request): Promise<Response> =>
       if (form.kind === 'form') {
         const answer = await submitLead({ body: form.lead, client: clientOf(request), idempotencyKey: null, source }, deps());
         if (answer.after) waitUntil(answer.after);
-        return leadAnswerPage(answer, form.lead);
+        return formAnswer(request, answer, form.lead);
       }
       request = form.request; // JSON under a form Content-Type (curl -d): the JSON path, as before
     }

@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, type App } from './app.ts';
+import { createApp, withBaseHeaders, type App } from './app.ts';
+import { bodyOf } from './static-files.ts';
 import { toRequest, sendResponse } from './node-http.ts';
 import { createDeps, withDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
@@ -53,7 +54,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const started = performance.now();
     const id = randomUUID();
     const controller = new AbortController();
-    res.on('close', () => controller.abort());
+    // Abort only for a client that left before the answer was complete (an abort builds a DOMException).
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
     let status = 500;
     let response: Response | undefined;
     try {
@@ -79,9 +83,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       response ??= errorResponse(500, `Internal error (request ${id})`);
     }
     status = response.status;
-    response.headers.set('X-Request-Id', id);
+    withBaseHeaders(response).headers.set('X-Request-Id', id);
     try {
-      await sendResponse(res, response, req.method === 'HEAD');
+      await sendResponse(res, response, req.method === 'HEAD', bodyOf(response));
     } catch {
       res.destroy();
     }
@@ -113,6 +117,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     deps,
     close: () =>
       new Promise<void>((ok) => {
+        app.close();
         server.close(() => ok());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2000).unref();

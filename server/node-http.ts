@@ -62,7 +62,11 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
   } as RequestInit);
 }
 
-export async function sendResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
+/**
+ * Writes `response` to `res`. With `bytes` (the response's body, known in full: a static file), head and
+ * body go out in one write, with no stream in between.
+ */
+export async function sendResponse(res: ServerResponse, response: Response, isHead: boolean, bytes?: Uint8Array): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key === 'set-cookie') return;
@@ -71,6 +75,11 @@ export async function sendResponse(res: ServerResponse, response: Response, isHe
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
+  if (bytes && !isHead) {
+    void response.body?.cancel().catch(() => {});
+    await new Promise<void>((ok) => res.end(bytes, ok));
+    return;
+  }
   if (!response.body || isHead) {
     await response.body?.cancel().catch(() => {});
     res.end();

@@ -27,10 +27,14 @@ export function functionSettings(id: string) {
   };
 }
 
-/** Redirects of `.html` URLs to their clean URL (what the local server does; 404.html and /api/ stay). */
+/**
+ * Redirects of `.html` URLs to their clean URL (what the local server does; 404.html and /api/ stay). The
+ * page part never starts with `/` and holds no `\` or `%`, so the target cannot be `//host/…` or `/\host`
+ * (another origin), whether the platform matches the raw or the decoded path.
+ */
 export const htmlRedirects = [
   { source: '/index.html', destination: '/', permanent: true },
-  { source: '/:page((?!api/|404\\.html$).+)\\.html', destination: '/:page', permanent: true },
+  { source: '/:page((?!api/|404\\.html$)[^/\\\\%][^\\\\%]*)\\.html', destination: '/:page', permanent: true },
 ] as const;
 
 /** After the filesystem and the route table's rewrites: a clean page URL is served from its `.html` file. */

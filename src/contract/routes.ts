@@ -106,6 +106,9 @@ export const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
+/** Headers every answer carries, static or dynamic, HTML or not (the first header rule, for every path). */
+export const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };
+
 /** What the home page advertises to agents (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog). */
 export const HOME_LINKS = [
   '</.well-known/api-catalog>; rel="api-catalog"',
@@ -121,7 +124,7 @@ export const HOME_LINKS = [
  * as Vercel does. Sources are matched against the public path (before rewrites).
  */
 export const headerRules: readonly { source: string; headers: Record<string, string> }[] = [
-  { source: '/(.*)', headers: { 'X-Content-Type-Options': 'nosniff' } },
+  { source: '/(.*)', headers: BASE_HEADERS },
   // Not under /api/: API answers set their own Cache-Control (metered ones are private), and on Vercel a
   // header rule could otherwise win over the middleware's headers for getPage.
   { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },

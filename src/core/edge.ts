@@ -4,7 +4,7 @@
  * and real 404s (JSON, or markdown when markdown was asked for) for unknown API paths.
  * Returns a decision; the platform glue turns it into its own response, rewrite or pass-through.
  */
-import { routes, type RouteSpec } from '../contract/routes.ts';
+import { CACHE_CONTROL, routes, type RouteSpec } from '../contract/routes.ts';
 import { SLUG_PATTERN } from '../contract/schemas.ts';
 import { wantsMarkdown } from './accept.ts';
 import { routeHeadersFor } from './deprecation.ts';
@@ -91,13 +91,14 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
     if (metered.response) return { type: 'respond', response: metered.response };
     const slug = path.slice(GET_PAGE_PREFIX.length);
     const page = SLUG_PATTERN.test(slug) ? content.bySlug.get(slug) : undefined;
-    const extra = { ...metered.headers, ...routeHeadersFor(path) };
+    // A metered answer carries this client's counters, so no shared cache may keep it, a 404 included.
+    const extra = { ...metered.headers, ...routeHeadersFor(path), 'Cache-Control': CACHE_CONTROL.metered };
     if (!page) {
       const res = markdownWanted ? md404(path, origin) : json404(`No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`);
       for (const [k, v] of Object.entries(extra)) res.headers.set(k, v);
       return { type: 'respond', response: res };
     }
-    const common = { Vary: 'Accept', 'Cache-Control': 'private, max-age=300, stale-while-revalidate=60', 'Access-Control-Allow-Origin': '*', ...extra };
+    const common = { Vary: 'Accept', 'Access-Control-Allow-Origin': '*', ...extra };
     return markdownWanted
       ? { type: 'rewrite', path: `/${slug}.md`, headers: { ...common, 'Content-Type': 'text/markdown; charset=utf-8' } }
       : { type: 'rewrite', path: `${GET_PAGE_PREFIX}${slug}.json`, headers: { ...common, 'Content-Type': 'application/json; charset=utf-8' } };

@@ -182,7 +182,12 @@ describe('header rules', () => {
     expect(headersFor('/llms.txt')).toMatchObject({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
     expect(headersFor('/openapi.yaml')).toMatchObject({ 'content-type': 'application/yaml; charset=utf-8', 'access-control-allow-origin': '*' });
     expect(headersFor('/_astro/a.js')['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(headersFor('/pricing.md')['content-security-policy']).toBeUndefined();
+    // Every answer carries the security headers, not only pages (a 404 page at `/x.php`, SVG, JSON).
+    for (const p of ['/pricing.md', '/x.php', '/favicon.svg', '/api/v1/pages/pricing', '/api/lead']) {
+      expect(headersFor(p), p).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+      expect(headersFor(p)['content-security-policy'], p).toContain("frame-ancestors 'none'");
+      expect(headersFor(p)['strict-transport-security'], p).toMatch(/max-age=\d+/);
+    }
   });
 });
 
