@@ -2,8 +2,9 @@
  * @module Server throughput with autocannon: our local server (bench/serve.ts, a child process) next to a
  * plain Node static server (bench/plain-static.ts, also a child) on the same files, with the same
  * connections and duration. Rows: a static file (the pricing page's markdown twin, not metered); the
- * pricing page's JSON through getPage (metered: one rate-limit check per request); and the plain server
- * on each of those two files.
+ * pricing page's JSON through getPage (metered: one rate-limit check per request); the plain server on
+ * each of those two files; sirv on the static file; and the limit: node:http answering the same bytes from
+ * memory. `ratios` compares ours with sirv and with the limit, all from this one run.
  *
  * getPage spends the 120/min read budget of the client, and autocannon cannot bind source addresses, so
  * for that row our server runs with TRUST_PROXY (the documented setting for a proxy in front) and each
@@ -18,7 +19,7 @@ import { forkServer, loopbackAddress, type ChildServer } from './lib.ts';
 
 export interface ThroughputRow {
   name: string;
-  server: 'ours' | 'plain node';
+  server: 'ours' | 'plain node' | 'sirv' | 'limit';
   path: string;
   metered: boolean;
   reqPerSec: number;
@@ -72,6 +73,17 @@ function row(name: string, server: ThroughputRow['server'], path: string, metere
   };
 }
 
+/** Our req/s over the others' in one run: static file vs sirv and vs the in-memory limit, getPage vs the limit. */
+export function ratios(rows: ThroughputRow[]): { staticVsSirv?: number; staticVsLimit?: number; getPageVsLimit?: number } {
+  const rate = (server: ThroughputRow['server'], metered: boolean) => rows.find((r) => r.server === server && r.metered === metered && r.path === '/pricing.md')?.reqPerSec;
+  const ours = rate('ours', false);
+  const sirvRate = rate('sirv', false);
+  const limit = rate('limit', false);
+  const getPage = rows.find((r) => r.server === 'ours' && r.metered)?.reqPerSec;
+  const div = (a?: number, b?: number) => (a && b ? Math.round((a / b) * 100) / 100 : undefined);
+  return { staticVsSirv: div(ours, sirvRate), staticVsLimit: div(ours, limit), getPageVsLimit: div(getPage, limit) };
+}
+
 export async function runThroughput(opts: { distDir: string; dataDir: string; seconds: number; connections: number }): Promise<ThroughputRow[]> {
   const rows: ThroughputRow[] = [];
   const env = { BENCH_DIST_DIR: opts.distDir, BENCH_DATA_DIR: opts.dataDir, BENCH_TRUST_PROXY: '1' };
@@ -92,6 +104,18 @@ export async function runThroughput(opts: { distDir: string; dataDir: string; se
     await run('page JSON file', plain, 'plain node', '/api/v1/pages/pricing.json', false);
   } finally {
     await plain.stop();
+  }
+  const sirvServer = await forkServer(join(import.meta.dirname, 'plain-static.ts'), { args: [opts.distDir, 'sirv'] });
+  try {
+    await run('static file (markdown twin)', sirvServer, 'sirv', '/pricing.md', false);
+  } finally {
+    await sirvServer.stop();
+  }
+  const limit = await forkServer(join(import.meta.dirname, 'plain-static.ts'), { args: [opts.distDir, 'memory'] });
+  try {
+    await run('static file (markdown twin)', limit, 'limit', '/pricing.md', false);
+  } finally {
+    await limit.stop();
   }
   return rows;
 }

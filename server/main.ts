@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, withBaseHeaders, type App } from './app.ts';
-import { bodyOf } from './static-files.ts';
+import { bodyOf, withBody } from './static-files.ts';
 import { toRequest, sendResponse } from './node-http.ts';
 import { createDeps, withDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
@@ -69,7 +69,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false }, controller.signal);
       // Handlers find this server's dependencies through `deps()` (two servers may share a process).
       response = await withDeps(deps, () => app.handle(request));
-      opts.inspect?.(request, response.clone());
+      if (opts.inspect) opts.inspect(request, bodyOf(response) ? withBody(response) : response.clone());
     } catch (e) {
       if (e !== RESPONDED) {
         if (controller.signal.aborted) {

@@ -76,7 +76,6 @@ export async function sendResponse(res: ServerResponse, response: Response, isHe
   if (cookies.length) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
   if (bytes && !isHead) {
-    void response.body?.cancel().catch(() => {});
     await new Promise<void>((ok) => res.end(bytes, ok));
     return;
   }

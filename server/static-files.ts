@@ -68,7 +68,7 @@ export interface StaticFiles {
   resolve(path: string): Promise<FileEntry | undefined>;
   /**
    * Serves `entry` for `publicPath`: header rules, ETag and 304, plus `extra` headers (which win). The
-   * answer's bytes are also in `bodyOf(response)`, for the node:http glue to write without a stream.
+   * answer's bytes are in `bodyOf(response)`, not in its body (`withBody` makes an ordinary Response).
    */
   serve(request: Request, entry: FileEntry, publicPath: string, extra?: Record<string, string>, status?: number): Response;
   /** Stops watching the folder. */
@@ -78,6 +78,11 @@ export interface StaticFiles {
 /** The bytes of a response `serve` built (no stream copy needed to send them). */
 const bodies = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
 export const bodyOf = (response: Response): Uint8Array<ArrayBuffer> | undefined => bodies.get(response);
+/** The response with its bytes as an ordinary body (for code that reads `response.body`). */
+export function withBody(response: Response): Response {
+  const bytes = bodies.get(response);
+  return bytes ? new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+}
 
 export function createStaticFiles(root: string): StaticFiles {
   root = normalize(root);
@@ -156,9 +161,10 @@ export function createStaticFiles(root: string): StaticFiles {
       }
       headers.set('Content-Length', String(entry.body.byteLength));
       if (request.method === 'HEAD') return new Response(null, { status, headers });
-      const bytes = new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength);
-      const response = new Response(bytes, { status, headers });
-      bodies.set(response, bytes);
+      // The body travels beside the response (`bodyOf`), not in it: a web body would copy the bytes into a
+      // stream for each request only for the node:http glue to read them back out.
+      const response = new Response(null, { status, headers });
+      bodies.set(response, new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength));
       return response;
     },
 
