@@ -11,6 +11,9 @@ import {
   ListPagesQuerySchema, ListPagesResponseSchema, PageSchema, PageSummarySchema, SearchQuerySchema,
   SearchResponseSchema, SearchResultSchema,
 } from './schemas.ts';
+// Build-time only: the examples' error texts come from the real validation.
+import { sandboxLead } from '../core/leads.ts';
+import { rejectMessage, validateLead } from '../core/lead-validation.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -74,6 +77,12 @@ function queryParams(schema: z.ZodObject): Json[] {
   });
 }
 
+/** Error texts of the examples, from running the real validation on example payloads (they cannot drift). */
+const BAD_EMAIL = { name: 'Sam Taylor', email: 'sam@harbourline' };
+const badEmailCheck = sandboxLead(BAD_EMAIL, null).body;
+const badEmailError = rejectMessage(validateLead(BAD_EMAIL).problems);
+const notAnObjectError = (sandboxLead([], null).body as { error: string }).error;
+
 const samplePage = {
   slug: 'pricing', title: 'Pricing | Kartage', description: 'Plans for removalists and storage operators.',
   url: 'https://kartage.com.au/pricing', markdown_url: 'https://kartage.com.au/pricing.md', updated: '2026-10-01',
@@ -132,9 +141,9 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
     requestBody: { required: true, content: json(ref(LeadSchema)) },
     responses: {
       200: { description: 'The payload is good.', headers: RATE, content: json(ref(LeadValidationSchema), { sandbox: true, wouldSubmit: true, problems: [], note: 'POST the same JSON to /api/lead to submit it, only on behalf of the person it describes.' }) },
-      400: err('The body is not a JSON object.', 'Body must be a JSON object', 400, RATE),
+      400: err('The body is not a JSON object.', notAnObjectError, 400, RATE),
       413: err(`The body is larger than ${KB(LIMITS.leadBodyBytes)}.`, tooLarge(LIMITS.leadBodyBytes), 413),
-      422: { description: 'The payload would be rejected or changed; nothing was created.', headers: RATE, content: json(ref(LeadValidationSchema), { sandbox: true, wouldSubmit: false, problems: [{ field: 'email', error: 'email must be a valid email address, at most 200 characters' }] }) },
+      422: { description: 'The payload would be rejected or changed; nothing was created.', headers: RATE, content: json(ref(LeadValidationSchema), badEmailCheck) },
       429: tooMany(policyOf(LIMITS.read)),
     },
   }),
@@ -144,7 +153,7 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
     requestBody: { required: true, content: { ...json(ref(LeadSchema)), 'application/x-www-form-urlencoded': { schema: ref(LeadSchema) } } },
     responses: {
       200: { description: 'The lead was accepted.', headers: { ...RATE, 'Idempotency-Replayed': hdr('Idempotency-Replayed') }, content: { ...json(ref(LeadAcceptedSchema), { ok: true }), ...HTML } },
-      400: withHtml(err('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', 'email must be a valid email address, at most 200 characters', 400)),
+      400: withHtml(err('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', badEmailError, 400)),
       409: err('A request with the same Idempotency-Key is still being processed.', 'A request with this Idempotency-Key is in progress; retry in a moment', 409),
       413: withHtml(err(`The body is larger than ${KB(LIMITS.leadBodyBytes)}.`, tooLarge(LIMITS.leadBodyBytes), 413)),
       422: err('The Idempotency-Key was already used with a different payload.', 'This Idempotency-Key was used with a different payload', 422),
