@@ -215,7 +215,7 @@ export function resultsMarkdown(r: BenchResults): string {
   }
 
   if (r.throughput) {
-    out.push(`## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row, after a 1 s warm-up)`, '');
+    out.push(`## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row in turns of ${Math.max(1, Math.round(r.settings.httpSeconds / Math.min(4, r.settings.httpSeconds)))} s, after a 1 s warm-up)`, '');
     out.push(
       table(
         ['server', 'request', 'metered', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'requests', 'statuses', 'errors'],

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, withBaseHeaders, type App } from './app.ts';
@@ -41,12 +42,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * A log to stdout that writes once per turn of the event loop, however many requests that turn finished
+ * (each write is a system call; under load one turn finishes many). Lines left at exit are written then.
+ */
+function batchedStdout(): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    const out = pending.join('');
+    pending = [];
+    process.stdout.write(out);
+  };
+  process.once('exit', () => {
+    if (pending.length) writeSync(1, pending.join(''));
+  });
+  return (line) => {
+    if (!pending.length) setImmediate(flush);
+    pending.push(line + '\n');
+  };
+}
+
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const root = opts.root ?? PROJECT_ROOT;
   const deps = opts.deps ?? createDeps({ dataDir: join(root, 'build') });
   deps.content(); // fail at start, not on the first request, when the build is missing
   const app = await createApp({ root, distDir: opts.distDir ?? join(root, 'dist'), deps });
-  const log = opts.log ?? ((line: string) => process.stdout.write(line + '\n'));
+  const log = opts.log ?? batchedStdout();
   const host = opts.host ?? '127.0.0.1';
   let base = '';
 
@@ -85,7 +106,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     status = response.status;
     withBaseHeaders(response).headers.set('X-Request-Id', id);
     try {
-      await sendResponse(res, response, req.method === 'HEAD', bodyOf(response));
+      await sendResponse(res, response, req.method === 'HEAD', bodyOf(response), { 'x-request-id': id });
     } catch {
       res.destroy();
     }

@@ -75,13 +75,20 @@ export interface StaticFiles {
   close(): void;
 }
 
-/** The bytes of a response `serve` built (no stream copy needed to send them). */
-const bodies = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
-export const bodyOf = (response: Response): Uint8Array<ArrayBuffer> | undefined => bodies.get(response);
+/**
+ * What `serve` answered, beside the Response it returns: the bytes, and the same headers as a plain object
+ * with lower-case names, so the node:http glue writes both without a web stream or a Headers walk.
+ */
+export interface StaticBody {
+  bytes: Uint8Array<ArrayBuffer>;
+  head: Record<string, string>;
+}
+const bodies = new WeakMap<Response, StaticBody>();
+export const bodyOf = (response: Response): StaticBody | undefined => bodies.get(response);
 /** The response with its bytes as an ordinary body (for code that reads `response.body`). */
 export function withBody(response: Response): Response {
-  const bytes = bodies.get(response);
-  return bytes ? new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+  const body = bodies.get(response);
+  return body ? new Response(body.bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
 }
 
 export function createStaticFiles(root: string): StaticFiles {
@@ -131,7 +138,8 @@ export function createStaticFiles(root: string): StaticFiles {
     const key = `${entry.file}\n${publicPath}`;
     let set = headerSets.get(key);
     if (!set) {
-      set = { 'Content-Type': TYPES[extname(entry.file)] ?? 'application/octet-stream', ...headersFor(publicPath) };
+      set = { 'content-type': TYPES[extname(entry.file)] ?? 'application/octet-stream' };
+      for (const [k, v] of Object.entries(headersFor(publicPath))) set[k.toLowerCase()] = v;
       if (watcher) headerSets.set(key, set);
     }
     return set;
@@ -149,22 +157,22 @@ export function createStaticFiles(root: string): StaticFiles {
     },
 
     serve(request, entry, publicPath, extra = {}, status = 200) {
-      const headers = new Headers(headersOf(entry, publicPath));
-      for (const k in extra) headers.set(k, extra[k]!);
+      const head = { ...headersOf(entry, publicPath) };
+      for (const k in extra) head[k.toLowerCase()] = extra[k]!;
       if (status === 200) {
-        headers.set('ETag', entry.etag);
+        head.etag = entry.etag;
         const inm = request.headers.get('if-none-match');
         if (inm && inm.split(',').some((t) => t.trim() === entry.etag || t.trim() === '*')) {
-          headers.delete('Content-Type');
-          return new Response(null, { status: 304, headers });
+          delete head['content-type'];
+          return new Response(null, { status: 304, headers: head });
         }
       }
-      headers.set('Content-Length', String(entry.body.byteLength));
-      if (request.method === 'HEAD') return new Response(null, { status, headers });
+      head['content-length'] = String(entry.body.byteLength);
+      if (request.method === 'HEAD') return new Response(null, { status, headers: head });
       // The body travels beside the response (`bodyOf`), not in it: a web body would copy the bytes into a
       // stream for each request only for the node:http glue to read them back out.
-      const response = new Response(null, { status, headers });
-      bodies.set(response, new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength));
+      const response = new Response(null, { status, headers: head });
+      bodies.set(response, { bytes: new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength), head });
       return response;
     },
 
