@@ -74,21 +74,27 @@ function row(name: string, server: ThroughputRow['server'], path: string, metere
 }
 
 /** Our req/s over the others' in one run: static file vs sirv and vs the in-memory limit, getPage vs the limit. */
-export function ratios(rows: ThroughputRow[]): { staticVsSirv?: number; staticVsLimit?: number; getPageVsLimit?: number } {
-  const rate = (server: ThroughputRow['server'], metered: boolean) => rows.find((r) => r.server === server && r.metered === metered && r.path === '/pricing.md')?.reqPerSec;
-  const ours = rate('ours', false);
-  const sirvRate = rate('sirv', false);
-  const limit = rate('limit', false);
+type Ratios = Record<'staticVsSirv' | 'staticVsLimit' | 'getPageVsLimit', number | undefined>;
+export function ratios(rows: ThroughputRow[]): Ratios {
+  const rate = (server: ThroughputRow['server']) =>
+    rows.find((r) => r.server === server && r.path === '/pricing.md')?.reqPerSec;
+  const ours = rate('ours');
+  const sirvRate = rate('sirv');
+  const limit = rate('limit');
   const getPage = rows.find((r) => r.server === 'ours' && r.metered)?.reqPerSec;
   const div = (a?: number, b?: number) => (a && b ? Math.round((a / b) * 100) / 100 : undefined);
   return { staticVsSirv: div(ours, sirvRate), staticVsLimit: div(ours, limit), getPageVsLimit: div(getPage, limit) };
 }
 
 /** One row's rounds summed: req/s over all its requests, the median p50, the worst p99. */
-function combine(name: string, server: ThroughputRow['server'], path: string, metered: boolean, rounds: AcResult[]): ThroughputRow {
+function combine(
+  name: string, server: ThroughputRow['server'], path: string, metered: boolean, rounds: AcResult[],
+): ThroughputRow {
   const parts = rounds.map((r) => row(name, server, path, metered, r));
   const statusCounts: Record<string, number> = {};
-  for (const p of parts) for (const [k, v] of Object.entries(p.statusCounts)) statusCounts[k] = (statusCounts[k] ?? 0) + v;
+  for (const p of parts) {
+    for (const [k, v] of Object.entries(p.statusCounts)) statusCounts[k] = (statusCounts[k] ?? 0) + v;
+  }
   const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
@@ -111,11 +117,15 @@ function combine(name: string, server: ThroughputRow['server'], path: string, me
  * `rounds` short rounds: on a shared machine, load from elsewhere then falls on every row alike instead of
  * on whichever ran at the wrong moment, so the ratios of one run mean something.
  */
-export async function runThroughput(opts: { distDir: string; dataDir: string; seconds: number; connections: number; rounds?: number }): Promise<ThroughputRow[]> {
+export async function runThroughput(opts: {
+  distDir: string; dataDir: string; seconds: number; connections: number; rounds?: number;
+}): Promise<ThroughputRow[]> {
   const env = { BENCH_DIST_DIR: opts.distDir, BENCH_DATA_DIR: opts.dataDir, BENCH_TRUST_PROXY: '1' };
   const rounds = Math.max(1, opts.rounds ?? Math.min(4, opts.seconds));
   const fork = (mode?: string) =>
-    mode ? forkServer(join(import.meta.dirname, 'plain-static.ts'), { args: [opts.distDir, mode] }) : forkServer(join(import.meta.dirname, 'serve.ts'), { env });
+    mode
+      ? forkServer(join(import.meta.dirname, 'plain-static.ts'), { args: [opts.distDir, mode] })
+      : forkServer(join(import.meta.dirname, 'serve.ts'), { env });
   const servers: ChildServer[] = [];
   try {
     const [ours, plain, sirvServer, limit] = await Promise.all([fork(), fork('plain'), fork('sirv'), fork('memory')]);
@@ -128,11 +138,14 @@ export async function runThroughput(opts: { distDir: string; dataDir: string; se
       ['static file (markdown twin)', sirvServer!, 'sirv', '/pricing.md', false],
       ['static file (markdown twin)', limit!, 'limit', '/pricing.md', false],
     ];
-    for (const [, server, , path, metered] of plan) await cannon(server.url + path, 1, opts.connections, metered); // warm-up
+    // Warm up.
+    for (const [, server, , path, metered] of plan) await cannon(server.url + path, 1, opts.connections, metered);
     const results: AcResult[][] = plan.map(() => []);
     const slice = Math.max(1, Math.round(opts.seconds / rounds));
     for (let round = 0; round < rounds; round++) {
-      for (const [i, [, server, , path, metered]] of plan.entries()) results[i]!.push(await cannon(server.url + path, slice, opts.connections, metered));
+      for (const [i, [, server, , path, metered]] of plan.entries()) {
+        results[i]!.push(await cannon(server.url + path, slice, opts.connections, metered));
+      }
     }
     return plan.map(([name, , kind, path, metered], i) => combine(name, kind, path, metered, results[i]!));
   } finally {

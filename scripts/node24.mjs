@@ -34,7 +34,10 @@ function npmCommand() {
 }
 
 function install() {
-  console.error(`Node ${NEED} is needed and this machine has ${process.version}: installing Node ${NEED} from the npm registry into .tools/ (once)…`);
+  console.error(
+    `Node ${NEED} is needed and this machine has ${process.version}: ` +
+      `installing Node ${NEED} from the npm registry into .tools/ (once)…`,
+  );
   mkdirSync(TOOLS, { recursive: true });
   // Its own package.json, so npm does not walk up and install into the project instead.
   const manifest = join(TOOLS, 'package.json');
@@ -44,7 +47,8 @@ function install() {
   // npm on some machines has `nodedir` set to the system Node's headers; nothing here is built against them.
   delete env.npm_config_nodedir;
   delete env.NPM_CONFIG_NODEDIR;
-  const args = [...pre, 'install', '--prefix', TOOLS, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${NEED}`];
+  const flags = ['--no-save', '--no-audit', '--no-fund', '--loglevel=error'];
+  const args = [...pre, 'install', '--prefix', TOOLS, ...flags, `node@${NEED}`];
   const r = spawnSync(cmd, args, { cwd: TOOLS, env, stdio: ['ignore', 2, 2] });
   return r.status === 0 && majorOf(TOOLS_NODE) === NEED;
 }
@@ -63,7 +67,8 @@ function node24() {
 
 /** Runs `cmd args` to its end, passing Ctrl+C and termination on; exits with its status. */
 function run(bin, cmd, args) {
-  const env = { ...process.env, PATH: `${dirname(bin)}${process.platform === 'win32' ? ';' : ':'}${process.env.PATH ?? ''}` };
+  const sep = process.platform === 'win32' ? ';' : ':';
+  const env = { ...process.env, PATH: `${dirname(bin)}${sep}${process.env.PATH ?? ''}` };
   const child = spawn(cmd, args, { stdio: 'inherit', env });
   // The terminal sends Ctrl+C to the whole process group: the child gets it too; this process waits.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));

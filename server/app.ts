@@ -112,7 +112,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
       // since a canonical path has no empty segment (`//host`) and no backslash (`/\host`).
       const clean = path === '/index.html' ? '/' : path.slice(0, -'.html'.length);
       const location = url.pathname === '/index.html' ? '/' : url.pathname.slice(0, -'.html'.length);
-      if (await files.resolve(clean)) return new Response(null, { status: 308, headers: { Location: location + url.search } });
+      if (await files.resolve(clean)) {
+        return new Response(null, { status: 308, headers: { Location: location + url.search } });
+      }
     }
 
     // Filesystem first (as on Vercel), except for function paths.
@@ -137,5 +139,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
     return notFound(request, path);
   }
 
-  return { handle: async (request) => withBaseHeaders(await route(request)), functions, missing, close: () => files.close() };
+  const handle = async (request: Request) => withBaseHeaders(await route(request));
+  return { handle, functions, missing, close: () => files.close() };
 }

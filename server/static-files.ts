@@ -52,7 +52,9 @@ export function headersFor(publicPath: string): Record<string, string> {
 export function isCanonicalPath(path: string): boolean {
   if (!path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
   if (path === '/') return true;
-  for (const segment of path.slice(1).split('/')) if (segment === '' || segment === '.' || segment === '..') return false;
+  for (const segment of path.slice(1).split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') return false;
+  }
   return true;
 }
 
@@ -70,7 +72,9 @@ export interface StaticFiles {
    * Serves `entry` for `publicPath`: header rules, ETag and 304, plus `extra` headers (which win). The
    * answer's bytes are in `bodyOf(response)`, not in its body (`withBody` makes an ordinary Response).
    */
-  serve(request: Request, entry: FileEntry, publicPath: string, extra?: Record<string, string>, status?: number): Response;
+  serve(
+    request: Request, entry: FileEntry, publicPath: string, extra?: Record<string, string>, status?: number,
+  ): Response;
   /** Stops watching the folder. */
   close(): void;
 }
@@ -88,7 +92,9 @@ export const bodyOf = (response: Response): StaticBody | undefined => bodies.get
 /** The response with its bytes as an ordinary body (for code that reads `response.body`). */
 export function withBody(response: Response): Response {
   const body = bodies.get(response);
-  return body ? new Response(body.bytes, { status: response.status, statusText: response.statusText, headers: response.headers }) : response;
+  if (!body) return response;
+  const { status, statusText, headers } = response;
+  return new Response(body.bytes, { status, statusText, headers });
 }
 
 export function createStaticFiles(root: string): StaticFiles {
@@ -172,7 +178,8 @@ export function createStaticFiles(root: string): StaticFiles {
       // The body travels beside the response (`bodyOf`), not in it: a web body would copy the bytes into a
       // stream for each request only for the node:http glue to read them back out.
       const response = new Response(null, { status, headers: head });
-      bodies.set(response, { bytes: new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength), head });
+      const bytes = new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength);
+      bodies.set(response, { bytes, head });
       return response;
     },
 

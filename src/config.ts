@@ -5,7 +5,8 @@ export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
 /** The canonical origin of the site, without a trailing slash. */
 export function siteUrl(env: Record<string, string | undefined> = process.env): string {
-  const raw = env.SITE_URL || (env.VERCEL_PROJECT_PRODUCTION_URL ? `https://${env.VERCEL_PROJECT_PRODUCTION_URL}` : localSiteUrl(env));
+  const vercel = env.VERCEL_PROJECT_PRODUCTION_URL;
+  const raw = env.SITE_URL || (vercel ? `https://${vercel}` : localSiteUrl(env));
   return new URL(raw).origin;
 }
 

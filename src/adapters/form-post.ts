@@ -52,7 +52,8 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
     kind: 'answer',
     response: wantsHtml(request)
       ? page(413, 'Your message is too long', [
-        `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. Please shorten your message and send it again.</p>`,
+        `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. ` +
+          'Please shorten your message and send it again.</p>',
         backToForm(undefined),
       ])
       : errorResponse(413, `Request body is larger than ${maxBytes} bytes`, readHeaders('none')),
@@ -63,7 +64,10 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
   } catch (e) {
     if (!(e instanceof BodyUnreadable)) throw e;
     const response = wantsHtml(request)
-      ? page(400, 'We could not read the form', ['<p>The form did not arrive whole. Please send it again.</p>', backToForm(undefined)])
+      ? page(400, 'We could not read the form', [
+        '<p>The form did not arrive whole. Please send it again.</p>',
+        backToForm(undefined),
+      ])
       : errorResponse(400, 'Request body could not be read to its end', readHeaders('none'));
     return { kind: 'answer', response };
   }
@@ -125,7 +129,8 @@ export function crossSiteRefusal(request: Request, siteOrigin: string): Response
   if (!foreign && request.headers.get('sec-fetch-site')?.toLowerCase() !== 'cross-site') return undefined;
   return errorResponse(
     400,
-    `Cross-site ${type || 'untyped'} posts are not accepted: send the lead as application/json, or use the form at ${siteOrigin}/contact`,
+    `Cross-site ${type || 'untyped'} posts are not accepted: ` +
+      `send the lead as application/json, or use the form at ${siteOrigin}/contact`,
     readHeaders('none'),
   );
 }

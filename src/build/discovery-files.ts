@@ -187,8 +187,16 @@ export function sandboxInfo(origin: string) {
       leadBudget: `Not spent: lead submission allows ${LIMITS.lead.limit} per IP per hour, and the sandbox uses none of it.`,
     },
     examples: [
-      { title: 'A payload submission would accept unchanged', request: EXAMPLE, response: { status: clean.status, body: clean.body as LeadValidation } },
-      { title: 'A payload submission would accept after dropping two values', request: changedRequest, response: { status: changed.status, body: changed.body as LeadValidation } },
+      {
+        title: 'A payload submission would accept unchanged',
+        request: EXAMPLE,
+        response: { status: clean.status, body: clean.body as LeadValidation },
+      },
+      {
+        title: 'A payload submission would accept after dropping two values',
+        request: changedRequest,
+        response: { status: changed.status, body: changed.body as LeadValidation },
+      },
     ],
     errorText: 'The wording of `error` strings may change; match on `field` and on `wouldSubmit`.',
     docs: { openapi: `${origin}/openapi.json`, developers: `${origin}/developers`, authentication: `${origin}/auth.md` },

@@ -38,8 +38,10 @@ const err = (description: string, example: string, status: number, extraHeaders:
 const KB = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 const tooLarge = (bytes: number) => `Request body is larger than ${bytes} bytes`;
 const { listLimit, searchLimit } = LIMITS;
-const perWindow = (l: { limit: number; windowSeconds: number }, unit: string) =>
-  `${l.limit} ${unit} per ${l.windowSeconds === 60 ? 'minute' : l.windowSeconds === 3600 ? 'hour' : `${l.windowSeconds} seconds`}`;
+const perWindow = (l: { limit: number; windowSeconds: number }, unit: string) => {
+  const window = l.windowSeconds === 60 ? 'minute' : l.windowSeconds === 3600 ? 'hour' : `${l.windowSeconds} seconds`;
+  return `${l.limit} ${unit} per ${window}`;
+};
 
 const tooMany = (policy: string) => ({
   ...err(`Rate limit exceeded (${policy}). Wait Retry-After seconds.`, 'Too many requests: wait 12 seconds and try again.', 429, { ...RATE, 'Retry-After': hdr('Retry-After') }),

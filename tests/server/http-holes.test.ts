@@ -27,13 +27,11 @@ let clientN = 0;
 const nextClient = () => `127.13.${1 + Math.floor(++clientN / 250)}.${(clientN % 250) + 2}`;
 
 /** GET of a request target written byte for byte (no client-side normalisation of `..` or `%2F`). */
-const rawGet = (target: string, from = nextClient(), headers: Record<string, string> = {}) =>
-  rawExchange({
-    host,
-    port,
-    from,
-    bytes: Buffer.from(`GET ${target} HTTP/1.1\r\nHost: ${host}:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`, 'latin1'),
-  });
+const rawGet = (target: string, from = nextClient(), headers: Record<string, string> = {}) => {
+  const all = { Host: `${host}:${port}`, ...headers, Connection: 'close' };
+  const head = Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return rawExchange({ host, port, from, bytes: Buffer.from(`GET ${target} HTTP/1.1\r\n${head}\r\n`, 'latin1') });
+};
 
 const expectError = (ans: RawAnswer, status: number) => {
   expect(ans.status).toBe(status);
@@ -129,18 +127,23 @@ describe('the per-page JSON files are reachable only through metered getPage', (
 });
 
 describe('cross-site lead creation', () => {
-  const lead = { name: 'Sam Taylor', email: 'sam@harbourline.example', company: 'Harbourline Removals', intent: 'demo' };
+  const lead = { name: 'Sam Taylor', email: 'sam@harbourline.example', company: 'Harbourline Removals' };
   const form = new URLSearchParams(lead).toString();
+  const FORM = 'application/x-www-form-urlencoded';
+  const EVIL = 'https://evil.example';
+  const TEXT = 'text/plain;charset=UTF-8';
+  const MULTIPART = 'multipart/form-data; boundary=b';
+  const multipart = `--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nSam\r\n--b--\r\n`;
   const post = (body: string, headers: Record<string, string>) =>
     timedRequest(`${server.url}/api/lead`, { method: 'POST', body, headers, from: nextClient() });
 
   const refusals: [string, string, Record<string, string>][] = [
-    ['a form post from another origin', form, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example', Accept: 'text/html' }],
-    ['a text/plain JSON post from another origin', JSON.stringify(lead), { 'Content-Type': 'text/plain;charset=UTF-8', Origin: 'https://evil.example' }],
-    ['a multipart post from another origin', `--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nSam\r\n--b--\r\n`, { 'Content-Type': 'multipart/form-data; boundary=b', Origin: 'https://evil.example' }],
-    ['a form post from an opaque origin', form, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null' }],
-    ['an untyped post from another origin', JSON.stringify(lead), { Origin: 'https://evil.example' }],
-    ['a form post marked Sec-Fetch-Site: cross-site', form, { 'Content-Type': 'application/x-www-form-urlencoded', 'Sec-Fetch-Site': 'cross-site' }],
+    ['a form post from another origin', form, { 'Content-Type': FORM, Origin: EVIL, Accept: 'text/html' }],
+    ['a text/plain post from another origin', JSON.stringify(lead), { 'Content-Type': TEXT, Origin: EVIL }],
+    ['a multipart post from another origin', multipart, { 'Content-Type': MULTIPART, Origin: EVIL }],
+    ['a form post from an opaque origin', form, { 'Content-Type': FORM, Origin: 'null' }],
+    ['an untyped post from another origin', JSON.stringify(lead), { Origin: EVIL }],
+    ['a form post marked Sec-Fetch-Site: cross-site', form, { 'Content-Type': FORM, 'Sec-Fetch-Site': 'cross-site' }],
   ];
   for (const [name, body, headers] of refusals) {
     it(`${name} gets 400 with the Error body and creates nothing`, async () => {
@@ -154,18 +157,18 @@ describe('cross-site lead creation', () => {
 
   it('JSON from any origin and posts without an Origin still create leads', async () => {
     const before = (await leads()).length;
-    const json = await post(JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: 'https://partner.example' });
+    const json = await post(JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: EVIL });
     expect(json.status).toBe(200);
     const agent = await post(JSON.stringify(lead), { 'Content-Type': 'application/json' });
     expect(agent.status).toBe(200);
-    const curlForm = await post(form, { 'Content-Type': 'application/x-www-form-urlencoded' });
+    const curlForm = await post(form, { 'Content-Type': FORM });
     expect(curlForm.status).toBe(200);
     expect((await leads()).length).toBe(before + 3);
   });
 
   it("the site's own form post (same origin, Sec-Fetch-Site: same-origin) gets its HTML page", async () => {
     const ans = await post(form, {
-      'Content-Type': 'application/x-www-form-urlencoded',
+      'Content-Type': FORM,
       Origin: server.url,
       'Sec-Fetch-Site': 'same-origin',
       Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
@@ -187,7 +190,8 @@ describe('form posts answer HTML only to clients that ask for it', () => {
   for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5', 'text/html;q=0']) {
     it(`Accept ${accept ?? '(none)'}: the contract's JSON (Error for a bad form)`, async () => {
       expectError(await post('name=Sam', accept), 400);
-      const ok = await post(new URLSearchParams({ name: 'Sam Taylor', email: 'sam@harbourline.example' }).toString(), accept);
+      const good = new URLSearchParams({ name: 'Sam Taylor', email: 'sam@harbourline.example' }).toString();
+      const ok = await post(good, accept);
       expect(ok.status).toBe(200);
       expect(ok.headers['content-type']).toMatch(/^application\/json/);
       LeadAcceptedSchema.parse(ok.json());
@@ -230,7 +234,10 @@ describe('metered answers are never shared-cacheable', () => {
 });
 
 describe('security headers on every answer', () => {
-  const targets = ['/', '/pricing', '/nope', '/nope.php', '/nope.md', '/pricing.md', '/llms.txt', '/openapi.json', '/api/v1/pages', '/api/v1/pages/pricing', '/api/v1/pages/nope', '/api/nope', '/api/v1/sandbox', '/favicon.svg'];
+  const targets = [
+    '/', '/pricing', '/nope', '/nope.php', '/nope.md', '/pricing.md', '/llms.txt', '/openapi.json', '/favicon.svg',
+    '/api/v1/pages', '/api/v1/pages/pricing', '/api/v1/pages/nope', '/api/nope', '/api/v1/sandbox',
+  ];
   for (const target of targets) {
     it(`${target}`, async () => {
       const ans = await rawGet(target);
@@ -242,9 +249,12 @@ describe('security headers on every answer', () => {
   }
 
   it('the lead endpoint and the server-level errors carry them too', async () => {
-    const lead = await timedRequest(`${server.url}/api/lead`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' }, from: nextClient() });
+    const headers = { 'Content-Type': 'application/json' };
+    const from = nextClient();
+    const lead = await timedRequest(`${server.url}/api/lead`, { method: 'POST', body: '{}', headers, from });
     expect(lead.headers['x-content-type-options']).toBe('nosniff');
-    const trace = await rawExchange({ host, port, from: nextClient(), bytes: Buffer.from(`TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`) });
+    const bytes = Buffer.from(`TRACE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const trace = await rawExchange({ host, port, from: nextClient(), bytes });
     expect(trace.status).toBe(405);
     expect(trace.headers['x-content-type-options']).toBe('nosniff');
   });
