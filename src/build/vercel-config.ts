@@ -37,6 +37,17 @@ export const htmlRedirects = [
   { source: '/:page((?!api/|404\\.html$)[^/\\\\%][^\\\\%]*)\\.html', destination: '/:page', permanent: true },
 ] as const;
 
+/**
+ * The trailing-slash redirect (`/pricing/` -> `/pricing`), written here rather than with `trailingSlash:
+ * false`, whose generated rule `^/(.*)/$` -> `/$1` sends `//evil.example/` to `//evil.example`, another
+ * origin. Here the path kept starts with neither `/` nor `\` and holds no `%`.
+ */
+export const trailingSlashRedirect = {
+  source: '/:path((?![/\\\\%])[^\\\\%]*)/',
+  destination: '/:path',
+  permanent: true,
+} as const;
+
 /** After the filesystem and the route table's rewrites: a clean page URL is served from its `.html` file. */
 export const cleanUrlRewrite = { source: '/:page((?!api/|_astro/|pagefind/).+)', destination: '/:page.html' } as const;
 
@@ -51,10 +62,9 @@ export function buildVercelConfig() {
     buildCommand: 'node server/build-check.ts',
     outputDirectory: 'dist',
     cleanUrls: false,
-    trailingSlash: false,
     functions,
     crons: CRONS,
-    redirects: htmlRedirects,
+    redirects: [trailingSlashRedirect, ...htmlRedirects],
     rewrites: [...rewrites(), cleanUrlRewrite],
     headers: headerRules.map((r) => ({ source: r.source, headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })) })),
   };
