@@ -119,9 +119,11 @@ const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type
  * without asking first (a form, `text/plain`, no type at all; anything but JSON), with an `Origin` that is
  * neither the site's nor this host's (`null` included), or `Sec-Fetch-Site: cross-site`. Answered 400 with
  * the Error body (the contract has no 401/403). JSON from any origin (a browser asks first, CORS allows
- * it) and requests without an `Origin` (agents, curl, the site's own form) go through.
+ * it), requests without an `Origin` (agents, curl) and the site's own pages go through.
  */
-export function crossSiteRefusal(request: Request, siteOrigin: string): Response | undefined {
+export function crossSiteRefusal(
+  request: Request, siteOrigin: string, headers = readHeaders('none'),
+): Response | undefined {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (isJsonType(type)) return undefined;
   const origin = request.headers.get('origin');
@@ -131,7 +133,7 @@ export function crossSiteRefusal(request: Request, siteOrigin: string): Response
     400,
     `Cross-site ${type || 'untyped'} posts are not accepted: ` +
       `send the lead as application/json, or use the form at ${siteOrigin}/contact`,
-    readHeaders('none'),
+    headers,
   );
 }
 

@@ -155,6 +155,15 @@ describe('cross-site lead creation', () => {
     });
   }
 
+  it('the sandbox refuses the same cross-site posts, and answers JSON from any origin', async () => {
+    const url = `${server.url}/api/v1/lead/validate`;
+    const body = JSON.stringify(lead);
+    const as = (type: string) =>
+      timedRequest(url, { method: 'POST', body, headers: { 'Content-Type': type, Origin: EVIL }, from: nextClient() });
+    expectError(await as(TEXT), 400);
+    expect((await as('application/json')).status).toBe(200);
+  });
+
   it('JSON from any origin and posts without an Origin still create leads', async () => {
     const before = (await leads()).length;
     const json = await post(JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: EVIL });
