@@ -26,6 +26,9 @@ export const config = {
     '/((?!api/|mcp$|_astro/|pagefind/)[^.]*)',
     // Paths whose extension the site never publishes: only ever 404s, markdown ones when asked for.
     '/((?!_astro/|pagefind/).*\\.(?!(?:html|json|md|svg|txt|xml|yaml)$)[^.\\/]*)',
+    // Percent-encoded paths: whether a platform matches the pattern above on the raw or the decoded path,
+    // `/%61pi/v1/pages/x.json` (= `/api/v1/pages/x.json`) must reach the metered getPage step, never the file.
+    '/(.*%.*)',
   ],
 };
 

@@ -1,7 +1,7 @@
 // POST /api/lead (submitLead)
 import { waitUntil } from '@vercel/functions';
 import { deps } from '../src/adapters/deps.ts';
-import { isFormPost, leadAnswerPage, readForm } from '../src/adapters/form-post.ts';
+import { crossSiteRefusal, formAnswer, isFormPost, readForm } from '../src/adapters/form-post.ts';
 import { guarded } from '../src/adapters/handler.ts';
 import { headerText } from '../src/adapters/header-text.ts';
 import { json, readHeaders, readJson } from '../src/adapters/http.ts';
@@ -22,12 +22,14 @@ async function metered(request: Request, response: Response, asPage?: Record<str
   if (!m.response) return response;
   if (!asPage) return m.response;
   const body = { error: 'Rate limit exceeded', status: 429 };
-  return leadAnswerPage({ status: 429, body, headers: m.headers }, asPage);
+  return formAnswer(request, { status: 429, body, headers: m.headers }, asPage);
 }
 
 export const POST = (request: Request): Promise<Response> =>
   guarded(async () => {
     const source = request.headers.get('referer')?.slice(0, 500) || undefined;
+    const refused = crossSiteRefusal(request, deps().content().data.origin);
+    if (refused) return refused;
     // The site's form with JavaScript off posts the form itself: the same submission, answered as a page.
     if (isFormPost(request)) {
       const form = await readForm(request, LIMITS.leadBodyBytes);
@@ -37,7 +39,7 @@ export const POST = (request: Request): Promise<Response> =>
         const idempotencyKey = await formIdempotencyKey(form.lead);
         const answer = await submitLead({ body: form.lead, client: clientOf(request), idempotencyKey, source }, deps());
         if (answer.after) waitUntil(answer.after);
-        return metered(request, leadAnswerPage(answer, form.lead), form.lead);
+        return metered(request, formAnswer(request, answer, form.lead), form.lead);
       }
       request = form.request; // JSON under a form Content-Type (curl -d): the JSON path, as before
     }

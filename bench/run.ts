@@ -26,12 +26,26 @@ import { join } from 'node:path';
 import { writeCorpus, type CorpusStats } from './corpus.ts';
 import type { DeriveTimings } from './derive.ts';
 import type { SearchReport } from './search.ts';
-import { runThroughput, type ThroughputRow } from './throughput.ts';
+import { ratios, runThroughput, type ThroughputRow } from './throughput.ts';
 import { runColdStarts, type ColdRow } from './cold-start.ts';
 import type { TripRow } from './redis-trips.ts';
 import type { McpTokenReport } from './mcp-tokens.ts';
 import { BENCH_DIR, bytes, dirSize, ensureProjectBuild, lastJson, machine, machineLine, num, ROOT, runTimed, table } from './lib.ts';
 import { hasRedisServer } from '../tests/helpers/redis-server.ts';
+
+const SERVER_NAMES: Record<ThroughputRow['server'], string> = {
+  ours: 'ours (server/main.ts)',
+  'plain node': 'plain Node static',
+  sirv: 'sirv (npm)',
+  limit: 'limit: node:http from memory',
+};
+
+/** Our static and getPage rates over sirv's and the in-memory limit's, from the same run. */
+function ratioLine(rows: ThroughputRow[]): string {
+  const r = ratios(rows);
+  const x = (n?: number) => (n === undefined ? 'n/a' : `${n}x`);
+  return `Ratios in this run: static file ours/sirv ${x(r.staticVsSirv)} (goal > 1), ours/limit ${x(r.staticVsLimit)} (goal >= 0.4); metered getPage ours/limit ${x(r.getPageVsLimit)} (goal >= 0.3).`;
+}
 
 const env = process.env;
 const PAGES = Math.max(10, Number(env.BENCH_PAGES) || 10_000);
@@ -235,12 +249,12 @@ export function resultsMarkdown(r: BenchResults): string {
   }
 
   if (r.throughput) {
-    out.push(`## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row, after a 1 s warm-up)`, '');
+    out.push(`## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row in turns of ${Math.max(1, Math.round(r.settings.httpSeconds / Math.min(4, r.settings.httpSeconds)))} s, after a 1 s warm-up)`, '');
     out.push(
       table(
         ['server', 'request', 'metered', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'requests', 'statuses', 'errors'],
         r.throughput.map((t) => [
-          t.server === 'ours' ? 'ours (server/main.ts)' : 'plain Node static',
+          SERVER_NAMES[t.server],
           `${t.name}: \`${t.path}\``,
           t.metered ? 'yes' : 'no',
           num(t.reqPerSec),
@@ -252,6 +266,8 @@ export function resultsMarkdown(r: BenchResults): string {
           t.errors,
         ]),
       ),
+      '',
+      ratioLine(r.throughput),
       '',
       'Same files from the project build (dist/). The metered row runs our server with TRUST_PROXY and an `X-Forwarded-For` from 4,096 loopback addresses, so every request is counted against a budget and none is refused (autocannon cannot bind source addresses). autocannon reports latency in whole milliseconds.',
       '',

@@ -5,13 +5,13 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { functionPath, functionRoutes, rewrites, type RouteSpec } from '../src/contract/routes.ts';
+import { BASE_HEADERS, functionPath, functionRoutes, rewrites, type RouteSpec } from '../src/contract/routes.ts';
 import { handleEdge } from '../src/core/edge.ts';
 import { notFoundMarkdown } from '../src/core/edge.ts';
 import { wantsMarkdown } from '../src/core/accept.ts';
 import { errorResponse, methodNotAllowed, preflight } from '../src/adapters/http.ts';
 import type { Deps } from '../src/adapters/deps.ts';
-import { createStaticFiles } from './static-files.ts';
+import { createStaticFiles, isCanonicalPath } from './static-files.ts';
 
 type Handler = (request: Request) => Response | Promise<Response>;
 export type FunctionModule = Partial<Record<'GET' | 'POST' | 'DELETE' | 'OPTIONS', Handler>>;
@@ -29,6 +29,8 @@ export interface App {
   functions: MountedFunction[];
   /** Function routes of the table whose module is not in `api/` yet (answered 404, as Vercel would). */
   missing: RouteSpec[];
+  /** Releases what the app holds open (the build folder's watch). */
+  close(): void;
 }
 
 /** Imports the function module of every function route (the files Vercel deploys from `api/`). */
@@ -45,6 +47,25 @@ async function mountFunctions(root: string): Promise<{ functions: MountedFunctio
     }
   }
   return { functions, missing };
+}
+
+/** Headers every answer carries (the route table's rule for every path); an answer's own headers win. */
+const BASE = Object.entries(BASE_HEADERS);
+
+/** Adds the headers every answer carries, where the answer has not set them itself. */
+export function withBaseHeaders(response: Response): Response {
+  for (const [k, v] of BASE) if (!response.headers.has(k)) response.headers.set(k, v);
+  return response;
+}
+
+/** The decoded path of a URL (decoded once, here only), or undefined when its percent-encoding is broken. */
+export function decodePath(pathname: string): string | undefined {
+  if (!pathname.includes('%')) return pathname;
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function createApp(opts: AppOptions): Promise<App> {
@@ -73,15 +94,11 @@ export async function createApp(opts: AppOptions): Promise<App> {
     return errorResponse(404, `Nothing at ${path.slice(0, 200)}`);
   }
 
-  async function handle(request: Request): Promise<Response> {
+  async function route(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    // Route on the decoded path, as the edge step does (`/%61pi/v1/pages` is `/api/v1/pages`).
-    let path = url.pathname;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      // Not valid percent-encoding: route on it as it is (it can only be a 404).
-    }
+    // Decoded exactly once, here; the edge step decodes the same way (`/%61pi/v1/pages` is `/api/v1/pages`),
+    // and the file lookup takes this path as it is (`/%2561pi/...` is a file named `%61pi`, not `api`).
+    const path = decodePath(url.pathname) ?? url.pathname;
     const decision = await handleEdge(request, { content: opts.deps.content(), meterRead: (r) => opts.deps.meter(r) });
     if (decision.type === 'respond') return decision.response;
 
@@ -90,9 +107,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
     if (decision.type === 'rewrite') target = decision.path;
 
     const isRead = request.method === 'GET' || request.method === 'HEAD';
-    if (isRead && path.endsWith('.html') && path !== '/404.html' && decision.type === 'next') {
+    if (isRead && path.endsWith('.html') && path !== '/404.html' && decision.type === 'next' && isCanonicalPath(path)) {
+      // The target is the request's own path (still percent-encoded) less `.html`: a same-origin path,
+      // since a canonical path has no empty segment (`//host`) and no backslash (`/\host`).
       const clean = path === '/index.html' ? '/' : path.slice(0, -'.html'.length);
-      if (await files.resolve(clean)) return new Response(null, { status: 308, headers: { Location: clean + url.search } });
+      const location = url.pathname === '/index.html' ? '/' : url.pathname.slice(0, -'.html'.length);
+      if (await files.resolve(clean)) {
+        return new Response(null, { status: 308, headers: { Location: location + url.search } });
+      }
     }
 
     // Filesystem first (as on Vercel), except for function paths.
@@ -117,5 +139,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
     return notFound(request, path);
   }
 
-  return { handle, functions, missing };
+  const handle = async (request: Request) => withBaseHeaders(await route(request));
+  return { handle, functions, missing, close: () => files.close() };
 }

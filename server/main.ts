@@ -5,9 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp, type App } from './app.ts';
+import { createApp, withBaseHeaders, type App } from './app.ts';
+import { bodyOf, withBody } from './static-files.ts';
 import { toRequest, sendResponse } from './node-http.ts';
 import { createDeps, withDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
@@ -40,12 +42,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * A log to stdout that writes once per turn of the event loop, however many requests that turn finished
+ * (each write is a system call; under load one turn finishes many). Lines left at exit are written then.
+ */
+function batchedStdout(): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    const out = pending.join('');
+    pending = [];
+    process.stdout.write(out);
+  };
+  process.once('exit', () => {
+    if (pending.length) writeSync(1, pending.join(''));
+  });
+  return (line) => {
+    if (!pending.length) setImmediate(flush);
+    pending.push(line + '\n');
+  };
+}
+
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const root = opts.root ?? PROJECT_ROOT;
   const deps = opts.deps ?? createDeps({ dataDir: join(root, 'build') });
   deps.content(); // fail at start, not on the first request, when the build is missing
   const app = await createApp({ root, distDir: opts.distDir ?? join(root, 'dist'), deps });
-  const log = opts.log ?? ((line: string) => process.stdout.write(line + '\n'));
+  const log = opts.log ?? batchedStdout();
   const host = opts.host ?? '127.0.0.1';
   let base = '';
 
@@ -53,7 +75,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const started = performance.now();
     const id = randomUUID();
     const controller = new AbortController();
-    res.on('close', () => controller.abort());
+    // Abort only for a client that left before the answer was complete (an abort builds a DOMException).
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
     let status = 500;
     let response: Response | undefined;
     try {
@@ -65,7 +90,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false }, controller.signal);
       // Handlers find this server's dependencies through `deps()` (two servers may share a process).
       response = await withDeps(deps, () => app.handle(request));
-      opts.inspect?.(request, response.clone());
+      if (opts.inspect) opts.inspect(request, bodyOf(response) ? withBody(response) : response.clone());
     } catch (e) {
       if (e !== RESPONDED) {
         if (controller.signal.aborted) {
@@ -79,9 +104,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       response ??= errorResponse(500, `Internal error (request ${id})`);
     }
     status = response.status;
-    response.headers.set('X-Request-Id', id);
+    withBaseHeaders(response).headers.set('X-Request-Id', id);
     try {
-      await sendResponse(res, response, req.method === 'HEAD');
+      await sendResponse(res, response, req.method === 'HEAD', bodyOf(response), { 'x-request-id': id });
     } catch {
       res.destroy();
     }
@@ -113,6 +138,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     deps,
     close: () =>
       new Promise<void>((ok) => {
+        app.close();
         server.close(() => ok());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2000).unref();

@@ -53,16 +53,31 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
   } catch {
     url = new URL('/', opts.base).href;
   }
+  // The signal only where a handler can still be working after the client left (a body being read, an
+  // MCP stream); tying a Request to a signal costs about as much as the rest of a static answer.
   return new Request(url, {
     method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
     duplex: 'half',
-    signal,
+    ...(hasBody ? { signal } : {}),
   } as RequestInit);
 }
 
-export async function sendResponse(res: ServerResponse, response: Response, isHead: boolean): Promise<void> {
+/**
+ * Writes `response` to `res`. With `known` (a static file's answer: its bytes and its headers as a plain
+ * object, which `extra` extends), head and body go out in one write, with no stream and no walk of the
+ * Headers object.
+ */
+export async function sendResponse(
+  res: ServerResponse, response: Response, isHead: boolean,
+  known?: { bytes: Uint8Array; head: Record<string, string> }, extra: Record<string, string> = {},
+): Promise<void> {
+  if (known && !isHead) {
+    res.writeHead(response.status, Object.assign({}, known.head, extra));
+    await new Promise<void>((ok) => res.end(known.bytes, ok));
+    return;
+  }
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     if (key === 'set-cookie') return;

@@ -2,8 +2,17 @@
  * @module Static files from the build output, served the way Vercel serves them: clean URLs (`/pricing` ->
  * `pricing.html`, `.html` redirects to the clean URL), header rules from the route table, strong ETags
  * and 304s, HEAD, and a real 404.
+ *
+ * Paths come in decoded once (server/app.ts decodes; nothing here decodes again, so `/%2561pi` is the
+ * file `%61pi`, never `api`) and must be canonical (see `isCanonicalPath`). Everything that does not
+ * depend on the request is worked out once: which file a path resolves to, and for a file its bytes,
+ * ETag and the full header set of each public path it is served at. The cache is dropped when the
+ * folder's top level changes (a rebuild rewrites index.html, 404.html, llms.txt…), so a request costs no
+ * file system call. One watch on the top folder only: a recursive one would spend an inotify watch per
+ * folder of a 10,000-page build.
  */
 import { createHash } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { headerRules } from '../src/contract/routes.ts';
@@ -35,65 +44,148 @@ export function headersFor(publicPath: string): Record<string, string> {
   return out;
 }
 
-interface Entry { body: Buffer; etag: string; mtimeMs: number }
+/**
+ * A decoded path that names one resource in one spelling: starts with a single `/`, and has no empty,
+ * `.` or `..` segment, no backslash and no NUL. Anything else is not a file here (a 404), and is never
+ * turned into a redirect target (`//host/...` or `/\host` would leave the origin).
+ */
+export function isCanonicalPath(path: string): boolean {
+  if (!path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
+  if (path === '/') return true;
+  for (const segment of path.slice(1).split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') return false;
+  }
+  return true;
+}
+
+/** A file's bytes and ETag, read once. */
+export interface FileEntry {
+  file: string;
+  body: Buffer<ArrayBuffer>;
+  etag: string;
+}
 
 export interface StaticFiles {
-  /** The file for a public path, after clean-URL resolution; undefined when none. */
-  resolve(path: string): Promise<string | undefined>;
-  /** Serves `file` for `publicPath`, applying header rules, ETag and 304, plus `extra` headers. */
-  serve(request: Request, file: string, publicPath: string, extra?: Record<string, string>, status?: number): Promise<Response>;
+  /** The file for a canonical decoded public path, after clean-URL resolution; undefined when none. */
+  resolve(path: string): Promise<FileEntry | undefined>;
+  /**
+   * Serves `entry` for `publicPath`: header rules, ETag and 304, plus `extra` headers (which win). The
+   * answer's bytes are in `bodyOf(response)`, not in its body (`withBody` makes an ordinary Response).
+   */
+  serve(
+    request: Request, entry: FileEntry, publicPath: string, extra?: Record<string, string>, status?: number,
+  ): Response;
+  /** Stops watching the folder. */
+  close(): void;
+}
+
+/**
+ * What `serve` answered, beside the Response it returns: the bytes, and the same headers as a plain object
+ * with lower-case names, so the node:http glue writes both without a web stream or a Headers walk.
+ */
+export interface StaticBody {
+  bytes: Uint8Array<ArrayBuffer>;
+  head: Record<string, string>;
+}
+const bodies = new WeakMap<Response, StaticBody>();
+export const bodyOf = (response: Response): StaticBody | undefined => bodies.get(response);
+/** The response with its bytes as an ordinary body (for code that reads `response.body`). */
+export function withBody(response: Response): Response {
+  const body = bodies.get(response);
+  if (!body) return response;
+  const { status, statusText, headers } = response;
+  return new Response(body.bytes, { status, statusText, headers });
 }
 
 export function createStaticFiles(root: string): StaticFiles {
-  const cache = new Map<string, Entry>();
+  root = normalize(root);
+  /** Public path -> the entry it resolves to (null: none). Promises, so concurrent first hits read once. */
+  let resolved = new Map<string, Promise<FileEntry | null>>();
+  /** `${file}\n${publicPath}` -> the headers of a 200 (the path decides the header rules). */
+  let headerSets = new Map<string, Record<string, string>>();
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(root, { persistent: false }, () => {
+      resolved = new Map();
+      headerSets = new Map();
+    });
+    watcher.on('error', () => {
+      // The folder went away (a rebuild replaces it): stop caching rather than serve stale bytes forever.
+      watcher?.close();
+      watcher = undefined;
+    });
+  } catch {
+    watcher = undefined;
+  }
+
   const isFile = async (p: string) => (await stat(p).catch(() => undefined))?.isFile() ?? false;
 
-  async function load(file: string): Promise<Entry> {
-    const { mtimeMs } = await stat(file);
-    const hit = cache.get(file);
-    if (hit && hit.mtimeMs === mtimeMs) return hit;
+  async function fileFor(path: string): Promise<string | undefined> {
+    if (!isCanonicalPath(path)) return undefined;
+    const full = normalize(join(root, path));
+    if (full !== root && !full.startsWith(root + sep)) return undefined; // cannot happen for a canonical path
+    if (path === '/') return (await isFile(join(root, 'index.html'))) ? join(root, 'index.html') : undefined;
+    if (await isFile(full)) return full;
+    if (!extname(path) || !full.endsWith('.html')) {
+      const html = `${full}.html`;
+      if (await isFile(html)) return html;
+    }
+    return undefined;
+  }
+
+  async function load(path: string): Promise<FileEntry | null> {
+    const file = await fileFor(path);
+    if (!file) return null;
     const body = await readFile(file);
-    const entry = { body, mtimeMs, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-    cache.set(file, entry);
-    return entry;
+    return { file, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  }
+
+  function headersOf(entry: FileEntry, publicPath: string): Record<string, string> {
+    const key = `${entry.file}\n${publicPath}`;
+    let set = headerSets.get(key);
+    if (!set) {
+      set = { 'content-type': TYPES[extname(entry.file)] ?? 'application/octet-stream' };
+      for (const [k, v] of Object.entries(headersFor(publicPath))) set[k.toLowerCase()] = v;
+      if (watcher) headerSets.set(key, set);
+    }
+    return set;
   }
 
   return {
     async resolve(path) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(path);
-      } catch {
-        return undefined;
+      let hit = resolved.get(path);
+      if (!hit) {
+        hit = load(path).catch(() => null);
+        // Without a watcher there is no way to notice a rebuild: look again every time.
+        if (watcher) resolved.set(path, hit);
       }
-      if (decoded.includes('\0')) return undefined;
-      const full = normalize(join(root, decoded));
-      if (full !== root && !full.startsWith(root + sep)) return undefined; // path traversal
-      if (decoded === '/') return (await isFile(join(root, 'index.html'))) ? join(root, 'index.html') : undefined;
-      if (decoded.endsWith('/')) return undefined;
-      if (await isFile(full)) return full;
-      if (!extname(decoded) || !(full.endsWith('.html'))) {
-        const html = `${full}.html`;
-        if (await isFile(html)) return html;
-      }
-      return undefined;
+      return (await hit) ?? undefined;
     },
 
-    async serve(request, file, publicPath, extra = {}, status = 200) {
-      const entry = await load(file);
-      const headers = new Headers({ 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      for (const [k, v] of Object.entries(headersFor(publicPath))) headers.set(k, v);
-      for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+    serve(request, entry, publicPath, extra = {}, status = 200) {
+      const head = { ...headersOf(entry, publicPath) };
+      for (const k in extra) head[k.toLowerCase()] = extra[k]!;
       if (status === 200) {
-        headers.set('ETag', entry.etag);
+        head.etag = entry.etag;
         const inm = request.headers.get('if-none-match');
         if (inm && inm.split(',').some((t) => t.trim() === entry.etag || t.trim() === '*')) {
-          headers.delete('Content-Type');
-          return new Response(null, { status: 304, headers });
+          delete head['content-type'];
+          return new Response(null, { status: 304, headers: head });
         }
       }
-      headers.set('Content-Length', String(entry.body.byteLength));
-      return new Response(request.method === 'HEAD' ? null : new Uint8Array(entry.body), { status, headers });
+      head['content-length'] = String(entry.body.byteLength);
+      if (request.method === 'HEAD') return new Response(null, { status, headers: head });
+      // The body travels beside the response (`bodyOf`), not in it: a web body would copy the bytes into a
+      // stream for each request only for the node:http glue to read them back out.
+      const response = new Response(null, { status, headers: head });
+      const bytes = new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength);
+      bodies.set(response, { bytes, head });
+      return response;
+    },
+
+    close() {
+      watcher?.close();
+      watcher = undefined;
     },
   };
 }

@@ -6,8 +6,9 @@
  * the visitor typed is escaped. Web-standard only.
  */
 import { SECURITY_HEADERS } from '../contract/routes.ts';
-import { BodyUnreadable, readBody } from './http.ts';
+import { BodyUnreadable, errorResponse, json, readBody, readHeaders } from './http.ts';
 import { validateLead } from '../core/lead-validation.ts';
+import { qualityOf } from '../core/accept.ts';
 
 /** Where to reach sales when the form cannot take the lead. */
 const SALES_EMAIL = 'sales@kartage.com.au';
@@ -49,17 +50,26 @@ export type ReadFormResult =
 export async function readForm(request: Request, maxBytes: number): Promise<ReadFormResult> {
   const tooLarge = (): ReadFormResult => ({
     kind: 'answer',
-    response: page(413, 'Your message is too long', [
-      `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. Please shorten your message and send it again.</p>`,
-      backToForm(undefined),
-    ]),
+    response: wantsHtml(request)
+      ? page(413, 'Your message is too long', [
+        `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. ` +
+          'Please shorten your message and send it again.</p>',
+        backToForm(undefined),
+      ])
+      : errorResponse(413, `Request body is larger than ${maxBytes} bytes`, readHeaders('none')),
   });
   let bytes: Buffer<ArrayBuffer> | undefined;
   try {
     bytes = await readBody(request, maxBytes);
   } catch (e) {
     if (!(e instanceof BodyUnreadable)) throw e;
-    return { kind: 'answer', response: page(400, 'We could not read the form', ['<p>The form did not arrive whole. Please send it again.</p>', backToForm(undefined)]) };
+    const response = wantsHtml(request)
+      ? page(400, 'We could not read the form', [
+        '<p>The form did not arrive whole. Please send it again.</p>',
+        backToForm(undefined),
+      ])
+      : errorResponse(400, 'Request body could not be read to its end', readHeaders('none'));
+    return { kind: 'answer', response };
   }
   if (!bytes) return tooLarge();
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
@@ -79,6 +89,52 @@ export function formToLead(params: URLSearchParams): Record<string, string> {
     if (value !== '' && !(name in lead)) lead[name] = value.replace(/\r\n?/g, '\n');
   }
   return lead;
+}
+
+/**
+ * True when the client asks for an HTML page: `text/html` (or `text/*`) is named, with a q-value above 0
+ * and at least JSON's. A browser's form post says so; `curl` (`*\/*`) and API clients get JSON.
+ */
+export function wantsHtml(request: Request): boolean {
+  const accept = request.headers.get('accept') ?? '';
+  if (!/\btext\/(html|\*)/i.test(accept)) return false;
+  const html = qualityOf(accept, 'text/html');
+  return html > 0 && html >= qualityOf(accept, 'application/json');
+}
+
+/**
+ * `submitLead`'s answer to a form post: the HTML page when the client asks for HTML (a browser), else the
+ * contract's JSON body (ok or Error) with the same status and headers, as a JSON post gets.
+ */
+export function formAnswer(request: Request, answer: FormAnswer, lead: Record<string, string>): Response {
+  if (wantsHtml(request)) return leadAnswerPage(answer, lead);
+  return json(answer.body, answer.status, { ...readHeaders('none'), ...answer.headers });
+}
+
+/** Content types whose body counts as JSON (`application/json`, `application/problem+json`…). */
+const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type);
+
+/**
+ * A lead post another website had its visitor's browser send: a body a browser may send to any origin
+ * without asking first (a form, `text/plain`, no type at all; anything but JSON), with an `Origin` that is
+ * neither the site's nor this host's (`null` included), or `Sec-Fetch-Site: cross-site`. Answered 400 with
+ * the Error body (the contract has no 401/403). JSON from any origin (a browser asks first, CORS allows
+ * it), requests without an `Origin` (agents, curl) and the site's own pages go through.
+ */
+export function crossSiteRefusal(
+  request: Request, siteOrigin: string, headers = readHeaders('none'),
+): Response | undefined {
+  const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (isJsonType(type)) return undefined;
+  const origin = request.headers.get('origin');
+  const foreign = origin !== null && origin !== siteOrigin && origin !== new URL(request.url).origin;
+  if (!foreign && request.headers.get('sec-fetch-site')?.toLowerCase() !== 'cross-site') return undefined;
+  return errorResponse(
+    400,
+    `Cross-site ${type || 'untyped'} posts are not accepted: ` +
+      `send the lead as application/json, or use the form at ${siteOrigin}/contact`,
+    headers,
+  );
 }
 
 /** Escapes text for HTML element content and double-quoted attribute values. */

@@ -9,6 +9,7 @@ import { MCP_SERVER_NAME, MCP_TOOLS } from '../contract/mcp.ts';
 import {
   DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES, type LeadInput, type LeadValidation,
 } from '../contract/schemas.ts';
+import { sandboxLead } from '../core/leads.ts';
 
 /** Where derive.ts writes each file in the build output (public paths come from routes.ts rewrites). */
 export const DISCOVERY_PATHS = {
@@ -170,15 +171,10 @@ const EXAMPLE = (LeadSchema.meta() as { examples: LeadInput[] }).examples[0]!;
 
 /** GET /api/v1/sandbox: where the lead sandbox is, what it checks, what it answers, with examples. */
 export function sandboxInfo(origin: string) {
-  const clean: LeadValidation = { sandbox: true, wouldSubmit: true, problems: [], note: `POST the same JSON to ${origin}/api/lead to submit it, only on behalf of the person it describes.` };
-  const changed: LeadValidation = {
-    sandbox: true,
-    wouldSubmit: true,
-    problems: [
-      { field: 'dialcode', error: `dialcode must match ${DIALCODE_PATTERN.source}; submission would ignore it and use ${DEFAULTS.dialcode}` },
-      { field: 'segment', error: `segment must be one of: ${SEGMENTS.join(', ')}; submission would ignore it` },
-    ],
-  };
+  // The answers are the sandbox's own, run on the example payloads: the texts cannot drift from the validation.
+  const changedRequest = { ...EXAMPLE, dialcode: '61', segment: 'Removals' };
+  const clean = sandboxLead(EXAMPLE, null);
+  const changed = sandboxLead(changedRequest, null);
   return {
     sandbox: { method: 'POST', url: `${origin}/api/v1/lead/validate`, operationId: 'validateLead', contentType: 'application/json' },
     summary: `Checks a lead payload with the same validation as POST ${origin}/api/lead, including payloads that would be rejected or silently truncated. It writes nothing (no CRM record), sends nothing (no email or notification) and spends no lead budget.`,
@@ -227,8 +223,16 @@ export function sandboxInfo(origin: string) {
       leadBudget: `Not spent: lead submission allows ${LIMITS.lead.limit} per IP per hour, and the sandbox uses none of it.`,
     },
     examples: [
-      { title: 'A payload submission would accept unchanged', request: EXAMPLE, response: { status: 200, body: clean } },
-      { title: 'A payload submission would accept after dropping two values', request: { ...EXAMPLE, dialcode: '61', segment: 'Removals' }, response: { status: 422, body: changed } },
+      {
+        title: 'A payload submission would accept unchanged',
+        request: EXAMPLE,
+        response: { status: clean.status, body: clean.body as LeadValidation },
+      },
+      {
+        title: 'A payload submission would accept after dropping two values',
+        request: changedRequest,
+        response: { status: changed.status, body: changed.body as LeadValidation },
+      },
     ],
     errorText: 'The wording of `error` strings may change; match on `field` and on `wouldSubmit`.',
     docs: { openapi: `${origin}/openapi.json`, developers: `${origin}/developers`, authentication: `${origin}/auth.md` },

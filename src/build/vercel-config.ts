@@ -27,11 +27,26 @@ export function functionSettings(id: string) {
   };
 }
 
-/** Redirects of `.html` URLs to their clean URL (what the local server does; 404.html and /api/ stay). */
+/**
+ * Redirects of `.html` URLs to their clean URL (what the local server does; 404.html and /api/ stay). The
+ * page part never starts with `/` and holds no `\` or `%`, so the target cannot be `//host/…` or `/\host`
+ * (another origin), whether the platform matches the raw or the decoded path.
+ */
 export const htmlRedirects = [
   { source: '/index.html', destination: '/', permanent: true },
-  { source: '/:page((?!api/|404\\.html$).+)\\.html', destination: '/:page', permanent: true },
+  { source: '/:page((?!api/|404\\.html$)[^/\\\\%][^\\\\%]*)\\.html', destination: '/:page', permanent: true },
 ] as const;
+
+/**
+ * The trailing-slash redirect (`/pricing/` -> `/pricing`), written here rather than with `trailingSlash:
+ * false`, whose generated rule `^/(.*)/$` -> `/$1` sends `//evil.example/` to `//evil.example`, another
+ * origin. Here the path kept starts with neither `/` nor `\` and holds no `%`.
+ */
+export const trailingSlashRedirect = {
+  source: '/:path((?![/\\\\%])[^\\\\%]*)/',
+  destination: '/:path',
+  permanent: true,
+} as const;
 
 /** After the filesystem and the route table's rewrites: a clean page URL is served from its `.html` file. */
 export const cleanUrlRewrite = { source: '/:page((?!api/|_astro/|pagefind/).+)', destination: '/:page.html' } as const;
@@ -47,10 +62,9 @@ export function buildVercelConfig() {
     buildCommand: 'node server/build-check.ts',
     outputDirectory: 'dist',
     cleanUrls: false,
-    trailingSlash: false,
     functions,
     crons: CRONS,
-    redirects: htmlRedirects,
+    redirects: [trailingSlashRedirect, ...htmlRedirects],
     rewrites: [...rewrites(), cleanUrlRewrite],
     headers: headerRules.map((r) => ({ source: r.source, headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })) })),
   };

@@ -11,6 +11,9 @@ import {
   ListPagesQuerySchema, ListPagesResponseSchema, PageSchema, PageSummarySchema, SearchQuerySchema,
   SearchResponseSchema, SearchResultSchema,
 } from './schemas.ts';
+// Build-time only: the examples' error texts come from the real validation.
+import { sandboxLead } from '../core/leads.ts';
+import { rejectMessage, validateLead } from '../core/lead-validation.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -31,9 +34,37 @@ const err = (description: string, example: string, status: number, extraHeaders:
   headers: extraHeaders,
   content: json(ref(ErrorSchema), { error: example, status }),
 });
+/** A body limit in KB and in bytes, as the 413 texts say it. */
+const KB = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+const tooLarge = (bytes: number) => `Request body is larger than ${bytes} bytes`;
+const { listLimit, searchLimit } = LIMITS;
+const perWindow = (l: { limit: number; windowSeconds: number }, unit: string) => {
+  const window = l.windowSeconds === 60 ? 'minute' : l.windowSeconds === 3600 ? 'hour' : `${l.windowSeconds} seconds`;
+  return `${l.limit} ${unit} per ${window}`;
+};
+
 const tooMany = (policy: string) => ({
   ...err(`Rate limit exceeded (${policy}). Wait Retry-After seconds.`, 'Too many requests: wait 12 seconds and try again.', 429, { ...RATE, 'Retry-After': hdr('Retry-After') }),
 });
+
+/** zod's bounds of a safe integer (+-(2^53 - 1)): true of every JSON number a client sends, so noise. */
+const SAFE_BOUND = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A zod JSON Schema made fit to publish, in place: no `$schema` and no `$id` (the `uri` option names each
+ * component `#/components/schemas/X` for its `$ref`s; as an `$id` that is illegal, a URI with a fragment),
+ * and no safe-integer bounds.
+ */
+function publishable(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(publishable);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Json;
+  delete o.$schema;
+  delete o.$id;
+  if (o.minimum === -SAFE_BOUND) delete o.minimum;
+  if (o.maximum === SAFE_BOUND) delete o.maximum;
+  for (const v of Object.values(o)) publishable(v);
+}
 
 /** Query parameters from a zod object, one OpenAPI parameter per key. */
 function queryParams(schema: z.ZodObject): Json[] {
@@ -41,11 +72,18 @@ function queryParams(schema: z.ZodObject): Json[] {
   return Object.entries(js.properties).map(([name, s]) => {
     const { description, example, ...rest } = s as Json;
     if (rest.type === 'integer') delete rest.pattern; // the string pattern is how a query integer is parsed, not part of its type
+    publishable(rest);
     const dflt = (schema.shape[name] as z.ZodType).safeParse(undefined);
     if (dflt.success && dflt.data !== undefined) rest.default = dflt.data;
     return { name, in: 'query', required: js.required?.includes(name) ?? false, description, schema: rest, ...(example ? { example } : {}) };
   });
 }
+
+/** Error texts of the examples, from running the real validation on example payloads (they cannot drift). */
+const BAD_EMAIL = { name: 'Sam Taylor', email: 'sam@harbourline' };
+const badEmailCheck = sandboxLead(BAD_EMAIL, null).body;
+const badEmailError = rejectMessage(validateLead(BAD_EMAIL).problems);
+const notAnObjectError = (sandboxLead([], null).body as { error: string }).error;
 
 const samplePage = {
   slug: 'pricing', title: 'Pricing | Kartage', description: 'Plans for removalists and storage operators.',
@@ -63,7 +101,7 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
     parameters: queryParams(ListPagesQuerySchema),
     responses: {
       200: { description: 'A page of the index.', headers: { ...RATE, Vary: hdr('Vary'), 'Cache-Control': hdr('Cache-Control') }, content: json(ref(ListPagesResponseSchema), { count: 1, pages: [samplePage], nextCursor: 'pricing' }) },
-      400: err('`limit` is not a whole number from 1 to 100.', 'limit must be a whole number from 1 to 100', 400, RATE),
+      400: err(`\`limit\` is not a whole number from ${listLimit.min} to ${listLimit.max}.`, `limit must be a whole number from ${listLimit.min} to ${listLimit.max}`, 400, RATE),
       429: tooMany(policyOf(LIMITS.read)),
     },
   }),
@@ -86,17 +124,17 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
     parameters: queryParams(SearchQuerySchema),
     responses: {
       200: { description: 'Ranked results, best first.', headers: { ...RATE, Vary: hdr('Vary'), 'Cache-Control': hdr('Cache-Control') }, content: json(ref(SearchResponseSchema), { query: 'storage billing', count: 1, results: [{ slug: 'product/storage', title: 'Storage | Kartage', url: 'https://kartage.com.au/product/storage', markdown_url: 'https://kartage.com.au/product/storage.md', snippet: '… run storage billing for every unit and vault in minutes …', score: 412 }] }) },
-      400: err('`q` is missing or shorter than 2 characters, or `limit` is out of range.', 'q must be at least 2 characters after trimming', 400, RATE),
+      400: err(`\`q\` is missing or shorter than ${LIMITS.searchMinLength} characters, or \`limit\` is not from ${searchLimit.min} to ${searchLimit.max}.`, `q must be at least ${LIMITS.searchMinLength} characters after trimming`, 400, RATE),
       429: tooMany(policyOf(LIMITS.read)),
     },
   }),
   getPagesBatch: () => ({
-    description: 'Up to 50 pages in one request: one result per requested slug, in request order. A missing slug is marked in its result, not an HTTP error.',
+    description: `Up to ${LIMITS.batchMax} pages in one request: one result per requested slug, in request order. A missing slug is marked in its result, not an HTTP error.`,
     requestBody: { required: true, content: json(ref(BatchRequestSchema), { slugs: ['pricing', 'nope'] }) },
     responses: {
       200: { description: 'One result per slug.', headers: RATE, content: json(ref(BatchResponseSchema), { count: 2, results: [{ slug: 'pricing', found: true, page: { ...samplePage, markdown: '# Pricing\n' } }, { slug: 'nope', found: false, error: 'No page with slug "nope".' }] }) },
-      400: err('`slugs` is missing, empty, not an array, or has more than 50 items; or the body is not JSON.', 'slugs must have at most 50 items', 400, RATE),
-      413: err('The body is larger than 64 KB.', 'Request body is larger than 65536 bytes', 413),
+      400: err(`\`slugs\` is missing, empty, not an array, or has more than ${LIMITS.batchMax} items; or the body is not JSON.`, `slugs must have at most ${LIMITS.batchMax} items`, 400, RATE),
+      413: err(`The body is larger than ${KB(LIMITS.readBodyBytes)}.`, tooLarge(LIMITS.readBodyBytes), 413),
       429: tooMany(policyOf(LIMITS.read)),
     },
   }),
@@ -105,21 +143,21 @@ const operations: Record<string, (route: RouteSpec) => Json> = {
     requestBody: { required: true, content: json(ref(LeadSchema)) },
     responses: {
       200: { description: 'The payload is good.', headers: RATE, content: json(ref(LeadValidationSchema), { sandbox: true, wouldSubmit: true, problems: [], note: 'POST the same JSON to /api/lead to submit it, only on behalf of the person it describes.' }) },
-      400: err('The body is not a JSON object.', 'Body must be a JSON object', 400, RATE),
-      413: err('The body is larger than 64 KB.', 'Request body is larger than 65536 bytes', 413),
-      422: { description: 'The payload would be rejected or changed; nothing was created.', headers: RATE, content: json(ref(LeadValidationSchema), { sandbox: true, wouldSubmit: false, problems: [{ field: 'email', error: 'email must be a valid email address, at most 200 characters' }] }) },
+      400: err('The body is not a JSON object.', notAnObjectError, 400, RATE),
+      413: err(`The body is larger than ${KB(LIMITS.leadBodyBytes)}.`, tooLarge(LIMITS.leadBodyBytes), 413),
+      422: { description: 'The payload would be rejected or changed; nothing was created.', headers: RATE, content: json(ref(LeadValidationSchema), badEmailCheck) },
       429: tooMany(policyOf(LIMITS.read)),
     },
   }),
   submitLead: () => ({
     description: 'Records a lead in the sales CRM and notifies the sales team. Use it only on behalf of a person who asked for it. The site\'s own form, with JavaScript off, posts the same fields as `application/x-www-form-urlencoded` and gets the same status with a small HTML page instead of JSON.',
-    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Unique key for the submission. A retry with the same key within 24 hours replays the first response, creates no second lead and spends no budget.', schema: { type: 'string', maxLength: LIMITS.idempotencyKeyMax } }],
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: `Unique key for the submission. A retry with the same key within ${LIMITS.idempotencyWindowSeconds / 3600} hours replays the first response, creates no second lead and spends no budget.`, schema: { type: 'string', maxLength: LIMITS.idempotencyKeyMax } }],
     requestBody: { required: true, content: { ...json(ref(LeadSchema)), 'application/x-www-form-urlencoded': { schema: ref(LeadSchema) } } },
     responses: {
       200: { description: 'The lead was accepted.', headers: { ...RATE, 'Idempotency-Replayed': hdr('Idempotency-Replayed') }, content: { ...json(ref(LeadAcceptedSchema), { ok: true }), ...HTML } },
-      400: withHtml(err('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', 'email must be a valid email address, at most 200 characters', 400)),
+      400: withHtml(err('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', badEmailError, 400)),
       409: err('A request with the same Idempotency-Key is still being processed.', 'A request with this Idempotency-Key is in progress; retry in a moment', 409),
-      413: withHtml(err('The body is larger than 64 KB.', 'Request body is larger than 65536 bytes', 413)),
+      413: withHtml(err(`The body is larger than ${KB(LIMITS.leadBodyBytes)}.`, tooLarge(LIMITS.leadBodyBytes), 413)),
       422: err('The Idempotency-Key was already used with a different payload.', 'This Idempotency-Key was used with a different payload', 422),
       429: withHtml({ ...tooMany(policyOf(LIMITS.lead)), description: `This client exceeded its budget (${policyOf(LIMITS.lead)}).` }),
       502: withHtml(err('The lead could not be recorded anywhere.', 'We could not record your enquiry. Please use the chat on the website.', 502)),
@@ -161,8 +199,16 @@ const mcpPath = {
       429: tooMany(policyOf(LIMITS.read)),
     },
   },
-  get: { operationId: 'mcpGet', summary: 'No server-initiated stream', tags: ['MCP'], responses: { 405: err('There is no server-initiated stream.', 'Method not allowed: use POST', 405) } },
-  delete: { operationId: 'mcpDelete', summary: 'No sessions to end', tags: ['MCP'], responses: { 405: err('The server is stateless: there is no session to delete.', 'Method not allowed: use POST', 405) } },
+  get: {
+    operationId: 'mcpGet', summary: 'No server-initiated stream', tags: ['MCP'],
+    description: 'Always 405: a stateless Streamable HTTP server opens no stream of its own (MCP transport spec).',
+    responses: { 405: err('There is no server-initiated stream.', 'Method not allowed: use POST', 405) },
+  },
+  delete: {
+    operationId: 'mcpDelete', summary: 'No sessions to end', tags: ['MCP'],
+    description: 'Always 405: the server is stateless and hands out no session to end (MCP transport spec).',
+    responses: { 405: err('The server is stateless: there is no session to delete.', 'Method not allowed: use POST', 405) },
+  },
 };
 
 const TAGS: Record<string, string> = { listPages: 'Content', getPage: 'Content', searchSite: 'Content', getPagesBatch: 'Content', validateLead: 'Leads', submitLead: 'Leads' };
@@ -183,7 +229,7 @@ export function buildOpenApi(origin: string, table: readonly RouteSpec[] = route
     }
   }
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: 'input', unrepresentable: 'any' }) as { schemas: Record<string, Json> };
-  for (const s of Object.values(schemas)) delete s.$schema;
+  for (const s of Object.values(schemas)) publishable(s);
   const int = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
   return {
     openapi: '3.1.0',
@@ -191,8 +237,10 @@ export function buildOpenApi(origin: string, table: readonly RouteSpec[] = route
       title: 'Kartage public site content and lead API',
       version: API_VERSION,
       summary: 'Read-only content of kartage.com.au, lead submission, a lead sandbox and an MCP server.',
-      description: 'Public and unauthenticated: no signup, key or token; an Authorization header is ignored. Reads: 120 requests per minute per IP. Lead submission: 5 per IP per hour. Every page is also markdown (append `.md`, or send `Accept: text/markdown`). The authenticated tenant API on api.kartage.com.au is a separate system.',
+      description: `Public and unauthenticated: no signup, key or token; an Authorization header is ignored. Reads: ${perWindow(LIMITS.read, 'requests')} per IP. Lead submission: ${perWindow(LIMITS.lead, 'leads')} per IP. Every page is also markdown (append \`.md\`, or send \`Accept: text/markdown\`). The authenticated tenant API on api.kartage.com.au is a separate system.`,
       contact: { name: 'Kartage', email: 'support@kartage.com.au', url: `${origin}/developers` },
+      // The content is Kartage's own, usable under the site's terms (no open licence).
+      license: { name: 'Kartage website terms of use', url: `${origin}/terms` },
     },
     servers: [{ url: origin }],
     externalDocs: { description: 'Developer guide', url: `${origin}/developers` },
@@ -210,7 +258,7 @@ export function buildOpenApi(origin: string, table: readonly RouteSpec[] = route
         'Idempotency-Replayed': { description: '`true` when this response replays an earlier one with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
         Vary: { description: 'Responses vary by `Accept`.', schema: { type: 'string' } },
         ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
-        'Cache-Control': { description: 'Reads may be cached for five minutes.', schema: { type: 'string' } },
+        'Cache-Control': { description: `Reads may be cached for ${LIMITS.cacheSeconds / 60} minutes, by the client only (private).`, schema: { type: 'string' } },
       },
     },
   };

@@ -114,6 +114,9 @@ export const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
+/** Headers every answer carries, static or dynamic, HTML or not (the first header rule, for every path). */
+export const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };
+
 /**
  * What the home page advertises (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog): the same value
  * the middleware gives every page (src/core/edge.ts), so the rule and the middleware agree.
@@ -125,7 +128,7 @@ export const HOME_LINKS = pageLinkHeader('index');
  * as Vercel does. Sources are matched against the public path (before rewrites).
  */
 export const headerRules: readonly { source: string; headers: Record<string, string> }[] = [
-  { source: '/(.*)', headers: { 'X-Content-Type-Options': 'nosniff' } },
+  { source: '/(.*)', headers: BASE_HEADERS },
   // Not under /api/: API answers set their own Cache-Control (metered ones are private), and on Vercel a
   // header rule could otherwise win over the middleware's headers for getPage.
   { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },

@@ -5,7 +5,7 @@
  * Returns a decision; the platform glue turns it into its own response, rewrite or pass-through.
  */
 import { API_LINKS, canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
-import { CONTENT_SIGNAL, CORS_READ, routes, type RouteSpec } from '../contract/routes.ts';
+import { CACHE_CONTROL, CONTENT_SIGNAL, CORS_READ, routes, type RouteSpec } from '../contract/routes.ts';
 import { SLUG_PATTERN } from '../contract/schemas.ts';
 import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
 import { routeHeadersFor } from './deprecation.ts';
@@ -119,17 +119,19 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
     if (metered.response) return { type: 'respond', response: metered.response };
     const slug = path.slice(GET_PAGE_PREFIX.length);
     const page = SLUG_PATTERN.test(slug) ? content.bySlug.get(slug) : undefined;
-    const extra = { ...metered.headers, ...routeHeadersFor(path) };
+    // A metered answer carries this client's counters, so no shared cache may keep it, a 404 included.
+    const extra: Record<string, string> = {
+      ...metered.headers,
+      ...routeHeadersFor(path),
+      'Cache-Control': CACHE_CONTROL.metered,
+    };
     if (!page) {
       const res = markdownWanted ? md404(path, origin) : json404(`No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`);
       for (const [k, v] of Object.entries(extra)) res.headers.set(k, v);
       return { type: 'respond', response: res };
     }
-    const common = {
-      Vary: 'Accept',
-      'Cache-Control': 'private, max-age=300, stale-while-revalidate=60',
-      'Access-Control-Allow-Origin': '*',
-    };
+    // Cache-Control (metered: private) comes in `extra`.
+    const common = { Vary: 'Accept', 'Access-Control-Allow-Origin': '*' };
     // API answers point at the API's descriptions; a deprecation link, when there is one, stays first.
     const links = [...(extra.Link ? [extra.Link] : []), ...API_LINKS].join(', ');
     if (markdownWanted) {

@@ -4,7 +4,7 @@ import { MCP_SERVER_NAME, MCP_SERVER_VERSION } from '../../src/contract/mcp.ts';
 import { CONTENT_SIGNAL } from '../../src/contract/routes.ts';
 import { markdownTokens } from '../../src/core/markdown-doc.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { send } from '../helpers/http.ts';
+import { postJson, send } from '../helpers/http.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 let server: RunningServer;
@@ -91,6 +91,16 @@ describe('discovery files', () => {
     }
     const withAuth = await send(`${server.url}/api/v1/pages?limit=1`, { headers: { Authorization: 'Bearer anything' } });
     expect(withAuth.status).toBe(200);
+  });
+
+  it('the sandbox examples at /api/v1/sandbox are what the sandbox answers to their requests, word for word', async () => {
+    const info = (await send(`${server.url}/api/v1/sandbox`)).json() as { examples: { request: unknown; response: { status: number; body: unknown } }[] };
+    expect(info.examples.length).toBeGreaterThanOrEqual(2);
+    for (const ex of info.examples) {
+      const real = await postJson(`${server.url}/api/v1/lead/validate`, ex.request);
+      expect(real.status).toBe(ex.response.status);
+      expect(real.json()).toEqual(ex.response.body);
+    }
   });
 });
 

@@ -209,8 +209,8 @@ function expectContractLead(stored: Record<string, unknown>, sentEmail: unknown)
   for (const [f, allowed] of Object.entries(ENUMS)) if (stored[f] !== undefined) expect(allowed).toContain(stored[f]);
 }
 
-const post = (path: string, body: Buffer | Buffer[], from: string, key: string | undefined, contentType = 'application/json') =>
-  request(s.url + path, { method: 'POST', body, from, headers: { 'Content-Type': contentType, ...(key !== undefined ? { 'Idempotency-Key': key } : {}) } });
+const post = (path: string, body: Buffer | Buffer[], from: string, key: string | undefined, contentType = 'application/json', extra: Record<string, string> = {}) =>
+  request(s.url + path, { method: 'POST', body, from, headers: { 'Content-Type': contentType, ...(key !== undefined ? { 'Idempotency-Key': key } : {}), ...extra } });
 
 /** The sandbox's answer, checked against the contract and `want`; undefined when rate limited. */
 function checkSandbox(ans: RawAnswer, want: Expectation, key: string | undefined) {
@@ -347,7 +347,8 @@ describe('POST /api/lead as a form post (no JavaScript)', () => {
     await fc.assert(
       fc.asyncProperty(form, contentType, framingArb, async (bytes, ct, cuts) => {
         const from = nextClient();
-        const ans = await post('/api/lead', frame(bytes, cuts), from, undefined, ct);
+        // A browser's form post asks for HTML (without that, the answer is the contract's JSON).
+        const ans = await post('/api/lead', frame(bytes, cuts), from, undefined, ct, { Accept: 'text/html,*/*;q=0.8' });
         checkAnswer({ method: 'POST', target: '/api/lead', headers: { 'Content-Type': ct } }, ans);
         const leads = await s.newLeads();
         if (bytes.length > LIMITS.leadBodyBytes) {

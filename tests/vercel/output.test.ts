@@ -140,6 +140,22 @@ describe('config.json routes', () => {
     expect(redirectOf('/pricing/')).toMatchObject({ status: 308 });
   });
 
+  it('redirects nothing to another origin, whether routes see the raw or the decoded path', () => {
+    const hostile = ['//evil.example/../pricing.html', '//evil.example/pricing.html', '/\\evil.example/pricing.html', '//evil.example/'];
+    for (const p of [...hostile, ...hostile.map((h) => '/' + encodeURIComponent(h.slice(1)))]) {
+      const r = redirectOf(p);
+      if (!r) continue;
+      const location = p.replace(new RegExp(r.src!), r.headers!.Location!);
+      expect(location, `${p} -> ${location}`).toMatch(/^\/(?![/\\])/);
+    }
+  });
+
+  it('sends percent-encoded paths through the middleware (so /%61pi/v1/pages/x.json is metered)', () => {
+    for (const p of ['/%61pi/v1/pages/pricing.json', '/%2561pi/v1/pages/pricing.json', '/api%2Fv1%2Fpages%2Fpricing.json']) {
+      expect(matches(middlewareRoute(), p), p).toBe(true);
+    }
+  });
+
   it('the middleware matcher is narrow: getPage, pages, unknown API paths and unpublished extensions only', () => {
     const mw = middlewareRoute();
     for (const p of [...GET_PAGE_PATHS, ...PAGE_PATHS, '/api/v2/pages', '/api/v1/nope', '/wp-login.php']) expect(matches(mw, p), p).toBe(true);
@@ -184,7 +200,12 @@ describe('header rules', () => {
     expect(headersFor('/llms.txt')).toMatchObject({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
     expect(headersFor('/openapi.yaml')).toMatchObject({ 'content-type': 'application/yaml; charset=utf-8', 'access-control-allow-origin': '*' });
     expect(headersFor('/_astro/a.js')['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(headersFor('/pricing.md')['content-security-policy']).toBeUndefined();
+    // Every answer carries the security headers, not only pages (a 404 page at `/x.php`, SVG, JSON).
+    for (const p of ['/pricing.md', '/x.php', '/favicon.svg', '/api/v1/pages/pricing', '/api/lead']) {
+      expect(headersFor(p), p).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+      expect(headersFor(p)['content-security-policy'], p).toContain("frame-ancestors 'none'");
+      expect(headersFor(p)['strict-transport-security'], p).toMatch(/max-age=\d+/);
+    }
   });
 });
 
