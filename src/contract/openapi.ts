@@ -184,10 +184,10 @@ const rpcErr = (description: string, code: number, message: string) => ({
 const mcpPath = {
   post: {
     operationId: 'mcp', summary: 'MCP over Streamable HTTP', tags: ['MCP'],
-    description: `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, plus resources. Send \`Accept: application/json, text/event-stream\` and a JSON-RPC 2.0 message. GET and DELETE answer 405 (no server-initiated stream, no sessions).`,
+    description: `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, plus resources. Send \`Accept: application/json, text/event-stream\` and a JSON-RPC 2.0 message. Every other method answers 405 (no server-initiated stream, no sessions); JSON-RPC batches only for protocols before 2025-06-18, each call a read.`,
     requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 request or notification.', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } } }, example: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } } },
     responses: {
-      200: { description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).', headers: RATE, content: { 'application/json': { schema: { type: ['object', 'array'] } }, 'text/event-stream': { schema: { type: 'string' } } } },
+      200: { description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).', headers: RATE, content: { 'application/json': { schema: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] } }, 'text/event-stream': { schema: { type: 'string' } } } },
       202: { description: 'Accepted (notifications and responses).' },
       400: {
         description: 'Not a valid JSON-RPC message (a JSON-RPC error from the MCP SDK), or a Host or Origin that is not allowed (the Error body).',
