@@ -10,7 +10,7 @@
  * killed process, not a power cut, which costs a client at most a few reads back; a metered read then
  * costs no disk flush. Everything survives a restart.
  */
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
@@ -64,6 +64,20 @@ export function openDatabase(file: string): Database {
   return db;
 }
 
+const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/**
+ * A connection's prepared statement for `sql`, compiled once: preparing costs more than running these
+ * one-row statements, and every metered read runs three of them.
+ */
+function prepared(db: DatabaseSync, sql: string): StatementSync {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
 /** Runs `fn` in one write transaction (the write lock first), committed before it returns. */
 function transaction<T>(db: DatabaseSync, fn: () => T): T {
   db.exec('BEGIN IMMEDIATE');
@@ -97,9 +111,11 @@ function importLegacyOutbox(db: Database): void {
       const id = deliveryIdOf(line);
       if (id) pushRow(db.durable, id, line, now);
       else
-        db.durable
-          .prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (NULL, ?, ?, ?)')
-          .run(line, 'unreadable line in outbox.jsonl', now);
+        prepared(db.durable, 'INSERT INTO quarantine (id, payload, reason, at) VALUES (NULL, ?, ?, ?)').run(
+          line,
+          'unreadable line in outbox.jsonl',
+          now,
+        );
     }
   });
   try {
@@ -120,7 +136,8 @@ export function deliveryIdOf(payload: string): string | undefined {
 }
 
 function pushRow(db: DatabaseSync, id: string, payload: string, now: number) {
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO outbox (id, payload, queue_order, queued_at)
      VALUES (?, ?, (SELECT coalesce(max(queue_order), 0) + 1 FROM outbox), ?) ON CONFLICT (id) DO NOTHING`,
   ).run(id, payload, now);
@@ -138,15 +155,15 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   const clock = opts.now ?? (() => Date.now());
   const { durable, fast } = db;
   const get = (c: DatabaseSync, sql: string, ...args: SQLInputValue[]) =>
-    c.prepare(sql).get(...args) as Record<string, SQLInputValue> | undefined;
+    prepared(c, sql).get(...args) as Record<string, SQLInputValue> | undefined;
   let lastSweep = 0;
   const sweep = (now: number) => {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
-    transaction(durable, () => durable.prepare('DELETE FROM idempotency WHERE until <= ?').run(now));
+    transaction(durable, () => prepared(durable, 'DELETE FROM idempotency WHERE until <= ?').run(now));
     // Rows that no longer count: a window once the next one has ended, a log entry once its window has.
-    transaction(fast, () => fast.prepare('DELETE FROM rate_window WHERE until <= ?').run(now));
-    transaction(durable, () => durable.prepare('DELETE FROM rate_log WHERE until <= ?').run(now));
+    transaction(fast, () => prepared(fast, 'DELETE FROM rate_window WHERE until <= ?').run(now));
+    transaction(durable, () => prepared(durable, 'DELETE FROM rate_log WHERE until <= ?').run(now));
   };
 
   return {
@@ -170,27 +187,31 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
           const current = count(idx);
           const allowed = slidingWindowAllows(policy, previous, current, now);
           if (!allowed) return slidingWindowResult(policy, previous, current, now, false);
-          fast
-            .prepare(
-              'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
-            )
-            .run(policy.name, client, idx, (idx + 2) * windowMs);
+          prepared(
+            fast,
+            'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
+          ).run(policy.name, client, idx, (idx + 2) * windowMs);
           return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
         });
       }
       return transaction(durable, () => {
-        durable
-          .prepare('DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?')
-          .run(policy.name, client, now - windowMs);
+        prepared(durable, 'DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?').run(
+          policy.name,
+          client,
+          now - windowMs,
+        );
         const used = Number(
           get(durable, 'SELECT count(*) AS n FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)!.n,
         );
         let unit: string | undefined;
         if (used < policy.limit) {
           unit = String(
-            durable
-              .prepare('INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)')
-              .run(policy.name, client, now, now + windowMs).lastInsertRowid,
+            prepared(durable, 'INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)').run(
+              policy.name,
+              client,
+              now,
+              now + windowMs,
+            ).lastInsertRowid,
           );
         }
         const oldest = Number(
@@ -211,16 +232,19 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       if (!result.allowed || !result.unit) return;
       if (policy.algorithm === 'sliding-window') {
         transaction(fast, () =>
-          fast
-            .prepare('UPDATE rate_window SET count = max(0, count - 1) WHERE policy = ? AND client = ? AND idx = ?')
-            .run(policy.name, client, Number(result.unit)),
+          prepared(
+            fast,
+            'UPDATE rate_window SET count = max(0, count - 1) WHERE policy = ? AND client = ? AND idx = ?',
+          ).run(policy.name, client, Number(result.unit)),
         );
         return;
       }
       transaction(durable, () =>
-        durable
-          .prepare('DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?')
-          .run(Number(result.unit), policy.name, client),
+        prepared(durable, 'DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?').run(
+          Number(result.unit),
+          policy.name,
+          client,
+        ),
       );
     },
 
@@ -230,24 +254,28 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         const held = get(durable, 'SELECT record FROM idempotency WHERE key = ? AND until > ?', key, now);
         if (held) return JSON.parse(String(held.record)) as IdempotencyRecord;
         const pending: IdempotencyRecord = { state: 'pending', fingerprint };
-        durable
-          .prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)')
-          .run(key, JSON.stringify(pending), now + claimSeconds * 1000);
+        prepared(durable, 'INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(
+          key,
+          JSON.stringify(pending),
+          now + claimSeconds * 1000,
+        );
         return undefined;
       });
     },
     async complete(key, record, ttlSeconds) {
       transaction(durable, () =>
-        durable
-          .prepare('INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)')
-          .run(key, JSON.stringify(record), clock() + ttlSeconds * 1000),
+        prepared(durable, 'INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(
+          key,
+          JSON.stringify(record),
+          clock() + ttlSeconds * 1000,
+        ),
       );
     },
     async release(key) {
       transaction(durable, () =>
-        durable
-          .prepare(`DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`)
-          .run(key),
+        prepared(durable, `DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`).run(
+          key,
+        ),
       );
     },
 
@@ -257,10 +285,12 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     async outboxClaim(max, leaseSeconds) {
       const now = clock();
       return transaction(durable, () => {
-        const rows = durable
-          .prepare('SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?')
-          .all(now, max) as { id: string }[];
-        const lease = durable.prepare(
+        const rows = prepared(durable, 'SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?').all(
+          now,
+          max,
+        ) as { id: string }[];
+        const lease = prepared(
+          durable,
           'UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, payload, attempts',
         );
         return rows.map((r) => {
@@ -270,25 +300,27 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       });
     },
     async outboxAck(id) {
-      transaction(durable, () => durable.prepare('DELETE FROM outbox WHERE id = ?').run(id));
+      transaction(durable, () => prepared(durable, 'DELETE FROM outbox WHERE id = ?').run(id));
     },
     async outboxRetry(id, error) {
       transaction(durable, () =>
-        durable
-          .prepare(
-            'UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?',
-          )
-          .run(error.slice(0, 500), id),
+        prepared(
+          durable,
+          'UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?',
+        ).run(error.slice(0, 500), id),
       );
     },
     async outboxQuarantine(id, reason) {
       transaction(durable, () => {
         const row = get(durable, 'SELECT payload FROM outbox WHERE id = ?', id);
         if (!row) return;
-        durable
-          .prepare('INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)')
-          .run(id, String(row.payload), reason, clock());
-        durable.prepare('DELETE FROM outbox WHERE id = ?').run(id);
+        prepared(durable, 'INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)').run(
+          id,
+          String(row.payload),
+          reason,
+          clock(),
+        );
+        prepared(durable, 'DELETE FROM outbox WHERE id = ?').run(id);
       });
     },
     outboxSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM outbox')!.n),
@@ -308,9 +340,11 @@ export function createSqliteSink(file: string): LeadSink {
     async deliver(record) {
       const { durable } = openDatabase(file);
       transaction(durable, () =>
-        durable
-          .prepare('INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING')
-          .run(record.id, JSON.stringify(record), Date.now()),
+        prepared(durable, 'INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
+          record.id,
+          JSON.stringify(record),
+          Date.now(),
+        ),
       );
     },
   };
@@ -319,7 +353,7 @@ export function createSqliteSink(file: string): LeadSink {
 /** Every lead in the local lead table, oldest first. */
 export function readLeads(file: string): LeadRecord[] {
   const { durable } = openDatabase(file);
-  return (durable.prepare('SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map(
+  return (prepared(durable, 'SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map(
     (r) => JSON.parse(r.record) as LeadRecord,
   );
 }
@@ -327,7 +361,7 @@ export function readLeads(file: string): LeadRecord[] {
 /** What sits in quarantine: entries that could not be read, with the reason, for a person to look at. */
 export function readQuarantine(file: string): { id: string | null; payload: string; reason: string; at: number }[] {
   const { durable } = openDatabase(file);
-  return durable.prepare('SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as {
+  return prepared(durable, 'SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as {
     id: string | null;
     payload: string;
     reason: string;
