@@ -9,6 +9,7 @@ import rehypeParse from 'rehype-parse';
 import type { Element, Root, RootContent } from 'hast';
 import type { Pricing } from '../contract/content.ts';
 import { SITE_NAME } from '../config.ts';
+import { splitAuthor, type PostSummary } from './blog.ts';
 
 export type JsonLdNode = Record<string, unknown>;
 /** One step of a breadcrumb trail: a name and a site path (`/`, `/blog`, `/blog/<post>`). */
@@ -149,21 +150,10 @@ export function softwareApplication(origin: string, pricing: Pricing, descriptio
   };
 }
 
-export interface PostData {
-  slug: string;
-  title: string;
-  description: string;
-  published: string;
-  updated?: string;
-  /** Front matter `author`: a name, optionally followed by `, <job title>`. */
-  author: string;
-  tags: string[];
-}
-
 /** A blog post's BlogPosting: headline, author (a Person), publication and modification dates. */
-export function blogPosting(origin: string, post: PostData): JsonLdNode {
+export function blogPosting(origin: string, post: PostSummary): JsonLdNode {
   const url = pageUrl(origin, `/${post.slug}`);
-  const [name, ...role] = post.author.split(',').map((s) => s.trim());
+  const { name, role } = splitAuthor(post.author);
   return {
     '@type': 'BlogPosting',
     '@id': `${url}#post`,
@@ -176,7 +166,7 @@ export function blogPosting(origin: string, post: PostData): JsonLdNode {
     author: {
       '@type': 'Person',
       name,
-      ...(role.length ? { jobTitle: role.join(', ') } : {}),
+      ...(role ? { jobTitle: role } : {}),
       worksFor: { '@id': orgId(origin) },
     },
     publisher: publisher(origin),
