@@ -24,6 +24,8 @@ export const config = {
     '/api/((?!(?:v1/pages|v1/pages/batch|v1/search|v1/lead/validate|lead|mcp|cron/leads-flush|v1/sandbox)$).*)',
     // Page URLs (no dot): markdown negotiation and `Vary: Accept`. /mcp is a function (rewritten).
     '/((?!api/|mcp$|_astro/|pagefind/)[^.]*)',
+    // The pages' `.md` twins: their markdown headers (canonical page URL, token estimate, content signals).
+    '/((?!_astro/|pagefind/).*\\.md)',
     // Paths whose extension the site never publishes: only ever 404s, markdown ones when asked for.
     '/((?!_astro/|pagefind/).*\\.(?!(?:html|json|md|svg|txt|xml|yaml)$)[^.\\/]*)',
     // Percent-encoded paths: whether a platform matches the pattern above on the raw or the decoded path,

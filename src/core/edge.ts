@@ -151,6 +151,13 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
 
   if (functionPaths.has(path)) return { type: 'next', headers: {} };
 
+  // A page's `.md` twin (a static file): the headers of every markdown answer of that page, so the
+  // canonical page URL and the token estimate travel with the twin too, not only with negotiation.
+  if (read && path.endsWith('.md')) {
+    const twinOf = content.bySlug.get(path.slice(1, -'.md'.length));
+    if (twinOf) return { type: 'next', headers: { ...markdownHeaders(twinOf), Vary: 'Accept' } };
+  }
+
   // Page URLs: markdown negotiation (Accept, or a known agent's user agent). Both variants carry the same
   // Vary; the HTML one carries the site's discovery links and the page's markdown alternate.
   const slug = read ? slugOfPath(path) : undefined;

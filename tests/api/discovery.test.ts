@@ -123,9 +123,10 @@ describe('markdown answers an agent can use on its own', () => {
     expect(browser.headers.vary).toBe('Accept, User-Agent');
   });
 
-  it('negotiated markdown and getPage markdown carry CORS, the canonical page URL, a token estimate and the content signals', async () => {
+  it('every markdown answer (twin, negotiated, getPage) carries CORS, the canonical URL, tokens and content signals', async () => {
     const twin = await send(`${server.url}/pricing.md`);
     const answers = [
+      twin,
       await send(`${server.url}/pricing`, { headers: { Accept: 'text/markdown' } }),
       await send(`${server.url}/pricing`, { headers: { 'User-Agent': 'Claude-User/1.0' } }),
       await send(`${server.url}/api/v1/pages/pricing`, { headers: { Accept: 'text/markdown' } }),

@@ -119,7 +119,7 @@ function headersFor(path: string): Record<string, string> {
 const FUNCTION_PATHS = functionRoutes().map((r) => r.path);
 const GET_PAGE_PATHS = ['/api/v1/pages/pricing', '/api/v1/pages/index', '/api/v1/pages/blog/planning-for-peak-season', '/api/v1/pages/nope'];
 const PAGE_PATHS = ['/', '/pricing', '/blog', '/blog/planning-for-peak-season', '/product/quoting', '/no-such-page'];
-const PUBLISHED = ['/api/v1/sandbox', '/pricing.md', '/index.md', '/llms.txt', '/llms-full.txt', '/robots.txt', '/sitemap.xml', '/openapi.json', '/openapi.yaml', '/favicon.svg', '/.well-known/mcp.json', '/.well-known/ard.json', '/_astro/x.js', '/_astro/x.css', '/pagefind/pagefind.js', '/pagefind/wasm.en.pagefind'];
+const PUBLISHED = ['/api/v1/sandbox', '/llms.txt', '/llms-full.txt', '/robots.txt', '/sitemap.xml', '/openapi.json', '/openapi.yaml', '/favicon.svg', '/.well-known/mcp.json', '/.well-known/ard.json', '/_astro/x.js', '/_astro/x.css', '/pagefind/pagefind.js', '/pagefind/wasm.en.pagefind'];
 
 describe('config.json routes', () => {
   it('runs the middleware before the filesystem, then the rewrites, then real 404s', () => {
@@ -158,11 +158,14 @@ describe('config.json routes', () => {
 
   it('the middleware matcher is narrow: getPage, pages, unknown API paths and unpublished extensions only', () => {
     const mw = middlewareRoute();
-    for (const p of [...GET_PAGE_PATHS, ...PAGE_PATHS, '/api/v2/pages', '/api/v1/nope', '/wp-login.php']) expect(matches(mw, p), p).toBe(true);
+    const twins = ['/pricing.md', '/index.md', '/blog/planning-for-peak-season.md'];
+    for (const p of [...GET_PAGE_PATHS, ...PAGE_PATHS, ...twins, '/api/v2/pages', '/api/v1/nope', '/wp-login.php']) {
+      expect(matches(mw, p), p).toBe(true);
+    }
     for (const p of [...FUNCTION_PATHS, '/api/mcp', ...PUBLISHED]) expect(matches(mw, p), p).toBe(false);
     // The source matcher read as URLPatterns (as the local server reads patterns) agrees with the built regex.
     const patterns = middlewareConfig.matcher.map((m) => new URLPattern({ pathname: m }));
-    for (const p of [...GET_PAGE_PATHS, ...PAGE_PATHS, ...FUNCTION_PATHS, ...PUBLISHED, '/wp-login.php', '/a.b/c', '/.well-known/x']) {
+    for (const p of [...GET_PAGE_PATHS, ...PAGE_PATHS, ...FUNCTION_PATHS, ...PUBLISHED, ...twins, '/wp-login.php', '/a.b/c', '/.well-known/x']) {
       expect(patterns.some((u) => u.test({ pathname: p })), p).toBe(matches(mw, p));
     }
     expect(mw.middlewareRawSrc).toEqual(middlewareConfig.matcher);
