@@ -14,7 +14,15 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
-import type { IdempotencyRecord, LeadRecord, LeadSink, LimitResult, OutboxItem, Store } from '../core/ports.ts';
+import type {
+  IdempotencyRecord,
+  LeadRecord,
+  LeadSink,
+  LimitPolicy,
+  LimitResult,
+  OutboxItem,
+  Store,
+} from '../core/ports.ts';
 
 /** The file name inside KARTAGE_VAR_DIR. */
 export const DB_FILE = 'kartage.db';
@@ -166,32 +174,48 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     transaction(durable, () => prepared(durable, 'DELETE FROM rate_log WHERE until <= ?').run(now));
   };
 
+  /** One read-budget hit (sliding window: this window's and the last one's counters), inside a transaction. */
+  const slidingHit = (policy: LimitPolicy, client: string, now: number, windowMs: number): LimitResult => {
+    const idx = Math.floor(now / windowMs);
+    const count = (i: number) =>
+      Number(
+        get(fast, 'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?', policy.name, client, i)
+          ?.count ?? 0,
+      );
+    const previous = count(idx - 1);
+    const current = count(idx);
+    const allowed = slidingWindowAllows(policy, previous, current, now);
+    if (!allowed) return slidingWindowResult(policy, previous, current, now, false);
+    prepared(
+      fast,
+      'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
+    ).run(policy.name, client, idx, (idx + 2) * windowMs);
+    return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
+  };
+  let readBatch: { run: () => LimitResult; resolve: (r: LimitResult) => void; reject: (e: unknown) => void }[] = [];
+  const commitReads = () => {
+    const batch = readBatch;
+    readBatch = [];
+    let results: LimitResult[];
+    try {
+      results = transaction(fast, () => batch.map((h) => h.run()));
+    } catch (e) {
+      for (const h of batch) h.reject(e);
+      return;
+    }
+    batch.forEach((h, i) => h.resolve(results[i]!));
+  };
+
   return {
     async hit(policy, client, now): Promise<LimitResult> {
       sweep(now);
       const windowMs = policy.windowSeconds * 1000;
       if (policy.algorithm === 'sliding-window') {
-        const idx = Math.floor(now / windowMs);
-        return transaction(fast, () => {
-          const count = (i: number) =>
-            Number(
-              get(
-                fast,
-                'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?',
-                policy.name,
-                client,
-                i,
-              )?.count ?? 0,
-            );
-          const previous = count(idx - 1);
-          const current = count(idx);
-          const allowed = slidingWindowAllows(policy, previous, current, now);
-          if (!allowed) return slidingWindowResult(policy, previous, current, now, false);
-          prepared(
-            fast,
-            'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
-          ).run(policy.name, client, idx, (idx + 2) * windowMs);
-          return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
+        // Group commit: the read-budget hits that arrive in one turn of the event loop share one
+        // transaction (each still answered only after that commit).
+        return new Promise<LimitResult>((resolve, reject) => {
+          readBatch.push({ run: () => slidingHit(policy, client, now, windowMs), resolve, reject });
+          if (readBatch.length === 1) setImmediate(commitReads);
         });
       }
       return transaction(durable, () => {

@@ -60,6 +60,17 @@ describe.each(engines)('$name store', (engine) => {
     expect(later).toBe(60);
   });
 
+  it('sliding window: 130 hits at once (one batch, one transaction where the engine batches) allow exactly 120', async () => {
+    const store = engine.create();
+    const t = WINDOW_START + 1_000;
+    const all = await Promise.all(Array.from({ length: 130 }, () => store.hit(read, 'burst', t)));
+    expect(all.filter((r) => r.allowed)).toHaveLength(120);
+    expect(all.filter((r) => r.allowed).map((r) => r.remaining).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 120 }, (_, i) => i),
+    );
+    expect(await store.hit(read, 'other', t)).toMatchObject({ allowed: true, remaining: 119 });
+  });
+
   it('sliding window: no 2x burst at a window edge (120 just before it, then nearly nothing just after)', async () => {
     const store = engine.create();
     let before = 0;
