@@ -16,6 +16,50 @@ export interface ToRequestOptions {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'x-real-ip']);
 
+/**
+ * The request body as a web stream, with backpressure. Not `Readable.toWeb`: when a reader cancels (a body
+ * over its limit), a chunk already emitted still reaches that adapter's `enqueue` on the closed controller,
+ * an uncaught exception that takes the server down. Here everything after close or cancel is ignored.
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.on('end', () => {
+          if (done) return;
+          done = true;
+          controller.close();
+        });
+        const fail = (e: unknown) => {
+          if (done) return;
+          done = true;
+          controller.error(e);
+        };
+        req.on('error', fail);
+        req.on('close', () => {
+          if (!req.complete) fail(new Error('the client closed the connection before the body ended'));
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        // The handler has answered (413, say): the rest of the body is read and dropped, so the answer
+        // still reaches the client instead of a reset socket.
+        done = true;
+        req.resume();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
 export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -58,7 +102,7 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
   return new Request(url, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
+    body: hasBody ? bodyStream(req) : undefined,
     duplex: 'half',
     ...(hasBody ? { signal } : {}),
   } as RequestInit);
