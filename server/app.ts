@@ -6,8 +6,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BASE_HEADERS, functionPath, functionRoutes, rewrites, type RouteSpec } from '../src/contract/routes.ts';
-import { handleEdge } from '../src/core/edge.ts';
-import { notFoundMarkdown } from '../src/core/edge.ts';
+import { decodePath, handleEdge, notFoundMarkdown } from '../src/core/edge.ts';
 import { wantsMarkdown } from '../src/core/accept.ts';
 import { errorResponse, methodNotAllowed, preflight } from '../src/adapters/http.ts';
 import type { Deps } from '../src/adapters/deps.ts';
@@ -56,16 +55,6 @@ const BASE = Object.entries(BASE_HEADERS);
 export function withBaseHeaders(response: Response): Response {
   for (const [k, v] of BASE) if (!response.headers.has(k)) response.headers.set(k, v);
   return response;
-}
-
-/** The decoded path of a URL (decoded once, here only), or undefined when its percent-encoding is broken. */
-export function decodePath(pathname: string): string | undefined {
-  if (!pathname.includes('%')) return pathname;
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
 }
 
 export async function createApp(opts: AppOptions): Promise<App> {

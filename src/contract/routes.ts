@@ -114,6 +114,12 @@ export const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
+/**
+ * `Vary` of page URLs: the answer depends on Accept and, for known agents, on User-Agent (the edge step's
+ * `negotiateMarkdown`); a shared cache must not hand an agent's markdown to a browser.
+ */
+export const PAGE_VARY = 'Accept, User-Agent';
+
 /** Headers every answer carries, static or dynamic, HTML or not (the first header rule, for every path). */
 export const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', ...SECURITY_HEADERS };
 
@@ -135,7 +141,7 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   // Page URLs: the middleware negotiates on Accept and, for known agents, User-Agent (src/core/edge.ts).
   {
     source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)',
-    headers: { ...SECURITY_HEADERS, Vary: 'Accept, User-Agent' },
+    headers: { Vary: PAGE_VARY },
   },
   {
     source: '/(.*).md',

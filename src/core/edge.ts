@@ -5,7 +5,7 @@
  * Returns a decision; the platform glue turns it into its own response, rewrite or pass-through.
  */
 import { API_LINKS, canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
-import { CACHE_CONTROL, CONTENT_SIGNAL, CORS_READ, routes, type RouteSpec } from '../contract/routes.ts';
+import { CACHE_CONTROL, CONTENT_SIGNAL, CORS_READ, PAGE_VARY, routes, type RouteSpec } from '../contract/routes.ts';
 import { SLUG_PATTERN } from '../contract/schemas.ts';
 import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
 import { routeHeadersFor } from './deprecation.ts';
@@ -80,10 +80,18 @@ export function markdownHeaders(page: ContentPage): Record<string, string> {
 }
 
 /**
- * `Vary` of page URLs: the answer depends on Accept and, for known agents, on User-Agent (see
- * `negotiateMarkdown`); a shared cache must not hand an agent's markdown to a browser.
+ * The decoded path of a URL, or undefined when its percent-encoding is broken. Decoded exactly once: the
+ * edge step and the local server route on this, so `/%61pi/v1/pages` is `/api/v1/pages` for both, and
+ * `/%2561pi/...` stays a path under `%61pi`.
  */
-const PAGE_VARY = 'Accept, User-Agent';
+export function decodePath(pathname: string): string | undefined {
+  if (!pathname.includes('%')) return pathname;
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Page slug for a site path, or undefined (`/` -> `index`). */
 export function slugOfPath(path: string): string | undefined {
@@ -99,12 +107,7 @@ const functionPaths = new Set((routes as readonly RouteSpec[]).filter((r) => r.s
 
 export async function handleEdge(request: Request, deps: EdgeDeps): Promise<EdgeDecision> {
   const url = new URL(request.url);
-  let path: string;
-  try {
-    path = decodeURIComponent(url.pathname);
-  } catch {
-    path = url.pathname;
-  }
+  const path = decodePath(url.pathname) ?? url.pathname;
   const { content } = deps;
   const origin = content.data.origin;
   const markdownWanted = wantsMarkdown(request.headers.get('accept'));
@@ -135,8 +138,8 @@ export async function handleEdge(request: Request, deps: EdgeDeps): Promise<Edge
     // API answers point at the API's descriptions; a deprecation link, when there is one, stays first.
     const links = [...(extra.Link ? [extra.Link] : []), ...API_LINKS].join(', ');
     if (markdownWanted) {
-      const canonical = canonicalLinkHeader(page.url);
-      const headers = { ...common, ...markdownHeaders(page), ...extra, Link: `${links}, ${canonical}` };
+      const md = markdownHeaders(page); // its Link is the page's canonical URL
+      const headers = { ...common, ...md, ...extra, Link: `${links}, ${md.Link}` };
       return { type: 'rewrite', path: `/${slug}.md`, headers };
     }
     const headers = { ...common, ...extra, Link: links, 'Content-Type': 'application/json; charset=utf-8' };
