@@ -1,6 +1,6 @@
 /**
- * @module Vercel Routing Middleware: markdown negotiation on page URLs, getPage over the per-page static
- * files (metered), and real 404s for unknown API paths. The local server runs the same `handleEdge` first.
+ * @module Vercel Routing Middleware: the pipeline's middleware (src/http/middleware.ts) with this
+ * instance's dependencies. The local server runs the same `createMiddleware` for the same matcher.
  *
  * `config` must stay a literal: Vercel reads it statically, and outside Next.js it accepts path strings
  * only (no `has` conditions). The matcher is narrow on purpose, because every match is a billed
@@ -8,13 +8,10 @@
  * tests/vercel/output.test.ts checks the built matcher against the route table.
  */
 import { readFileSync } from 'node:fs';
-import { next, rewrite } from '@vercel/functions';
-import { handleEdge } from './src/core/edge.ts';
-import { indexContent, type Content, type ContentData } from './src/core/content.ts';
-import { deps } from './src/adapters/deps.ts';
-import { errorResponse } from './src/adapters/http.ts';
-import { createLog } from './src/adapters/log.ts';
-import type { Log } from './src/core/ports.ts';
+import { createDeps, type Deps } from './src/adapters/deps.ts';
+import { contentFromData } from './src/core/content-source.ts';
+import type { ContentData } from './src/core/content.ts';
+import { createMiddleware } from './src/http/middleware.ts';
 
 export const config = {
   runtime: 'nodejs',
@@ -34,32 +31,22 @@ export const config = {
   ],
 };
 
-let content: Content | undefined;
+let deps: Deps | undefined;
 
 /**
- * The content the edge step needs, read from `build/content.json` beside this module. The literal URL
- * makes Vercel's file tracing copy that file into the middleware's bundle: vercel.json `includeFiles`
- * reaches the functions only, and the middleware must not depend on the working directory.
+ * This instance's dependencies. The content comes from `build/content.json` beside this module: the
+ * literal URL makes Vercel's file tracing copy that file into the middleware's bundle (vercel.json
+ * `includeFiles` reaches the functions only), and the middleware must not depend on the working directory.
  */
-function edgeContent(): Content {
-  return (content ??= indexContent(JSON.parse(readFileSync(new URL('./build/content.json', import.meta.url), 'utf8')) as ContentData));
+function middlewareDeps(): Deps {
+  return (deps ??= createDeps({
+    content: contentFromData(
+      JSON.parse(readFileSync(new URL('./build/content.json', import.meta.url), 'utf8')) as ContentData,
+      () => {
+        throw new Error('the middleware has no search index');
+      },
+    ),
+  }));
 }
 
-export default async function middleware(request: Request): Promise<Response> {
-  let log: Log | undefined;
-  try {
-    const d = deps();
-    log = d.log;
-    const decision = await handleEdge(request, { content: edgeContent(), meterRead: (r) => d.meter(r) });
-    if (decision.type === 'respond') return decision.response;
-    if (decision.type === 'rewrite') return rewrite(new URL(decision.path, request.url), { headers: decision.headers });
-    return next({ headers: decision.headers });
-  } catch (e) {
-    // Fail open: a broken middleware must not take every page down. Pages go on to the static files;
-    // API paths get the contract's Error body instead of the platform's error page.
-    const id = crypto.randomUUID();
-    (log ?? createLog())('middleware_failed', { level: 'error', id, error: String((e as Error)?.stack ?? e) });
-    if (new URL(request.url).pathname.startsWith('/api/')) return errorResponse(500, `Internal error (reference ${id}); please retry`);
-    return next();
-  }
-}
+export default createMiddleware(middlewareDeps);

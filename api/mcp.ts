@@ -1,17 +1,5 @@
-// POST /mcp (rewritten to /api/mcp): MCP over Streamable HTTP, stateless; every other method answers 405 with Allow.
-import { deps } from '../src/adapters/deps.ts';
-import { guarded } from '../src/adapters/handler.ts';
-import { handleMcp, mcpHosts } from '../src/mcp/http.ts';
+// The mcp operation (src/operations/mcp.ts) as a Vercel function.
+import { mcp } from '../src/operations/mcp.ts';
+import { vercelFunction } from '../src/http/vercel.ts';
 
-const handle = (request: Request) =>
-  guarded(async () => {
-    const d = deps();
-    return handleMcp(request, d, mcpHosts(process.env, d.content().data.origin));
-  }, request);
-
-export const POST = handle;
-export const GET = handle;
-export const DELETE = handle;
-export const OPTIONS = handle;
-export const PUT = handle;
-export const PATCH = handle;
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = vercelFunction(mcp);

@@ -132,8 +132,8 @@ export async function coldTargets(): Promise<{ kind: ColdRow['kind']; targets: T
     const built = await stat(functionsDir);
     return { kind: 'bundle', targets, scratch: overlays, note: `built bundles from .vercel/output/functions (built ${built.mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC), each run with its folder as working directory and the files its .vc-config.json filePathMap adds (the build data) in place; size includes those files` };
   }
-  const { functionRoutes } = await import('../src/contract/routes.ts');
-  const targets: Target[] = functionRoutes().map((r) => ({ name: r.fn!, entry: join(ROOT, 'api', `${r.fn}.ts`), cwd: ROOT, kind: 'source' as const }));
+  const { functionRoutes } = await import('../src/operations/index.ts');
+  const targets: Target[] = functionRoutes().map((r) => ({ name: r.fn, entry: join(ROOT, 'api', `${r.fn}.ts`), cwd: ROOT, kind: 'source' as const }));
   targets.push({ name: 'middleware', entry: join(ROOT, 'middleware.ts'), cwd: ROOT, kind: 'source' });
   return { kind: 'source', targets, note: '.vercel/output does not exist (run `npm run build:vercel` first): measured the source modules under api/ and middleware.ts from the project root instead; "size" is every file their import graph loads plus build/ (the data they read)' };
 }

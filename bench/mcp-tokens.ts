@@ -101,7 +101,7 @@ export async function runMcpTokens(dataDir = join(ROOT, 'build')): Promise<McpTo
   try {
     const rows = await measure(server.url.replace('127.0.0.1', 'localhost'));
     return {
-      pages: deps.content().data.pages.length,
+      pages: deps.content().entries().length,
       encoding: 'o200k_base',
       tokenizer: 'gpt-tokenizer',
       rows,

@@ -30,7 +30,8 @@ import { buildSearchIndex, loadSearchIndex, searchSite, terms, type SearchIndex 
 import searchSynonyms from '../content/data/search-synonyms.json' with { type: 'json' };
 import { evaluate, loadJudged, type Figures } from '../tests/search/metrics.ts';
 import { pagefindRunner } from '../tests/search/pagefind-node.ts';
-import { CONTENT_FILE, SEARCH_FILE, indexContent, type ContentData, type ContentPage } from '../src/core/content.ts';
+import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../src/core/content.ts';
+import { contentFromData } from '../src/core/content-source.ts';
 import { QUERIES } from './corpus.ts';
 import { lastJson, median, percentile, ROOT, runTimed } from './lib.ts';
 import { existsSync } from 'node:fs';
@@ -198,9 +199,9 @@ const oramaRunner = (db: Awaited<ReturnType<typeof oramaIndex>>): Runner => (q) 
 export async function runRelevance(dataDir = join(ROOT, 'build'), distDir = join(ROOT, 'dist')): Promise<SearchReport['relevance']> {
   if (!existsSync(join(dataDir, CONTENT_FILE))) return undefined;
   const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
-  const content = indexContent(data);
   const index: SearchIndex = loadSearchIndex(JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
-  const ours: Runner = (q) => searchSite({ content, index }, q, 10).results.map((r) => r.slug);
+  const source = contentFromData(data, () => index);
+  const ours: Runner = (q) => searchSite({ content: source }, q, 10).results.map((r) => r.slug);
   const engines: [string, Runner][] = [
     ['ours: the API (GET /api/v1/search, MCP search tool)', ours],
     ['site /search page as a visitor sees it (asks the API)', ours],
@@ -236,7 +237,6 @@ export async function runRelevance(dataDir = join(ROOT, 'build'), distDir = join
 
 export async function runSearchBench(dataDir: string, rounds = Number(process.env.BENCH_SEARCH_ROUNDS) || 20): Promise<SearchReport> {
   const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
-  const content = indexContent(data);
   const pages: ContentPage[] = data.pages;
   const libraries: LibraryRow[] = [];
 
@@ -266,7 +266,9 @@ export async function runSearchBench(dataDir: string, rounds = Number(process.en
   const fileBytes = Buffer.byteLength(fileJson);
   const gzipBytes = gzipSync(fileJson).length;
 
-  const oursRun: Runner = (q) => searchSite({ content, index }, q, 10).results.map((r) => r.slug);
+  const source = contentFromData(data, () => index);
+  source.entries(); // worked out once per instance, before the timing
+  const oursRun: Runner = (q) => searchSite({ content: source }, q, 10).results.map((r) => r.slug);
   const ours = await timeQueries(oursRun, rounds);
   libraries.push({
     name: 'ours: searchSite (BM25F index + ranking + snippets)',

@@ -40,7 +40,7 @@ const running = await startServer({
   trustProxy: env.BENCH_TRUST_PROXY === '1',
   log: quiet ? () => {} : (line) => process.stdout.write(line + '\n'),
 });
-deps.searchIndex(); // load the index now, as a warm instance has it
+deps.content().searchIndex(); // load the index now, as a warm instance has it
 
 process.on('message', async (msg: { type: string; gc?: boolean }) => {
   if (msg.type === 'memory') {

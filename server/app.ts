@@ -1,51 +1,31 @@
 /**
- * @module The local server's request pipeline, in Vercel's order: the edge step (the same code as
- * middleware.ts), the filesystem, the route table's rewrites, the functions in `api/` (the same modules
- * Vercel deploys), then a real 404. Web-standard: Request in, Response out.
+ * @module The local server's routing, in Vercel's order: the middleware (the same `createMiddleware` as
+ * middleware.ts, for the same matcher), the filesystem, the route table's rewrites, the function
+ * operations through the pipeline, then the pipeline's not-found. Web-standard: Request in, Response out.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { BASE_HEADERS, functionPath, functionRoutes, rewrites, type RouteSpec } from '../src/contract/routes.ts';
-import { decodePath, handleEdge, notFoundMarkdown } from '../src/core/edge.ts';
+import { BASE_HEADERS, functionPath } from '../src/contract/routes.ts';
+import { preflight } from '../src/adapters/http.ts';
 import { wantsMarkdown } from '../src/core/accept.ts';
-import { errorResponse, methodNotAllowed, preflight } from '../src/adapters/http.ts';
+import { decodePath } from '../src/core/edge.ts';
 import type { Deps } from '../src/adapters/deps.ts';
+import { createMiddleware } from '../src/http/middleware.ts';
+import { functionOf, type Operation } from '../src/http/operation.ts';
+import { notFound, runOperation } from '../src/http/pipeline.ts';
+import { operations, rewrites } from '../src/operations/index.ts';
+import { config as middlewareConfig } from '../middleware.ts';
 import { createStaticFiles, isCanonicalPath } from './static-files.ts';
 
-type Handler = (request: Request) => Response | Promise<Response>;
-export type FunctionModule = Partial<Record<'GET' | 'POST' | 'DELETE' | 'OPTIONS', Handler>>;
-
-export interface MountedFunction { route: RouteSpec; module: FunctionModule }
-
 export interface AppOptions {
-  root: string;
   distDir: string;
   deps: Deps;
 }
 
 export interface App {
   handle(request: Request): Promise<Response>;
-  functions: MountedFunction[];
-  /** Function routes of the table whose module is not in `api/` yet (answered 404, as Vercel would). */
-  missing: RouteSpec[];
+  /** The operations answered by functions (on Vercel, one function each). */
+  functions: Operation[];
   /** Releases what the app holds open (the build folder's watch). */
   close(): void;
-}
-
-/** Imports the function module of every function route (the files Vercel deploys from `api/`). */
-async function mountFunctions(root: string): Promise<{ functions: MountedFunction[]; missing: RouteSpec[] }> {
-  const functions: MountedFunction[] = [];
-  const missing: RouteSpec[] = [];
-  for (const route of functionRoutes()) {
-    const file = join(root, 'api', `${route.fn}.ts`);
-    try {
-      functions.push({ route, module: (await import(pathToFileURL(file).href)) as FunctionModule });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String((e as Error).message).includes(file)) throw e;
-      missing.push(route);
-    }
-  }
-  return { functions, missing };
 }
 
 /** Headers every answer carries (the route table's rule for every path); an answer's own headers win. */
@@ -57,77 +37,89 @@ export function withBaseHeaders(response: Response): Response {
   return response;
 }
 
+/** The middleware's matcher as URL patterns (checked against the raw and the decoded path, as either may be). */
+const matcher = middlewareConfig.matcher.map((m) => new URLPattern({ pathname: m }));
+
+/** The headers a middleware answer asks to add to the final response (all but its own instructions). */
+function addedHeaders(response: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of response.headers) if (!k.startsWith('x-middleware-')) out[k] = v;
+  return out;
+}
+
 export async function createApp(opts: AppOptions): Promise<App> {
   const files = createStaticFiles(opts.distDir);
-  const { functions, missing } = await mountFunctions(opts.root);
-  const byPath = new Map<string, MountedFunction>();
-  for (const f of functions) byPath.set(functionPath(f.route.fn!), f);
+  const middleware = createMiddleware(() => opts.deps);
+  const functions = operations.filter((op) => functionOf(op));
+  const byPath = new Map<string, Operation>();
+  for (const op of functions) byPath.set(functionPath(functionOf(op)!), op);
   const aliases = rewrites().map((r) => ({ pattern: new URLPattern({ pathname: r.source }), destination: r.destination }));
 
-  async function callFunction(f: MountedFunction, request: Request): Promise<Response> {
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const handler = f.module[method as keyof FunctionModule];
-    if (handler) return handler(request);
-    if (method === 'OPTIONS') return preflight(f.route.methods);
-    return methodNotAllowed(f.route.methods);
+  async function serveFile(request: Request, target: string, path: string, extra: Record<string, string>) {
+    const file = await files.resolve(target);
+    return file ? files.serve(request, file, path, extra) : undefined;
   }
 
-  async function notFound(request: Request, path: string): Promise<Response> {
-    if (wantsMarkdown(request.headers.get('accept'))) {
-      return new Response(notFoundMarkdown(path, opts.deps.content().data.origin), { status: 404, headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept' } });
+  async function notFoundAnswer(request: Request, path: string): Promise<Response> {
+    if (path.startsWith('/api/') || !(request.method === 'GET' || request.method === 'HEAD')) {
+      return notFound(request, path, opts.deps.content().origin);
     }
-    if (path.startsWith('/api/')) return errorResponse(404, `No API endpoint at ${path.slice(0, 200)}. See /openapi.json.`);
-    const page404 = await files.resolve('/404.html');
+    if (wantsMarkdown(request.headers.get('accept'))) return notFound(request, path, opts.deps.content().origin);
     // Header rules of the 404 page itself, not of the path asked for (`/x.md` must not make it markdown).
-    if (page404 && (request.method === 'GET' || request.method === 'HEAD')) return files.serve(request, page404, '/404.html', { 'Cache-Control': 'no-store' }, 404);
-    return errorResponse(404, `Nothing at ${path.slice(0, 200)}`);
+    const page404 = await files.resolve('/404.html');
+    if (page404) return files.serve(request, page404, '/404.html', { 'Cache-Control': 'no-store' }, 404);
+    return notFound(request, path, opts.deps.content().origin);
   }
 
   async function route(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    // Decoded exactly once, here; the edge step decodes the same way (`/%61pi/v1/pages` is `/api/v1/pages`),
-    // and the file lookup takes this path as it is (`/%2561pi/...` is a file named `%61pi`, not `api`).
+    // Decoded exactly once, here and in the middleware (`/%61pi/v1/pages` is `/api/v1/pages`); the file
+    // lookup takes this path as it is (`/%2561pi/...` is a file named `%61pi`, not `api`).
     const path = decodePath(url.pathname) ?? url.pathname;
-    const decision = await handleEdge(request, { content: opts.deps.content(), meterRead: (r) => opts.deps.meter(r) });
-    if (decision.type === 'respond') return decision.response;
-
-    let target = path;
-    let extra: Record<string, string> = decision.headers;
-    if (decision.type === 'rewrite') target = decision.path;
-
     const isRead = request.method === 'GET' || request.method === 'HEAD';
-    if (isRead && path.endsWith('.html') && path !== '/404.html' && decision.type === 'next' && isCanonicalPath(path)) {
+    const target = path;
+    let extra: Record<string, string> = {};
+    if (matcher.some((p) => p.test({ pathname: url.pathname }) || p.test({ pathname: path }))) {
+      const answer = await middleware(request);
+      const destination = answer.headers.get('x-middleware-rewrite');
+      if (destination) {
+        // A rewrite serves a static file in place of the path (getPage's JSON, a page's markdown twin).
+        const served = await serveFile(request, new URL(destination).pathname, path, addedHeaders(answer));
+        return served ?? notFoundAnswer(request, path);
+      }
+      if (!answer.headers.has('x-middleware-next')) return answer;
+      extra = addedHeaders(answer);
+    }
+
+    if (isRead && path.endsWith('.html') && path !== '/404.html' && isCanonicalPath(path)) {
       // The target is the request's own path (still percent-encoded) less `.html`: a same-origin path,
       // since a canonical path has no empty segment (`//host`) and no backslash (`/\host`).
       const clean = path === '/index.html' ? '/' : path.slice(0, -'.html'.length);
       const location = url.pathname === '/index.html' ? '/' : url.pathname.slice(0, -'.html'.length);
-      if (await files.resolve(clean)) {
-        return new Response(null, { status: 308, headers: { Location: location + url.search } });
-      }
+      if (await files.resolve(clean)) return new Response(null, { status: 308, headers: { Location: location + url.search } });
     }
 
     // Filesystem first (as on Vercel), except for function paths.
-    const fn = byPath.get(target);
-    if (!fn && isRead) {
-      const file = await files.resolve(target);
-      if (file) return files.serve(request, file, path, extra);
+    const op = byPath.get(target);
+    if (op) return runOperation(op, request, opts.deps) as Promise<Response>;
+    if (isRead) {
+      const served = await serveFile(request, target, path, extra);
+      if (served) return served;
     }
-    if (fn) return callFunction(fn, request);
-
     // Rewrites after the filesystem.
     for (const alias of aliases) {
       if (!alias.pattern.test({ pathname: target })) continue;
       const aliased = byPath.get(alias.destination);
-      if (aliased) return callFunction(aliased, request);
+      if (aliased) return runOperation(aliased, request, opts.deps) as Promise<Response>;
       if (isRead) {
-        const file = await files.resolve(alias.destination);
-        if (file) return files.serve(request, file, path, extra);
+        const served = await serveFile(request, alias.destination, path, extra);
+        if (served) return served;
       }
     }
     if (request.method === 'OPTIONS') return preflight(['GET', 'HEAD']);
-    return notFound(request, path);
+    return notFoundAnswer(request, path);
   }
 
   const handle = async (request: Request) => withBaseHeaders(await route(request));
-  return { handle, functions, missing, close: () => files.close() };
+  return { handle, functions, close: () => files.close() };
 }

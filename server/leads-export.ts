@@ -4,10 +4,12 @@
  * stdout. An export for reading or importing elsewhere; the database stays the record.
  */
 import { writeFileSync } from 'node:fs';
-import { dbFile } from '../src/adapters/deps.ts';
+import { join } from 'node:path';
+import { parseConfig } from '../src/adapters/config.ts';
+import { DB_FILE } from '../src/adapters/sqlite-store.ts';
 import { readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
 
-const file = dbFile(process.env);
+const file = join(parseConfig(process.env).varDir, DB_FILE);
 const leads = readLeads(file);
 const lines = leads.map((l) => JSON.stringify(l) + '\n').join('');
 const target = process.argv[2];

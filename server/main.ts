@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { createApp, withBaseHeaders, type App } from './app.ts';
 import { bodyOf, withBody } from './static-files.ts';
 import { toRequest, sendResponse } from './node-http.ts';
-import { createDeps, withDeps, type Deps } from '../src/adapters/deps.ts';
+import { createDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
+import { internalError } from '../src/http/pipeline.ts';
 
 /** Methods a WHATWG Request refuses to carry. */
 const UNSUPPORTED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -66,7 +67,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const root = opts.root ?? PROJECT_ROOT;
   const deps = opts.deps ?? createDeps({ dataDir: join(root, 'build') });
   deps.content(); // fail at start, not on the first request, when the build is missing
-  const app = await createApp({ root, distDir: opts.distDir ?? join(root, 'dist'), deps });
+  const app = await createApp({ distDir: opts.distDir ?? join(root, 'dist'), deps });
   const log = opts.log ?? batchedStdout();
   const host = opts.host ?? '127.0.0.1';
   let base = '';
@@ -87,9 +88,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
         response = errorResponse(405, `Method ${req.method} is not supported`, { Allow: 'GET, HEAD, POST, OPTIONS' });
         throw RESPONDED;
       }
-      const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false }, controller.signal);
-      // Handlers find this server's dependencies through `deps()` (two servers may share a process).
-      response = await withDeps(deps, () => app.handle(request));
+      const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false, id }, controller.signal);
+      response = await app.handle(request);
       if (opts.inspect) opts.inspect(request, bodyOf(response) ? withBody(response) : response.clone());
     } catch (e) {
       if (e !== RESPONDED) {
@@ -98,10 +98,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           log(JSON.stringify({ time: new Date().toISOString(), method: req.method, path: (req.url ?? '').slice(0, 500), status: 499, id, note: 'client closed the connection' }));
           return;
         }
-        log(JSON.stringify({ time: new Date().toISOString(), level: 'error', id, method: req.method, path: req.url, error: String((e as Error)?.stack ?? e) }));
-        response = errorResponse(500, `Internal error (request ${id})`);
+        response = internalError(new Request(base || 'http://localhost', { headers: { 'x-request-id': id } }), e, (event, fields) =>
+          log(JSON.stringify({ time: new Date().toISOString(), event, method: req.method, path: (req.url ?? '').slice(0, 500), ...fields })));
       }
-      response ??= errorResponse(500, `Internal error (request ${id})`);
+      response ??= errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
     }
     status = response.status;
     withBaseHeaders(response).headers.set('X-Request-Id', id);
@@ -151,14 +151,13 @@ export async function main(): Promise<void> {
   const host = process.env.HOST || '127.0.0.1';
   const port = Number(process.env.PORT || 4321);
   const running = await startServer({ host, port, trustProxy: process.env.TRUST_PROXY === '1' });
-  const missing = running.app.missing.map((r) => r.id);
+  const content = running.deps.content();
   console.log(
     [
       `Kartage is serving ${running.url}`,
-      `  site origin: ${running.deps.content().data.origin} (${running.deps.content().data.pages.length} pages, built ${running.deps.content().data.builtAt})`,
+      `  site origin: ${content.origin} (${content.entries().length} pages, built ${content.builtAt})`,
       `  engines: ${running.deps.describe()}`,
-      `  functions: ${running.app.functions.map((f) => f.route.id).join(', ')}`,
-      missing.length ? `  not built yet (answer 404): ${missing.join(', ')}` : undefined,
+      `  functions: ${running.app.functions.map((op) => op.id).join(', ')}`,
       '  Ctrl+C to stop',
     ].filter(Boolean).join('\n'),
   );

@@ -12,6 +12,8 @@ export interface ToRequestOptions {
   base: string;
   /** Trust `X-Forwarded-For` from a proxy in front (its last hop is the client). */
   trustProxy: boolean;
+  /** This request's id (sent back as X-Request-Id, quoted by a 500's body). */
+  id?: string;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'x-real-ip']);
@@ -78,6 +80,10 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
     if (hops.length) client = hops[hops.length - 1]!;
   }
   headers.set('x-real-ip', client.replace(/^::ffff:/, ''));
+  // The id this server logs and answers with X-Request-Id; a client cannot choose it (the pipeline quotes it).
+  headers.delete('x-vercel-id');
+  if (opts.id) headers.set('x-request-id', opts.id);
+  else headers.delete('x-request-id');
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   let path = req.url ?? '/';

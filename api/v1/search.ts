@@ -1,12 +1,5 @@
-// GET /api/v1/search (searchSite)
-import { readEndpoint } from '../../src/adapters/handler.ts';
-import { json } from '../../src/adapters/http.ts';
-import { parseWith, queryOf } from '../../src/adapters/query.ts';
-import { SearchQuerySchema } from '../../src/contract/schemas.ts';
-import { searchSite } from '../../src/core/search.ts';
+// The searchSite operation (src/operations/search-site.ts) as a Vercel function.
+import { searchSite } from '../../src/operations/search-site.ts';
+import { vercelFunction } from '../../src/http/vercel.ts';
 
-export const GET = readEndpoint('metered', (request, { d, headers }) => {
-  const q = parseWith(SearchQuerySchema, queryOf(request), headers);
-  if (!q.ok) return q.response;
-  return json(searchSite({ content: d.content(), index: d.searchIndex() }, q.value.q, q.value.limit), 200, headers);
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = vercelFunction(searchSite);

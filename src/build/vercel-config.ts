@@ -10,17 +10,19 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CRONS, functionRoutes, headerRules, rewrites } from '../contract/routes.ts';
+import { CRONS, headerRules } from '../contract/routes.ts';
 import { DATA_DIR } from '../core/content.ts';
+import { functionOf, type Operation } from '../http/operation.ts';
+import { operations, rewrites } from '../operations/index.ts';
 
 /**
  * Function settings: the lead endpoint and the outbox replay wait on the CRM, so they get longer. Local
  * state (`var/`: the local lead file, personal data) and test or bench output never ship, even when file
  * tracing follows a path into them.
  */
-export function functionSettings(id: string) {
+export function functionSettings(op: Operation) {
   return {
-    maxDuration: id === 'submitLead' || id === 'leadsFlush' ? 60 : 10,
+    maxDuration: (typeof op.serve === 'object' && op.serve.maxDuration) || 10,
     memory: 1024,
     includeFiles: `${DATA_DIR}/**`,
     excludeFiles: '{var,test-results,bench,.tools,dist}/**',
@@ -53,7 +55,7 @@ export const cleanUrlRewrite = { source: '/:page((?!api/|_astro/|pagefind/).+)',
 
 export function buildVercelConfig() {
   const functions: Record<string, ReturnType<typeof functionSettings>> = {};
-  for (const r of functionRoutes()) functions[`api/${r.fn}.ts`] = functionSettings(r.id);
+  for (const op of operations) if (functionOf(op)) functions[`api/${functionOf(op)}.ts`] = functionSettings(op);
   return {
     $schema: 'https://openapi.vercel.sh/vercel.json',
     framework: 'astro',

@@ -1,7 +1,9 @@
 /**
- * @module The one route table. vercel.json (rewrites, headers, functions) is generated from it, the local
- * server routes from it, and the OpenAPI paths are built from it. Patterns use the syntax that both
- * Vercel's `source` (path-to-regexp) and the WHATWG `URLPattern` understand.
+ * @module The routes that are not operations (static files, page URLs), the header rules of static
+ * answers, and the HTTP facts every answer shares (cache classes, CORS, security headers). The route
+ * table joins these routes with the operations' (src/operations/index.ts); vercel.json and the local
+ * server derive from it. Patterns use the syntax that both Vercel's `source` (path-to-regexp) and the
+ * WHATWG `URLPattern` understand.
  */
 import { LIMITS } from './limits.ts';
 import { pageLinkHeader } from './links.ts';
@@ -36,8 +38,6 @@ export interface RouteSpec {
   /** Public, read-only: any origin may read it (CORS `*`). */
   cors: boolean;
   deprecated?: Deprecation;
-  /** Documented as this operation (an alias path of an existing operation, e.g. an old path kept for a while). */
-  like?: string;
   summary: string;
 }
 
@@ -48,15 +48,11 @@ export const CACHE_CONTROL: Record<CacheClass, string> = {
   none: 'no-store',
 };
 
-export const routes = [
-  { id: 'listPages', path: '/api/v1/pages', methods: ['GET'], serve: 'function', fn: 'v1/pages/index', meter: 'read', cache: 'metered', cors: true, summary: 'Page index without bodies.' },
-  { id: 'getPage', path: '/api/v1/pages/{slug}', methods: ['GET'], serve: 'middleware', meter: 'read', cache: 'metered', cors: true, summary: 'One page.' },
-  { id: 'searchSite', path: '/api/v1/search', methods: ['GET'], serve: 'function', fn: 'v1/search', meter: 'read', cache: 'metered', cors: true, summary: 'Ranked full-text search.' },
-  { id: 'getPagesBatch', path: '/api/v1/pages/batch', methods: ['POST'], serve: 'function', fn: 'v1/pages/batch', meter: 'read', cache: 'none', cors: true, summary: 'Up to 50 pages in one request.' },
-  { id: 'validateLead', path: '/api/v1/lead/validate', methods: ['POST'], serve: 'function', fn: 'v1/lead/validate', meter: 'read', cache: 'none', cors: true, summary: 'Sandbox validation of a lead.' },
-  { id: 'submitLead', path: '/api/lead', methods: ['POST'], serve: 'function', fn: 'lead', meter: 'lead', cache: 'none', cors: true, summary: 'Create a lead.' },
-  { id: 'leadsFlush', path: '/api/cron/leads-flush', methods: ['GET'], serve: 'function', fn: 'cron/leads-flush', meter: 'none', cache: 'none', cors: false, summary: 'Internal: replays the lead outbox to the CRM (Vercel cron; 404 without the cron secret).' },
-  { id: 'mcp', path: '/mcp', methods: ['GET', 'POST', 'DELETE'], serve: 'function', fn: 'mcp', meter: 'read', cache: 'none', cors: true, summary: 'MCP over Streamable HTTP.' },
+/**
+ * Routes answered by static files (and the middleware for page URLs), not by an operation. The operations
+ * (src/operations/) add theirs; src/operations/index.ts joins both into the route table.
+ */
+export const staticRoutes = [
   { id: 'sandboxInfo', path: '/api/v1/sandbox', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Where the sandbox is and what it covers.' },
   { id: 'openapiJson', path: '/openapi.json', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description (OpenAPI 3.1).' },
   { id: 'openapiYaml', path: '/openapi.yaml', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description in YAML.' },
@@ -71,10 +67,6 @@ export const routes = [
 /** Vercel cron jobs (vercel.json `crons`): the outbox replay every ten minutes. */
 export const CRONS = [{ path: '/api/cron/leads-flush', schedule: '*/10 * * * *' }] as const;
 
-export type RouteId = (typeof routes)[number]['id'];
-export const routeById = (id: RouteId): RouteSpec => routes.find((r) => r.id === id)!;
-export const functionRoutes = (): RouteSpec[] => routes.filter((r): r is (typeof routes)[number] & { fn: string } => r.serve === 'function');
-
 /** Path of the file Vercel builds for a function (`api/v1/pages/index.ts` answers `/api/v1/pages`). */
 export const functionPath = (fn: string) => '/api/' + fn.replace(/(^|\/)index$/, '');
 
@@ -83,14 +75,6 @@ export const staticRewrites: readonly { source: string; destination: string }[] 
   { source: '/api/v1/sandbox', destination: '/api/v1/sandbox.json' },
   { source: '/.well-known/api-catalog', destination: '/.well-known/api-catalog.json' },
 ];
-
-/** Rewrites in the order Vercel applies them after the filesystem: function aliases, then static aliases. */
-export function rewrites(): { source: string; destination: string }[] {
-  const fnAliases = functionRoutes()
-    .filter((r) => functionPath(r.fn!) !== r.path)
-    .map((r) => ({ source: r.path, destination: functionPath(r.fn!) }));
-  return [...fnAliases, ...staticRewrites];
-}
 
 /**
  * Content signals (contentsignals.org), in robots.txt and on every markdown answer: a vendor site wants to
@@ -102,7 +86,7 @@ const CORS_READ = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
     'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, '
-    + 'Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal',
+    + 'Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal, Mcp-Session-Id, Mcp-Protocol-Version',
 };
 
 /** Security headers for HTML; the CSP lets the site's own scripts, styles and Pagefind (WebAssembly) run. */

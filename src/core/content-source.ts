@@ -10,6 +10,13 @@ import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 import type { ContentData, ContentPage } from './content.ts';
 import type { SearchIndex } from './search.ts';
 
+/**
+ * The parts of the content an operation reads: `entries` (no bodies), `pages` (one page at a time),
+ * `search` (the index and snippet text), `files` (the static paths, for real 404s). Operations declare
+ * theirs, and each Vercel function ships only those data files.
+ */
+export type ContentNeed = 'entries' | 'pages' | 'search' | 'files';
+
 /** A page without its body: the contract's summary plus what routing and headers need. */
 export interface PageEntry extends PageSummary {
   /** Token estimate of the page's markdown twin (`x-markdown-tokens`). */

@@ -1,11 +1,15 @@
 /** @module listPages and getPagesBatch over the loaded content (SPEC.md; order and cursor: DESIGN.md section 2). */
 import type { BatchResponse, ListPagesQuery, ListPagesResponse } from '../contract/schemas.ts';
 import { SLUG_PATTERN } from '../contract/schemas.ts';
-import { toPage, toSummary, type Content } from './content.ts';
+import { toPage } from './content.ts';
+import type { ContentSource, PageEntry } from './content-source.ts';
+
+/** The contract's PageSummary of an entry. */
+const summaryOf = ({ tokens: _t, ...summary }: PageEntry) => summary;
 
 /** Pages in ascending slug order (byte order), strictly after `cursor`, filtered by `prefix`. */
-export function listPages(content: Content, q: ListPagesQuery): ListPagesResponse {
-  const pages = content.data.pages; // sorted by slug at build time
+export function listPages(content: ContentSource, q: ListPagesQuery): ListPagesResponse {
+  const pages = content.entries(); // sorted by slug at build time
   let start = 0;
   if (q.cursor !== undefined) {
     // First slug strictly greater than the cursor: a page added or removed between calls cannot cause a skip or repeat.
@@ -22,7 +26,7 @@ export function listPages(content: Content, q: ListPagesQuery): ListPagesRespons
   let i = start;
   for (; i < pages.length && picked.length < q.limit; i++) {
     const p = pages[i]!;
-    if (q.prefix === undefined || p.slug.startsWith(q.prefix)) picked.push(toSummary(p));
+    if (q.prefix === undefined || p.slug.startsWith(q.prefix)) picked.push(summaryOf(p));
   }
   const more = pages.slice(i).some((p) => q.prefix === undefined || p.slug.startsWith(q.prefix));
   const out: ListPagesResponse = { count: picked.length, pages: picked };
@@ -31,10 +35,10 @@ export function listPages(content: Content, q: ListPagesQuery): ListPagesRespons
 }
 
 /** One result per requested slug, in request order, duplicates kept. */
-export function getPagesBatch(content: Content, slugs: string[]): BatchResponse {
+export function getPagesBatch(content: ContentSource, slugs: string[]): BatchResponse {
   const results = slugs.map((slug) => {
     if (!SLUG_PATTERN.test(slug)) return { slug, found: false, error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)' };
-    const page = content.bySlug.get(slug);
+    const page = content.page(slug);
     return page ? { slug, found: true, page: toPage(page) } : { slug, found: false, error: `No page with slug "${slug}"` };
   });
   return { count: results.length, results };

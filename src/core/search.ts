@@ -9,7 +9,8 @@
  * words. The same function answers the API, the MCP tool and the site's /search page.
  */
 import type { SearchResponse, SearchResult } from '../contract/schemas.ts';
-import type { Content, ContentPage } from './content.ts';
+import type { ContentPage } from './content.ts';
+import type { ContentSource, PageEntry } from './content-source.ts';
 import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './search/analyze.ts';
 import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './search/compact-index.ts';
 
@@ -174,9 +175,9 @@ function bestPassage(hits: { at: number; group: number }[], width: number): { at
   return { at: hits[best]!.at, count: bestCount };
 }
 
+/** What search reads: the index, the pages' entries (titles, URLs) and the snippet text of its results. */
 export interface SearchDeps {
-  content: Content;
-  index: SearchIndex;
+  content: ContentSource;
 }
 
 /** One content word of the query: the term and the phrases (synonyms) that may stand for it. */
@@ -429,7 +430,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
 }
 
 /** Every page's title words (with stop words), worked out once per loaded content. */
-const titleWords = new WeakMap<Content, string[][]>();
+const titleWords = new WeakMap<readonly PageEntry[], string[][]>();
 
 /**
  * A query made of stop words only ("about", "how to"): the index holds no stop words, so the pages whose title
@@ -437,11 +438,12 @@ const titleWords = new WeakMap<Content, string[][]>();
  */
 function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
   const wanted = [...new Set(words(q))];
-  const hits: { page: ContentPage; size: number }[] = [];
+  const hits: { page: PageEntry; size: number }[] = [];
   if (wanted.length) {
-    let titles = titleWords.get(d.content);
-    if (!titles) titleWords.set(d.content, (titles = d.content.data.pages.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
-    d.content.data.pages.forEach((page, i) => {
+    const entries = d.content.entries();
+    let titles = titleWords.get(entries);
+    if (!titles) titleWords.set(entries, (titles = entries.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
+    entries.forEach((page, i) => {
       const title = titles[i]!;
       if (wanted.every((w) => title.includes(w))) hits.push({ page, size: title.length });
     });
@@ -452,7 +454,7 @@ function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
       slug: page.slug,
       title: page.title,
       url: page.url,
-      snippet: snippetAround(page.description ?? page.text, 0),
+      snippet: snippetAround(page.description ?? d.content.snippetText(page.slug) ?? '', 0),
       score: Math.max(1, Math.round((100 * wanted.length) / size)),
     };
     if (page.markdown_url) r.markdown_url = page.markdown_url;
@@ -462,22 +464,24 @@ function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
 }
 
 export function searchSite(d: SearchDeps, q: string, limit: number): SearchResponse {
-  const clauses = queryClauses(d.index, q);
+  const index = d.content.searchIndex();
+  const clauses = queryClauses(index, q);
   if (!clauses.length) return titleOnly(d, q, limit);
-  const ranked = rankPages(d.index, clauses, limit);
+  const ranked = rankPages(index, clauses, limit);
   const groups = clauses.map((c) => [...new Set(c.alternatives.flat())]);
   let previous = Infinity;
   const results: SearchResult[] = [];
   for (const { doc, score } of ranked) {
-    const page = d.content.bySlug.get(d.index.slugs[doc]!);
-    if (!page) continue;
+    const page = d.content.entry(index.slugs[doc]!);
+    const text = page && d.content.snippetText(page.slug);
+    if (!page || text === undefined) continue;
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
     const result: SearchResult = {
       slug: page.slug,
       title: page.title,
       url: page.url,
-      snippet: bestSnippet(page.text, groups) ?? snippetAround(page.description ?? page.text, 0),
+      snippet: bestSnippet(text, groups) ?? snippetAround(page.description ?? text, 0),
       score: points,
     };
     if (page.markdown_url) result.markdown_url = page.markdown_url;
@@ -505,11 +509,12 @@ export interface PartialSearchResponse extends SearchResponse {
 export function searchPartial(d: SearchDeps, q: string, limit: number): PartialSearchResponse {
   const typed = new Map<string, string>();
   for (const w of words(q)) if (!isStopWord(w) && !typed.has(termOf(w))) typed.set(termOf(w), w);
-  const clauses = queryClauses(d.index, q);
+  const index = d.content.searchIndex();
+  const clauses = queryClauses(index, q);
   const lists: { clause: Clause; postings: Postings }[] = [];
   const missing: string[] = [];
   for (const clause of clauses) {
-    const p = clausePostings(d.index, clause);
+    const p = clausePostings(index, clause);
     if (p && p.docs.length) lists.push({ clause, postings: p });
     else missing.push(typed.get(clause.term) ?? clause.term);
   }
@@ -525,7 +530,7 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
     }
   });
   const ranked = [...sum]
-    .map(([doc, e]) => ({ doc, e, score: e.score * sectionPrior(d.index.slugs[doc]!) * (e.held / Math.max(1, lists.length)) ** 2 }))
+    .map(([doc, e]) => ({ doc, e, score: e.score * sectionPrior(index.slugs[doc]!) * (e.held / Math.max(1, lists.length)) ** 2 }))
     .sort((a, b) => b.e.held - a.e.held || b.score - a.score || a.doc - b.doc)
     .slice(0, limit);
   const groups = lists.map(({ clause }) => [...new Set(clause.alternatives.flat())]);
@@ -534,8 +539,9 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
   const results: PartialSearchResponse['results'] = [];
   const typedOf = (i: number) => typed.get(lists[i]!.clause.term) ?? lists[i]!.clause.term;
   for (const { doc, e, score } of ranked) {
-    const page = d.content.bySlug.get(d.index.slugs[doc]!);
-    if (!page) continue;
+    const page = d.content.entry(index.slugs[doc]!);
+    const text = page && d.content.snippetText(page.slug);
+    if (!page || text === undefined) continue;
     for (const i of e.mask) matchedIdx.add(i);
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
@@ -543,7 +549,7 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
       slug: page.slug,
       title: page.title,
       url: page.url,
-      snippet: bestSnippet(page.text, groups) ?? snippetAround(page.description ?? page.text, 0),
+      snippet: bestSnippet(text, groups) ?? snippetAround(page.description ?? text, 0),
       score: points,
       matched: [...e.mask].sort((a, b) => a - b).map(typedOf),
     };

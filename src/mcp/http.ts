@@ -13,29 +13,12 @@
 // prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Deps } from '../adapters/deps.ts';
+import { clientOf } from '../core/client.ts';
 import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { buildMcpServer } from './server.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-const CORS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers':
-    'Mcp-Session-Id, Mcp-Protocol-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ' +
-    'RateLimit-Policy, Retry-After',
-};
-
-/** Host names (no port) this deployment answers to: the site's, Vercel's deployment hosts, extra ones. */
-export function mcpHosts(
-  env: Record<string, string | undefined>,
-  siteOrigin: string,
-): { hosts: Set<string>; local: boolean } {
-  const hosts = new Set<string>([new URL(siteOrigin).hostname]);
-  for (const name of ['VERCEL_URL', 'VERCEL_BRANCH_URL', 'VERCEL_PROJECT_PRODUCTION_URL'])
-    if (env[name]) hosts.add(env[name]!.toLowerCase());
-  for (const h of (env.MCP_ALLOWED_HOSTS ?? '').split(',')) if (h.trim()) hosts.add(h.trim().toLowerCase());
-  return { hosts, local: !env.VERCEL };
-}
 
 /** Protocol versions that still had JSON-RPC batches (2025-06-18 removed them). */
 export const BATCH_PROTOCOLS: ReadonlySet<string> = new Set(['2024-10-07', '2024-11-05', '2025-03-26']);
@@ -77,53 +60,25 @@ function originAllowed(origin: string): boolean {
   }
 }
 
-export async function handleMcp(
-  request: Request,
-  d: Deps,
-  allowed: { hosts: Set<string>; local: boolean },
-): Promise<Response> {
-  if (request.method === 'OPTIONS') {
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...CORS,
-        'Access-Control-Allow-Methods': 'POST, OPTIONS',
-        'Access-Control-Allow-Headers':
-          'Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
-        'Access-Control-Max-Age': '86400',
-      },
-    });
-  }
-  if (request.method !== 'POST') {
-    // Every method but POST and OPTIONS (GET, DELETE, PUT, PATCH, HEAD, …) gets the same 405 and Allow.
-    return errorResponse(
-      405,
-      'Method not allowed: /mcp takes POST only (stateless Streamable HTTP; there is no server-initiated ' +
-        'stream and no session to delete)',
-      { ...CORS, Allow: 'POST, OPTIONS' },
-    );
-  }
+/**
+ * Answers one POST to `/mcp` (the pipeline has checked the method, metered the request and adds CORS):
+ * the Host and Origin checks, the body limit, the batch rules, then the SDK's transport. `rate` holds the
+ * request's RateLimit headers; a batch's further messages spend further units.
+ */
+export async function handleMcp(request: Request, d: Deps, rate: Record<string, string>): Promise<Response> {
+  const content = d.content();
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
-  if (!allowed.hosts.has(host) && !(allowed.local && LOCAL_HOSTS.has(host))) {
+  const allowed = d.config.mcpHosts;
+  const own = host === new URL(content.origin).hostname;
+  if (!own && !allowed.hosts.has(host) && !(allowed.local && LOCAL_HOSTS.has(host))) {
     return errorResponse(
       400,
-      `Host "${host.slice(0, 100)}" is not this server (DNS-rebinding protection); use ${d.content().data.origin}/mcp`,
-      CORS,
+      `Host "${host.slice(0, 100)}" is not this server (DNS-rebinding protection); use ${content.origin}/mcp`,
     );
   }
   const origin = request.headers.get('origin');
   if (origin && !originAllowed(origin)) {
-    return errorResponse(
-      400,
-      'Origin not allowed: browser clients must be served over https (or from localhost)',
-      CORS,
-    );
-  }
-
-  const metered = await d.meter(request);
-  if (metered.response) {
-    for (const [k, v] of Object.entries(CORS)) metered.response.headers.set(k, v);
-    return metered.response;
+    return errorResponse(400, 'Origin not allowed: browser clients must be served over https (or from localhost)');
   }
 
   // Bodies are read here (not by the SDK) so the limit and the batch rules hold before any work is done.
@@ -131,17 +86,16 @@ export async function handleMcp(
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   let parsedBody: unknown;
   let forward = request;
+  let headers = rate;
   if (accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json') {
     let bytes: Buffer | undefined;
     try {
       bytes = await readBody(request, MCP_BODY_BYTES);
     } catch (e) {
-      if (e instanceof BodyUnreadable)
-        return errorResponse(400, 'Request body could not be read to its end', { ...CORS, ...metered.headers });
+      if (e instanceof BodyUnreadable) return errorResponse(400, 'Request body could not be read to its end');
       throw e;
     }
-    if (!bytes)
-      return errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`, { ...CORS, ...metered.headers });
+    if (!bytes) return errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`);
     try {
       parsedBody = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
@@ -149,25 +103,18 @@ export async function handleMcp(
     }
     if (Array.isArray(parsedBody)) {
       const refusal = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version'));
-      if (refusal) return rpcError(400, -32600, refusal, { ...CORS, ...metered.headers });
+      if (refusal) return rpcError(400, -32600, refusal, {});
       // Older protocols: each further message of the batch spends one more unit of the read budget.
-      let last = metered;
+      const client = clientOf(request);
       for (let i = 1; i < parsedBody.length; i++) {
-        last = await d.meter(request);
-        if (last.response) {
-          for (const [k, v] of Object.entries(CORS)) last.response.headers.set(k, v);
-          return last.response;
-        }
+        const outcome = await d.meter(client);
+        headers = outcome.headers;
+        if (!outcome.ok) return errorResponse(429, outcome.error, { ...headers, 'Cache-Control': 'no-store' });
       }
-      metered.headers = last.headers;
     }
   }
 
-  const server = buildMcpServer({
-    content: d.content(),
-    search: { content: d.content(), index: d.searchIndex() },
-    pricing: d.pricing(),
-  });
+  const server = buildMcpServer({ content, pricing: d.pricing() });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -175,10 +122,9 @@ export async function handleMcp(
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(forward, parsedBody === undefined ? undefined : { parsedBody });
-    const headers = new Headers(response.headers);
-    for (const [k, v] of Object.entries({ ...CORS, ...metered.headers, 'Cache-Control': 'no-store' }))
-      headers.set(k, v);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    const out = new Headers(response.headers);
+    for (const [k, v] of Object.entries(headers)) out.set(k, v);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: out });
   } finally {
     // JSON response mode: the answer is complete once handleRequest resolves.
     await server.close().catch(() => {});

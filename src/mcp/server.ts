@@ -44,17 +44,16 @@ import {
   type Page,
 } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
-import { toSummary, type Content } from '../core/content.ts';
+import { toSummary } from '../core/content.ts';
+import type { ContentSource } from '../core/content-source.ts';
 import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
-import type { SearchDeps } from '../core/search.ts';
 import { toolJsonSchema } from './schema-json.ts';
 import { searchWithFallback } from './partial-search.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
 
 export interface McpDeps {
-  content: Content;
-  search: SearchDeps;
+  content: ContentSource;
   pricing: Pricing;
 }
 
@@ -315,8 +314,8 @@ export const TOOLS: readonly ToolDef[] = [
     input: SearchInput,
     output: SearchOut,
     run(d, { query, limit }) {
-      const origin = d.content.data.origin;
-      const found = searchWithFallback(d.search, query, limit);
+      const origin = d.content.origin;
+      const found = searchWithFallback({ content: d.content }, query, limit);
       // The markdown URL travels once, as the resource_link; the text is a short ranked list.
       const result = { ...found, results: found.results.map(({ markdown_url: _m, ...r }) => r) };
       if (!result.count)
@@ -346,7 +345,7 @@ export const TOOLS: readonly ToolDef[] = [
     input: PageInput,
     output: PageOut,
     run(d, { slug, part, maxChars }) {
-      const page = d.content.bySlug.get(slug);
+      const page = d.content.page(slug);
       if (!page)
         return toolError(
           `No page with slug "${slug}". Find slugs with search_kartage_site or list_kartage_pages ` +
@@ -364,7 +363,7 @@ export const TOOLS: readonly ToolDef[] = [
           ? `\n\n[Part ${part} of ${parts.length}: call get_kartage_page with part ${part + 1}` +
             `${maxChars === PART_CHARS ? '' : ` and maxChars ${maxChars}`} for more.]`
           : '';
-      return { structuredContent: out, content: [text(markdown + more), link(d.content.data.origin, slug)] };
+      return { structuredContent: out, content: [text(markdown + more), link(d.content.origin, slug)] };
     },
   }),
   tool({
@@ -384,7 +383,7 @@ export const TOOLS: readonly ToolDef[] = [
         structuredContent: result,
         content: [
           text(
-            `${result.count} pages${prefix ? ` under "${prefix}"` : ''} (URL: ${d.content.data.origin}/<slug>):\n` +
+            `${result.count} pages${prefix ? ` under "${prefix}"` : ''} (URL: ${d.content.origin}/<slug>):\n` +
               `${lines.join('\n')}${more}`,
           ),
         ],
@@ -400,7 +399,7 @@ export const TOOLS: readonly ToolDef[] = [
     input: PricingInput,
     output: PricingOut,
     run(d, needs) {
-      const origin = d.content.data.origin;
+      const origin = d.content.origin;
       const recommendation = recommendPlan(d.pricing, needs);
       const out = { ...d.pricing, pricingUrl: `${origin}/pricing`, ...(recommendation ? { recommendation } : {}) };
       const money = (n: number) => `$${n.toLocaleString('en-AU')}`;
@@ -447,8 +446,12 @@ export function toolList(origin: string): Tool[] {
 // ---------------------------------------------------------------------------------------------------
 // Resources
 
-/** A page without the internal plain text the functions carry beside it. */
-const pageOnly = ({ text: _t, ...page }: Page & { text?: string }): Page => page;
+/** The pages' summaries as llms.txt and the sitemap read them (summary fields only, no bodies). */
+const summariesOf = (entries: readonly Summary[]): Page[] =>
+  entries.map(({ tokens: _t, ...summary }) => summary) as Page[];
+
+/** A page as the resource list sees it: no body. */
+type Summary = Pick<Page, 'slug' | 'title' | 'description' | 'url' | 'updated'> & { tokens?: number };
 
 interface FixedResource {
   uri: string;
@@ -459,7 +462,11 @@ interface FixedResource {
   read(): string;
 }
 
-function fixedResources(origin: string, pages: readonly Page[]): FixedResource[] {
+function fixedResources(
+  origin: string,
+  entries: readonly Summary[],
+  pageOf: (slug: string) => Page | undefined = () => undefined,
+): FixedResource[] {
   const partNote = ` Read in parts of at most ${PART_CHARS.toLocaleString('en-AU')} characters: add ?part=2 and so on.`;
   return [
     {
@@ -468,7 +475,7 @@ function fixedResources(origin: string, pages: readonly Page[]): FixedResource[]
       title: 'llms.txt',
       description: `Site summary and index of every page as markdown (llmstxt.org).${partNote}`,
       mimeType: 'text/markdown',
-      read: () => llmsTxt(pages.map(pageOnly), origin, MACHINE_FILES),
+      read: () => llmsTxt(summariesOf(entries), origin, MACHINE_FILES),
     },
     {
       uri: `${origin}/sitemap.xml`,
@@ -476,7 +483,7 @@ function fixedResources(origin: string, pages: readonly Page[]): FixedResource[]
       title: 'Sitemap',
       description: `Every published URL with its last-modified date.${partNote}`,
       mimeType: 'application/xml',
-      read: () => sitemapXml(pages.map(pageOnly)),
+      read: () => sitemapXml(summariesOf(entries)),
     },
     {
       uri: `${origin}/openapi.json`,
@@ -486,7 +493,7 @@ function fixedResources(origin: string, pages: readonly Page[]): FixedResource[]
       mimeType: 'application/json',
       read: () => JSON.stringify(buildOpenApi(origin), null, 2),
     },
-    ...pages
+    ...entries
       .filter((p) => isKeyPage(p.slug))
       .map((p) => ({
         uri: markdownUri(origin, p.slug),
@@ -494,7 +501,7 @@ function fixedResources(origin: string, pages: readonly Page[]): FixedResource[]
         title: p.title,
         description: p.description ?? p.title,
         mimeType: 'text/markdown',
-        read: () => markdownTwin(p),
+        read: () => markdownTwin(pageOf(p.slug)!),
       })),
   ];
 }
@@ -504,10 +511,10 @@ export const pageTemplate = (origin: string) => `${origin}/{+slug}.md{?part}`;
 /** The resources and the page template as `resources/list` and `resources/templates/list` give them. */
 export function resourceList(
   origin: string,
-  pages: readonly Page[],
+  entries: readonly Summary[],
 ): { resources: Resource[]; resourceTemplates: ResourceTemplate[] } {
   return {
-    resources: fixedResources(origin, pages).map(({ read: _r, ...r }) => r),
+    resources: fixedResources(origin, entries).map(({ read: _r, ...r }) => r),
     resourceTemplates: [
       {
         uriTemplate: pageTemplate(origin),
@@ -525,14 +532,14 @@ export function resourceList(
 const notFound = (uri: string, why = 'list resources with resources/list or pages with list_kartage_pages') =>
   new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)}; ${why}`, { uri: uri.slice(0, 500) });
 
-function readResource(content: Content, uri: string): { contents: { uri: string; mimeType: string; text: string }[] } {
+function readResource(content: ContentSource, uri: string): { contents: { uri: string; mimeType: string; text: string }[] } {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
     throw new RpcError(ErrorCode.InvalidParams, `uri is not an absolute URI: ${uri.slice(0, 200)}`);
   }
-  const origin = content.data.origin;
+  const origin = content.origin;
   const part = url.searchParams.get('part');
   if (url.origin !== origin || url.hash || [...url.searchParams.keys()].some((k) => k !== 'part')) throw notFound(uri);
   if (part !== null && !/^[1-9]\d{0,5}$/.test(part))
@@ -540,7 +547,7 @@ function readResource(content: Content, uri: string): { contents: { uri: string;
   const base = `${url.origin}${url.pathname}`;
   let body: string | undefined;
   let mimeType = 'text/markdown';
-  const fixed = fixedResources(origin, content.data.pages).find((r) => r.uri === base);
+  const fixed = fixedResources(origin, content.entries(), (slug) => content.page(slug)).find((r) => r.uri === base);
   if (fixed) {
     body = fixed.read();
     mimeType = fixed.mimeType;
@@ -551,7 +558,7 @@ function readResource(content: Content, uri: string): { contents: { uri: string;
     } catch {
       throw notFound(uri);
     }
-    const page = content.bySlug.get(slug);
+    const page = content.page(slug);
     body = page && markdownTwin(page);
   }
   if (body === undefined) throw notFound(uri);
@@ -602,7 +609,7 @@ function readableParamErrors(server: Server): void {
 }
 
 export function buildMcpServer(d: McpDeps): Server {
-  const origin = d.content.data.origin;
+  const origin = d.content.origin;
   const server = new Server(serverInfo(origin), {
     capabilities: { tools: {}, resources: {}, completions: {} },
     instructions: INSTRUCTIONS,
@@ -619,7 +626,7 @@ export function buildMcpServer(d: McpDeps): Server {
     if (!args.success) return toolError(`Invalid arguments for ${t.name}: ${readableIssues(args.error)}`);
     return t.run(d, args.data);
   });
-  const { resources, resourceTemplates } = resourceList(origin, d.content.data.pages);
+  const { resources, resourceTemplates } = resourceList(origin, d.content.entries());
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d.content, params.uri));
@@ -631,7 +638,7 @@ export function buildMcpServer(d: McpDeps): Server {
     ) {
       return { completion: { values: [], total: 0, hasMore: false } };
     }
-    const matches = d.content.data.pages.map((p) => p.slug).filter((s) => s.startsWith(params.argument.value));
+    const matches = d.content.entries().map((p) => p.slug).filter((s) => s.startsWith(params.argument.value));
     return { completion: { values: matches.slice(0, 100), total: matches.length, hasMore: matches.length > 100 } };
   });
   readableParamErrors(server);

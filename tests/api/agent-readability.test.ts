@@ -25,7 +25,7 @@ let audit: Audit;
 let checks: Check[];
 beforeAll(async () => {
   server = await startTestServer();
-  const origin = server.deps.content().data.origin;
+  const origin = server.deps.content().origin;
   const args = ['--import', PRELOAD, CLI, 'audit', origin, '--json'];
   const { stdout } = await promisify(execFile)(process.execPath, args, {
     env: { ...process.env, ORIGIN_MAP: `${origin}=${server.url}` },

@@ -7,7 +7,8 @@ import { apiCatalog, ardJson, DISCOVERY_PATHS, MCP_TOOLS, mcpServerJson, sandbox
 import { deriveSite } from '../../src/build/derive.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { CONTENT_FILE } from '../../src/core/content.ts';
-import { routes, staticRewrites } from '../../src/contract/routes.ts';
+import { staticRewrites } from '../../src/contract/routes.ts';
+import { routes } from '../../src/operations/index.ts';
 import {
   DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, LeadValidationSchema, MOVES, SEGMENTS, WAREHOUSES,
 } from '../../src/contract/schemas.ts';

@@ -64,8 +64,8 @@ describe('the MCP server card', () => {
 
   it('is generated from the server definitions: it says what the live server answers', async () => {
     const card = (await send(`${server.url}${SERVER_CARD_PATH}`)).json();
-    const data = server.deps.content().data;
-    expect(card).toEqual(JSON.parse(JSON.stringify(mcpServerCard(data.origin, data.pages))));
+    const content = server.deps.content();
+    expect(card).toEqual(JSON.parse(JSON.stringify(mcpServerCard(content.origin, content.entries() as never))));
     const client = new Client({ name: 'card-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${server.url.replace('127.0.0.1', 'localhost')}/mcp`)),
@@ -82,7 +82,7 @@ describe('the MCP server card', () => {
       expect(card.remotes).toEqual([
         {
           type: 'streamable-http',
-          url: `${data.origin}/mcp`,
+          url: `${content.origin}/mcp`,
           supportedProtocolVersions: expect.arrayContaining(['2025-11-25', '2025-06-18']),
         },
       ]);

@@ -2,42 +2,64 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVercelConfig } from '../../src/build/vercel-config.ts';
-import { functionPath, functionRoutes, routes } from '../../src/contract/routes.ts';
-import { createApp } from '../../server/app.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { functionPath } from '../../src/contract/routes.ts';
+import { functionOf } from '../../src/http/operation.ts';
+import { functionRoutes, matchOperation, operations, routes } from '../../src/operations/index.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import { config as middlewareConfig } from '../../middleware.ts';
+import { buildOpenApi } from '../../src/contract/openapi.ts';
 
-describe('one route table', () => {
-  it('vercel.json is exactly what the route table generates (run npm run gen:vercel after changing it)', () => {
+describe('one operation list, everything derived from it', () => {
+  it('vercel.json is exactly what the operations and routes generate (run npm run gen:vercel after changing them)', () => {
     const committed = JSON.parse(readFileSync(join(PROJECT_ROOT, 'vercel.json'), 'utf8'));
     expect(committed).toEqual(buildVercelConfig());
   });
 
-  it('gives every function route a Vercel function file and a rewrite when its path differs', () => {
+  it('gives every function operation a Vercel function file and a rewrite when its path differs', () => {
     const cfg = buildVercelConfig();
     for (const r of functionRoutes()) {
       expect(cfg.functions).toHaveProperty(`api/${r.fn}.ts`);
-      if (functionPath(r.fn!) !== r.path) expect(cfg.rewrites).toContainEqual({ source: r.path, destination: functionPath(r.fn!) });
+      if (functionPath(r.fn) !== r.path) expect(cfg.rewrites).toContainEqual({ source: r.path, destination: functionPath(r.fn) });
     }
     expect(cfg.rewrites).toContainEqual({ source: '/mcp', destination: '/api/mcp' });
   });
 
-  it('the local server mounts the api/ modules of the same table', async () => {
-    const app = await createApp({ root: PROJECT_ROOT, distDir: join(PROJECT_ROOT, 'dist'), deps: createDeps({ dataDir: join(PROJECT_ROOT, 'build') }) });
-    const mounted = [...app.functions.map((f) => f.route.id), ...app.missing.map((r) => r.id)].sort();
-    expect(mounted).toEqual(functionRoutes().map((r) => r.id).sort());
-    for (const f of app.functions) for (const m of f.route.methods) {
-      if (m === 'GET' && f.route.id === 'mcp') continue;
-      expect(f.module[m], `${f.route.id} ${m}`).toBeTypeOf('function');
+  it('each api/ file binds its own operation, every method included', async () => {
+    const fns = operations.filter((op) => functionOf(op));
+    expect(fns.map((op) => op.id).sort()).toEqual(functionRoutes().map((r) => r.id).sort());
+    for (const op of fns) {
+      const source = readFileSync(join(PROJECT_ROOT, 'api', `${functionOf(op)}.ts`), 'utf8');
+      expect(source, op.id).toMatch(new RegExp(`vercelFunction\\(${op.id}\\)`));
+      const mod = (await import(join(PROJECT_ROOT, 'api', `${functionOf(op)}.ts`))) as Record<string, unknown>;
+      for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) expect(mod[m], `${op.id} ${m}`).toBeTypeOf('function');
     }
-    expect(app.functions.map((f) => f.route.id)).toEqual(expect.arrayContaining(['listPages', 'searchSite', 'getPagesBatch']));
   });
 
-  it('the middleware matcher covers every path the edge step decides', () => {
+  it('every public operation is in the OpenAPI document with each declared status', () => {
+    const doc = buildOpenApi('https://kartage.com.au') as { paths: Record<string, Record<string, { operationId: string; responses: object }>> };
+    for (const op of operations) {
+      const entry = doc.paths[op.path]?.[op.method.toLowerCase()];
+      if (!op.public) {
+        expect(entry, op.id).toBeUndefined();
+        continue;
+      }
+      expect(entry?.operationId, op.id).toBe(op.id);
+      expect(Object.keys(entry!.responses).sort(), op.id).toEqual(Object.keys(op.responses).sort());
+    }
+  });
+
+  it('routes a path to its operation; exact paths win over parameters', () => {
+    expect(matchOperation('/api/v1/pages/batch')?.op.id).toBe('getPagesBatch');
+    expect(matchOperation('/api/v1/pages/blog/x')).toMatchObject({ op: { id: 'getPage' }, params: { slug: 'blog/x' } });
+    expect(matchOperation('/api/v1/pages')?.op.id).toBe('listPages');
+    expect(matchOperation('/api/v2/nope')).toBeUndefined();
+  });
+
+  it('the middleware matcher covers every path the middleware decides', () => {
     const m = middlewareConfig.matcher;
     const apiPattern = new URLPattern({ pathname: m[0] as string });
     for (const p of ['/api/v1/pages/pricing', '/api/v1/pages/index', '/api/v2/nope']) expect(apiPattern.test({ pathname: p }), p).toBe(true);
+    for (const r of functionRoutes()) expect(apiPattern.test({ pathname: r.path }), r.path).toBe(false);
     const pagePattern = new URLPattern({ pathname: m[1] as string });
     for (const p of ['/', '/pricing', '/blog/planning-for-peak-season']) expect(pagePattern.test({ pathname: p }), p).toBe(true);
     for (const p of ['/_astro/x.js', '/pagefind/pagefind.js', '/pricing.md']) expect(pagePattern.test({ pathname: p }), p).toBe(false);

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { indexContent, type ContentPage } from '../../src/core/content.ts';
+import type { ContentPage } from '../../src/core/content.ts';
+import { contentFromData } from '../../src/core/content-source.ts';
 import { getPagesBatch, listPages } from '../../src/core/pages.ts';
 
 const page = (slug: string): ContentPage => ({ slug, title: slug, url: `https://x.test/${slug}`, markdown: `# ${slug}\n`, text: slug });
-const content = (slugs: string[]) => indexContent({ origin: 'https://x.test', builtAt: '', files: [], pages: slugs.sort().map(page) });
+const content = (slugs: string[]) =>
+  contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages: slugs.sort().map(page) }, () => {
+    throw new Error('no search here');
+  });
 
 describe('listPages', () => {
   const c = content(['index', 'pricing', 'blog', 'blog/a', 'blog/b', 'blog/c', 'product/crm']);

@@ -22,7 +22,7 @@ let s: FuzzServer;
 let slugs: string[];
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps.content().data.pages.map((p) => p.slug);
+  slugs = s.server.deps.content().entries().map((p) => p.slug);
 });
 afterAll(async () => {
   console.info(report('http'));

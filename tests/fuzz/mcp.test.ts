@@ -30,8 +30,8 @@ const outputValid = new Map<string, ValidateFunction>();
 
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps.content().data.pages.map((p) => p.slug);
-  origin = s.server.deps.content().data.origin;
+  slugs = s.server.deps.content().entries().map((p) => p.slug);
+  origin = s.server.deps.content().origin;
   // The tools' advertised schemas decide which arguments are valid (formats are not checked).
   const ajv = new Ajv({ strict: false, validateFormats: false });
   const tools = (await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result.tools as { name: string; inputSchema: object; outputSchema: object }[];
@@ -229,7 +229,7 @@ describe('POST /mcp envelopes and headers', () => {
   const originHdr = sometimes(fc.constantFrom('https://agent.example', 'http://localhost:3000', 'http://127.0.0.1', 'http://evil.example', 'null', 'file://', 'not a url', 'https://'));
   const host = sometimes(fc.constantFrom('localhost', 'LOCALHOST:1', '127.0.0.1:9', '[::1]', 'evil.example', 'kartage.com.au', 'localhost.evil.example', ''));
 
-  it(`header refusals come first with the right status; bodies answer 200, 202 or a 400 JSON-RPC error; never a 5xx (${runs(1)} runs)`, async () => {
+  it(`metering comes first (every request that reaches the operation spends a read), then header refusals with the right status; bodies answer 200, 202 or a 400 JSON-RPC error; never a 5xx (${runs(1)} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(bodyArb, accept, contentType, version, originHdr, host, fc.boolean(), clientArb, async (b, acc, ct, ver, org, hst, broken, hot) => {
         const headers: Record<string, string> = { 'Content-Type': ct, Accept: acc };
@@ -253,11 +253,12 @@ describe('POST /mcp envelopes and headers', () => {
             originOk = false;
           }
         }
+        // The pipeline meters before anything else: a client past its budget gets 429 whatever it sent.
+        if (ans.status === 429) return void expect(hot).toBeDefined();
         if (!hostOk || !originOk) {
           expect(ans.status, `host ${hst} origin ${org}`).toBe(400);
           return expectErrorBody(ans, 400);
         }
-        if (ans.status === 429) return void expect(hot).toBeDefined();
         if (!acc.includes('application/json') || !acc.includes('text/event-stream')) return void expect(ans.status).toBe(406);
         const mediaType = ct.split(';')[0]!.trim().toLowerCase();
         if (mediaType !== 'application/json') return void expect(ans.status, `content type ${ct}`).toBe(415);

@@ -22,7 +22,7 @@ let slugs: string[];
 let known: Set<string>;
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps.content().data.pages.map((p) => p.slug);
+  slugs = s.server.deps.content().entries().map((p) => p.slug);
   known = new Set(slugs);
 });
 afterAll(async () => {

@@ -16,7 +16,7 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<Running
     log: (l) => lines.push(l),
     ...opts,
     inspect: (request, response) => {
-      checker ??= createContractChecker(s.deps.content().data.origin);
+      checker ??= createContractChecker(s.deps.content().origin);
       if (!contractCheckers.includes(checker)) contractCheckers.push(checker);
       checker.inspect(request, response);
       opts.inspect?.(request, response);

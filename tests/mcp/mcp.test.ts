@@ -50,7 +50,7 @@ describe('tools through the SDK client', () => {
   it('lists the four read-only tools: schemas without noise, icons, a description', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
-    const origin = server.deps.content().data.origin;
+    const origin = server.deps.content().origin;
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(60);
       expect(t.inputSchema.type).toBe('object');
@@ -136,7 +136,7 @@ describe('tools through the SDK client', () => {
       (await client.callTool({ name: 'list_kartage_pages', arguments: { limit: LIMITS.listLimit.max } }))
         .structuredContent,
     );
-    expect(all.count).toBe(Math.min(LIMITS.listLimit.max, server.deps.content().data.pages.length));
+    expect(all.count).toBe(Math.min(LIMITS.listLimit.max, server.deps.content().entries().length));
   });
 
   it('a long question no page matches whole gets ranked partial matches; nonsense gets nothing', async () => {
@@ -283,7 +283,7 @@ describe('resources through the SDK client', () => {
 
   it('lists the machine files and key pages, each read in bounded parts that make the served file', async () => {
     const { resources } = await client.listResources();
-    const origin = server.deps.content().data.origin;
+    const origin = server.deps.content().origin;
     const uris = resources.map((r) => r.uri);
     expect(uris).toEqual(
       expect.arrayContaining([
@@ -312,7 +312,7 @@ describe('resources through the SDK client', () => {
   it('the template reads any page and completes slugs; an unknown page is -32002 (not found)', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toHaveLength(1);
-    const origin = server.deps.content().data.origin;
+    const origin = server.deps.content().origin;
     const read = await client.readResource({ uri: `${origin}/blog/planning-for-peak-season.md` });
     expect((read.contents[0] as { text: string }).text).toBe(
       (await send(`${server.url}/blog/planning-for-peak-season.md`)).text,
@@ -436,9 +436,9 @@ describe('/mcp over HTTP', () => {
       expect((await call('tools/list', {})).tools).toHaveLength(MCP_TOOLS.length);
       const found = await call('tools/call', { name: 'search_kartage_site', arguments: { query: 'crew app' } });
       expect(found.content.filter((c: Block) => c.type === 'resource_link').length).toBe(found.structuredContent.count);
-      const llms = await call('resources/read', { uri: `${server.deps.content().data.origin}/llms.txt` });
+      const llms = await call('resources/read', { uri: `${server.deps.content().origin}/llms.txt` });
       expect(llms.contents[0].text.length).toBeLessThan(PART_CHARS + 200);
-      const ref = { type: 'ref/resource', uri: `${server.deps.content().data.origin}/{+slug}.md{?part}` };
+      const ref = { type: 'ref/resource', uri: `${server.deps.content().origin}/{+slug}.md{?part}` };
       expect((await call('completion/complete', { ref, argument: { name: 'slug', value: 'pri' } })).completion).toEqual(
         {
           values: ['pricing', 'privacy'],

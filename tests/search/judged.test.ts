@@ -6,15 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_FILE, DATA_DIR, SEARCH_FILE, indexContent, type ContentData } from '../../src/core/content.ts';
+import { CONTENT_FILE, DATA_DIR, SEARCH_FILE, type ContentData } from '../../src/core/content.ts';
+import { contentFromData } from '../../src/core/content-source.ts';
 import { analyze, loadSearchIndex, searchSite } from '../../src/core/search.ts';
 import { bareTitle } from '../../src/core/search/compact-index.ts';
 import { evaluate, loadJudged } from './metrics.ts';
 
 const data = JSON.parse(readFileSync(join(DATA_DIR, CONTENT_FILE), 'utf8')) as ContentData;
-const content = indexContent(data);
 const index = loadSearchIndex(readFileSync(join(DATA_DIR, SEARCH_FILE), 'utf8'));
-const api = (q: string) => searchSite({ content, index }, q, 10).results.map((r) => r.slug);
+const content = contentFromData(data, () => index);
+const api = (q: string) => searchSite({ content }, q, 10).results.map((r) => r.slug);
 
 describe('judged queries (API search)', () => {
   it('tuning set: nDCG@10 >= 0.92, MRR >= 0.95, no query without a result', async () => {
@@ -40,9 +41,9 @@ describe('judged queries (API search)', () => {
     ];
     for (const [variant, base] of same) expect(api(variant), variant).toEqual(api(base));
     for (const [short, long] of [['sso', 'single sign-on'], ['eofy', 'end of financial year'], ['CoR', 'chain of responsibility']]) {
-      const found = searchSite({ content, index }, short!, 50).results.map((r) => r.slug);
+      const found = searchSite({ content }, short!, 50).results.map((r) => r.slug);
       expect(found.length, short).toBeGreaterThan(0);
-      for (const slug of searchSite({ content, index }, long!, 50).results.map((r) => r.slug)) expect(found, short).toContain(slug);
+      for (const slug of searchSite({ content }, long!, 50).results.map((r) => r.slug)) expect(found, short).toContain(slug);
     }
   });
 });

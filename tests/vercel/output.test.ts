@@ -12,7 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readLeads } from '../../src/adapters/sqlite-store.ts';
-import { CRONS, functionRoutes, headerRules } from '../../src/contract/routes.ts';
+import { CRONS, headerRules } from '../../src/contract/routes.ts';
+import { functionRoutes, operations } from '../../src/operations/index.ts';
+
+const opOf = (id: string) => operations.find((op) => op.id === id)!;
 import { functionSettings } from '../../src/build/vercel-config.ts';
 import {
   BatchResponseSchema, ErrorSchema, LeadAcceptedSchema, LeadValidationSchema, ListPagesResponseSchema, PageSchema, SearchResponseSchema,
@@ -265,7 +268,7 @@ describe('function bundles', () => {
     for (const r of functionRoutes()) {
       const dir = fnDir(r.id);
       const vc = vcConfig(dir);
-      expect(vc, r.id).toMatchObject({ runtime: 'nodejs24.x', launcherType: 'Nodejs', memory: functionSettings(r.id).memory, maxDuration: functionSettings(r.id).maxDuration });
+      expect(vc, r.id).toMatchObject({ runtime: 'nodejs24.x', launcherType: 'Nodejs', memory: functionSettings(opOf(r.id)).memory, maxDuration: functionSettings(opOf(r.id)).maxDuration });
       expect(existsSync(join(dir, vc.handler)), `${r.id} handler`).toBe(true);
       // includeFiles: mapped from the checkout into the function's root at deploy time.
       for (const f of ['build/content.json', 'build/search-index.json']) {
@@ -330,11 +333,12 @@ describe('function bundles', () => {
   });
 
   it('leads-flush answers 404 without the cron secret, and runs with it', async () => {
-    const res = await call('leadsFlush', get('/api/cron/leads-flush'));
-    expect(res.status).toBe(404);
-    expect(ErrorSchema.parse(await res.json()).status).toBe(404);
+    // The function reads its environment once, on its first request: the secret is set before it.
     process.env.CRON_SECRET = 'test-cron-secret';
     try {
+      const res = await call('leadsFlush', get('/api/cron/leads-flush'));
+      expect(res.status).toBe(404);
+      expect(ErrorSchema.parse(await res.json()).status).toBe(404);
       expect((await call('leadsFlush', get('/api/cron/leads-flush', { Authorization: 'Bearer wrong' }))).status).toBe(404);
       const ok = await call('leadsFlush', get('/api/cron/leads-flush', { Authorization: 'Bearer test-cron-secret' }));
       expect(ok.status).toBe(200);

@@ -1,0 +1,47 @@
+/**
+ * @module What runs in front of the static files: Vercel Routing Middleware in production (middleware.ts
+ * binds it), and the local server's first step for the paths the middleware's matcher takes. getPage runs
+ * through the pipeline here and is served from its prebuilt file; unknown API paths get the pipeline's
+ * not-found; page URLs get markdown negotiation (src/core/edge.ts). A failure fails open: pages go on to
+ * the static files, API paths get the Error body instead of the platform's error page.
+ */
+import { next, rewrite } from '@vercel/functions';
+import type { Deps } from '../adapters/deps.ts';
+import { createLog } from '../adapters/log.ts';
+import { decodePath, handleEdge } from '../core/edge.ts';
+import type { Log } from '../core/ports.ts';
+import { matchOperation, routes } from '../operations/index.ts';
+import { internalError, notFound, runOperation } from './pipeline.ts';
+
+/** Static answers under /api/ that are not operations (the sandbox description). */
+const staticApiPaths = new Set(routes.filter((r) => r.serve === 'static' && r.path.startsWith('/api/')).map((r) => r.path));
+
+export function createMiddleware(getDeps: () => Deps): (request: Request) => Promise<Response> {
+  return async function middleware(request) {
+    let log: Log | undefined;
+    try {
+      const deps = getDeps();
+      log = deps.log;
+      const url = new URL(request.url);
+      const path = decodePath(url.pathname) ?? url.pathname;
+      const found = matchOperation(path);
+      if (found && found.op.serve === 'middleware') {
+        const answer = await runOperation(found.op, request, deps, found.params);
+        if (answer instanceof Response) return answer;
+        return rewrite(new URL(answer.rewrite, request.url), { headers: answer.headers });
+      }
+      if (found || staticApiPaths.has(path)) return next(); // a function or a static file answers
+      const content = deps.content();
+      if (path.startsWith('/api/')) return notFound(request, path, content.origin);
+      const decision = handleEdge(request, { content });
+      if (decision.type === 'not-found') return notFound(request, path, content.origin);
+      if (decision.type === 'rewrite') return rewrite(new URL(decision.path, request.url), { headers: decision.headers });
+      return next({ headers: decision.headers });
+    } catch (e) {
+      const path = new URL(request.url).pathname;
+      if (path.startsWith('/api/')) return internalError(request, e, log ?? createLog());
+      (log ?? createLog())('middleware_failed', { level: 'error', error: String((e as Error)?.stack ?? e) });
+      return next();
+    }
+  };
+}

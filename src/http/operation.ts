@@ -1,0 +1,150 @@
+/**
+ * @module The shape of one operation, declared once (`defineOperation`): its route, inputs, responses,
+ * metering, cache class, CORS, MCP mirror, the content it reads and its handler. The route table, the
+ * OpenAPI document, vercel.json, the middleware matcher check and the local server all derive from these
+ * objects (src/operations/index.ts lists them); the pipeline (src/http/pipeline.ts) runs them.
+ */
+import type { z } from 'zod';
+import type { Deps } from '../adapters/deps.ts';
+import type { CacheClass, Deprecation, Meter } from '../contract/routes.ts';
+import type { McpToolName } from '../contract/mcp.ts';
+import type { ContentNeed } from '../core/content-source.ts';
+
+export type Method = 'GET' | 'POST';
+
+/** Response headers the OpenAPI document describes (components/headers). */
+export type HeaderName =
+  | 'RateLimit-Limit'
+  | 'RateLimit-Remaining'
+  | 'RateLimit-Reset'
+  | 'RateLimit-Policy'
+  | 'Retry-After'
+  | 'Idempotency-Replayed'
+  | 'Vary'
+  | 'ETag'
+  | 'Cache-Control';
+
+/** The four RateLimit headers every metered answer carries. */
+export const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
+
+/** A JSON Schema written by hand (for bodies that are not the contract's, such as JSON-RPC). */
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ResponseSpec {
+  description: string;
+  /** The JSON body: a contract schema (with a meta `id`) or a hand-written JSON Schema. */
+  schema?: z.ZodType | JsonSchema;
+  example?: unknown;
+  headers?: readonly HeaderName[];
+  /** Other media types the same status may be answered with. */
+  also?: readonly ('text/markdown' | 'text/html' | 'text/event-stream')[];
+}
+
+/** Responses by status; an operation with inputs documents its 400, a metered one its 429. */
+export type Responses<M extends Meter, I extends boolean> = { 200: ResponseSpec } & (M extends 'none'
+  ? unknown
+  : { 429: ResponseSpec }) &
+  (I extends true ? { 400: ResponseSpec } : unknown) & { [status: number]: ResponseSpec };
+
+export interface BodySpec<B extends z.ZodType> {
+  /** What the pipeline checks the parsed JSON against (400 with the first issue). */
+  schema: B;
+  /** Largest body in bytes (413 beyond). */
+  maxBytes: number;
+  /** The schema the OpenAPI document shows, when it is not `schema` itself (a raw body checked by core). */
+  doc?: z.ZodType;
+  /** Also taken as an HTML form post (`application/x-www-form-urlencoded`). */
+  form?: boolean;
+  /** The request example the OpenAPI document shows. */
+  example?: unknown;
+}
+
+export interface HeaderParam {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+}
+
+/** What a handler gets: the parsed inputs, the request, the dependencies and the client's budget key. */
+export interface HandlerContext<Q, B> {
+  request: Request;
+  deps: Deps;
+  /** The budget key of the client (src/core/client.ts). */
+  client: string;
+  /** Path parameters (`{slug}`), decoded. */
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  /** The lead form's fields when the body came as an HTML form post (JavaScript off), else undefined. */
+  form?: Record<string, string>;
+  /** Headers the pipeline adds to the answer (RateLimit-*), for a handler that builds its own Response. */
+  headers: Record<string, string>;
+}
+
+/**
+ * What a handler returns: a JSON answer, a finished Response (MCP's transport, the form's HTML page),
+ * or a static file to serve in its place (getPage in the middleware).
+ */
+export type Answer =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { response: Response }
+  | { rewrite: string; headers: Record<string, string> };
+
+export interface OperationSpec<
+  M extends Meter = Meter,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  id: string;
+  method: Method;
+  /** Path as the contract writes it (`{slug}` for a parameter). */
+  path: string;
+  summary: string;
+  description: string;
+  tag: 'Content' | 'Leads' | 'MCP' | 'Internal';
+  /** A function in `api/` (its file, without `.ts`), or the middleware in front of the static files. */
+  serve: { function: string; maxDuration?: number } | 'middleware';
+  /** Path parameters (`{slug}`), for the OpenAPI document; the handler checks them. */
+  params?: z.ZodObject;
+  query?: Q;
+  body?: B extends z.ZodType ? BodySpec<B> : undefined;
+  headerParams?: readonly HeaderParam[];
+  responses: Responses<M, Q extends z.ZodType ? true : B extends z.ZodType ? true : false>;
+  /**
+   * Which budget a request spends: `read` is metered by the pipeline before anything else; `lead` is
+   * spent by the domain after its checks (an idempotent replay costs nothing), and a refused lead body
+   * spends a read; `none` is unmetered.
+   */
+  meter: M;
+  cache: CacheClass;
+  /** Public, read-only: any origin may call it (CORS `*` with the exposed headers). */
+  cors: boolean;
+  deprecated?: Deprecation;
+  /** The MCP tool that offers the same operation, with the same limits. */
+  mcp?: McpToolName;
+  /** The content it reads (each Vercel function ships only those data files). */
+  data: readonly ContentNeed[];
+  /** In the OpenAPI document (internal operations are not). */
+  public: boolean;
+  /** Methods on the same path that always answer 405, documented as such (MCP's GET and DELETE). */
+  refuses?: readonly { method: 'GET' | 'DELETE'; id: string; summary: string; description: string }[];
+  handler(
+    ctx: HandlerContext<Q extends z.ZodType ? z.output<Q> : undefined, B extends z.ZodType ? z.output<B> : undefined>,
+  ): Answer | Promise<Answer>;
+}
+
+/** An operation of any shape, as the pipeline and the derived tables see it. */
+export type Operation = OperationSpec<Meter, z.ZodType | undefined, z.ZodType | undefined>;
+
+/** Declares an operation; the types check that its responses cover its inputs and metering. */
+export function defineOperation<
+  M extends Meter,
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: OperationSpec<M, Q, B>): Operation {
+  return spec as unknown as Operation;
+}
+
+/** The function file of an operation served by a function. */
+export const functionOf = (op: Operation): string | undefined =>
+  typeof op.serve === 'object' ? op.serve.function : undefined;

@@ -1,0 +1,46 @@
+/**
+ * @module Pieces the operations' response declarations share: the Error answer, the 429, the 413, and a
+ * sample page. Example error texts are the ones the code produces (the limits are read from LIMITS).
+ */
+import { LIMITS, policyOf } from '../contract/limits.ts';
+import { ErrorSchema } from '../contract/schemas.ts';
+import { RATE_HEADERS, type HeaderName, type ResponseSpec } from '../http/operation.ts';
+
+/** An Error answer: its description, an example text and the headers it carries. */
+export function errorDoc(
+  description: string,
+  example: string,
+  status: number,
+  headers: readonly HeaderName[] = [],
+): ResponseSpec {
+  return { description, schema: ErrorSchema, example: { error: example, status }, headers };
+}
+
+/** The 429 of a metered operation. */
+export function tooManyDoc(limit: { limit: number; windowSeconds: number }, description?: string): ResponseSpec {
+  return errorDoc(
+    description ?? `Rate limit exceeded (${policyOf(limit)}). Wait Retry-After seconds.`,
+    'Rate limit exceeded: this address may make 120 requests per minute. Retry after 12 seconds.',
+    429,
+    [...RATE_HEADERS, 'Retry-After'],
+  );
+}
+
+/** A body limit in KB, as the descriptions say it. */
+export const KB = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+
+/** The 413 of an operation with a body of at most `bytes`. */
+export const tooLargeDoc = (bytes: number): ResponseSpec =>
+  errorDoc(`The body is larger than ${KB(bytes)}.`, `Request body is larger than ${bytes} bytes`, 413);
+
+/** The read budget's 429. */
+export const READ_429 = tooManyDoc(LIMITS.read);
+
+export const SAMPLE_PAGE = {
+  slug: 'pricing',
+  title: 'Pricing | Kartage',
+  description: 'Plans for removalists and storage operators.',
+  url: 'https://kartage.com.au/pricing',
+  markdown_url: 'https://kartage.com.au/pricing.md',
+  updated: '2026-10-01',
+};

@@ -1,0 +1,68 @@
+/**
+ * @module getPage: GET /api/v1/pages/{slug}. Answered by the middleware in front of the static files: the
+ * pipeline meters it, then the page's prebuilt JSON (`/api/v1/pages/<slug>.json`) or, with `Accept:
+ * text/markdown`, its `.md` twin is served in its place, with the metered answer's headers.
+ */
+import { GetPageParamsSchema, PageSchema, SLUG_PATTERN } from '../contract/schemas.ts';
+import { CACHE_CONTROL } from '../contract/routes.ts';
+import { wantsMarkdown } from '../core/accept.ts';
+import { markdownHeaders } from '../core/edge.ts';
+import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
+import { notFound } from '../http/pipeline.ts';
+import { errorDoc, READ_429, SAMPLE_PAGE } from './docs.ts';
+
+const MARKDOWN_EXAMPLE = '# Pricing\n\nPlans for every size of moving business.\n';
+
+export const getPage = defineOperation({
+  id: 'getPage',
+  method: 'GET',
+  path: '/api/v1/pages/{slug}',
+  summary: 'One page.',
+  description:
+    'One page as JSON, or as a standalone markdown document when the request sends `Accept: text/markdown`.',
+  tag: 'Content',
+  serve: 'middleware',
+  params: GetPageParamsSchema,
+  responses: {
+    200: {
+      description: 'The page.',
+      schema: PageSchema,
+      example: { ...SAMPLE_PAGE, markdown: MARKDOWN_EXAMPLE },
+      headers: [...RATE_HEADERS, 'Vary', 'ETag', 'Cache-Control'],
+      also: ['text/markdown'],
+    },
+    304: { description: 'Not modified (the `If-None-Match` ETag matches).', headers: ['ETag'] },
+    404: {
+      ...errorDoc(
+        'No such page. With `Accept: text/markdown` the body is markdown.',
+        'No page with slug "nope". List slugs at /api/v1/pages.',
+        404,
+        ['Vary'],
+      ),
+      also: ['text/markdown'],
+    },
+    429: READ_429,
+  },
+  meter: 'read',
+  cache: 'metered',
+  cors: true,
+  mcp: 'get_kartage_page',
+  data: ['entries'],
+  public: true,
+  handler({ request, deps, params }) {
+    const { slug = '' } = params;
+    const content = deps.content();
+    const entry = SLUG_PATTERN.test(slug) ? content.entry(slug) : undefined;
+    if (!entry) {
+      const path = new URL(request.url).pathname;
+      const response = notFound(request, path, content.origin, `No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`);
+      // A metered answer carries this client's counters, so no shared cache may keep it, a 404 included.
+      response.headers.set('Cache-Control', CACHE_CONTROL.metered);
+      return { response };
+    }
+    if (wantsMarkdown(request.headers.get('accept'))) {
+      return { rewrite: `/${slug}.md`, headers: markdownHeaders(entry) };
+    }
+    return { rewrite: `/api/v1/pages/${slug}.json`, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+  },
+});

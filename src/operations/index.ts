@@ -1,0 +1,74 @@
+/**
+ * @module Every operation of the service, in one list. The route table, the OpenAPI document, vercel.json,
+ * the middleware's routing and the local server all derive from it: to add an operation, write its file
+ * beside these and add it here (README "Add an operation").
+ */
+import { functionPath, staticRewrites, staticRoutes, type RouteSpec } from '../contract/routes.ts';
+import { functionOf, type Operation } from '../http/operation.ts';
+import { getPage } from './get-page.ts';
+import { getPagesBatch } from './get-pages-batch.ts';
+import { leadsFlush } from './leads-flush.ts';
+import { listPages } from './list-pages.ts';
+import { mcp } from './mcp.ts';
+import { searchSite } from './search-site.ts';
+import { submitLead } from './submit-lead.ts';
+import { validateLead } from './validate-lead.ts';
+
+export const operations: readonly Operation[] = [
+  listPages,
+  getPage,
+  searchSite,
+  getPagesBatch,
+  validateLead,
+  submitLead,
+  leadsFlush,
+  mcp,
+];
+
+/**
+ * The operation at a (decoded) path, with its path parameters, or undefined. A path ending in `{name}`
+ * takes everything after its prefix as that parameter, slashes and emptiness included (`blog/x`, ``), so
+ * every request under `/api/v1/pages/` reaches getPage and is metered; its handler decides what exists.
+ * Exact paths win: `/api/v1/pages/batch` is the batch operation, not getPage with slug "batch".
+ */
+export function matchOperation(path: string): { op: Operation; params: Record<string, string> } | undefined {
+  const exact = operations.find((op) => op.path === path);
+  if (exact) return { op: exact, params: {} };
+  for (const op of operations) {
+    const m = /^(.*\/)\{(\w+)\}$/.exec(op.path);
+    if (m && path.startsWith(m[1]!)) return { op, params: { [m[2]!]: path.slice(m[1]!.length) } };
+  }
+  return undefined;
+}
+
+/** An operation's row in the route table. */
+function routeOf(op: Operation): RouteSpec {
+  const fn = functionOf(op);
+  return {
+    id: op.id,
+    path: op.path,
+    methods: [op.method],
+    serve: fn ? 'function' : 'middleware',
+    ...(fn ? { fn } : {}),
+    meter: op.meter,
+    cache: op.cache,
+    cors: op.cors,
+    ...(op.deprecated ? { deprecated: op.deprecated } : {}),
+    summary: op.summary,
+  };
+}
+
+/** The route table: every operation's route, then the static routes. */
+export const routes: readonly RouteSpec[] = [...operations.map(routeOf), ...staticRoutes];
+
+/** Routes answered by a function in `api/`. */
+export const functionRoutes = (): (RouteSpec & { fn: string })[] =>
+  routes.filter((r): r is RouteSpec & { fn: string } => r.serve === 'function' && r.fn !== undefined);
+
+/** Rewrites in the order Vercel applies them after the filesystem: function aliases, then static aliases. */
+export function rewrites(): { source: string; destination: string }[] {
+  const fnAliases = functionRoutes()
+    .filter((r) => functionPath(r.fn) !== r.path)
+    .map((r) => ({ source: r.path, destination: functionPath(r.fn) }));
+  return [...fnAliases, ...staticRewrites];
+}

@@ -1,0 +1,34 @@
+/**
+ * @module leadsFlush: GET /api/cron/leads-flush, Vercel cron replaying the lead outbox to the CRM. Vercel
+ * sends `Authorization: Bearer $CRON_SECRET`; anything else gets the same 404 as an unknown path (the
+ * public service never answers 401/403, SPEC.md "Authentication").
+ */
+import { flushAll } from '../core/leads.ts';
+import { defineOperation } from '../http/operation.ts';
+import { notFound } from '../http/pipeline.ts';
+
+/** The function runs at most 60 s; batches stop being claimed after this, so the last one can finish. */
+const FLUSH_BUDGET_MS = 30_000;
+
+export const leadsFlush = defineOperation({
+  id: 'leadsFlush',
+  method: 'GET',
+  path: '/api/cron/leads-flush',
+  summary: 'Internal: replays the lead outbox to the CRM (Vercel cron; 404 without the cron secret).',
+  description: 'Replays the lead outbox to the CRM. Called by Vercel cron every ten minutes.',
+  tag: 'Internal',
+  serve: { function: 'cron/leads-flush', maxDuration: 60 },
+  responses: { 200: { description: 'What was delivered, failed and is left.' } },
+  meter: 'none',
+  cache: 'none',
+  cors: false,
+  data: [],
+  public: false,
+  async handler({ request, deps }) {
+    const secret = deps.config.cronSecret;
+    if (!secret || request.headers.get('authorization') !== `Bearer ${secret}`) {
+      return { response: notFound(request, new URL(request.url).pathname, deps.config.origin) };
+    }
+    return { status: 200, body: await flushAll(deps, FLUSH_BUDGET_MS) };
+  },
+});

@@ -1,0 +1,96 @@
+/**
+ * @module mcp: POST /mcp, the Model Context Protocol over Streamable HTTP, stateless (src/mcp/http.ts for
+ * the transport rules, src/mcp/server.ts for the tools and resources). GET and DELETE answer 405.
+ */
+import { LIMITS } from '../contract/limits.ts';
+import { MCP_TOOLS } from '../contract/mcp.ts';
+import { defineOperation, RATE_HEADERS, type JsonSchema, type ResponseSpec } from '../http/operation.ts';
+import { READ_429, tooLargeDoc } from './docs.ts';
+
+/** The JSON-RPC error the MCP SDK answers protocol-level refusals with. */
+const JSONRPC_ERROR: JsonSchema = {
+  type: 'object',
+  required: ['jsonrpc', 'error'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+  },
+};
+const rpcError = (description: string, code: number, message: string): ResponseSpec => ({
+  description,
+  schema: JSONRPC_ERROR,
+  example: { jsonrpc: '2.0', error: { code, message }, id: null },
+});
+
+export const mcp = defineOperation({
+  id: 'mcp',
+  method: 'POST',
+  path: '/mcp',
+  summary: 'MCP over Streamable HTTP',
+  description:
+    `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, ` +
+    'plus resources. Send `Accept: application/json, text/event-stream` and a JSON-RPC 2.0 message. Every ' +
+    'other method answers 405 (no server-initiated stream, no sessions); JSON-RPC batches only for protocols ' +
+    'before 2025-06-18, each call a read.',
+  tag: 'MCP',
+  serve: { function: 'mcp' },
+  responses: {
+    200: {
+      description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).',
+      schema: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] },
+      headers: RATE_HEADERS,
+      also: ['text/event-stream'],
+    },
+    202: { description: 'Accepted (notifications and responses).' },
+    400: {
+      description:
+        'Not a valid JSON-RPC message (a JSON-RPC error from the MCP SDK), or a Host or Origin that is not ' +
+        'allowed (the Error body).',
+      schema: { oneOf: [JSONRPC_ERROR, { $ref: '#/components/schemas/Error' }] },
+      example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null },
+    },
+    406: rpcError(
+      'The Accept header lacks application/json or text/event-stream.',
+      -32000,
+      'Not Acceptable: Client must accept both application/json and text/event-stream',
+    ),
+    413: tooLargeDoc(LIMITS.readBodyBytes),
+    415: rpcError(
+      'The body is not `application/json`.',
+      -32000,
+      'Unsupported Media Type: Content-Type must be application/json',
+    ),
+    429: READ_429,
+  },
+  meter: 'read',
+  cache: 'none',
+  cors: true,
+  data: ['entries', 'pages', 'search'],
+  public: true,
+  refuses: [
+    {
+      method: 'GET',
+      id: 'mcpGet',
+      summary: 'No server-initiated stream',
+      description: 'Always 405: a stateless Streamable HTTP server opens no stream of its own (MCP transport spec).',
+    },
+    {
+      method: 'DELETE',
+      id: 'mcpDelete',
+      summary: 'No sessions to end',
+      description: 'Always 405: the server is stateless and hands out no session to end (MCP transport spec).',
+    },
+  ],
+  handler: async ({ request, deps, headers }) => {
+    // Loaded on first use: the MCP server offers the OpenAPI document, which is built from this list of
+    // operations, so a static import would make a cycle.
+    const { handleMcp } = await import('../mcp/http.ts');
+    return { response: await handleMcp(request, deps, headers) };
+  },
+});
+

@@ -1,0 +1,56 @@
+/** @module searchSite: GET /api/v1/search, ranked full-text search (src/core/search.ts). */
+import { LIMITS } from '../contract/limits.ts';
+import { SearchQuerySchema, SearchResponseSchema } from '../contract/schemas.ts';
+import { searchSite as search } from '../core/search.ts';
+import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
+import { errorDoc, READ_429 } from './docs.ts';
+
+const { min, max } = LIMITS.searchLimit;
+
+export const searchSite = defineOperation({
+  id: 'searchSite',
+  method: 'GET',
+  path: '/api/v1/search',
+  summary: 'Ranked full-text search.',
+  description:
+    'Ranked full-text search. Every content word of the query must appear in a result, in some word form ' +
+    '(stemming, Australian and US spellings, listed abbreviations); case and accents are ignored.',
+  tag: 'Content',
+  serve: { function: 'v1/search' },
+  query: SearchQuerySchema,
+  responses: {
+    200: {
+      description: 'Ranked results, best first.',
+      schema: SearchResponseSchema,
+      example: {
+        query: 'storage billing',
+        count: 1,
+        results: [
+          {
+            slug: 'product/storage',
+            title: 'Storage | Kartage',
+            url: 'https://kartage.com.au/product/storage',
+            markdown_url: 'https://kartage.com.au/product/storage.md',
+            snippet: '… run storage billing for every unit and vault in minutes …',
+            score: 412,
+          },
+        ],
+      },
+      headers: [...RATE_HEADERS, 'Vary', 'Cache-Control'],
+    },
+    400: errorDoc(
+      `\`q\` is missing or shorter than ${LIMITS.searchMinLength} characters, or \`limit\` is not from ${min} to ${max}.`,
+      `q must be at least ${LIMITS.searchMinLength} characters after trimming`,
+      400,
+      RATE_HEADERS,
+    ),
+    429: READ_429,
+  },
+  meter: 'read',
+  cache: 'metered',
+  cors: true,
+  mcp: 'search_kartage_site',
+  data: ['entries', 'search'],
+  public: true,
+  handler: ({ deps, query }) => ({ status: 200, body: search({ content: deps.content() }, query.q, query.limit) }),
+});
