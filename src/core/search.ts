@@ -12,6 +12,8 @@ import type { SearchResponse, SearchResult } from '../contract/schemas.ts';
 import type { Content, ContentPage } from './content.ts';
 import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './search/analyze.ts';
 import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './search/compact-index.ts';
+import type { PageKind } from '../contract/content.ts';
+import { isUnder, leafOf } from './slugs.ts';
 
 export { fold, analyze } from './search/analyze.ts';
 export { SearchIndex } from './search/compact-index.ts';
@@ -279,25 +281,17 @@ function holdsRun(seq: string[], part: string[]): boolean {
   return false;
 }
 
-/** Slug prefixes of listing pages: a page whose slug is the folder of other pages ("blog" lists "blog/..."). */
+/** Slugs of the listing pages (kind `listing`): each lists the pages in the folder its slug names ("blog/..."). */
 const listingCache = new WeakMap<SearchIndex, Set<string>>();
 function listingSlugs(index: SearchIndex): Set<string> {
   let s = listingCache.get(index);
-  if (!s) {
-    const all = new Set(index.slugs);
-    s = new Set();
-    for (const slug of index.slugs) {
-      const cut = slug.lastIndexOf('/');
-      if (cut > 0 && all.has(slug.slice(0, cut))) s.add(slug.slice(0, cut));
-    }
-    listingCache.set(index, s);
-  }
+  if (!s) listingCache.set(index, (s = new Set(index.slugs.filter((_, doc) => index.kinds[doc] === 'listing'))));
   return s;
 }
 
 /** Dated pages (blog posts) rank below evergreen ones at equal relevance. */
-export function sectionPrior(slug: string): number {
-  return slug.startsWith('blog/') ? 0.85 : 1;
+export function sectionPrior(kind: PageKind): number {
+  return kind === 'post' ? 0.85 : 1;
 }
 
 /** Boosts for query words in a page's title, in its title or description, and for the query as a phrase there. */
@@ -311,7 +305,7 @@ function slugTermsOf(index: SearchIndex, doc: number): string[] {
   let all = slugTermCache.get(index);
   if (!all) slugTermCache.set(index, (all = []));
   let t = all[doc];
-  if (!t) all[doc] = t = analyze(index.slugs[doc]!.slice(index.slugs[doc]!.lastIndexOf('/') + 1));
+  if (!t) all[doc] = t = analyze(leafOf(index.slugs[doc]!));
   return t;
 }
 
@@ -319,7 +313,7 @@ function slugTermsOf(index: SearchIndex, doc: number): string[] {
 const priorCache = new WeakMap<SearchIndex, Float32Array>();
 function priorsOf(index: SearchIndex): Float32Array {
   let p = priorCache.get(index);
-  if (!p) priorCache.set(index, (p = Float32Array.from(index.slugs, sectionPrior)));
+  if (!p) priorCache.set(index, (p = Float32Array.from(index.kinds, sectionPrior)));
   return p;
 }
 
@@ -417,7 +411,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
     if (clauses.every((c) => title.includes(c.term))) continue;
     let last = -1;
     candidates.forEach((r, i) => {
-      if (index.slugs[r.doc]!.startsWith(`${slug}/`)) last = i;
+      if (isUnder(index.slugs[r.doc]!, slug)) last = i;
     });
     if (last > at) {
       const [listing] = candidates.splice(at, 1);
@@ -525,7 +519,10 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
     }
   });
   const ranked = [...sum]
-    .map(([doc, e]) => ({ doc, e, score: e.score * sectionPrior(d.index.slugs[doc]!) * (e.held / Math.max(1, lists.length)) ** 2 }))
+    .map(([doc, e]) => {
+      const score = e.score * sectionPrior(d.index.kinds[doc]!) * (e.held / Math.max(1, lists.length)) ** 2;
+      return { doc, e, score };
+    })
     .sort((a, b) => b.e.held - a.e.held || b.score - a.score || a.doc - b.doc)
     .slice(0, limit);
   const groups = lists.map(({ clause }) => [...new Set(clause.alternatives.flat())]);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { indexContent, type ContentPage } from '../../src/core/content.ts';
 import { getPagesBatch, listPages } from '../../src/core/pages.ts';
 
-const page = (slug: string): ContentPage => ({ slug, title: slug, url: `https://x.test/${slug}`, markdown: `# ${slug}\n`, text: slug });
+const page = (slug: string): ContentPage =>
+  ({ slug, title: slug, url: `https://x.test/${slug}`, markdown: `# ${slug}\n`, text: slug, kind: 'page' });
 const content = (slugs: string[]) => indexContent({ origin: 'https://x.test', builtAt: '', files: [], pages: slugs.sort().map(page) });
 
 describe('listPages', () => {
