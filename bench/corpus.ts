@@ -168,8 +168,9 @@ export interface CorpusStats {
 }
 
 /**
- * Writes `count` pages under `<dir>/content/`: the home, pricing and blog index pages, about a quarter
- * blog posts, and the rest help, guide and location pages. Replaces `<dir>/content` when it exists.
+ * Writes `count` pages under `<dir>/content/`: the home, pricing and blog index pages (their front matter's
+ * `kind` gives them their layouts, as on the real site), about a quarter blog posts, and the rest help, guide
+ * and location pages. Replaces `<dir>/content` when it exists.
  */
 export async function writeCorpus(dir: string, count = 10_000, seed = 1): Promise<CorpusStats> {
   const content = join(dir, 'content');
@@ -181,9 +182,9 @@ export async function writeCorpus(dir: string, count = 10_000, seed = 1): Promis
   const links: string[] = ['pricing', 'blog', ''];
 
   const fixed: [string, string][] = [
-    ['pages/index.md', `---\ntitle: Run every move from one system\ndescription: Operating software for removalists, international movers and storage operators, from first quote to final invoice.\nupdated: 2026-11-02\neyebrow: Software for movers\nlead: Quoting, scheduling, crew app, storage billing and invoicing in one system.\n---\n\n`],
-    ['pages/pricing.md', `---\ntitle: Pricing\ndescription: Plans for moving and storage companies, priced monthly in AUD excluding GST, with a 30-day trial on Starter and Growth.\nupdated: 2026-10-01\neyebrow: Pricing\n---\n\n`],
-    ['pages/blog.md', `---\ntitle: The blog\ndescription: Practical articles for removalists, international movers and storage operators on quoting, scheduling, compliance and storage billing.\nupdated: 2026-10-20\neyebrow: Blog\n---\n\n`],
+    ['pages/index.md', `---\ntitle: Run every move from one system\ndescription: Operating software for removalists, international movers and storage operators, from first quote to final invoice.\nupdated: 2026-11-02\neyebrow: Software for movers\nlead: Quoting, scheduling, crew app, storage billing and invoicing in one system.\nkind: home\n---\n\n`],
+    ['pages/pricing.md', `---\ntitle: Pricing\ndescription: Plans for moving and storage companies, priced monthly in AUD excluding GST, with a 30-day trial on Starter and Growth.\nupdated: 2026-10-01\neyebrow: Pricing\nkind: pricing\n---\n\n`],
+    ['pages/blog.md', `---\ntitle: The blog\ndescription: Practical articles for removalists, international movers and storage operators on quoting, scheduling, compliance and storage billing.\nupdated: 2026-10-20\neyebrow: Blog\nkind: listing\n---\n\n`],
   ];
   const posts = Math.max(0, Math.round((count - fixed.length) / 4));
   const seen = new Set<string>();

@@ -12,6 +12,7 @@ import { stringify as toYaml } from 'yaml';
 import { LIMITS } from '../contract/limits.ts';
 import { MCP_TOOLS } from '../contract/mcp.ts';
 import { DIALCODE_PATTERN, INTENTS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES } from '../contract/schemas.ts';
+import { HOME_SLUG, twinPathOfSlug, twinUrlOfSlug, urlOfSlug } from '../core/slugs.ts';
 
 /** The `$schema` of a v0.2.0 discovery index (an opaque identifier clients match exactly). */
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -30,6 +31,7 @@ const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join('
 /** The SKILL.md text for an origin (every URL absolute; every number and list from the contract). */
 export function skillMarkdown(origin: string): string {
   const F = LIMITS.lead_fields;
+  const pricingMd = twinUrlOfSlug(origin, 'pricing');
   const example = (LeadSchema.meta()?.examples as Record<string, string>[] | undefined)?.[0];
   const front = toYaml(
     {
@@ -65,12 +67,12 @@ and New Zealand. Everything on ${origin}/ is public and needs no authentication:
 
 ## Read a page as markdown
 
-- Append \`.md\` to a page URL (the home page is \`/index.md\`): [pricing.md](${origin}/pricing.md).
-- Or send \`Accept: text/markdown\` to the page URL itself (\`${origin}/pricing\`): the same bytes.
+- Append \`.md\` to a page URL (the home page is \`${twinPathOfSlug(HOME_SLUG)}\`): [pricing.md](${pricingMd}).
+- Or send \`Accept: text/markdown\` to the page URL itself (\`${urlOfSlug(origin, 'pricing')}\`): the same bytes.
 - As JSON with the markdown and metadata: \`GET ${origin}/api/v1/pages/<slug>\`
   (example: ${origin}/api/v1/pages/pricing); up to ${LIMITS.batchMax} at once:
   \`POST ${origin}/api/v1/pages/batch\` with \`{"slugs": ["pricing", "faq"]}\`.
-- Prices on the [pricing page](${origin}/pricing.md) are per month in Australian dollars, excluding GST.
+- Prices on the [pricing page](${pricingMd}) are per month in Australian dollars, excluding GST.
 
 ## Check a lead in the sandbox
 

@@ -9,7 +9,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
-import { pageFromHtml } from './page-from-html.ts';
+import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -50,7 +50,7 @@ export const twinPath = (slug: string) => `/${slug}.md`;
 export const pageJsonPath = (slug: string) => `/api/v1/pages/${slug}.json`;
 
 export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }> {
-  const found: { page: Page; text: string; file: string }[] = [];
+  const found: (PageFromHtml & { file: string })[] = [];
   for await (const file of allFiles(opts.distDir)) {
     if (!file.endsWith('.html')) continue;
     const derived = pageFromHtml(await readFile(file, 'utf8'));
@@ -65,6 +65,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
     PageSchema.parse(page);
   }
   const pages = found.map((f) => f.page);
+  const kinded = found.map((f) => ({ ...f.page, kind: f.kind }));
 
   for (const page of pages) {
     await write(join(opts.distDir, twinPath(page.slug)), markdownTwin(page));
@@ -83,10 +84,10 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await writeMcpServerCard(opts.distDir, opts.origin, pages);
   await writeAgentSkills(opts.distDir, opts.origin);
 
-  await write(join(opts.distDir, 'llms.txt'), llmsTxt(pages, opts.origin, MACHINE_FILES));
+  await write(join(opts.distDir, 'llms.txt'), llmsTxt(kinded, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
   await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
-  await write(join(opts.distDir, 'sitemap.md'), sitemapMd(pages, opts.origin));
+  await write(join(opts.distDir, 'sitemap.md'), sitemapMd(kinded, opts.origin));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
 
   if (opts.pagefind !== false) {
@@ -103,7 +104,7 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
     const rel = '/' + relative(opts.distDir, file).split(sep).join('/');
     if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
   }
-  const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: found.map((f) => ({ ...f.page, text: f.text })), files: files.sort() };
+  const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: found.map((f) => ({ ...f.page, text: f.text, kind: f.kind })), files: files.sort() };
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
   await write(join(opts.dataDir, CONTENT_FILE), JSON.stringify(data));
   return { pages };

@@ -10,6 +10,7 @@ import {
   DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES, type LeadInput, type LeadValidation,
 } from '../contract/schemas.ts';
 import { sandboxLead } from '../core/leads.ts';
+import { twinUrlOfSlug, urlOfSlug } from '../core/slugs.ts';
 
 /** Where derive.ts writes each file in the build output (public paths come from routes.ts rewrites). */
 export const DISCOVERY_PATHS = {
@@ -36,7 +37,7 @@ export function mcpServerJson(origin: string, version: string) {
     title: 'Kartage website',
     description: 'Search and read Kartage pages and pricing: software for moving and storage companies.',
     version,
-    websiteUrl: `${origin}/developers`,
+    websiteUrl: urlOfSlug(origin, 'developers'),
     remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }],
     // server.json has no field for a server card; publisher-provided metadata is the schema's open slot.
     _meta: {
@@ -53,7 +54,7 @@ export function ardJson(origin: string) {
   return {
     specVersion: '1.0',
     // The manifest schema (ai-catalog.schema.json, ard.cddl) makes host an object with a required displayName.
-    host: { displayName: 'Kartage', documentationUrl: `${origin}/developers` },
+    host: { displayName: 'Kartage', documentationUrl: urlOfSlug(origin, 'developers') },
     entries: [
       {
         identifier: id('mcp'),
@@ -140,11 +141,11 @@ export function apiCatalog(origin: string) {
     { href: `${origin}/openapi.json`, type: 'application/openapi+json' },
     { href: `${origin}/openapi.yaml`, type: 'application/yaml' },
   ];
-  const serviceDoc = [{ href: `${origin}/developers`, type: 'text/html' }];
+  const serviceDoc = [{ href: urlOfSlug(origin, 'developers'), type: 'text/html' }];
   // RFC 8631 service-meta: metadata about the service, here its usage policies.
   const serviceMeta = [
-    { href: `${origin}/auth.md`, type: 'text/markdown', title: 'Authentication: none is needed' },
-    { href: `${origin}/api-deprecation-policy`, type: 'text/html', title: 'API deprecation policy' },
+    { href: twinUrlOfSlug(origin, 'auth'), type: 'text/markdown', title: 'Authentication: none is needed' },
+    { href: urlOfSlug(origin, 'api-deprecation-policy'), type: 'text/html', title: 'API deprecation policy' },
   ];
   return {
     linkset: [
@@ -235,6 +236,10 @@ export function sandboxInfo(origin: string) {
       },
     ],
     errorText: 'The wording of `error` strings may change; match on `field` and on `wouldSubmit`.',
-    docs: { openapi: `${origin}/openapi.json`, developers: `${origin}/developers`, authentication: `${origin}/auth.md` },
+    docs: {
+      openapi: `${origin}/openapi.json`,
+      developers: urlOfSlug(origin, 'developers'),
+      authentication: twinUrlOfSlug(origin, 'auth'),
+    },
   };
 }

@@ -14,6 +14,7 @@ import { select, selectAll } from 'hast-util-select';
 import type { Element, Root } from 'hast';
 import type { Root as MdRoot } from 'mdast';
 import type { Page } from '../contract/schemas.ts';
+import { PAGE_KINDS, type PageKind } from '../contract/content.ts';
 
 const toMarkdown = unified()
   .use(rehypeRemark)
@@ -93,6 +94,15 @@ export interface PageFromHtml {
   page: Page;
   /** Plain text of the body (for search and snippets). */
   text: string;
+  /** The page's kind, from its `kartage:kind` meta tag (BaseLayout); `page` when the tag is absent. */
+  kind: PageKind;
+}
+
+/** A page's kind from its `kartage:kind` meta tag; an unknown kind is a build error. */
+function kindOf(tree: Root, slug: string): PageKind {
+  const kind = attr(select('meta[name="kartage:kind"]', tree), 'content') ?? 'page';
+  if (kind === 'post' || (PAGE_KINDS as readonly string[]).includes(kind)) return kind as PageKind;
+  throw new Error(`page ${slug}: unknown kind "${kind}"`);
 }
 
 /** Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). */
@@ -119,5 +129,5 @@ export function pageFromHtml(html: string): PageFromHtml | undefined {
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;
   if (updated) page.updated = updated;
-  return { page, text: textOf(main) };
+  return { page, text: textOf(main), kind: kindOf(tree, slug) };
 }

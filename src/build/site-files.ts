@@ -4,17 +4,31 @@
  */
 import { AGENT_SKILLS_PATH, SERVER_CARD_PATH } from '../contract/links.ts';
 import { CONTENT_SIGNAL } from '../contract/routes.ts';
+import type { PageKind } from '../contract/content.ts';
 import type { Page } from '../contract/schemas.ts';
+import { BLOG_FOLDER, sectionOf } from '../core/slugs.ts';
 
-/** Sections of llms.txt, in order; the first whose test matches a slug takes the page. */
-const SECTIONS: { title: string; test: (slug: string) => boolean }[] = [
-  { title: 'Start here', test: (s) => ['index', 'pricing', 'demo', 'contact'].includes(s) },
-  { title: 'Product', test: (s) => s.startsWith('product/') || s === 'changelog' },
-  { title: 'Solutions', test: (s) => s.startsWith('solutions/') },
-  { title: 'Customers', test: (s) => s === 'customers' || s.startsWith('customers/') },
-  { title: 'Developers', test: (s) => ['developers', 'auth', 'api-deprecation-policy'].includes(s) },
-  { title: 'Company', test: (s) => ['about', 'careers', 'partners', 'security', 'faq'].includes(s) },
-  { title: 'Blog', test: (s) => s === 'blog' || s.startsWith('blog/') },
+/**
+ * A published page as llms.txt and sitemap.md group it: the contract's Page and its kind (src/core/content.ts
+ * ContentPage carries it). A page whose kind a caller left out can only be grouped by its folder.
+ */
+export type SitePage = Page & { kind?: PageKind };
+
+/** The folder a page belongs to: a listing is the index of the folder its slug names (`blog` of `blog/...`). */
+const folderOfPage = (p: SitePage) => (p.kind === 'listing' ? p.slug : sectionOf(p.slug));
+
+/** Kinds that start a visit: the home page, pricing and the lead forms. */
+const START_KINDS: readonly (PageKind | undefined)[] = ['home', 'pricing', 'form'];
+
+/** Sections of llms.txt, in order; the first whose test matches a page takes it. */
+const SECTIONS: { title: string; test: (p: SitePage) => boolean }[] = [
+  { title: 'Start here', test: (p) => START_KINDS.includes(p.kind) },
+  { title: 'Product', test: (p) => folderOfPage(p) === 'product' || p.slug === 'changelog' },
+  { title: 'Solutions', test: (p) => folderOfPage(p) === 'solutions' },
+  { title: 'Customers', test: (p) => folderOfPage(p) === 'customers' },
+  { title: 'Developers', test: (p) => ['developers', 'auth', 'api-deprecation-policy'].includes(p.slug) },
+  { title: 'Company', test: (p) => ['about', 'careers', 'partners', 'security', 'faq'].includes(p.slug) },
+  { title: 'Blog', test: (p) => folderOfPage(p) === BLOG_FOLDER },
   { title: 'Optional', test: () => true },
 ];
 
@@ -41,14 +55,14 @@ export const MACHINE_FILES: readonly MachineFile[] = [
 const oneLine = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 /** Pages grouped by llms.txt's sections, in section order ('Optional' last). */
-function bySection(pages: Page[]): Map<string, Page[]> {
-  const out = new Map<string, Page[]>(SECTIONS.map((s) => [s.title, []]));
-  for (const p of pages) out.get(SECTIONS.find((s) => s.test(p.slug))!.title)!.push(p);
+function bySection(pages: readonly SitePage[]): Map<string, SitePage[]> {
+  const out = new Map<string, SitePage[]>(SECTIONS.map((s) => [s.title, []]));
+  for (const p of pages) out.get(SECTIONS.find((s) => s.test(p))!.title)!.push(p);
   return out;
 }
 
 /** llms.txt: H1, summary blockquote, H2 sections of `[name](url): note` links to every page's markdown twin. */
-export function llmsTxt(pages: Page[], origin: string, files: readonly MachineFile[]): string {
+export function llmsTxt(pages: readonly SitePage[], origin: string, files: readonly MachineFile[]): string {
   const out = [
     '# Kartage',
     '',
@@ -86,7 +100,7 @@ export function sitemapXml(pages: Page[]): string {
  * sitemap.md: every published page with its title and absolute URL, grouped as llms.txt groups them (the
  * "Optional" pages under "Other pages"), for agents that read markdown rather than parse XML.
  */
-export function sitemapMd(pages: Page[], origin: string): string {
+export function sitemapMd(pages: readonly SitePage[], origin: string): string {
   const out = [
     '# Kartage sitemap',
     '',

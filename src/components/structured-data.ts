@@ -10,6 +10,7 @@ import type { Element, Root, RootContent } from 'hast';
 import type { Pricing } from '../contract/content.ts';
 import { SITE_NAME } from '../config.ts';
 import { splitAuthor, type PostSummary } from './blog.ts';
+import { ancestorsOf, folderOf, HOME_SLUG, pathOfSlug, urlOfSlug } from '../core/slugs.ts';
 
 export type JsonLdNode = Record<string, unknown>;
 /** One step of a breadcrumb trail: a name and a site path (`/`, `/blog`, `/blog/<post>`). */
@@ -105,11 +106,11 @@ export function webSite(origin: string, description: string): JsonLdNode {
 const PERIOD_CODE: Record<Pricing['period'], string> = { month: 'MON' };
 
 /**
- * The pricing page's SoftwareApplication: one Offer per plan, each priced per month in AUD excluding GST
+ * The pricing page's (`slug`'s) SoftwareApplication: one Offer per plan, each priced per month in AUD excluding GST
  * with a UnitPriceSpecification; a plan priced "from" (Enterprise, quoted) has a minPrice and no price.
  */
-export function softwareApplication(origin: string, pricing: Pricing, description: string): JsonLdNode {
-  const url = pageUrl(origin, '/pricing');
+export function softwareApplication(origin: string, slug: string, pricing: Pricing, description: string): JsonLdNode {
+  const url = urlOfSlug(origin, slug);
   const unitCode = PERIOD_CODE[pricing.period];
   const vat = pricing.gst !== 'excluded';
   const offers = pricing.plans.map((plan) => {
@@ -152,7 +153,7 @@ export function softwareApplication(origin: string, pricing: Pricing, descriptio
 
 /** A blog post's BlogPosting: headline, author (a Person), publication and modification dates. */
 export function blogPosting(origin: string, post: PostSummary): JsonLdNode {
-  const url = pageUrl(origin, `/${post.slug}`);
+  const url = urlOfSlug(origin, post.slug);
   const { name, role } = splitAuthor(post.author);
   return {
     '@type': 'BlogPosting',
@@ -174,8 +175,8 @@ export function blogPosting(origin: string, post: PostSummary): JsonLdNode {
     inLanguage: 'en-AU',
     isPartOf: {
       '@type': 'Blog',
-      '@id': pageUrl(origin, '/blog'),
-      url: pageUrl(origin, '/blog'),
+      '@id': urlOfSlug(origin, folderOf(post.slug)),
+      url: urlOfSlug(origin, folderOf(post.slug)),
       name: `${SITE_NAME} blog`,
     },
   };
@@ -252,16 +253,14 @@ export function breadcrumbList(origin: string, crumbs: readonly Crumb[]): JsonLd
  * the page. `titleOf` answers a slug's title, or undefined when there is no such page.
  */
 export function crumbsFor(slug: string, titleOf: (slug: string) => string | undefined): Crumb[] {
-  const home: Crumb = { name: 'Home', path: '/' };
-  if (slug === 'index') return [home];
-  const parts = slug.split('/');
+  const home: Crumb = { name: 'Home', path: pathOfSlug(HOME_SLUG) };
+  if (slug === HOME_SLUG) return [home];
   const trail = [home];
-  for (let i = 1; i < parts.length; i++) {
-    const ancestor = parts.slice(0, i).join('/');
+  for (const ancestor of ancestorsOf(slug)) {
     const title = titleOf(ancestor);
-    if (title) trail.push({ name: title, path: `/${ancestor}` });
+    if (title) trail.push({ name: title, path: pathOfSlug(ancestor) });
   }
-  trail.push({ name: titleOf(slug) ?? slug, path: `/${slug}` });
+  trail.push({ name: titleOf(slug) ?? slug, path: pathOfSlug(slug) });
   return trail;
 }
 

@@ -3,9 +3,20 @@
  * pricing page, the search index and the MCP pricing tool all read.
  */
 import { z } from 'zod';
-import { MOVES, SEGMENTS, WAREHOUSES } from './schemas.ts';
+import { INTENTS, MOVES, SEGMENTS, WAREHOUSES } from './schemas.ts';
 
 const date = z.coerce.date().transform((d) => d.toISOString().slice(0, 10));
+
+/**
+ * What a `pages` entry is, set in its front matter (`kind:`, default `page`). It decides the page's layout
+ * and extras, and how llms.txt and search treat it: `home` (the hero), `pricing` (the plans), `listing` (the
+ * index of the pages in the folder named by its slug: `blog` lists `blog/...`, `customers` the stories;
+ * search never ranks it above a page it lists), `form` (a lead form; `form:` names its intent), `faq` (a page
+ * of questions, with schema.org FAQPage data) and `page` (a plain page).
+ */
+export const PAGE_KINDS = ['home', 'pricing', 'listing', 'form', 'faq', 'page'] as const;
+/** A page's kind: one of PAGE_KINDS for a `pages` entry; every `blog` entry is a `post` (a dated article). */
+export type PageKind = (typeof PAGE_KINDS)[number] | 'post';
 
 export const PageFrontmatterSchema = z.strictObject({
   title: z.string().min(2).max(80),
@@ -13,6 +24,12 @@ export const PageFrontmatterSchema = z.strictObject({
   updated: date,
   eyebrow: z.string().max(40).optional(),
   lead: z.string().max(400).optional(),
+  kind: z.enum(PAGE_KINDS).default('page'),
+  /** The lead form's intent on a `form` page (`demo` books a walkthrough, `enquiry` is a question). */
+  form: z.enum(INTENTS).optional(),
+}).refine((d) => (d.kind === 'form') === (d.form !== undefined), {
+  message: 'a page of kind "form" names its form (form: demo or form: enquiry), and no other page does',
+  path: ['form'],
 });
 export type PageFrontmatter = z.infer<typeof PageFrontmatterSchema>;
 

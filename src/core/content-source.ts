@@ -5,6 +5,7 @@
  * entries and the static paths. `contentFromData` serves it from one loaded `content.json` (tests, small
  * sites); the file-backed source reads the build's split data files.
  */
+import type { PageKind } from '../contract/content.ts';
 import type { PageSummary } from '../contract/schemas.ts';
 import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 import type { ContentData, ContentPage } from './content.ts';
@@ -21,6 +22,8 @@ export type ContentNeed = 'entries' | 'pages' | 'search' | 'files';
 export interface PageEntry extends PageSummary {
   /** Token estimate of the page's markdown twin (`x-markdown-tokens`). */
   tokens: number;
+  /** What the page is (from its front matter); internal, never in an API answer. */
+  kind: PageKind;
 }
 
 export interface ContentSource {
@@ -41,8 +44,8 @@ export interface ContentSource {
 }
 
 /** A page's entry from the whole page. */
-export function entryOf({ text: _t, markdown: _m, ...summary }: ContentPage): PageEntry {
-  return { ...summary, tokens: markdownTokens(markdownTwin({ ...summary, markdown: _m })) };
+export function entryOf({ text: _t, markdown, ...entry }: ContentPage): PageEntry {
+  return { ...entry, tokens: markdownTokens(markdownTwin({ ...entry, markdown })) };
 }
 
 /** A content source over data already in memory; `index` loads the search index on first use. */

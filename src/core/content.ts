@@ -2,6 +2,7 @@
  * @module The published content as the functions see it: every page (contract Page) plus its plain text,
  * loaded once per instance from the file the build step writes.
  */
+import type { PageKind } from '../contract/content.ts';
 import type { Page, PageSummary } from '../contract/schemas.ts';
 
 /** Folder (relative to the project root) and file the build writes for the functions. */
@@ -12,6 +13,8 @@ export const SEARCH_FILE = 'search-index.json';
 export interface ContentPage extends Page {
   /** Plain text of the body, for search and snippets. */
   text: string;
+  /** What the page is (its front matter's `kind`; `post` for a blog post): internal, never in an answer. */
+  kind: PageKind;
 }
 
 export interface ContentData {
@@ -35,11 +38,11 @@ export function indexContent(data: ContentData): Content {
 }
 
 /** The contract's Page (drops internal fields). */
-export function toPage({ text: _text, ...page }: ContentPage): Page {
+export function toPage({ text: _text, kind: _kind, ...page }: ContentPage): Page {
   return page;
 }
 
 /** The contract's PageSummary. */
-export function toSummary({ text: _t, markdown: _m, ...summary }: ContentPage): PageSummary {
+export function toSummary({ text: _t, markdown: _m, kind: _k, ...summary }: ContentPage): PageSummary {
   return summary;
 }

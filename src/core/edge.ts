@@ -6,7 +6,7 @@
  */
 import { canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
 import { CONTENT_SIGNAL, CORS_READ, PAGE_VARY } from '../contract/routes.ts';
-import { SLUG_PATTERN } from '../contract/schemas.ts';
+import { slugOfPath, slugOfTwinPath, twinPathOfSlug } from './slugs.ts';
 import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 
@@ -48,11 +48,7 @@ export function decodePath(pathname: string): string | undefined {
   }
 }
 
-/** Page slug for a site path, or undefined (`/` -> `index`). */
-export function slugOfPath(path: string): string | undefined {
-  const slug = path === '/' ? 'index' : path.slice(1);
-  return SLUG_PATTERN.test(slug) && !slug.endsWith('/') && !slug.includes('//') ? slug : undefined;
-}
+export { slugOfPath } from './slugs.ts';
 
 export function handleEdge(request: Request, deps: EdgeDeps): EdgeDecision {
   const url = new URL(request.url);
@@ -63,7 +59,8 @@ export function handleEdge(request: Request, deps: EdgeDeps): EdgeDecision {
   // A page's `.md` twin (a static file): the headers of every markdown answer of that page, so the
   // canonical page URL and the token estimate travel with the twin too, not only with negotiation.
   if (read && path.endsWith('.md')) {
-    const twinOf = content.entry(path.slice(1, -'.md'.length));
+    const slug = slugOfTwinPath(path);
+    const twinOf = slug === undefined ? undefined : content.entry(slug);
     if (twinOf) return { type: 'next', headers: { ...markdownHeaders(twinOf), Vary: 'Accept' } };
   }
 
@@ -73,7 +70,7 @@ export function handleEdge(request: Request, deps: EdgeDeps): EdgeDecision {
   const page = slug ? content.entry(slug) : undefined;
   const negotiated = read && negotiateMarkdown(request.headers.get('accept'), request.headers.get('user-agent'));
   if (page && negotiated) {
-    return { type: 'rewrite', path: `/${page.slug}.md`, headers: { ...markdownHeaders(page), Vary: PAGE_VARY } };
+    return { type: 'rewrite', path: twinPathOfSlug(page.slug), headers: { ...markdownHeaders(page), Vary: PAGE_VARY } };
   }
   if (read && wantsMarkdown(request.headers.get('accept')) && !page && !content.hasFile(path)) {
     return { type: 'not-found' };

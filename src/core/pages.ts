@@ -5,7 +5,7 @@ import { toPage } from './content.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 
 /** The contract's PageSummary of an entry. */
-const summaryOf = ({ tokens: _t, ...summary }: PageEntry) => summary;
+const summaryOf = ({ tokens: _t, kind: _k, ...summary }: PageEntry) => summary;
 
 /** Pages in ascending slug order (byte order), strictly after `cursor`, filtered by `prefix`. */
 export function listPages(content: ContentSource, q: ListPagesQuery): ListPagesResponse {

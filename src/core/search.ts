@@ -13,6 +13,8 @@ import type { ContentPage } from './content.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './search/analyze.ts';
 import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './search/compact-index.ts';
+import type { PageKind } from '../contract/content.ts';
+import { isUnder, leafOf } from './slugs.ts';
 
 export { fold, analyze } from './search/analyze.ts';
 export { SearchIndex } from './search/compact-index.ts';
@@ -280,25 +282,17 @@ function holdsRun(seq: string[], part: string[]): boolean {
   return false;
 }
 
-/** Slug prefixes of listing pages: a page whose slug is the folder of other pages ("blog" lists "blog/..."). */
+/** Slugs of the listing pages (kind `listing`): each lists the pages in the folder its slug names ("blog/..."). */
 const listingCache = new WeakMap<SearchIndex, Set<string>>();
 function listingSlugs(index: SearchIndex): Set<string> {
   let s = listingCache.get(index);
-  if (!s) {
-    const all = new Set(index.slugs);
-    s = new Set();
-    for (const slug of index.slugs) {
-      const cut = slug.lastIndexOf('/');
-      if (cut > 0 && all.has(slug.slice(0, cut))) s.add(slug.slice(0, cut));
-    }
-    listingCache.set(index, s);
-  }
+  if (!s) listingCache.set(index, (s = new Set(index.slugs.filter((_, doc) => index.kinds[doc] === 'listing'))));
   return s;
 }
 
 /** Dated pages (blog posts) rank below evergreen ones at equal relevance. */
-export function sectionPrior(slug: string): number {
-  return slug.startsWith('blog/') ? 0.85 : 1;
+export function sectionPrior(kind: PageKind): number {
+  return kind === 'post' ? 0.85 : 1;
 }
 
 /** Boosts for query words in a page's title, in its title or description, and for the query as a phrase there. */
@@ -312,7 +306,7 @@ function slugTermsOf(index: SearchIndex, doc: number): string[] {
   let all = slugTermCache.get(index);
   if (!all) slugTermCache.set(index, (all = []));
   let t = all[doc];
-  if (!t) all[doc] = t = analyze(index.slugs[doc]!.slice(index.slugs[doc]!.lastIndexOf('/') + 1));
+  if (!t) all[doc] = t = analyze(leafOf(index.slugs[doc]!));
   return t;
 }
 
@@ -320,7 +314,7 @@ function slugTermsOf(index: SearchIndex, doc: number): string[] {
 const priorCache = new WeakMap<SearchIndex, Float32Array>();
 function priorsOf(index: SearchIndex): Float32Array {
   let p = priorCache.get(index);
-  if (!p) priorCache.set(index, (p = Float32Array.from(index.slugs, sectionPrior)));
+  if (!p) priorCache.set(index, (p = Float32Array.from(index.kinds, sectionPrior)));
   return p;
 }
 
@@ -418,7 +412,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
     if (clauses.every((c) => title.includes(c.term))) continue;
     let last = -1;
     candidates.forEach((r, i) => {
-      if (index.slugs[r.doc]!.startsWith(`${slug}/`)) last = i;
+      if (isUnder(index.slugs[r.doc]!, slug)) last = i;
     });
     if (last > at) {
       const [listing] = candidates.splice(at, 1);
@@ -530,7 +524,10 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
     }
   });
   const ranked = [...sum]
-    .map(([doc, e]) => ({ doc, e, score: e.score * sectionPrior(index.slugs[doc]!) * (e.held / Math.max(1, lists.length)) ** 2 }))
+    .map(([doc, e]) => {
+      const score = e.score * sectionPrior(index.kinds[doc]!) * (e.held / Math.max(1, lists.length)) ** 2;
+      return { doc, e, score };
+    })
     .sort((a, b) => b.e.held - a.e.held || b.score - a.score || a.doc - b.doc)
     .slice(0, limit);
   const groups = lists.map(({ clause }) => [...new Set(clause.alternatives.flat())]);

@@ -45,6 +45,7 @@ import {
 } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
 import { toSummary } from '../core/content.ts';
+import { slugOfTwinPath, twinUrlOfSlug } from '../core/slugs.ts';
 import type { ContentSource } from '../core/content-source.ts';
 import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
@@ -293,7 +294,7 @@ interface ToolDef<I extends z.ZodObject = z.ZodObject> {
 
 const text = (t: string): ContentBlock => ({ type: 'text', text: t });
 const toolError = (message: string): CallToolResult => ({ isError: true, content: [text(message)] });
-const markdownUri = (origin: string, slug: string) => `${origin}/${slug}.md`;
+const markdownUri = twinUrlOfSlug;
 const link = (origin: string, slug: string): ContentBlock => ({
   type: 'resource_link',
   uri: markdownUri(origin, slug),
@@ -551,13 +552,14 @@ function readResource(content: ContentSource, uri: string): { contents: { uri: s
   if (fixed) {
     body = fixed.read();
     mimeType = fixed.mimeType;
-  } else if (url.pathname.endsWith('.md')) {
-    let slug = '';
+  } else {
+    let slug: string | undefined;
     try {
-      slug = decodeURIComponent(url.pathname.slice(1, -3));
+      slug = slugOfTwinPath(decodeURIComponent(url.pathname));
     } catch {
       throw notFound(uri);
     }
+    if (slug === undefined) throw notFound(uri);
     const page = content.page(slug);
     body = page && markdownTwin(page);
   }

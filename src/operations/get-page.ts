@@ -3,7 +3,8 @@
  * pipeline meters it, then the page's prebuilt JSON (`/api/v1/pages/<slug>.json`) or, with `Accept:
  * text/markdown`, its `.md` twin is served in its place, with the metered answer's headers.
  */
-import { GetPageParamsSchema, PageSchema, SLUG_PATTERN } from '../contract/schemas.ts';
+import { GetPageParamsSchema, PageSchema } from '../contract/schemas.ts';
+import { isSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
 import { CACHE_CONTROL } from '../contract/routes.ts';
 import { wantsMarkdown } from '../core/accept.ts';
 import { markdownHeaders } from '../core/edge.ts';
@@ -52,7 +53,7 @@ export const getPage = defineOperation({
   handler({ request, deps, params }) {
     const { slug = '' } = params;
     const content = deps.content();
-    const entry = SLUG_PATTERN.test(slug) ? content.entry(slug) : undefined;
+    const entry = isSlug(slug) ? content.entry(slug) : undefined;
     if (!entry) {
       const path = new URL(request.url).pathname;
       const response = notFound(request, path, content.origin, `No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`);
@@ -61,8 +62,8 @@ export const getPage = defineOperation({
       return { response };
     }
     if (wantsMarkdown(request.headers.get('accept'))) {
-      return { rewrite: `/${slug}.md`, headers: markdownHeaders(entry) };
+      return { rewrite: twinPathOfSlug(slug), headers: markdownHeaders(entry) };
     }
-    return { rewrite: `/api/v1/pages/${slug}.json`, headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+    return { rewrite: pageJsonPathOfSlug(slug), headers: { 'Content-Type': 'application/json; charset=utf-8' } };
   },
 });

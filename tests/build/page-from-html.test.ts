@@ -76,3 +76,20 @@ describe('markdown conversion of a published page', () => {
     expect(pageFromHtml('<html><head><title>Search</title></head><body><main>x</main></body></html>')).toBeUndefined();
   });
 });
+
+describe('the page kind', () => {
+  const withKind = (tag: string) => html.replace('<meta name="kartage:updated"', `${tag}<meta name="kartage:updated"`);
+
+  it('comes from the kartage:kind meta tag and stays out of the Page', () => {
+    const derived = pageFromHtml(withKind('<meta name="kartage:kind" content="listing">'))!;
+    expect(derived.kind).toBe('listing');
+    expect(pageFromHtml(withKind('<meta name="kartage:kind" content="post">'))!.kind).toBe('post');
+    expect(Object.keys(derived.page)).not.toContain('kind');
+  });
+
+  it('is a plain page when the tag is absent, and an unknown kind stops the build', () => {
+    expect(pageFromHtml(html)!.kind).toBe('page');
+    const unknown = withKind('<meta name="kartage:kind" content="landing">');
+    expect(() => pageFromHtml(unknown)).toThrow(/unknown kind "landing"/);
+  });
+});

@@ -3,7 +3,8 @@ import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
 import { getPagesBatch, listPages } from '../../src/core/pages.ts';
 
-const page = (slug: string): ContentPage => ({ slug, title: slug, url: `https://x.test/${slug}`, markdown: `# ${slug}\n`, text: slug });
+const page = (slug: string): ContentPage =>
+  ({ slug, title: slug, url: `https://x.test/${slug}`, markdown: `# ${slug}\n`, text: slug, kind: 'page' });
 const content = (slugs: string[]) =>
   contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages: slugs.sort().map(page) }, () => {
     throw new Error('no search here');

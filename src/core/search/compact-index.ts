@@ -5,6 +5,7 @@
  * base-64 characters (JSON needs no escapes for them). A term's postings are decoded on first use and kept, so
  * loading the file is one JSON.parse and a term table; nothing else is decoded until a query asks for it.
  */
+import type { PageKind } from '../../contract/content.ts';
 import { analyze, analyzeSynonyms, type SynonymEntry } from './analyze.ts';
 
 /** What the index reads of a page. */
@@ -14,6 +15,8 @@ export interface IndexablePage {
   description?: string;
   markdown?: string;
   text: string;
+  /** What the page is (listing, post, ...): the ranking's evergreen and listing rules read it. */
+  kind: PageKind;
 }
 
 /** The file as written (JSON). */
@@ -21,6 +24,8 @@ export interface SerializedIndex {
   format: 'kartage-bm25f-1';
   /** Page slugs in index order (doc id = position). */
   slugs: string[];
+  /** Each page's kind, in index order. */
+  kinds: PageKind[];
   /** Each page's title terms, space-separated (for title and phrase boosts). */
   titles: string[];
   /** Each page's description terms, space-separated (for phrase boosts). */
@@ -139,6 +144,7 @@ export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []
   return {
     format: 'kartage-bm25f-1',
     slugs: pages.map((p) => p.slug),
+    kinds: pages.map((p) => p.kind),
     titles,
     descriptions,
     terms: termList.join(' '),
@@ -159,6 +165,7 @@ export interface Postings {
 /** The loaded index. */
 export class SearchIndex {
   readonly slugs: string[];
+  readonly kinds: PageKind[];
   readonly size: number;
   private readonly titles: string[];
   private readonly titleTerms: (string[] | undefined)[];
@@ -171,7 +178,9 @@ export class SearchIndex {
   constructor(data: SerializedIndex) {
     if (data.format !== 'kartage-bm25f-1') throw new Error(`search index: unknown format ${String(data.format)}`);
     this.data = data;
+    if (data.kinds?.length !== data.slugs.length) throw new Error('search index: no page kinds (rebuild the site)');
     this.slugs = data.slugs;
+    this.kinds = data.kinds;
     this.size = data.slugs.length;
     this.titles = data.titles;
     this.titleTerms = new Array(this.size);

@@ -1,0 +1,96 @@
+/**
+ * llms.txt and sitemap.md group pages by kind and folder (src/build/site-files.ts), not by slug spelling:
+ * a form page starts a visit whatever its slug, a listing heads the folder its slug names. Then the real
+ * build: every page's kind is the one its front matter gives (a post for every blog entry), carried into
+ * build/content.json and the HTML's kartage:kind tag, and never into an answer (page JSON, twin).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { llmsTxt, sitemapMd, type SitePage } from '../../src/build/site-files.ts';
+import { PageFrontmatterSchema } from '../../src/contract/content.ts';
+import { CONTENT_FILE, DATA_DIR, toPage, toSummary, type ContentData } from '../../src/core/content.ts';
+import { htmlFileOfSlug, pageJsonPathOfSlug, slugOfEntry, twinPathOfSlug } from '../../src/core/slugs.ts';
+
+const ORIGIN = 'https://x.test';
+const page = (slug: string, kind: SitePage['kind']): SitePage =>
+  ({ slug, kind, title: `T ${slug}`, url: `${ORIGIN}/${slug}`, markdown_url: `${ORIGIN}/${slug}.md`, markdown: '' });
+
+/** Section title -> slugs listed under it, in order. */
+function sections(text: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  let at = '';
+  for (const line of text.split('\n')) {
+    if (line.startsWith('## ')) out[(at = line.slice(3))] = [];
+    const link = line.match(/^- \[T ([^\]]+)\]/);
+    if (link && at) out[at]!.push(link[1]!);
+  }
+  return out;
+}
+
+describe('llms.txt and sitemap.md sections', () => {
+  const pages = [
+    page('apply', 'form'), page('blog', 'listing'), page('blog/a', 'post'), page('customers', 'listing'),
+    page('customers/x', 'page'), page('index', 'home'), page('plans', 'pricing'), page('product/crm', 'page'),
+    page('stories', 'listing'), page('weekly-news', 'page'),
+  ];
+
+  it('puts the home page, pricing and forms first, whatever their slugs', () => {
+    const s = sections(llmsTxt(pages, ORIGIN, []));
+    expect(s['Start here']).toEqual(['apply', 'index', 'plans']);
+    expect(s.Product).toEqual(['product/crm']);
+    expect(s.Customers).toEqual(['customers', 'customers/x']);
+    expect(s.Blog).toEqual(['blog', 'blog/a']);
+    expect(s.Optional).toEqual(['stories', 'weekly-news']);
+  });
+
+  it('a plain page is not a start page even with a start page slug', () => {
+    const s = sections(llmsTxt([page('pricing', 'page'), page('demo', 'page')], ORIGIN, []));
+    expect(s['Start here']).toBeUndefined();
+    expect(s.Optional).toEqual(['pricing', 'demo']);
+  });
+
+  it('sitemap.md groups the same way', () => {
+    const md = sitemapMd(pages, ORIGIN);
+    expect(md.indexOf('## Start here')).toBeLessThan(md.indexOf(`(${ORIGIN}/apply)`));
+    expect(md.indexOf(`(${ORIGIN}/apply)`)).toBeLessThan(md.indexOf('## Product'));
+    expect(md.indexOf('## Other pages')).toBeLessThan(md.indexOf(`(${ORIGIN}/stories)`));
+  });
+});
+
+describe('page kinds in the real build', () => {
+  const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+  const data = JSON.parse(readFileSync(join(ROOT, DATA_DIR, CONTENT_FILE), 'utf8')) as ContentData;
+
+  it('each page has the kind of its front matter, a blog entry is a post', () => {
+    const want = new Map<string, string>();
+    for (const collection of ['pages', 'blog'] as const) {
+      const base = join(ROOT, 'content', collection);
+      for (const file of readdirSync(base, { recursive: true, encoding: 'utf8' })) {
+        if (!file.endsWith('.md')) continue;
+        const id = file.split(sep).join('/').replace(/\.md$/, '');
+        const front = parseYaml(readFileSync(join(base, file), 'utf8').split('---\n')[1]!);
+        want.set(slugOfEntry(collection, id), collection === 'blog' ? 'post' : PageFrontmatterSchema.parse(front).kind);
+      }
+    }
+    expect(new Map(data.pages.map((p) => [p.slug, p.kind]))).toEqual(want);
+    const count = (kind: string) => data.pages.filter((p) => p.kind === kind).length;
+    const counts = Object.fromEntries(['home', 'pricing', 'listing', 'form', 'faq'].map((k) => [k, count(k)]));
+    expect(counts).toEqual({ home: 1, pricing: 1, listing: 2, form: 2, faq: 1 });
+  });
+
+  it('the HTML carries the kind; the page JSON, the twin and the API shapes do not', () => {
+    const dist = join(ROOT, 'dist');
+    for (const p of data.pages) {
+      const html = readFileSync(join(dist, htmlFileOfSlug(p.slug)), 'utf8');
+      expect(html, p.slug).toContain(`<meta name="kartage:kind" content="${p.kind}">`);
+      const json = JSON.parse(readFileSync(join(dist, pageJsonPathOfSlug(p.slug)), 'utf8')) as object;
+      expect(Object.keys(json), p.slug).not.toContain('kind');
+      expect(readFileSync(join(dist, twinPathOfSlug(p.slug)), 'utf8').split('---\n')[1], p.slug).not.toMatch(/^kind:/m);
+      expect(Object.keys(toPage(p))).not.toContain('kind');
+      expect(Object.keys(toSummary(p))).not.toContain('kind');
+    }
+  });
+});
