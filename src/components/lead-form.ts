@@ -5,10 +5,8 @@
  */
 
 const FIELDS = ['name', 'email', 'company', 'dialcode', 'phone', 'country', 'segment', 'warehouses', 'moves', 'message'] as const;
-/** The same practical email rule the API's validator (zod) applies. */
-const EMAIL = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
-/** Control characters, as the API's validator defines them: only the message may contain them (line breaks). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
+import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
 const FAILURE =
   'Sorry, we could not record your enquiry. Please use the chat on this website or email sales@kartage.com.au and we will get back to you.';
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
 import { DIALCODE_PATTERN, INTENTS, MOVES, SEGMENTS, WAREHOUSES, type Lead } from '../contract/schemas.ts';
+import { CONTROL_PATTERN, EMAIL_PATTERN } from '../contract/lead-values.ts';
 
 export type Outcome = 'reject' | 'truncate' | 'drop';
 export interface LeadProblem { field: string; error: string; outcome: Outcome }
@@ -25,8 +26,8 @@ const KNOWN = new Set(['name', 'email', 'dialcode', ...TEXT_FIELDS, ...Object.ke
 /** At most this many unknown fields are listed one by one; the rest are summed up in one problem. */
 const UNKNOWN_LISTED = 10;
 // C0 and C1 controls, DEL, and the Unicode line/paragraph separators: none belongs in a one-line value.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const email = z.email();
+const CONTROL = CONTROL_PATTERN;
+const email = z.string().regex(EMAIL_PATTERN);
 
 /** Length in characters (code points), as JSON Schema's maxLength counts. */
 const length = (s: string) => [...s].length;

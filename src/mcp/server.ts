@@ -35,9 +35,7 @@ import { PricingSchema, type Pricing } from '../contract/content.ts';
 import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
 import {
-  ListPagesQuerySchema,
   MOVES,
-  SearchQuerySchema,
   SEGMENTS,
   SLUG_PATTERN,
   WAREHOUSES,
@@ -45,6 +43,8 @@ import {
 } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
 import { toSummary } from '../core/content.ts';
+import { listPages as listPagesOperation } from '../operations/list-pages.ts';
+import { searchSite as searchSiteOperation } from '../operations/search-site.ts';
 import { slugOfTwinPath, twinUrlOfSlug } from '../core/slugs.ts';
 import type { ContentSource } from '../core/content-source.ts';
 import { listPages } from '../core/pages.ts';
@@ -171,12 +171,15 @@ export function splitExact(text: string, max = PART_CHARS): string[] {
 // ---------------------------------------------------------------------------------------------------
 // Tool definitions
 
-/** The contract's REST limits, read from its zod schemas (so the tools cannot drift from REST). */
+/**
+ * The REST limits of the operations each tool mirrors (src/operations/: `mcp` names the tool), read from
+ * their query schemas, so a tool cannot drift from its operation.
+ */
 function restLimits() {
-  const search = z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as unknown as {
+  const search = z.toJSONSchema(searchSiteOperation.query!, { io: 'input' }) as unknown as {
     properties: { q: { maxLength: number } };
   };
-  const list = z.toJSONSchema(ListPagesQuerySchema, { io: 'input' }) as unknown as {
+  const list = z.toJSONSchema(listPagesOperation.query!, { io: 'input' }) as unknown as {
     properties: { cursor: { maxLength: number }; prefix: { maxLength: number } };
   };
   return {

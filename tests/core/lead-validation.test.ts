@@ -29,3 +29,13 @@ describe('lead validation: the decision table', () => {
     expect(check.problems.at(-1)).toMatchObject({ field: '(other fields)', error: expect.stringContaining('490 more') });
   });
 });
+
+describe('one email rule for the API and the form script', () => {
+  it('EMAIL_PATTERN is still zod\'s own email rule, and the validation applies it', async () => {
+    const { z } = await import('zod');
+    const { EMAIL_PATTERN } = await import('../../src/contract/lead-values.ts');
+    expect(EMAIL_PATTERN.source).toBe(z.regexes.email.source);
+    expect(validateLead({ name: 'Sam', email: 'sam@harbourline' }).wouldSubmit).toBe(false);
+    expect(validateLead({ name: 'Sam', email: 'sam@harbourline.com.au' }).wouldSubmit).toBe(true);
+  });
+});
