@@ -4,6 +4,7 @@
  * their page's canonical URL. The middleware (pages, getPage), the functions (API answers) and the route
  * table's header rules (the home page) all build them here, so the values cannot drift.
  */
+import { twinPathOfSlug } from '../core/slugs.ts';
 
 /** Where the MCP server card is published (SEP-2127 draft well-known path). */
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
@@ -29,7 +30,7 @@ export const SITE_LINKS: readonly string[] = [
 
 /** The `Link` value of a page's HTML answer: the site's links and the page's markdown twin. */
 export function pageLinkHeader(slug: string): string {
-  return [...SITE_LINKS, `</${slug}.md>; rel="alternate"; type="text/markdown"`].join(', ');
+  return [...SITE_LINKS, `<${twinPathOfSlug(slug)}>; rel="alternate"; type="text/markdown"`].join(', ');
 }
 
 /** The `Link` value of a markdown answer: the page it is the markdown of (RFC 6596 canonical). */

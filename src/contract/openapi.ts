@@ -24,7 +24,14 @@ for (const s of [ErrorSchema, PageSummarySchema, PageSchema, SearchResultSchema,
 
 type Json = Record<string, unknown>;
 const isZod = (s: unknown): s is z.ZodType => !!s && typeof s === 'object' && '_zod' in s;
-const ref = (s: z.ZodType) => ({ $ref: `#/components/schemas/${(s.meta() as { id: string }).id}` });
+/** A contract schema by reference when it is a named component, else written out in place. */
+function ref(s: z.ZodType): Json {
+  const id = (s.meta() as { id?: string } | undefined)?.id;
+  if (id && registry.has(s)) return { $ref: `#/components/schemas/${id}` };
+  const inline = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Json;
+  publishable(inline);
+  return inline;
+}
 const hdr = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const perWindow = (l: { limit: number; windowSeconds: number }, unit: string) => {

@@ -7,6 +7,7 @@
  */
 import { LIMITS } from './limits.ts';
 import { pageLinkHeader } from './links.ts';
+import { HOME_SLUG } from '../core/slugs.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 /** What answers: a function in `api/`, the middleware over a static file, or a static file alone. */
@@ -111,7 +112,7 @@ export const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', ...SECURITY_H
  * What the home page advertises (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog): the same value
  * the middleware gives every page (src/core/edge.ts), so the rule and the middleware agree.
  */
-export const HOME_LINKS = pageLinkHeader('index');
+export const HOME_LINKS = pageLinkHeader(HOME_SLUG);
 
 /**
  * Header rules for static files, applied in order; later rules override earlier ones for the same header,

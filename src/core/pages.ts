@@ -1,7 +1,7 @@
 /** @module listPages and getPagesBatch over the loaded content (SPEC.md; order and cursor: DESIGN.md section 2). */
 import type { BatchResponse, ListPagesQuery, ListPagesResponse } from '../contract/schemas.ts';
-import { SLUG_PATTERN } from '../contract/schemas.ts';
 import { toPage } from './content.ts';
+import { isSlug } from './slugs.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 
 /** The contract's PageSummary of an entry. */
@@ -37,7 +37,7 @@ export function listPages(content: ContentSource, q: ListPagesQuery): ListPagesR
 /** One result per requested slug, in request order, duplicates kept. */
 export function getPagesBatch(content: ContentSource, slugs: string[]): BatchResponse {
   const results = slugs.map((slug) => {
-    if (!SLUG_PATTERN.test(slug)) return { slug, found: false, error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)' };
+    if (!isSlug(slug)) return { slug, found: false, error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)' };
     const page = content.page(slug);
     return page ? { slug, found: true, page: toPage(page) } : { slug, found: false, error: `No page with slug "${slug}"` };
   });

@@ -39,6 +39,12 @@ describe('createMiddleware', () => {
     expect(missing.headers.get('cache-control')).toMatch(/^private/);
   });
 
+  it('passes a function operation on (a matcher that does not leave its path out costs a call, nothing else)', async () => {
+    for (const path of ['/api/v1/search?q=storage', '/api/lead', '/mcp', '/api/v1/sandbox']) {
+      expect((await middleware(request(path))).headers.get('x-middleware-next'), path).toBe('1');
+    }
+  });
+
   it('one not-found for unknown API paths, JSON or markdown', async () => {
     const json = await middleware(request('/api/v2/nope'));
     expect(json.status).toBe(404);
