@@ -1,4 +1,4 @@
-/** @module getPagesBatch: POST /api/v1/pages/batch, up to 50 pages in one request. */
+/** @module getPagesBatch: POST /api/v1/pages/batch, up to LIMITS.batchMax pages in one request. */
 import { LIMITS } from '../contract/limits.ts';
 import { BatchRequestSchema, BatchResponseSchema } from '../contract/schemas.ts';
 import { getPagesBatch as batch } from '../core/pages.ts';
@@ -9,7 +9,7 @@ export const getPagesBatch = defineOperation({
   id: 'getPagesBatch',
   method: 'POST',
   path: '/api/v1/pages/batch',
-  summary: 'Up to 50 pages in one request.',
+  summary: `Up to ${LIMITS.batchMax} pages in one request.`,
   description:
     `Up to ${LIMITS.batchMax} pages in one request: one result per requested slug, in request order. ` +
     'A missing slug is marked in its result, not an HTTP error.',
