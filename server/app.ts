@@ -1,6 +1,6 @@
 /**
- * @module The local server's routing, in Vercel's order: the middleware (the same `createMiddleware` as
- * middleware.ts, for the same matcher), the filesystem, the route table's rewrites, the function
+ * @module The local server's routing, in Vercel's order: the middleware (the same decisions as
+ * middleware.ts, `createEdge`, for the same matcher), the filesystem, the route table's rewrites, the function
  * operations through the pipeline, then the pipeline's not-found. Web-standard: Request in, Response out.
  */
 import { BASE_HEADERS, functionPath } from '../src/contract/routes.ts';
@@ -8,7 +8,7 @@ import { preflight } from '../src/adapters/http.ts';
 import { wantsMarkdown } from '../src/core/accept.ts';
 import { decodePath } from '../src/core/edge.ts';
 import type { Deps } from '../src/adapters/deps.ts';
-import { createMiddleware } from '../src/http/middleware.ts';
+import { createEdge } from '../src/http/middleware.ts';
 import { functionOf, type Operation } from '../src/http/operation.ts';
 import { notFound, runOperation } from '../src/http/pipeline.ts';
 import { operations, rewrites } from '../src/operations/index.ts';
@@ -39,17 +39,22 @@ export function withBaseHeaders(response: Response): Response {
 
 /** The middleware's matcher as URL patterns (checked against the raw and the decoded path, as either may be). */
 const matcher = middlewareConfig.matcher.map((m) => new URLPattern({ pathname: m }));
-
-/** The headers a middleware answer asks to add to the final response (all but its own instructions). */
-function addedHeaders(response: Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of response.headers) if (!k.startsWith('x-middleware-')) out[k] = v;
-  return out;
+/** Whether the matcher takes a path, remembered per path (requests repeat paths; a pattern test is not free). */
+const matched = new Map<string, boolean>();
+function middlewareTakes(raw: string, decoded: string): boolean {
+  let hit = matched.get(raw);
+  if (hit === undefined) {
+    hit = matcher.some((p) => p.test({ pathname: raw }) || p.test({ pathname: decoded }));
+    if (matched.size >= 10_000) matched.clear();
+    matched.set(raw, hit);
+  }
+  return hit;
 }
 
 export async function createApp(opts: AppOptions): Promise<App> {
   const files = createStaticFiles(opts.distDir);
-  const middleware = createMiddleware(() => opts.deps);
+  // The middleware's own code (createMiddleware wraps the same decisions for Vercel), fail-open included.
+  const edge = createEdge(() => opts.deps);
   const functions = operations.filter((op) => functionOf(op));
   const byPath = new Map<string, Operation>();
   for (const op of functions) byPath.set(functionPath(functionOf(op)!), op);
@@ -79,16 +84,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const target = path;
     let extra: Record<string, string> = {};
-    if (matcher.some((p) => p.test({ pathname: url.pathname }) || p.test({ pathname: path }))) {
-      const answer = await middleware(request);
-      const destination = answer.headers.get('x-middleware-rewrite');
-      if (destination) {
+    if (middlewareTakes(url.pathname, path)) {
+      const answer = await edge(request);
+      if (answer instanceof Response) return answer;
+      if (answer.type === 'rewrite') {
         // A rewrite serves a static file in place of the path (getPage's JSON, a page's markdown twin).
-        const served = await serveFile(request, new URL(destination).pathname, path, addedHeaders(answer));
-        return served ?? notFoundAnswer(request, path);
+        return (await serveFile(request, answer.path, path, answer.headers)) ?? notFoundAnswer(request, path);
       }
-      if (!answer.headers.has('x-middleware-next')) return answer;
-      extra = addedHeaders(answer);
+      extra = answer.headers;
     }
 
     if (isRead && path.endsWith('.html') && path !== '/404.html' && isCanonicalPath(path)) {

@@ -16,8 +16,20 @@ import { internalError, notFound, runOperation } from './pipeline.ts';
 /** Static answers under /api/ that are not operations (the sandbox description). */
 const staticApiPaths = new Set(routes.filter((r) => r.serve === 'static' && r.path.startsWith('/api/')).map((r) => r.path));
 
-export function createMiddleware(getDeps: () => Deps): (request: Request) => Promise<Response> {
-  return async function middleware(request) {
+/** What the step in front of the static files decides: an answer, a file to serve instead, or go on. */
+export type EdgeAnswer =
+  | Response
+  | { type: 'rewrite'; path: string; headers: Record<string, string> }
+  | { type: 'next'; headers: Record<string, string> };
+
+const GO_ON: EdgeAnswer = { type: 'next', headers: {} };
+
+/**
+ * The middleware's decisions, fail-open included, without a platform: `createMiddleware` turns them into
+ * Vercel's `rewrite()`/`next()` answers, and the local server acts on them directly.
+ */
+export function createEdge(getDeps: () => Deps): (request: Request) => Promise<EdgeAnswer> {
+  return async function edge(request) {
     let log: Log | undefined;
     try {
       const deps = getDeps();
@@ -28,20 +40,30 @@ export function createMiddleware(getDeps: () => Deps): (request: Request) => Pro
       if (found && found.op.serve === 'middleware') {
         const answer = await runOperation(found.op, request, deps, found.params);
         if (answer instanceof Response) return answer;
-        return rewrite(new URL(answer.rewrite, request.url), { headers: answer.headers });
+        return { type: 'rewrite', path: answer.rewrite, headers: answer.headers };
       }
-      if (found || staticApiPaths.has(path)) return next(); // a function or a static file answers
+      if (found || staticApiPaths.has(path)) return GO_ON; // a function or a static file answers
       const content = deps.content();
       if (path.startsWith('/api/')) return notFound(request, path, content.origin);
       const decision = handleEdge(request, { content });
       if (decision.type === 'not-found') return notFound(request, path, content.origin);
-      if (decision.type === 'rewrite') return rewrite(new URL(decision.path, request.url), { headers: decision.headers });
-      return next({ headers: decision.headers });
+      return decision;
     } catch (e) {
       const path = new URL(request.url).pathname;
       if (path.startsWith('/api/')) return internalError(request, e, log ?? createLog());
       (log ?? createLog())('middleware_failed', { level: 'error', error: String((e as Error)?.stack ?? e) });
-      return next();
+      return GO_ON;
     }
+  };
+}
+
+/** The Vercel Routing Middleware over `createEdge`. */
+export function createMiddleware(getDeps: () => Deps): (request: Request) => Promise<Response> {
+  const edge = createEdge(getDeps);
+  return async function middleware(request) {
+    const answer = await edge(request);
+    if (answer instanceof Response) return answer;
+    if (answer.type === 'rewrite') return rewrite(new URL(answer.path, request.url), { headers: answer.headers });
+    return next({ headers: answer.headers });
   };
 }

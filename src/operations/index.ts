@@ -32,14 +32,19 @@ export const operations: readonly Operation[] = [
  * Exact paths win: `/api/v1/pages/batch` is the batch operation, not getPage with slug "batch".
  */
 export function matchOperation(path: string): { op: Operation; params: Record<string, string> } | undefined {
-  const exact = operations.find((op) => op.path === path);
+  const exact = exactPaths.get(path);
   if (exact) return { op: exact, params: {} };
-  for (const op of operations) {
-    const m = /^(.*\/)\{(\w+)\}$/.exec(op.path);
-    if (m && path.startsWith(m[1]!)) return { op, params: { [m[2]!]: path.slice(m[1]!.length) } };
+  for (const { prefix, name, op } of prefixes) {
+    if (path.startsWith(prefix)) return { op, params: { [name]: path.slice(prefix.length) } };
   }
   return undefined;
 }
+
+const exactPaths = new Map(operations.filter((op) => !op.path.includes('{')).map((op) => [op.path, op]));
+const prefixes = operations.flatMap((op) => {
+  const m = /^(.*\/)\{(\w+)\}$/.exec(op.path);
+  return m ? [{ prefix: m[1]!, name: m[2]!, op }] : [];
+});
 
 /** An operation's row in the route table. */
 function routeOf(op: Operation): RouteSpec {
