@@ -18,6 +18,7 @@ import { markdownTwin } from '../core/markdown-doc.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
+import { writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
 
 export interface DeriveOptions {
@@ -106,5 +107,6 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: found.map((f) => ({ ...f.page, text: f.text })), files: files.sort() };
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
   await write(join(opts.dataDir, CONTENT_FILE), JSON.stringify(data));
+  await writeDataFiles(opts.dataDir, data);
   return { pages };
 }

@@ -9,7 +9,8 @@
  * words. The same function answers the API, the MCP tool and the site's /search page.
  */
 import type { SearchResponse, SearchResult } from '../contract/schemas.ts';
-import type { Content, ContentPage } from './content.ts';
+import type { ContentPage } from './content.ts';
+import type { ContentSource, PageEntry } from './content-source.ts';
 import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './search/analyze.ts';
 import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './search/compact-index.ts';
 
@@ -174,10 +175,27 @@ function bestPassage(hits: { at: number; group: number }[], width: number): { at
   return { at: hits[best]!.at, count: bestCount };
 }
 
+/**
+ * What search reads of the content: the entries (titles, urls, descriptions of the pages it answers with, and
+ * every title for a stop-word-only query) and the plain text of the pages it cuts snippets from. A
+ * ContentSource (content-files.ts reads these from their own files) or the loaded content.json (indexContent).
+ */
+export type SearchContent = Pick<ContentSource, 'entries' | 'entry' | 'snippetText'>;
+
 export interface SearchDeps {
-  content: Content;
+  content: SearchContent;
   index: SearchIndex;
 }
+
+/** A result's fields from a page's entry (the snippet apart). */
+function resultOf(page: PageEntry, snippet: string, score: number): SearchResult {
+  const r: SearchResult = { slug: page.slug, title: page.title, url: page.url, snippet, score };
+  if (page.markdown_url) r.markdown_url = page.markdown_url;
+  return r;
+}
+
+/** The snippet when no passage holds a query word: the start of the description, else of the text. */
+const leadSnippet = (d: SearchDeps, page: PageEntry) => snippetAround(page.description ?? d.content.snippetText(page.slug) ?? '', 0);
 
 /** One content word of the query: the term and the phrases (synonyms) that may stand for it. */
 interface Clause {
@@ -429,7 +447,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
 }
 
 /** Every page's title words (with stop words), worked out once per loaded content. */
-const titleWords = new WeakMap<Content, string[][]>();
+const titleWords = new WeakMap<SearchContent, string[][]>();
 
 /**
  * A query made of stop words only ("about", "how to"): the index holds no stop words, so the pages whose title
@@ -437,27 +455,20 @@ const titleWords = new WeakMap<Content, string[][]>();
  */
 function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
   const wanted = [...new Set(words(q))];
-  const hits: { page: ContentPage; size: number }[] = [];
+  const hits: { page: PageEntry; size: number }[] = [];
   if (wanted.length) {
+    const entries = d.content.entries();
     let titles = titleWords.get(d.content);
-    if (!titles) titleWords.set(d.content, (titles = d.content.data.pages.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
-    d.content.data.pages.forEach((page, i) => {
+    if (!titles) titleWords.set(d.content, (titles = entries.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
+    entries.forEach((page, i) => {
       const title = titles[i]!;
       if (wanted.every((w) => title.includes(w))) hits.push({ page, size: title.length });
     });
   }
   hits.sort((a, b) => a.size - b.size || (a.page.slug < b.page.slug ? -1 : 1));
-  const results = hits.slice(0, limit).map(({ page, size }): SearchResult => {
-    const r: SearchResult = {
-      slug: page.slug,
-      title: page.title,
-      url: page.url,
-      snippet: snippetAround(page.description ?? page.text, 0),
-      score: Math.max(1, Math.round((100 * wanted.length) / size)),
-    };
-    if (page.markdown_url) r.markdown_url = page.markdown_url;
-    return r;
-  });
+  const results = hits
+    .slice(0, limit)
+    .map(({ page, size }) => resultOf(page, leadSnippet(d, page), Math.max(1, Math.round((100 * wanted.length) / size))));
   return { query: q, count: results.length, results };
 }
 
@@ -469,19 +480,12 @@ export function searchSite(d: SearchDeps, q: string, limit: number): SearchRespo
   let previous = Infinity;
   const results: SearchResult[] = [];
   for (const { doc, score } of ranked) {
-    const page = d.content.bySlug.get(d.index.slugs[doc]!);
+    const page = d.content.entry(d.index.slugs[doc]!);
     if (!page) continue;
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
-    const result: SearchResult = {
-      slug: page.slug,
-      title: page.title,
-      url: page.url,
-      snippet: bestSnippet(page.text, groups) ?? snippetAround(page.description ?? page.text, 0),
-      score: points,
-    };
-    if (page.markdown_url) result.markdown_url = page.markdown_url;
-    results.push(result);
+    const text = d.content.snippetText(page.slug) ?? '';
+    results.push(resultOf(page, bestSnippet(text, groups) ?? leadSnippet(d, page), points));
   }
   return { query: q, count: results.length, results };
 }
@@ -534,21 +538,14 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
   const results: PartialSearchResponse['results'] = [];
   const typedOf = (i: number) => typed.get(lists[i]!.clause.term) ?? lists[i]!.clause.term;
   for (const { doc, e, score } of ranked) {
-    const page = d.content.bySlug.get(d.index.slugs[doc]!);
+    const page = d.content.entry(d.index.slugs[doc]!);
     if (!page) continue;
     for (const i of e.mask) matchedIdx.add(i);
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
-    const result: PartialSearchResponse['results'][number] = {
-      slug: page.slug,
-      title: page.title,
-      url: page.url,
-      snippet: bestSnippet(page.text, groups) ?? snippetAround(page.description ?? page.text, 0),
-      score: points,
-      matched: [...e.mask].sort((a, b) => a - b).map(typedOf),
-    };
-    if (page.markdown_url) result.markdown_url = page.markdown_url;
-    results.push(result);
+    const text = d.content.snippetText(page.slug) ?? '';
+    const snippet = bestSnippet(text, groups) ?? leadSnippet(d, page);
+    results.push({ ...resultOf(page, snippet, points), matched: [...e.mask].sort((a, b) => a - b).map(typedOf) });
   }
   const matched = lists.map((_, i) => i).filter((i) => matchedIdx.has(i)).map(typedOf);
   return { query: q, count: results.length, results, matched, missing };
