@@ -3,18 +3,22 @@
  * The build (src/build/data-files.ts) writes them into the data folder beside content.json:
  *
  * - `meta.json`: origin and build time (every need reads it; a few bytes);
- * - `entries.json.gz`: every page's entry (PageEntry: no body, no text), sorted by slug, gzipped (at 10,000
- *   pages 4.4 MB of JSON become 0.47 MB, for 9 ms more to read);
- * - `pages.pack` + `pages.idx.json`: each page (the contract's Page) as one record, deflated against a shared
- *   dictionary (the first bytes of the pack), found through the index's slug list and byte offsets; a page read
- *   is one positioned read of its own bytes;
- * - `text.pack` + `text.idx.json`: each page's plain text (what search cuts snippets from), the same way;
+ * - `slugs.json`: every page's slug, sorted (ascending byte order): record `i` of each pack is slug `i`'s;
+ * - `entries.json.gz`: every page's entry (PageEntry: no body, no text), in slug order, gzipped (at 10,000
+ *   pages 4.4 MB of JSON become 0.47 MB, for 9 ms more to read): what listPages reads;
+ * - `entries.pack` + `entries.idx.json`: the same entries one record each, for reading a few by slug (search
+ *   results, the edge step's headers) without the whole list;
+ * - `pages.pack` + `pages.idx.json`: each page (the contract's Page) as one record;
+ * - `text.pack` + `text.idx.json`: each page's plain text (what search cuts snippets from);
  * - `search-index.json`: the search index;
  * - `files.json`: the static file paths, as path templates every page has (`/{slug}.md`) plus the rest.
  *
- * `createContentFiles(dataDir)` reads them lazily: each method opens only its files, on first use; pages and
- * texts are read one record at a time (a bounded cache keeps the latest). `DATA_FILES` says which files each
- * need reads, so a function's bundle can carry only those.
+ * A pack is a deflate dictionary (sampled from its records) followed by each record deflated against it; its
+ * `.idx.json` holds the records' lengths. A record read is one positioned read of its own bytes.
+ *
+ * `createContentFiles(dataDir)` reads them lazily: each method opens only its files, on first use; records are
+ * read one at a time (a bounded cache keeps the latest). `DATA_FILES` says which files each need reads, so a
+ * function's bundle can carry only those.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +29,10 @@ import { loadSearchIndex, type SearchIndex } from '../core/search.ts';
 import { SEARCH_FILE } from '../core/content.ts';
 
 export const META_FILE = 'meta.json';
+export const SLUGS_FILE = 'slugs.json';
 export const ENTRIES_FILE = 'entries.json.gz';
+export const ENTRIES_PACK = 'entries.pack';
+export const ENTRIES_INDEX = 'entries.idx.json';
 export const FILES_FILE = 'files.json';
 export const PAGES_PACK = 'pages.pack';
 export const PAGES_INDEX = 'pages.idx.json';
@@ -37,14 +44,15 @@ export const PACK_FORMAT = 'kartage-pack-1';
 export type ContentNeed = 'entries' | 'pages' | 'search' | 'files';
 
 /**
- * The data files (relative to the data folder) each need reads. `search` includes the entries (a result's
- * title and urls come from its page's entry); `files` too (a page's own paths are templates over the slugs).
+ * The data files (relative to the data folder) each need reads. `entries` is every entry (listPages) and one
+ * entry by slug; `search` includes the entries (a result's title and urls come from its page's entry, and a
+ * query of stop words only reads every title).
  */
 export const DATA_FILES: Record<ContentNeed, readonly string[]> = {
-  entries: [META_FILE, ENTRIES_FILE],
-  pages: [META_FILE, PAGES_INDEX, PAGES_PACK],
-  search: [META_FILE, ENTRIES_FILE, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
-  files: [META_FILE, ENTRIES_FILE, FILES_FILE],
+  entries: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK],
+  pages: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK],
+  search: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
+  files: [META_FILE, SLUGS_FILE, FILES_FILE],
 };
 
 /** The data files a set of needs reads (union, in a stable order). */
@@ -64,13 +72,19 @@ export interface EntriesFile {
   entries: PageEntry[];
 }
 
-/** Offset table of a pack: record `i` (slug `slugs[i]`) is bytes `offsets[i]` to `offsets[i + 1]`. */
+/** A pack's table: the dictionary's length, then record `i` (slug `i` of slugs.json) is `lengths[i]` bytes. */
 export interface PackIndex {
   format: typeof PACK_FORMAT;
   /** Length of the deflate dictionary at the start of the pack (0: none). */
   dictionary: number;
-  slugs: string[];
-  offsets: number[];
+  lengths: number[];
+}
+
+/** Where each record of a pack starts: offsets[i] to offsets[i + 1] is record i. */
+export function packOffsets(index: PackIndex): number[] {
+  const offsets = [index.dictionary];
+  for (const n of index.lengths) offsets.push(offsets[offsets.length - 1]! + n);
+  return offsets;
 }
 
 export interface FilesFile {
@@ -96,22 +110,23 @@ export function slugInTemplate(path: string, template: string): string | undefin
 /** One pack file read record by record (positioned reads), with the latest records kept. */
 class Pack {
   private fd: number | undefined;
-  private index: PackIndex | undefined;
-  private bySlug: Map<string, number> | undefined;
+  private offsets: number[] | undefined;
   private dict: Buffer | undefined;
   private readonly cache = new Map<string, string>();
   private readonly packPath: string;
   private readonly indexPath: string;
+  private readonly slugIndex: () => Map<string, number>;
   private readonly cacheSize: number;
 
-  constructor(packPath: string, indexPath: string, cacheSize: number) {
+  constructor(packPath: string, indexPath: string, slugIndex: () => Map<string, number>, cacheSize: number) {
     this.packPath = packPath;
     this.indexPath = indexPath;
+    this.slugIndex = slugIndex;
     this.cacheSize = cacheSize;
   }
 
-  private open(): { index: PackIndex; bySlug: Map<string, number>; fd: number } {
-    if (!this.index) {
+  private open(): { offsets: number[]; fd: number } {
+    if (!this.offsets) {
       const index = JSON.parse(readFileSync(this.indexPath, 'utf8')) as PackIndex;
       if (index.format !== PACK_FORMAT) throw new Error(`${this.indexPath}: unknown format ${String(index.format)}`);
       this.fd = openSync(this.packPath, 'r');
@@ -119,13 +134,12 @@ class Pack {
         this.dict = Buffer.allocUnsafe(index.dictionary);
         readSync(this.fd, this.dict, 0, index.dictionary, 0);
       }
-      this.bySlug = new Map(index.slugs.map((s, i) => [s, i]));
-      this.index = index;
+      this.offsets = packOffsets(index);
     }
-    return { index: this.index, bySlug: this.bySlug!, fd: this.fd! };
+    return { offsets: this.offsets, fd: this.fd! };
   }
 
-  /** The record of a slug as text, or undefined when the pack has none. */
+  /** The record of a slug as text, or undefined when there is no such page. */
   get(slug: string): string | undefined {
     const hit = this.cache.get(slug);
     if (hit !== undefined) {
@@ -133,11 +147,11 @@ class Pack {
       this.cache.set(slug, hit);
       return hit;
     }
-    const { index, bySlug, fd } = this.open();
-    const i = bySlug.get(slug);
+    const i = this.slugIndex().get(slug);
     if (i === undefined) return undefined;
-    const start = index.offsets[i]!;
-    const buf = Buffer.allocUnsafe(index.offsets[i + 1]! - start);
+    const { offsets, fd } = this.open();
+    const start = offsets[i]!;
+    const buf = Buffer.allocUnsafe(offsets[i + 1]! - start);
     for (let done = 0; done < buf.length; ) {
       const n = readSync(fd, buf, done, buf.length - done, start + done);
       if (n === 0) throw new Error(`${this.packPath}: ends inside the record of ${slug}`);
@@ -152,7 +166,7 @@ class Pack {
   close() {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    this.index = undefined;
+    this.offsets = undefined;
   }
 }
 
@@ -178,8 +192,12 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
   let entryBySlug: Map<string, PageEntry> | undefined;
   let index: SearchIndex | undefined;
   let files: { set: Set<string>; templates: string[] } | undefined;
-  const pages = new Pack(join(dataDir, PAGES_PACK), join(dataDir, PAGES_INDEX), cacheSize);
-  const texts = new Pack(join(dataDir, TEXT_PACK), join(dataDir, TEXT_INDEX), cacheSize);
+  let slugIndex: Map<string, number> | undefined;
+  const slugs = () => (slugIndex ??= new Map(read<string[]>(SLUGS_FILE).map((s, i) => [s, i])));
+  const pack = (file: string, index: string) => new Pack(join(dataDir, file), join(dataDir, index), slugs, cacheSize);
+  const entryRecords = pack(ENTRIES_PACK, ENTRIES_INDEX);
+  const pages = pack(PAGES_PACK, PAGES_INDEX);
+  const texts = pack(TEXT_PACK, TEXT_INDEX);
   const metaOf = () => {
     if (!meta) {
       meta = read<MetaFile>(META_FILE);
@@ -188,7 +206,12 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
     return meta;
   };
   const all = () => (entries ??= read<EntriesFile>(ENTRIES_FILE).entries);
-  const entry = (slug: string) => (entryBySlug ??= new Map(all().map((e) => [e.slug, e]))).get(slug);
+  /** One entry: from the whole list when it is loaded, else from its own record. */
+  const entry = (slug: string): PageEntry | undefined => {
+    if (entries) return (entryBySlug ??= new Map(entries.map((e) => [e.slug, e]))).get(slug);
+    const json = entryRecords.get(slug);
+    return json === undefined ? undefined : (JSON.parse(json) as PageEntry);
+  };
   return {
     get origin() {
       return metaOf().origin;
@@ -212,11 +235,12 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
       if (files.set.has(path)) return true;
       for (const t of files.templates) {
         const slug = slugInTemplate(path, t);
-        if (slug !== undefined && entry(slug)) return true;
+        if (slug !== undefined && slugs().has(slug)) return true;
       }
       return false;
     },
     close() {
+      entryRecords.close();
       pages.close();
       texts.close();
     },

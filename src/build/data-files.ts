@@ -10,7 +10,10 @@ import { entryOf } from '../core/content-source.ts';
 import { toPage, type ContentData } from '../core/content.ts';
 import {
   ENTRIES_FILE,
+  ENTRIES_INDEX,
+  ENTRIES_PACK,
   FILES_FILE,
+  SLUGS_FILE,
   META_FILE,
   PACK_FORMAT,
   PAGES_INDEX,
@@ -46,18 +49,17 @@ export function packDictionary(records: readonly Buffer[]): Buffer {
   return Buffer.concat(parts).subarray(0, DICTIONARY_BYTES);
 }
 
-/** A pack of records (deflated against a shared dictionary) and its offset table. */
-export function buildPack(slugs: readonly string[], records: readonly Buffer[]): { pack: Buffer; index: PackIndex } {
+/** A pack of records (deflated against a shared dictionary) and its table. */
+export function buildPack(records: readonly Buffer[]): { pack: Buffer; index: PackIndex } {
   const dictionary = packDictionary(records);
   const parts: Buffer[] = [dictionary];
-  const offsets: number[] = [dictionary.length];
-  let at = dictionary.length;
+  const lengths: number[] = [];
   for (const record of records) {
     const z = deflateRawSync(record, { level: LEVEL, ...(dictionary.length ? { dictionary } : {}) });
     parts.push(z);
-    offsets.push((at += z.length));
+    lengths.push(z.length);
   }
-  return { pack: Buffer.concat(parts), index: { format: PACK_FORMAT, dictionary: dictionary.length, slugs: [...slugs], offsets } };
+  return { pack: Buffer.concat(parts), index: { format: PACK_FORMAT, dictionary: dictionary.length, lengths } };
 }
 
 /** The static paths as templates that hold for every page plus the paths no template covers. */
@@ -74,11 +76,15 @@ export async function writeDataFiles(dataDir: string, data: ContentData): Promis
   const slugs = data.pages.map((p) => p.slug);
   const meta: MetaFile = { format: PACK_FORMAT, origin: data.origin, builtAt: data.builtAt };
   const entries: EntriesFile = { entries: data.pages.map(entryOf) };
-  const pages = buildPack(slugs, data.pages.map((p) => Buffer.from(JSON.stringify(toPage(p)))));
-  const texts = buildPack(slugs, data.pages.map((p) => Buffer.from(p.text)));
+  const entryPack = buildPack(entries.entries.map((e) => Buffer.from(JSON.stringify(e))));
+  const pages = buildPack(data.pages.map((p) => Buffer.from(JSON.stringify(toPage(p)))));
+  const texts = buildPack(data.pages.map((p) => Buffer.from(p.text)));
   await Promise.all([
     writeFile(join(dataDir, META_FILE), JSON.stringify(meta)),
+    writeFile(join(dataDir, SLUGS_FILE), JSON.stringify(slugs)),
     writeFile(join(dataDir, ENTRIES_FILE), gzipSync(JSON.stringify(entries), { level: LEVEL })),
+    writeFile(join(dataDir, ENTRIES_PACK), entryPack.pack),
+    writeFile(join(dataDir, ENTRIES_INDEX), JSON.stringify(entryPack.index)),
     writeFile(join(dataDir, PAGES_PACK), pages.pack),
     writeFile(join(dataDir, PAGES_INDEX), JSON.stringify(pages.index)),
     writeFile(join(dataDir, TEXT_PACK), texts.pack),

@@ -16,7 +16,11 @@ import {
   createContentFiles,
   DATA_FILES,
   dataFilesFor,
+  ENTRIES_INDEX,
+  ENTRIES_PACK,
+  packOffsets,
   PAGES_INDEX,
+  SLUGS_FILE,
   PAGES_PACK,
   TEXT_INDEX,
   TEXT_PACK,
@@ -148,36 +152,41 @@ describe('each need reads only its declared files', () => {
     expect(() => src.page('pricing')).toThrow();
   });
 
-  it('a page read uses that page\'s record only: every other byte of the pack spoilt, it still reads', () => {
-    const dir = only(DATA_FILES.pages);
-    const index = JSON.parse(readFileSync(join(dir, PAGES_INDEX), 'utf8')) as PackIndex;
-    const pack = readFileSync(join(dir, PAGES_PACK));
-    const slug = 'pricing';
-    const i = index.slugs.indexOf(slug);
+  /** A copy of a pack whose every record but `slug`'s is spoilt (the dictionary kept), with its table and slugs. */
+  function spoilt(pack: string, index: string, slug: string): { dir: string; other: string } {
+    const dir = only([SLUGS_FILE, pack, index]);
+    const slugs = JSON.parse(readFileSync(join(dir, SLUGS_FILE), 'utf8')) as string[];
+    const offsets = packOffsets(JSON.parse(readFileSync(join(dir, index), 'utf8')) as PackIndex);
+    const bytes = readFileSync(join(dir, pack));
+    const i = slugs.indexOf(slug);
     expect(i).toBeGreaterThanOrEqual(0);
-    // Keep the dictionary and the page's own record; overwrite every other record.
-    pack.fill(0xff, index.dictionary, index.offsets[i]);
-    pack.fill(0xff, index.offsets[i + 1]);
-    writeFileSync(join(dir, PAGES_PACK), pack);
+    expect(offsets.at(-1)).toBe(bytes.length);
+    bytes.fill(0xff, offsets[0], offsets[i]);
+    bytes.fill(0xff, offsets[i + 1]);
+    writeFileSync(join(dir, pack), bytes);
+    return { dir, other: slugs.find((s) => s !== slug)! };
+  }
+
+  it('a page read uses that page\'s record only: every other byte of the pack spoilt, it still reads', () => {
+    const { dir, other } = spoilt(PAGES_PACK, PAGES_INDEX, 'pricing');
     const src = createContentFiles(dir);
-    expect(src.page(slug)).toEqual(memory.page(slug));
+    expect(src.page('pricing')).toEqual(memory.page('pricing'));
     // The spoilt records are really unreadable (the check above could not pass by reading them).
-    const other = index.slugs.find((s) => s !== slug)!;
     expect(() => src.page(other)).toThrow();
     src.close();
   });
 
-  it('a snippet text read uses that page\'s record only', () => {
-    const dir = only([TEXT_INDEX, TEXT_PACK]);
-    const index = JSON.parse(readFileSync(join(dir, TEXT_INDEX), 'utf8')) as PackIndex;
-    const pack = readFileSync(join(dir, TEXT_PACK));
-    const i = index.slugs.indexOf('faq');
-    pack.fill(0xff, index.dictionary, index.offsets[i]);
-    pack.fill(0xff, index.offsets[i + 1]);
-    writeFileSync(join(dir, TEXT_PACK), pack);
-    const src = createContentFiles(dir);
+  it('a snippet text read and an entry read use that page\'s record only', () => {
+    const text = spoilt(TEXT_PACK, TEXT_INDEX, 'faq');
+    let src = createContentFiles(text.dir);
     expect(src.snippetText('faq')).toBe(memory.snippetText('faq'));
-    expect(() => src.snippetText(index.slugs.find((s) => s !== 'faq')!)).toThrow();
+    expect(() => src.snippetText(text.other)).toThrow();
+    src.close();
+    const entry = spoilt(ENTRIES_PACK, ENTRIES_INDEX, 'about');
+    src = createContentFiles(entry.dir);
+    expect(src.entry('about')).toEqual(memory.entry('about'));
+    expect(src.entry('nope')).toBeUndefined();
+    expect(() => src.entry(entry.other)).toThrow();
     src.close();
   });
 
