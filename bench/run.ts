@@ -15,10 +15,15 @@
  * 4. Cold start and size of each function bundle (.vercel/output when built, else the api/ sources).
  * 5. Redis round trips per operation through the production Upstash store (bench/redis-trips.ts).
  * 6. MCP context cost: tokens of typical MCP calls, before issue 16 and now (bench/mcp-tokens.ts).
+ * 7. Content data per need (bench/needs.ts): the bytes of each need's data files and "fresh process -> first
+ *    answer" through createContentFiles, on the project's build and on the corpus of the build section.
+ * 8. Scale: a BENCH_SCALE_PAGES (50,000) page corpus built the same way (render, derive with Pagefind), with
+ *    its data per need: the build must complete on this machine and each need's data stay under 250 MB.
  *
  * Settings (env): BENCH_PAGES (10000), BENCH_SEED (1), BENCH_HTTP_SECONDS (8 per row),
  * BENCH_HTTP_CONNECTIONS (10), BENCH_SEARCH_ROUNDS (20), BENCH_COLD_RUNS (3), BENCH_WORK_DIR (a new
- * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis,mcp (a subset).
+ * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis,mcp,needs,scale (a subset),
+ * BENCH_SCALE_PAGES (50000), BENCH_DERIVE_WORKERS (one per core).
  */
 import { mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,6 +35,7 @@ import { ratios, runThroughput, type ThroughputRow } from './throughput.ts';
 import { runColdStarts, type ColdRow } from './cold-start.ts';
 import type { TripRow } from './redis-trips.ts';
 import type { McpTokenReport } from './mcp-tokens.ts';
+import type { NeedReport } from './needs.ts';
 import { BENCH_DIR, bytes, dirSize, ensureProjectBuild, lastJson, machine, machineLine, num, ROOT, runTimed, table } from './lib.ts';
 import { hasRedisServer } from '../tests/helpers/redis-server.ts';
 
@@ -52,7 +58,8 @@ const PAGES = Math.max(10, Number(env.BENCH_PAGES) || 10_000);
 const SEED = Number(env.BENCH_SEED) || 1;
 const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
 const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
-const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis,mcp').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()));
+const SCALE_PAGES = Math.max(10, Number(env.BENCH_SCALE_PAGES) || 50_000);
 const ORIGIN = 'http://localhost:4321';
 
 interface BuildReport {
@@ -88,6 +95,9 @@ export interface BenchResults {
   redis?: { rows: TripRow[]; note: string } | { skipped: string };
   /** The project build, then the bench corpus when the build section ran. */
   mcp?: McpTokenReport[];
+  /** Per need: the project build, then the build section's corpus. */
+  needs?: NeedReport[];
+  scale?: { build: BuildReport; needs: NeedReport };
 }
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
@@ -112,10 +122,10 @@ export default {
   await writeFile(join(work, 'astro.config.mjs'), config);
 }
 
-async function runBuild(work: string): Promise<BuildReport> {
-  log(`writing a ${PAGES.toLocaleString('en-US')}-page corpus to ${work}…`);
+async function runBuild(work: string, pages = PAGES, withEleventy = true): Promise<BuildReport> {
+  log(`writing a ${pages.toLocaleString('en-US')}-page corpus to ${work}…`);
   let t = performance.now();
-  const corpus = await writeCorpus(work, PAGES, SEED);
+  const corpus = await writeCorpus(work, pages, SEED);
   const corpusSeconds = (performance.now() - t) / 1000;
   await benchRoot(work);
   const childEnv = { ...env, KARTAGE_SKIP_DERIVE: '1', ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ORIGIN };
@@ -130,10 +140,15 @@ async function runBuild(work: string): Promise<BuildReport> {
   if (derive.code !== 0) throw new Error(`derive failed:\n${derive.stderr.slice(-3000)}`);
   const d = lastJson<DeriveTimings>(derive.stdout);
 
-  log('Eleventy on the same markdown…');
-  const eleventy = await runTimed(process.execPath, [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')], { cwd: work, env: { ...env } });
-  if (eleventy.code !== 0) throw new Error(`eleventy failed:\n${eleventy.stderr.slice(-3000)}`);
-  const e = lastJson<{ pages: number; ms: number }>(eleventy.stdout);
+  let e = { pages: 0, ms: NaN };
+  let eleventyMs = NaN;
+  if (withEleventy) {
+    log('Eleventy on the same markdown…');
+    const eleventy = await runTimed(process.execPath, [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')], { cwd: work, env: { ...env } });
+    if (eleventy.code !== 0) throw new Error(`eleventy failed:\n${eleventy.stderr.slice(-3000)}`);
+    e = lastJson<{ pages: number; ms: number }>(eleventy.stdout);
+    eleventyMs = eleventy.ms;
+  }
   t = performance.now();
   return {
     corpus: { ...corpus, seconds: corpusSeconds },
@@ -145,17 +160,68 @@ async function runBuild(work: string): Promise<BuildReport> {
     deriveWallMs: derive.ms,
     fullMs: astro.ms + derive.ms,
     astroPages,
-    eleventyMs: eleventy.ms,
+    eleventyMs,
     eleventyPages: e.pages,
     eleventyVersion: await version('@11ty/eleventy'),
     astroVersion: await version('astro'),
     ourOutput: await dirSize(join(work, 'dist')),
     ourData: await dirSize(join(work, 'data')),
-    eleventyOutput: await dirSize(join(work, 'eleventy-out')),
+    eleventyOutput: withEleventy ? await dirSize(join(work, 'eleventy-out')) : { bytes: 0, files: 0 },
   };
 }
 
 const s = (ms: number) => `${num(ms / 1000)} s`;
+
+/** Content data per need: bytes and fresh-process first answer per data folder, against issue 14's bars. */
+function needsMarkdown(r: BenchResults): string {
+  const out: string[] = ['## Content data per need (src/adapters/content-files.ts)', ''];
+  const reports = [...(r.needs ?? []), ...(r.scale ? [r.scale.needs] : [])];
+  const small = reports.reduce<NeedReport | undefined>((a, x) => (!a || x.pages < a.pages ? x : a), undefined);
+  const label = (x: NeedReport) => `${x.pages.toLocaleString('en-US')} pages`;
+  const MiB = 2 ** 20;
+  const rows: string[][] = [];
+  for (const x of reports) {
+    for (const row of x.rows) {
+      const base = small?.rows.find((b) => b.need === row.need)?.startToAnswerMs;
+      const ratio = row.startToAnswerMs !== undefined && base ? row.startToAnswerMs / base : undefined;
+      const sizeBar = x.pages >= 40_000 ? row.bytes < 250e6 : x.pages >= 10_000 ? row.bytes <= 25 * MiB : undefined;
+      const sizeBarText = x.pages >= 40_000 ? '< 250 MB' : x.pages >= 10_000 ? '<= 25 MiB' : '';
+      rows.push([
+        label(x),
+        row.need,
+        row.files.join(', '),
+        bytes(row.bytes),
+        sizeBar === undefined ? '' : `${sizeBarText}: ${sizeBar ? 'meets' : '**misses**'}`,
+        row.startToAnswerMs === undefined ? '' : `${num(row.startToAnswerMs)} ms (import ${num(row.importMs)}, answer ${num(row.firstAnswerMs)})`,
+        ratio === undefined || x === small ? '' : `${num(ratio)}x: ${ratio <= 1.5 ? 'meets' : '**misses**'} (<= 1.5x)`,
+      ]);
+    }
+    rows.push([label(x), 'whole data folder', 'content.json too (what every function carried before)', bytes(x.folderBytes), '', '', '']);
+  }
+  out.push(
+    table(['data', 'need', 'files', 'bytes', 'size bar', 'fresh process -> first answer (median)', `vs ${small ? label(small) : 'n/a'}`], rows),
+    '',
+    'A function carries the union of its needs\' files (`dataFilesFor`); "all needs" is one that reads everything (the MCP server). ' +
+      'The first answer: entries, the first 20 entries (listPages); pages, one page (getPage); search, `storage billing` with snippets; ' +
+      'files, whether a page\'s twin and a missing path are static files (the edge step). Each in a fresh `node` process that imports only the loader and search.',
+  );
+  const sc = r.scale?.build;
+  if (sc) {
+    out.push(
+      '',
+      table(
+        [`build at ${sc.corpus.pages.toLocaleString('en-US')} pages`, 'wall clock', 'output'],
+        [
+          [`Astro render (${sc.astroPages.toLocaleString('en-US')} HTML pages)`, s(sc.astroMs), ''],
+          [`derive step (pages alone ${s(sc.pagesMs)})`, s(sc.deriveMs), ''],
+          ['Pagefind (alongside)', s(sc.pagefindMs), ''],
+          ['**full build**: completes on this machine', `**${s(sc.fullMs)}**`, `dist ${bytes(sc.ourOutput.bytes)} in ${sc.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(sc.ourData.bytes)}`],
+        ],
+      ),
+    );
+  }
+  return out.join('\n');
+}
 
 export function resultsMarkdown(r: BenchResults): string {
   const out: string[] = [];
@@ -306,6 +372,8 @@ export function resultsMarkdown(r: BenchResults): string {
     );
   }
 
+  if (r.needs?.length || r.scale) out.push(needsMarkdown(r), '');
+
   if (r.redis) {
     out.push('## Redis round trips per operation (production Upstash store)', '');
     if ('skipped' in r.redis) out.push(`Skipped: ${r.redis.skipped}.`, '');
@@ -410,6 +478,22 @@ async function main(): Promise<void> {
       const r = await runTimed(process.execPath, [join(BENCH_DIR, 'redis-trips.ts')], { cwd: ROOT });
       if (r.code !== 0) throw new Error(`redis round trips failed:\n${r.stderr.slice(-3000)}`);
       return lastJson<{ rows: TripRow[]; note: string }>(r.stdout);
+    });
+    results.needs = await section('needs', async () => {
+      log('content data per need…');
+      const dirs = [join(ROOT, 'build'), ...(results.build ? [join(work, 'data')] : [])];
+      const r = await runTimed(process.execPath, [join(BENCH_DIR, 'needs.ts'), ...dirs], { cwd: ROOT });
+      if (r.code !== 0) throw new Error(`needs failed:\n${r.stderr.slice(-3000)}`);
+      return lastJson<NeedReport[]>(r.stdout);
+    });
+    results.scale = await section('scale', async () => {
+      const dir = join(work, 'scale');
+      await mkdir(dir, { recursive: true });
+      const build = await runBuild(dir, SCALE_PAGES, false);
+      log('content data per need at scale…');
+      const r = await runTimed(process.execPath, [join(BENCH_DIR, 'needs.ts'), join(dir, 'data')], { cwd: ROOT });
+      if (r.code !== 0) throw new Error(`needs at scale failed:\n${r.stderr.slice(-3000)}`);
+      return { build, needs: lastJson<NeedReport[]>(r.stdout)[0]! };
     });
     results.mcp = await section('mcp', async () => {
       log('MCP tokens per call…');

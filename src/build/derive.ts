@@ -33,6 +33,8 @@ export interface DeriveOptions {
   pagefind?: boolean;
   /** Worker threads for the pages (default: one per core; 1: all in this thread). Same bytes either way. */
   workers?: number;
+  /** Folder of derived pages by content hash (unchanged pages are not parsed again); none by default. */
+  cacheDir?: string;
 }
 
 /**
@@ -103,7 +105,7 @@ async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{
   const started = performance.now();
   const html: string[] = [];
   for await (const file of allFiles(opts.distDir)) if (file.endsWith('.html')) html.push(relative(opts.distDir, file));
-  const found = await derivePages(opts.distDir, html.sort(), opts.workers);
+  const found = await derivePages(opts.distDir, html.sort(), opts.workers, opts.cacheDir);
   const pagesMs = performance.now() - started;
   found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
   const seen = new Set<string>();
