@@ -26,6 +26,20 @@ const toMarkdown = unified()
  */
 const parseHtml = (html: string) => fromParse5(parse(html, { scriptingEnabled: false }), { space: 'html' }) as Root;
 
+/**
+ * The part of a page this step reads: the head and `<main>` (the header and footer around it are two fifths of
+ * a page's HTML and nothing here reads them). Only when the page has one `<main>`, after its head, so the
+ * result is the tree `<main>` has in the whole page; otherwise the whole page.
+ */
+export function headAndMain(html: string): string {
+  const headEnd = html.indexOf('</head>');
+  const start = html.search(/<main[\s>]/);
+  const end = html.indexOf('</main>');
+  if (headEnd < 0 || start < headEnd || end < start) return html;
+  if (html.indexOf('<main', start + 5) >= 0 || html.indexOf('</main>', end + 7) >= 0) return html;
+  return `${html.slice(0, headEnd)}</head><body>${html.slice(start, end)}</main></body></html>`;
+}
+
 const attr = (el: Element | undefined, name: string) => {
   const v = el?.properties?.[name];
   return typeof v === 'string' ? v : Array.isArray(v) ? v.join(' ') : undefined;
@@ -139,9 +153,12 @@ export interface PageFromHtml {
   text: string;
 }
 
-/** Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). */
-export function pageFromHtml(html: string): PageFromHtml | undefined {
-  const tree = parseHtml(html);
+/**
+ * Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). `whole` parses
+ * the whole page instead of its head and `<main>` (the same result; the tests compare them).
+ */
+export function pageFromHtml(html: string, opts: { whole?: boolean } = {}): PageFromHtml | undefined {
+  const tree = parseHtml(opts.whole ? html : headAndMain(html));
   const found = findParts(tree);
   const meta = (name: string) => attr(found.meta.get(name), 'content');
   const slug = meta('kartage:slug');
