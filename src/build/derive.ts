@@ -11,7 +11,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
-import { derivePages } from './derive-pages.ts';
+import { defaultWorkers, derivePages } from './derive-pages.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -19,7 +19,7 @@ import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml }
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
-import { writeDataFiles } from './data-files.ts';
+import { buildPacks, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
 
 export interface DeriveOptions {
@@ -116,6 +116,10 @@ async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{
     PageSchema.parse(page);
   }
   const pages = found.map((f) => f.page);
+  const contentPages = found.map((f) => ({ ...f.page, text: f.text }));
+  // The data packs compress in a worker thread while this one writes the rest and builds the search index.
+  const packs = buildPacks(contentPages, (opts.workers ?? defaultWorkers()) > 1);
+  packs.catch(() => {});
 
   const openapi = buildOpenApi(opts.origin);
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
@@ -135,7 +139,6 @@ async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{
   await write(join(opts.distDir, 'sitemap.md'), sitemapMd(pages, opts.origin));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
 
-  const contentPages = found.map((f) => ({ ...f.page, text: f.text }));
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;
@@ -147,7 +150,7 @@ async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{
   }
   const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: contentPages, files: files.sort() };
   await writeContentJson(join(opts.dataDir, CONTENT_FILE), data);
-  await writeDataFiles(opts.dataDir, data);
+  await writeDataFiles(opts.dataDir, data, packs);
   const totalMs = performance.now() - started;
   return { pages, timings: { pagesMs, deriveMs: totalMs - waitMs, pagefindMs, totalMs } };
 }
