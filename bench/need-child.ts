@@ -16,6 +16,9 @@ switch (need) {
   case 'entries': // listPages' first page
     answer = src.entries().slice(0, 20).map((e) => e.slug);
     break;
+  case 'entry': // the edge step's headers for one page
+    answer = src.entry(slug!)?.tokens;
+    break;
   case 'pages': // getPage
     answer = src.page(slug!)?.markdown.length;
     break;

@@ -40,16 +40,21 @@ export const TEXT_PACK = 'text.pack';
 export const TEXT_INDEX = 'text.idx.json';
 export const PACK_FORMAT = 'kartage-pack-1';
 
-/** What an operation reads of the content. */
-export type ContentNeed = 'entries' | 'pages' | 'search' | 'files';
+/**
+ * What an operation reads of the content: every entry (listPages), one entry by slug (the edge step's headers),
+ * whole pages by slug (getPage, batch, the MCP page tool), search (index, snippet text, the results' entries),
+ * the static paths (the edge step's real 404s).
+ */
+export type ContentNeed = 'entries' | 'entry' | 'pages' | 'search' | 'files';
 
 /**
- * The data files (relative to the data folder) each need reads. `entries` is every entry (listPages) and one
- * entry by slug; `search` includes the entries (a result's title and urls come from its page's entry, and a
- * query of stop words only reads every title).
+ * The data files (relative to the data folder) each need reads. `entries` covers one entry by slug too;
+ * `search` includes the entries (a result's title and urls come from its page's entry, and a query of stop
+ * words only reads every title).
  */
 export const DATA_FILES: Record<ContentNeed, readonly string[]> = {
   entries: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK],
+  entry: [META_FILE, SLUGS_FILE, ENTRIES_INDEX, ENTRIES_PACK],
   pages: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK],
   search: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
   files: [META_FILE, SLUGS_FILE, FILES_FILE],

@@ -127,6 +127,14 @@ describe('each need reads only its declared files', () => {
     expect(() => src.page('pricing')).toThrow();
   });
 
+  it('entry: with only the one-entry files', () => {
+    const src = createContentFiles(only(DATA_FILES.entry));
+    for (const { slug } of data.pages) expect(src.entry(slug), slug).toEqual(memory.entry(slug));
+    expect(src.entry('nope')).toBeUndefined();
+    expect(() => src.entries()).toThrow();
+    src.close();
+  });
+
   it('pages: with only the page files', () => {
     const src = createContentFiles(only(DATA_FILES.pages));
     for (const { slug } of data.pages) expect(src.page(slug)).toEqual(memory.page(slug));
