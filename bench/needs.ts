@@ -4,7 +4,7 @@
  * (bench/need-child.ts), per data folder: the project's own build and the synthetic corpora. "all needs" is a
  * function that reads everything (the MCP server); the whole data folder (with content.json) is shown beside.
  *
- *   node bench/needs.ts <dataDir>...   # prints one JSON line
+ *   node bench/needs.ts <dataDir>...   # prints one JSON line: { reports }
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -66,5 +66,5 @@ export async function measureNeeds(dataDir: string, runs = Number(process.env.BE
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const reports: NeedReport[] = [];
   for (const dir of process.argv.slice(2)) reports.push(await measureNeeds(dir));
-  console.log(JSON.stringify(reports));
+  console.log(JSON.stringify({ reports }));
 }

@@ -484,7 +484,7 @@ async function main(): Promise<void> {
       const dirs = [join(ROOT, 'build'), ...(results.build ? [join(work, 'data')] : [])];
       const r = await runTimed(process.execPath, [join(BENCH_DIR, 'needs.ts'), ...dirs], { cwd: ROOT });
       if (r.code !== 0) throw new Error(`needs failed:\n${r.stderr.slice(-3000)}`);
-      return lastJson<NeedReport[]>(r.stdout);
+      return lastJson<{ reports: NeedReport[] }>(r.stdout).reports;
     });
     results.scale = await section('scale', async () => {
       const dir = join(work, 'scale');
@@ -493,7 +493,7 @@ async function main(): Promise<void> {
       log('content data per need at scale…');
       const r = await runTimed(process.execPath, [join(BENCH_DIR, 'needs.ts'), join(dir, 'data')], { cwd: ROOT });
       if (r.code !== 0) throw new Error(`needs at scale failed:\n${r.stderr.slice(-3000)}`);
-      return { build, needs: lastJson<NeedReport[]>(r.stdout)[0]! };
+      return { build, needs: lastJson<{ reports: NeedReport[] }>(r.stdout).reports[0]! };
     });
     results.mcp = await section('mcp', async () => {
       log('MCP tokens per call…');
