@@ -15,10 +15,15 @@
  * 4. Cold start and size of each function bundle (.vercel/output when built, else the api/ sources).
  * 5. Redis round trips per operation through the production Upstash store (bench/redis-trips.ts).
  * 6. MCP context cost: tokens of typical MCP calls, before issue 16 and now (bench/mcp-tokens.ts).
+ * 7. Content data per need (bench/needs.ts): the bytes of each need's data files and "fresh process -> first
+ *    answer" through createContentFiles, on the project's build and on the corpus of the build section.
+ * 8. Scale: a BENCH_SCALE_PAGES (50,000) page corpus built the same way (render, derive with Pagefind), with
+ *    its data per need: the build must complete on this machine and each need's data stay under 250 MB.
  *
  * Settings (env): BENCH_PAGES (10000), BENCH_SEED (1), BENCH_HTTP_SECONDS (8 per row),
  * BENCH_HTTP_CONNECTIONS (10), BENCH_SEARCH_ROUNDS (20), BENCH_COLD_RUNS (3), BENCH_WORK_DIR (a new
- * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis,mcp (a subset).
+ * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis,mcp,needs,scale (a subset),
+ * BENCH_SCALE_PAGES (50000), BENCH_DERIVE_WORKERS (one per core).
  */
 import { mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,6 +35,7 @@ import { ratios, runThroughput, type ThroughputRow } from './throughput.ts';
 import { runColdStarts, type ColdRow } from './cold-start.ts';
 import type { TripRow } from './redis-trips.ts';
 import type { McpTokenReport } from './mcp-tokens.ts';
+import type { NeedReport } from './needs.ts';
 import { BENCH_DIR, bytes, dirSize, ensureProjectBuild, lastJson, machine, machineLine, num, ROOT, runTimed, table } from './lib.ts';
 import { hasRedisServer } from '../tests/helpers/redis-server.ts';
 
@@ -52,15 +58,21 @@ const PAGES = Math.max(10, Number(env.BENCH_PAGES) || 10_000);
 const SEED = Number(env.BENCH_SEED) || 1;
 const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
 const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
-const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis,mcp').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()));
+const SCALE_PAGES = Math.max(10, Number(env.BENCH_SCALE_PAGES) || 50_000);
 const ORIGIN = 'http://localhost:4321';
 
 interface BuildReport {
   corpus: CorpusStats & { seconds: number };
   astroMs: number;
   deriveMs: number;
+  /** HTML -> Page, twins and JSON alone (the part spread over worker threads). */
+  pagesMs: number;
+  /** The derive step with Pagefind alongside, as the build runs them (wall clock inside the process). */
+  deriveWithPagefindMs?: number;
   pagefindMs: number;
   deriveWallMs: number;
+  deriveWorkers?: number;
   fullMs: number;
   astroPages: number;
   eleventyMs: number;
@@ -85,6 +97,9 @@ export interface BenchResults {
   redis?: { rows: TripRow[]; note: string } | { skipped: string };
   /** The project build, then the bench corpus when the build section ran. */
   mcp?: McpTokenReport[];
+  /** Per need: the project build, then the build section's corpus. */
+  needs?: NeedReport[];
+  scale?: { build: BuildReport; needs: NeedReport };
 }
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
@@ -109,10 +124,12 @@ export default {
   await writeFile(join(work, 'astro.config.mjs'), config);
 }
 
-async function runBuild(work: string): Promise<BuildReport> {
-  log(`writing a ${PAGES.toLocaleString('en-US')}-page corpus to ${work}…`);
+/** `full`: Eleventy too, and the derive step timed alone as well (the scale build skips both). */
+async function runBuild(work: string, pages = PAGES, full = true): Promise<BuildReport> {
+  const withEleventy = full;
+  log(`writing a ${pages.toLocaleString('en-US')}-page corpus to ${work}…`);
   let t = performance.now();
-  const corpus = await writeCorpus(work, PAGES, SEED);
+  const corpus = await writeCorpus(work, pages, SEED);
   const corpusSeconds = (performance.now() - t) / 1000;
   await benchRoot(work);
   const childEnv = { ...env, KARTAGE_SKIP_DERIVE: '1', ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ORIGIN };
@@ -122,35 +139,103 @@ async function runBuild(work: string): Promise<BuildReport> {
   if (astro.code !== 0) throw new Error(`astro build of the corpus failed:\n${(astro.stdout + astro.stderr).slice(-3000)}`);
   const astroPages = Number(/(\d+) page\(s\) built/.exec(astro.stdout + astro.stderr)?.[1] ?? NaN);
 
-  log('derive step + Pagefind…');
+  // The derive step alone (the figure compared with the render), then as the build runs it: with Pagefind
+  // alongside (the full build's part after the render). No page cache in either (bench/derive.ts passes none).
+  let a: DeriveTimings | undefined;
+  if (full) {
+    log('derive step alone…');
+    const alone = await runTimed(process.execPath, [join(BENCH_DIR, 'derive.ts'), '--no-pagefind', join(work, 'dist'), join(work, 'data'), ORIGIN], { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } });
+    if (alone.code !== 0) throw new Error(`derive failed:\n${alone.stderr.slice(-3000)}`);
+    a = lastJson<DeriveTimings>(alone.stdout);
+  }
+  log('derive step + Pagefind, as the build runs them…');
   const derive = await runTimed(process.execPath, [join(BENCH_DIR, 'derive.ts'), join(work, 'dist'), join(work, 'data'), ORIGIN], { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } });
   if (derive.code !== 0) throw new Error(`derive failed:\n${derive.stderr.slice(-3000)}`);
   const d = lastJson<DeriveTimings>(derive.stdout);
+  a ??= d;
 
-  log('Eleventy on the same markdown…');
-  const eleventy = await runTimed(process.execPath, [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')], { cwd: work, env: { ...env } });
-  if (eleventy.code !== 0) throw new Error(`eleventy failed:\n${eleventy.stderr.slice(-3000)}`);
-  const e = lastJson<{ pages: number; ms: number }>(eleventy.stdout);
+  let e = { pages: 0, ms: NaN };
+  let eleventyMs = NaN;
+  if (withEleventy) {
+    log('Eleventy on the same markdown…');
+    const eleventy = await runTimed(process.execPath, [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')], { cwd: work, env: { ...env } });
+    if (eleventy.code !== 0) throw new Error(`eleventy failed:\n${eleventy.stderr.slice(-3000)}`);
+    e = lastJson<{ pages: number; ms: number }>(eleventy.stdout);
+    eleventyMs = eleventy.ms;
+  }
   t = performance.now();
   return {
     corpus: { ...corpus, seconds: corpusSeconds },
     astroMs: astro.ms,
-    deriveMs: d.deriveMs,
+    deriveMs: a.deriveMs,
+    pagesMs: a.pagesMs,
+    deriveWithPagefindMs: d.totalMs,
     pagefindMs: d.pagefindMs,
+    ...(d.workers ? { deriveWorkers: d.workers } : {}),
     deriveWallMs: derive.ms,
     fullMs: astro.ms + derive.ms,
     astroPages,
-    eleventyMs: eleventy.ms,
+    eleventyMs,
     eleventyPages: e.pages,
     eleventyVersion: await version('@11ty/eleventy'),
     astroVersion: await version('astro'),
     ourOutput: await dirSize(join(work, 'dist')),
     ourData: await dirSize(join(work, 'data')),
-    eleventyOutput: await dirSize(join(work, 'eleventy-out')),
+    eleventyOutput: withEleventy ? await dirSize(join(work, 'eleventy-out')) : { bytes: 0, files: 0 },
   };
 }
 
 const s = (ms: number) => `${num(ms / 1000)} s`;
+
+/** Content data per need: bytes and fresh-process first answer per data folder, against issue 14's bars. */
+function needsMarkdown(r: BenchResults): string {
+  const out: string[] = ['## Content data per need (src/adapters/content-files.ts)', ''];
+  const reports = [...(r.needs ?? []), ...(r.scale ? [r.scale.needs] : [])];
+  const small = reports.reduce<NeedReport | undefined>((a, x) => (!a || x.pages < a.pages ? x : a), undefined);
+  const label = (x: NeedReport) => `${x.pages.toLocaleString('en-US')} pages`;
+  const MiB = 2 ** 20;
+  const rows: string[][] = [];
+  for (const x of reports) {
+    for (const row of x.rows) {
+      const base = small?.rows.find((b) => b.need === row.need)?.startToAnswerMs;
+      const ratio = row.startToAnswerMs !== undefined && base ? row.startToAnswerMs / base : undefined;
+      const sizeBar = x.pages >= 40_000 ? row.bytes < 250e6 : x.pages >= 10_000 ? row.bytes <= 25 * MiB : undefined;
+      const sizeBarText = x.pages >= 40_000 ? '< 250 MB' : x.pages >= 10_000 ? '<= 25 MiB' : '';
+      rows.push([
+        label(x),
+        row.need,
+        row.files.join(', '),
+        bytes(row.bytes),
+        sizeBar === undefined ? '' : `${sizeBarText}: ${sizeBar ? 'meets' : '**misses**'}`,
+        row.startToAnswerMs === undefined ? '' : `${num(row.startToAnswerMs)} ms (import ${num(row.importMs)}, answer ${num(row.firstAnswerMs)})`,
+        ratio === undefined || x === small ? '' : `${num(ratio)}x: ${ratio <= 1.5 ? 'meets' : '**misses**'} (<= 1.5x)`,
+      ]);
+    }
+    rows.push([label(x), 'whole data folder', 'content.json too (what every function carried before)', bytes(x.folderBytes), '', '', '']);
+  }
+  out.push(
+    table(['data', 'need', 'files', 'bytes', 'size bar', 'fresh process -> first answer (median)', `vs ${small ? label(small) : 'n/a'}`], rows),
+    '',
+    'A function carries the union of its needs\' files (`dataFilesFor`); "all needs" is one that reads everything (the MCP server). ' +
+      'The first answer: entries, the first 20 entries (listPages); pages, one page (getPage); search, `storage billing` with snippets; ' +
+      'files, whether a page\'s twin and a missing path are static files (the edge step). Each in a fresh `node` process that imports only the loader and search.',
+  );
+  const sc = r.scale?.build;
+  if (sc) {
+    out.push(
+      '',
+      table(
+        [`build at ${sc.corpus.pages.toLocaleString('en-US')} pages`, 'wall clock', 'output'],
+        [
+          [`Astro render (${sc.astroPages.toLocaleString('en-US')} HTML pages)`, s(sc.astroMs), ''],
+          [`derive step + Pagefind, as the build runs them (derive work ${s(sc.deriveMs)}, of it the pages ${s(sc.pagesMs)}; Pagefind ${s(sc.pagefindMs)})`, sc.deriveWithPagefindMs ? s(sc.deriveWithPagefindMs) : 'n/a', ''],
+          ['**full build**: completes on this machine', `**${s(sc.fullMs)}**`, `dist ${bytes(sc.ourOutput.bytes)} in ${sc.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(sc.ourData.bytes)}`],
+        ],
+      ),
+    );
+  }
+  return out.join('\n');
+}
 
 export function resultsMarkdown(r: BenchResults): string {
   const out: string[] = [];
@@ -170,11 +255,25 @@ export function resultsMarkdown(r: BenchResults): string {
         ['step', 'what it does', 'wall clock', 'output'],
         [
           [`Astro ${b.astroVersion} render`, `\`astro build\` with the derive step skipped: ${b.astroPages.toLocaleString('en-US')} HTML pages`, s(b.astroMs), ''],
-          ['derive step', 'HTML -> markdown twins, page JSON, search index, llms.txt, sitemap, OpenAPI (deriveSite)', s(b.deriveMs), ''],
-          ['Pagefind', 'static site search index over the HTML', s(b.pagefindMs), ''],
-          ['**our full build**', 'render + derive + Pagefind (what `astro build` runs), incl. process start', `**${s(b.fullMs)}**`, `dist ${bytes(b.ourOutput.bytes)} in ${b.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(b.ourData.bytes)}`],
+          ['derive step (alone)', `HTML -> markdown twins, page JSON, search index, content data files, llms.txt, sitemap, OpenAPI (deriveSite without Pagefind; the pages over ${b.deriveWorkers ?? 'one per core'} worker threads: ${s(b.pagesMs)})`, s(b.deriveMs), ''],
+          ['derive step + Pagefind', `as \`astro build\` runs them: Pagefind (its own process) indexes the HTML alongside the derive step, ${b.pagefindMs ? s(b.pagefindMs) : 'n/a'} of it`, b.deriveWithPagefindMs ? s(b.deriveWithPagefindMs) : 'n/a', ''],
+          ['**our full build**', 'render + (derive step + Pagefind) (what `astro build` runs), incl. process start', `**${s(b.fullMs)}**`, `dist ${bytes(b.ourOutput.bytes)} in ${b.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(b.ourData.bytes)}`],
           ['our search index alone', 'buildSearchIndex over the pages (in memory), then JSON', r.search ? `${s(r.search.ours.buildMs)} + ${s(r.search.ours.serializeMs)} JSON` : 'n/a', r.search ? bytes(r.search.ours.fileBytes) : ''],
           [`**Eleventy ${b.eleventyVersion}** (reference)`, `same markdown -> ${b.eleventyPages.toLocaleString('en-US')} HTML pages, one layout; nothing else`, `**${s(b.eleventyMs)}**`, `${bytes(b.eleventyOutput.bytes)} in ${b.eleventyOutput.files.toLocaleString('en-US')} files`],
+        ],
+      ),
+      '',
+    );
+  }
+
+  if (b) {
+    const bar = (ok: boolean) => (ok ? 'meets' : '**misses**');
+    out.push(
+      table(
+        ['build bar (issue 14), this run', 'measured', 'bar', 'verdict'],
+        [
+          ['derive step / Astro render', `${num(b.deriveMs / b.astroMs)}x`, '<= 0.5x', bar(b.deriveMs <= 0.5 * b.astroMs)],
+          ['full build / Astro render', `${num(b.fullMs / b.astroMs)}x`, '<= 2x', bar(b.fullMs <= 2 * b.astroMs)],
         ],
       ),
       '',
@@ -287,6 +386,8 @@ export function resultsMarkdown(r: BenchResults): string {
     );
   }
 
+  if (r.needs?.length || r.scale) out.push(needsMarkdown(r), '');
+
   if (r.redis) {
     out.push('## Redis round trips per operation (production Upstash store)', '');
     if ('skipped' in r.redis) out.push(`Skipped: ${r.redis.skipped}.`, '');
@@ -391,6 +492,22 @@ async function main(): Promise<void> {
       const r = await runTimed(process.execPath, [join(BENCH_DIR, 'redis-trips.ts')], { cwd: ROOT });
       if (r.code !== 0) throw new Error(`redis round trips failed:\n${r.stderr.slice(-3000)}`);
       return lastJson<{ rows: TripRow[]; note: string }>(r.stdout);
+    });
+    results.needs = await section('needs', async () => {
+      log('content data per need…');
+      const dirs = [join(ROOT, 'build'), ...(results.build ? [join(work, 'data')] : [])];
+      const r = await runTimed(process.execPath, [join(BENCH_DIR, 'needs.ts'), ...dirs], { cwd: ROOT });
+      if (r.code !== 0) throw new Error(`needs failed:\n${r.stderr.slice(-3000)}`);
+      return lastJson<{ reports: NeedReport[] }>(r.stdout).reports;
+    });
+    results.scale = await section('scale', async () => {
+      const dir = join(work, 'scale');
+      await mkdir(dir, { recursive: true });
+      const build = await runBuild(dir, SCALE_PAGES, false);
+      log('content data per need at scale…');
+      const r = await runTimed(process.execPath, [join(BENCH_DIR, 'needs.ts'), join(dir, 'data')], { cwd: ROOT });
+      if (r.code !== 0) throw new Error(`needs at scale failed:\n${r.stderr.slice(-3000)}`);
+      return { build, needs: lastJson<{ reports: NeedReport[] }>(r.stdout).reports[0]! };
     });
     results.mcp = await section('mcp', async () => {
       log('MCP tokens per call…');

@@ -201,7 +201,7 @@ export async function runRelevance(dataDir = join(ROOT, 'build'), distDir = join
   const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
   const index: SearchIndex = loadSearchIndex(JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
   const source = contentFromData(data, () => index);
-  const ours: Runner = (q) => searchSite({ content: source }, q, 10).results.map((r) => r.slug);
+  const ours: Runner = (q) => searchSite({ content: source, index }, q, 10).results.map((r) => r.slug);
   const engines: [string, Runner][] = [
     ['ours: the API (GET /api/v1/search, MCP search tool)', ours],
     ['site /search page as a visitor sees it (asks the API)', ours],
@@ -268,7 +268,7 @@ export async function runSearchBench(dataDir: string, rounds = Number(process.en
 
   const source = contentFromData(data, () => index);
   source.entries(); // worked out once per instance, before the timing
-  const oursRun: Runner = (q) => searchSite({ content: source }, q, 10).results.map((r) => r.slug);
+  const oursRun: Runner = (q) => searchSite({ content: source, index }, q, 10).results.map((r) => r.slug);
   const ours = await timeQueries(oursRun, rounds);
   libraries.push({
     name: 'ours: searchSite (BM25F index + ranking + snippets)',

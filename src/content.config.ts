@@ -11,12 +11,12 @@ import { glob, file } from 'astro/loaders';
 import { PageFrontmatterSchema, PostFrontmatterSchema, PricingSchema } from './contract/content.ts';
 
 const pages = defineCollection({
-  loader: glob({ pattern: '**/*.{md,mdx}', base: './content/pages' }),
+  loader: glob({ pattern: '**/*.{md,mdx}', base: './content/pages', retainBody: false }),
   schema: PageFrontmatterSchema,
 });
 
 const blog = defineCollection({
-  loader: glob({ pattern: '**/*.{md,mdx}', base: './content/blog' }),
+  loader: glob({ pattern: '**/*.{md,mdx}', base: './content/blog', retainBody: false }),
   schema: PostFrontmatterSchema,
 });
 

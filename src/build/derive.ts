@@ -4,20 +4,22 @@
  * load, llms.txt, llms-full.txt, sitemap.xml, sitemap.md, robots.txt, the OpenAPI document, the discovery
  * files (.well-known, sandbox info) and the Pagefind index.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { dirname, join, relative, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
-import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
+import { defaultWorkers, derivePages } from './derive-pages.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from './site-files.ts';
-import { markdownTwin } from '../core/markdown-doc.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
+import { buildPacks, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
 
 export interface DeriveOptions {
@@ -29,6 +31,21 @@ export interface DeriveOptions {
   origin: string;
   /** Skip the Pagefind index (tests of this step). */
   pagefind?: boolean;
+  /** Worker threads for the pages (default: one per core; 1: all in this thread). Same bytes either way. */
+  workers?: number;
+  /** Folder of derived pages by content hash (unchanged pages are not parsed again); none by default. */
+  cacheDir?: string;
+}
+
+/**
+ * How long the step took (ms): the pages alone (HTML -> Page, twins, JSON), the whole derive work (the time
+ * spent only waiting for Pagefind left out), Pagefind's own run (alongside the rest), and the step's wall clock.
+ */
+export interface DeriveTimings {
+  pagesMs: number;
+  deriveMs: number;
+  pagefindMs: number;
+  totalMs: number;
 }
 
 async function* allFiles(dir: string): AsyncGenerator<string> {
@@ -44,18 +61,52 @@ async function write(path: string, body: string) {
   await writeFile(path, body);
 }
 
-/** Public path of a page's markdown twin (`index` -> `/index.md`). */
-export const twinPath = (slug: string) => `/${slug}.md`;
-/** Static file behind getPage's JSON answer. */
-export const pageJsonPath = (slug: string) => `/api/v1/pages/${slug}.json`;
+export { pageJsonPath, twinPath } from './derive-pages.ts';
 
-export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }> {
-  const found: (PageFromHtml & { file: string })[] = [];
-  for await (const file of allFiles(opts.distDir)) {
-    if (!file.endsWith('.html')) continue;
-    const derived = pageFromHtml(await readFile(file, 'utf8'));
-    if (derived) found.push({ ...derived, file: relative(opts.distDir, file) });
+/** Pagefind's index of the HTML pages, written to `<distDir>/pagefind`; resolves to how long it took. */
+async function runPagefind(distDir: string): Promise<number> {
+  const started = performance.now();
+  const pagefind = await import('pagefind');
+  const { index, errors } = await pagefind.createIndex({});
+  if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
+  const added = await index.addDirectory({ path: distDir, glob: '**/*.html' });
+  if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
+  await index.writeFiles({ outputPath: join(distDir, 'pagefind') });
+  await pagefind.close();
+  return performance.now() - started;
+}
+
+/** content.json, written piece by piece: the same bytes as JSON.stringify(data), without one string of it all. */
+async function writeContentJson(path: string, data: ContentData) {
+  await mkdir(dirname(path), { recursive: true });
+  const out = createWriteStream(path);
+  const put = async (s: string) => {
+    if (!out.write(s)) await once(out, 'drain');
+  };
+  await put(`{"origin":${JSON.stringify(data.origin)},"builtAt":${JSON.stringify(data.builtAt)},"pages":[`);
+  for (let i = 0; i < data.pages.length; i++) await put((i ? ',' : '') + JSON.stringify(data.pages[i]));
+  await put(`],"files":${JSON.stringify(data.files)}}`);
+  out.end();
+  await once(out, 'finish');
+}
+
+export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; timings: DeriveTimings }> {
+  // Pagefind reads only the HTML, which this step never writes: it runs alongside (its own process).
+  const pagefind = opts.pagefind !== false ? runPagefind(opts.distDir) : Promise.resolve(0);
+  try {
+    return await derive(opts, pagefind);
+  } catch (e) {
+    await pagefind.catch(() => {});
+    throw e;
   }
+}
+
+async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{ pages: Page[]; timings: DeriveTimings }> {
+  const started = performance.now();
+  const html: string[] = [];
+  for await (const file of allFiles(opts.distDir)) if (file.endsWith('.html')) html.push(relative(opts.distDir, file));
+  const found = await derivePages(opts.distDir, html.sort(), opts.workers, opts.cacheDir);
+  const pagesMs = performance.now() - started;
   found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
   const seen = new Set<string>();
   for (const { page, file } of found) {
@@ -65,12 +116,11 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
     PageSchema.parse(page);
   }
   const pages = found.map((f) => f.page);
+  const contentPages = found.map((f) => ({ ...f.page, text: f.text, kind: f.kind }));
   const kinded = found.map((f) => ({ ...f.page, kind: f.kind }));
-
-  for (const page of pages) {
-    await write(join(opts.distDir, twinPath(page.slug)), markdownTwin(page));
-    await write(join(opts.distDir, pageJsonPath(page.slug)), JSON.stringify(page));
-  }
+  // The data packs compress in a worker thread while this one writes the rest and builds the search index.
+  const packs = buildPacks(contentPages, (opts.workers ?? defaultWorkers()) > 1);
+  packs.catch(() => {});
 
   const openapi = buildOpenApi(opts.origin);
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
@@ -90,22 +140,18 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[] }
   await write(join(opts.distDir, 'sitemap.md'), sitemapMd(kinded, opts.origin));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
 
-  if (opts.pagefind !== false) {
-    const pagefind = await import('pagefind');
-    const { index, errors } = await pagefind.createIndex({});
-    if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
-    const added = await index.addDirectory({ path: opts.distDir, glob: '**/*.html' });
-    if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
-    await index.writeFiles({ outputPath: join(opts.distDir, 'pagefind') });
-    await pagefind.close();
-  }
+  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
+  const waitFrom = performance.now();
+  const pagefindMs = await pagefind;
+  const waitMs = performance.now() - waitFrom;
   const files: string[] = [];
   for await (const file of allFiles(opts.distDir)) {
     const rel = '/' + relative(opts.distDir, file).split(sep).join('/');
     if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
   }
-  const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: found.map((f) => ({ ...f.page, text: f.text, kind: f.kind })), files: files.sort() };
-  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
-  await write(join(opts.dataDir, CONTENT_FILE), JSON.stringify(data));
-  return { pages };
+  const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: contentPages, files: files.sort() };
+  await writeContentJson(join(opts.dataDir, CONTENT_FILE), data);
+  await writeDataFiles(opts.dataDir, data, packs);
+  const totalMs = performance.now() - started;
+  return { pages, timings: { pagesMs, deriveMs: totalMs - waitMs, pagefindMs, totalMs } };
 }

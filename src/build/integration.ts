@@ -18,7 +18,8 @@ export function derive(): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         if (process.env.KARTAGE_SKIP_DERIVE === '1') return logger.warn('derive step skipped (KARTAGE_SKIP_DERIVE=1)');
         const started = performance.now();
-        const { pages } = await deriveSite({ distDir: fileURLToPath(dir), dataDir: join(root, DATA_DIR), origin });
+        const cacheDir = join(root, 'node_modules/.cache/kartage-derive');
+        const { pages } = await deriveSite({ distDir: fileURLToPath(dir), dataDir: join(root, DATA_DIR), origin, cacheDir });
         logger.info(`derived ${pages.length} pages: twins, JSON, llms.txt, sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`);
       },
     },

@@ -6,11 +6,11 @@
  * (src/core/markdown-doc.ts), so the twin and the JSON's `markdown` cannot differ.
  */
 import { unified } from 'unified';
-import rehypeParse from 'rehype-parse';
+import { parse } from 'parse5';
+import { fromParse5 } from 'hast-util-from-parse5';
 import rehypeRemark from 'rehype-remark';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
-import { select, selectAll } from 'hast-util-select';
 import type { Element, Root } from 'hast';
 import type { Root as MdRoot } from 'mdast';
 import type { Page } from '../contract/schemas.ts';
@@ -21,7 +21,25 @@ const toMarkdown = unified()
   .use(remarkGfm)
   .use(remarkStringify, { bullet: '-', emphasis: '_', strong: '*', fences: true, rule: '-', listItemIndent: 'one' });
 
-const parser = unified().use(rehypeParse);
+/**
+ * The HTML as hast, as rehype-parse builds it but without source positions (nothing here reads them, and
+ * tracking them and then copying them through hast-util-to-mdast's clone took a fifth of the derive step).
+ */
+const parseHtml = (html: string) => fromParse5(parse(html, { scriptingEnabled: false }), { space: 'html' }) as Root;
+
+/**
+ * The part of a page this step reads: the head and `<main>` (the header and footer around it are two fifths of
+ * a page's HTML and nothing here reads them). Only when the page has one `<main>`, after its head, so the
+ * result is the tree `<main>` has in the whole page; otherwise the whole page.
+ */
+export function headAndMain(html: string): string {
+  const headEnd = html.indexOf('</head>');
+  const start = html.search(/<main[\s>]/);
+  const end = html.indexOf('</main>');
+  if (headEnd < 0 || start < headEnd || end < start) return html;
+  if (html.indexOf('<main', start + 5) >= 0 || html.indexOf('</main>', end + 7) >= 0) return html;
+  return `${html.slice(0, headEnd)}</head><body>${html.slice(start, end)}</main></body></html>`;
+}
 
 const attr = (el: Element | undefined, name: string) => {
   const v = el?.properties?.[name];
@@ -67,11 +85,13 @@ function textOf(node: Element | Root | undefined): string {
 
 /** Makes root-relative `href` and `src` values absolute against `origin` (an agent may hold only the markdown). */
 function absolutize(root: Element, origin: string) {
-  for (const el of selectAll('a[href], img[src]', root)) {
-    const name = el.tagName === 'a' ? 'href' : 'src';
-    const v = el.properties[name];
-    if (typeof v === 'string' && v.startsWith('/') && !v.startsWith('//')) el.properties[name] = origin + v;
-  }
+  const walk = (el: Element) => {
+    const name = el.tagName === 'a' ? 'href' : el.tagName === 'img' ? 'src' : undefined;
+    const v = name && el.properties[name];
+    if (typeof v === 'string' && v.startsWith('/') && !v.startsWith('//')) el.properties[name!] = origin + v;
+    for (const c of el.children) if (c.type === 'element') walk(c);
+  };
+  walk(root);
 }
 
 /** Moves whatever comes before the first top-level H1 (the eyebrow line) to just after it. */
@@ -80,14 +100,52 @@ function h1First(tree: MdRoot) {
   if (i > 0) tree.children = [tree.children[i]!, ...tree.children.slice(0, i), ...tree.children.slice(i + 1)];
 }
 
-/** Removes nodes matching `selector` from the tree under `root`. */
-function prune(root: Element, selector: string) {
-  const doomed = new Set(selectAll(selector, root));
+/** Elements the markdown and the text leave out, with everything inside them. */
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'nav', 'footer', 'form', 'button', 'svg']);
+const skipped = (el: Element) => SKIPPED.has(el.tagName) || el.properties.dataMd === 'skip';
+
+/** Removes the skipped elements (`[data-md="skip"]`, scripts, navigation, forms…) from the tree under `root`. */
+function prune(root: Element) {
   const walk = (el: Element | Root) => {
-    el.children = el.children.filter((c) => !doomed.has(c as Element)) as any;
+    if (el.children.some((c) => c.type === 'element' && skipped(c))) {
+      el.children = el.children.filter((c) => c.type !== 'element' || !skipped(c)) as typeof el.children;
+    }
     for (const c of el.children) if (c.type === 'element') walk(c);
   };
   walk(root);
+}
+
+/** What the page reads outside `<main>`: the first of each (document order), as a CSS selector would find it. */
+interface Found {
+  main?: Element;
+  title?: Element;
+  meta: Map<string, Element>;
+  canonical?: Element;
+  markdownLink?: Element;
+}
+
+/** One walk over the document for `<main>`, `<title>`, the named `<meta>`s and the two `<link>`s. */
+function findParts(tree: Root): Found {
+  const found: Found = { meta: new Map() };
+  const walk = (node: Element | Root) => {
+    for (const c of node.children) {
+      if (c.type !== 'element') continue;
+      const tag = c.tagName;
+      if (tag === 'main') found.main ??= c;
+      else if (tag === 'title') found.title ??= c;
+      else if (tag === 'meta') {
+        const name = attr(c, 'name');
+        if (name !== undefined && !found.meta.has(name)) found.meta.set(name, c);
+      } else if (tag === 'link') {
+        const rel = attr(c, 'rel');
+        if (rel === 'canonical') found.canonical ??= c;
+        else if (rel === 'alternate' && attr(c, 'type') === 'text/markdown') found.markdownLink ??= c;
+      }
+      walk(c);
+    }
+  };
+  walk(tree);
+  return found;
 }
 
 export interface PageFromHtml {
@@ -99,26 +157,31 @@ export interface PageFromHtml {
 }
 
 /** A page's kind from its `kartage:kind` meta tag; an unknown kind is a build error. */
-function kindOf(tree: Root, slug: string): PageKind {
-  const kind = attr(select('meta[name="kartage:kind"]', tree), 'content') ?? 'page';
+function kindOf(found: Found, slug: string): PageKind {
+  const kind = attr(found.meta.get('kartage:kind'), 'content') ?? 'page';
   if (kind === 'post' || (PAGE_KINDS as readonly string[]).includes(kind)) return kind as PageKind;
   throw new Error(`page ${slug}: unknown kind "${kind}"`);
 }
 
-/** Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). */
-export function pageFromHtml(html: string): PageFromHtml | undefined {
-  const tree = parser.parse(html) as Root;
-  const slug = attr(select('meta[name="kartage:slug"]', tree), 'content');
+/**
+ * Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). `whole` parses
+ * the whole page instead of its head and `<main>` (the same result; the tests compare them).
+ */
+export function pageFromHtml(html: string, opts: { whole?: boolean } = {}): PageFromHtml | undefined {
+  const tree = parseHtml(opts.whole ? html : headAndMain(html));
+  const found = findParts(tree);
+  const meta = (name: string) => attr(found.meta.get(name), 'content');
+  const slug = meta('kartage:slug');
   if (!slug) return undefined;
-  const main = select('main', tree);
+  const main = found.main;
   if (!main) throw new Error(`page ${slug} has no <main>`);
-  prune(main, '[data-md="skip"], script, style, noscript, template, nav, footer, form, button, svg');
+  prune(main);
 
-  const title = textOf(select('title', tree));
-  const description = attr(select('meta[name="description"]', tree), 'content');
-  const url = attr(select('link[rel="canonical"]', tree), 'href');
-  const markdownUrl = attr(select('link[rel="alternate"][type="text/markdown"]', tree), 'href');
-  const updated = attr(select('meta[name="kartage:updated"]', tree), 'content');
+  const title = textOf(found.title);
+  const description = meta('description');
+  const url = attr(found.canonical, 'href');
+  const markdownUrl = attr(found.markdownLink, 'href');
+  const updated = meta('kartage:updated');
   if (!title || !url) throw new Error(`page ${slug} lacks <title> or canonical link`);
 
   absolutize(main, new URL(url).origin);
@@ -129,5 +192,5 @@ export function pageFromHtml(html: string): PageFromHtml | undefined {
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;
   if (updated) page.updated = updated;
-  return { page, text: textOf(main), kind: kindOf(tree, slug) };
+  return { page, text: textOf(main), kind: kindOf(found, slug) };
 }

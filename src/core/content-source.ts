@@ -6,17 +6,18 @@
  * sites); the file-backed source reads the build's split data files.
  */
 import type { PageKind } from '../contract/content.ts';
-import type { PageSummary } from '../contract/schemas.ts';
+import type { Page, PageSummary } from '../contract/schemas.ts';
 import { markdownTokens, markdownTwin } from './markdown-doc.ts';
-import type { ContentData, ContentPage } from './content.ts';
+import { toPage, type ContentData, type ContentPage } from './content.ts';
 import type { SearchIndex } from './search.ts';
 
 /**
- * The parts of the content an operation reads: `entries` (no bodies), `pages` (one page at a time),
- * `search` (the index and snippet text), `files` (the static paths, for real 404s). Operations declare
- * theirs, and each Vercel function ships only those data files.
+ * What an operation reads of the content: every entry (listPages), one entry by slug (the edge step's
+ * headers), whole pages by slug (getPage, batch, the MCP page tool), search (index, snippet text, the
+ * results' entries), the static paths (the edge step's real 404s). Operations declare theirs, and each
+ * Vercel function ships only those data files (src/adapters/content-files.ts `DATA_FILES`).
  */
-export type ContentNeed = 'entries' | 'pages' | 'search' | 'files';
+export type ContentNeed = 'entries' | 'entry' | 'pages' | 'search' | 'files';
 
 /** A page without its body: the contract's summary plus what routing and headers need. */
 export interface PageEntry extends PageSummary {
@@ -33,8 +34,12 @@ export interface ContentSource {
   entries(): readonly PageEntry[];
   /** One slug's entry, or undefined. */
   entry(slug: string): PageEntry | undefined;
-  /** One page with its body and plain text, or undefined; reads that page only. */
-  page(slug: string): ContentPage | undefined;
+  /**
+   * One page (the contract's Page: metadata and markdown body), or undefined; reads that page only. Its plain
+   * text is not part of it (no page operation answers with it; search reads it through `snippetText`), so the
+   * page data a function carries holds no second copy of every body.
+   */
+  page(slug: string): Page | undefined;
   /** The search index. */
   searchIndex(): SearchIndex;
   /** The plain text search cuts a page's snippet from, or undefined. */
@@ -61,7 +66,10 @@ export function contentFromData(data: ContentData, index: () => SearchIndex): Co
     builtAt: data.builtAt,
     entries: all,
     entry: (slug) => (entryBySlug ??= new Map(all().map((e) => [e.slug, e]))).get(slug),
-    page: (slug) => bySlug.get(slug),
+    page: (slug) => {
+      const p = bySlug.get(slug);
+      return p && toPage(p);
+    },
     searchIndex: () => (loaded ??= index()),
     snippetText: (slug) => bySlug.get(slug)?.text,
     hasFile: (path) => files.has(path),

@@ -4,6 +4,7 @@
  */
 import type { PageKind } from '../contract/content.ts';
 import type { Page, PageSummary } from '../contract/schemas.ts';
+import { entryOf, type ContentSource, type PageEntry } from './content-source.ts';
 
 /** Folder (relative to the project root) and file the build writes for the functions. */
 export const DATA_DIR = 'build';
@@ -26,15 +27,29 @@ export interface ContentData {
   files: string[];
 }
 
-/** Fast lookups over the loaded content. */
-export interface Content {
+/**
+ * Fast lookups over the loaded content. It also answers the entry and snippet-text reads of a ContentSource,
+ * so search (which takes those) runs over it as over the file-backed source.
+ */
+export interface Content extends Pick<ContentSource, 'entries' | 'entry' | 'snippetText'> {
   data: ContentData;
   bySlug: Map<string, ContentPage>;
   staticFiles: Set<string>;
 }
 
 export function indexContent(data: ContentData): Content {
-  return { data, bySlug: new Map(data.pages.map((p) => [p.slug, p])), staticFiles: new Set(data.files) };
+  const bySlug = new Map(data.pages.map((p) => [p.slug, p]));
+  let entries: PageEntry[] | undefined;
+  let entryBySlug: Map<string, PageEntry> | undefined;
+  const all = () => (entries ??= data.pages.map(entryOf));
+  return {
+    data,
+    bySlug,
+    staticFiles: new Set(data.files),
+    entries: all,
+    entry: (slug) => (entryBySlug ??= new Map(all().map((e) => [e.slug, e]))).get(slug),
+    snippetText: (slug) => bySlug.get(slug)?.text,
+  };
 }
 
 /** The contract's Page (drops internal fields). */

@@ -1,6 +1,5 @@
 /** @module listPages and getPagesBatch over the loaded content (SPEC.md; order and cursor: DESIGN.md section 2). */
 import type { BatchResponse, ListPagesQuery, ListPagesResponse } from '../contract/schemas.ts';
-import { toPage } from './content.ts';
 import { isSlug } from './slugs.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 
@@ -39,7 +38,7 @@ export function getPagesBatch(content: ContentSource, slugs: string[]): BatchRes
   const results = slugs.map((slug) => {
     if (!isSlug(slug)) return { slug, found: false, error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)' };
     const page = content.page(slug);
-    return page ? { slug, found: true, page: toPage(page) } : { slug, found: false, error: `No page with slug "${slug}"` };
+    return page ? { slug, found: true, page } : { slug, found: false, error: `No page with slug "${slug}"` };
   });
   return { count: results.length, results };
 }

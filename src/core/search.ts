@@ -177,10 +177,27 @@ function bestPassage(hits: { at: number; group: number }[], width: number): { at
   return { at: hits[best]!.at, count: bestCount };
 }
 
-/** What search reads: the index, the pages' entries (titles, URLs) and the snippet text of its results. */
+/**
+ * What search reads of the content: the entries (titles, urls, descriptions of the pages it answers with, and
+ * every title for a stop-word-only query) and the plain text of the pages it cuts snippets from. A
+ * ContentSource (content-files.ts reads these from their own files) or the loaded content.json (indexContent).
+ */
+export type SearchContent = Pick<ContentSource, 'entries' | 'entry' | 'snippetText'>;
+
 export interface SearchDeps {
-  content: ContentSource;
+  content: SearchContent;
+  index: SearchIndex;
 }
+
+/** A result's fields from a page's entry (the snippet apart). */
+function resultOf(page: PageEntry, snippet: string, score: number): SearchResult {
+  const r: SearchResult = { slug: page.slug, title: page.title, url: page.url, snippet, score };
+  if (page.markdown_url) r.markdown_url = page.markdown_url;
+  return r;
+}
+
+/** The snippet when no passage holds a query word: the start of the description, else of the text. */
+const leadSnippet = (d: SearchDeps, page: PageEntry) => snippetAround(page.description ?? d.content.snippetText(page.slug) ?? '', 0);
 
 /** One content word of the query: the term and the phrases (synonyms) that may stand for it. */
 interface Clause {
@@ -424,7 +441,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
 }
 
 /** Every page's title words (with stop words), worked out once per loaded content. */
-const titleWords = new WeakMap<readonly PageEntry[], string[][]>();
+const titleWords = new WeakMap<SearchContent, string[][]>();
 
 /**
  * A query made of stop words only ("about", "how to"): the index holds no stop words, so the pages whose title
@@ -435,30 +452,22 @@ function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
   const hits: { page: PageEntry; size: number }[] = [];
   if (wanted.length) {
     const entries = d.content.entries();
-    let titles = titleWords.get(entries);
-    if (!titles) titleWords.set(entries, (titles = entries.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
+    let titles = titleWords.get(d.content);
+    if (!titles) titleWords.set(d.content, (titles = entries.map((p) => words(p.title.replace(/\s+\|\s+[^|]+$/, '')))));
     entries.forEach((page, i) => {
       const title = titles[i]!;
       if (wanted.every((w) => title.includes(w))) hits.push({ page, size: title.length });
     });
   }
   hits.sort((a, b) => a.size - b.size || (a.page.slug < b.page.slug ? -1 : 1));
-  const results = hits.slice(0, limit).map(({ page, size }): SearchResult => {
-    const r: SearchResult = {
-      slug: page.slug,
-      title: page.title,
-      url: page.url,
-      snippet: snippetAround(page.description ?? d.content.snippetText(page.slug) ?? '', 0),
-      score: Math.max(1, Math.round((100 * wanted.length) / size)),
-    };
-    if (page.markdown_url) r.markdown_url = page.markdown_url;
-    return r;
-  });
+  const results = hits
+    .slice(0, limit)
+    .map(({ page, size }) => resultOf(page, leadSnippet(d, page), Math.max(1, Math.round((100 * wanted.length) / size))));
   return { query: q, count: results.length, results };
 }
 
 export function searchSite(d: SearchDeps, q: string, limit: number): SearchResponse {
-  const index = d.content.searchIndex();
+  const { index } = d;
   const clauses = queryClauses(index, q);
   if (!clauses.length) return titleOnly(d, q, limit);
   const ranked = rankPages(index, clauses, limit);
@@ -466,20 +475,12 @@ export function searchSite(d: SearchDeps, q: string, limit: number): SearchRespo
   let previous = Infinity;
   const results: SearchResult[] = [];
   for (const { doc, score } of ranked) {
-    const page = d.content.entry(index.slugs[doc]!);
-    const text = page && d.content.snippetText(page.slug);
-    if (!page || text === undefined) continue;
+    const page = d.content.entry(d.index.slugs[doc]!);
+    if (!page) continue;
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
-    const result: SearchResult = {
-      slug: page.slug,
-      title: page.title,
-      url: page.url,
-      snippet: bestSnippet(text, groups) ?? snippetAround(page.description ?? text, 0),
-      score: points,
-    };
-    if (page.markdown_url) result.markdown_url = page.markdown_url;
-    results.push(result);
+    const text = d.content.snippetText(page.slug) ?? '';
+    results.push(resultOf(page, bestSnippet(text, groups) ?? leadSnippet(d, page), points));
   }
   return { query: q, count: results.length, results };
 }
@@ -503,7 +504,7 @@ export interface PartialSearchResponse extends SearchResponse {
 export function searchPartial(d: SearchDeps, q: string, limit: number): PartialSearchResponse {
   const typed = new Map<string, string>();
   for (const w of words(q)) if (!isStopWord(w) && !typed.has(termOf(w))) typed.set(termOf(w), w);
-  const index = d.content.searchIndex();
+  const { index } = d;
   const clauses = queryClauses(index, q);
   const lists: { clause: Clause; postings: Postings }[] = [];
   const missing: string[] = [];
@@ -536,22 +537,14 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
   const results: PartialSearchResponse['results'] = [];
   const typedOf = (i: number) => typed.get(lists[i]!.clause.term) ?? lists[i]!.clause.term;
   for (const { doc, e, score } of ranked) {
-    const page = d.content.entry(index.slugs[doc]!);
-    const text = page && d.content.snippetText(page.slug);
-    if (!page || text === undefined) continue;
+    const page = d.content.entry(d.index.slugs[doc]!);
+    if (!page) continue;
     for (const i of e.mask) matchedIdx.add(i);
     const points = Math.max(1, Math.min(previous, Math.round(score * 100)));
     previous = points;
-    const result: PartialSearchResponse['results'][number] = {
-      slug: page.slug,
-      title: page.title,
-      url: page.url,
-      snippet: bestSnippet(text, groups) ?? snippetAround(page.description ?? text, 0),
-      score: points,
-      matched: [...e.mask].sort((a, b) => a - b).map(typedOf),
-    };
-    if (page.markdown_url) result.markdown_url = page.markdown_url;
-    results.push(result);
+    const text = d.content.snippetText(page.slug) ?? '';
+    const snippet = bestSnippet(text, groups) ?? leadSnippet(d, page);
+    results.push({ ...resultOf(page, snippet, points), matched: [...e.mask].sort((a, b) => a - b).map(typedOf) });
   }
   const matched = lists.map((_, i) => i).filter((i) => matchedIdx.has(i)).map(typedOf);
   return { query: q, count: results.length, results, matched, missing };

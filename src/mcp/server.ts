@@ -42,7 +42,6 @@ import {
   type Page,
 } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
-import { toSummary } from '../core/content.ts';
 import { listPages as listPagesOperation } from '../operations/list-pages.ts';
 import { searchSite as searchSiteOperation } from '../operations/search-site.ts';
 import { slugOfTwinPath, twinUrlOfSlug } from '../core/slugs.ts';
@@ -319,7 +318,7 @@ export const TOOLS: readonly ToolDef[] = [
     output: SearchOut,
     run(d, { query, limit }) {
       const origin = d.content.origin;
-      const found = searchWithFallback({ content: d.content }, query, limit);
+      const found = searchWithFallback({ content: d.content, index: d.content.searchIndex() }, query, limit);
       // The markdown URL travels once, as the resource_link; the text is a short ranked list.
       const result = { ...found, results: found.results.map(({ markdown_url: _m, ...r }) => r) };
       if (!result.count)
@@ -361,7 +360,8 @@ export const TOOLS: readonly ToolDef[] = [
           `Page "${slug}" has ${parts.length} part${parts.length === 1 ? '' : 's'}; part ${part} does not exist.`,
         );
       const markdown = parts[part - 1]!;
-      const out = { ...toSummary(page), part, parts: parts.length, chars: markdown.length };
+      const { markdown: _m, ...summary } = page;
+      const out = { ...summary, part, parts: parts.length, chars: markdown.length };
       const more =
         part < parts.length
           ? `\n\n[Part ${part} of ${parts.length}: call get_kartage_page with part ${part + 1}` +

@@ -52,5 +52,8 @@ export const searchSite = defineOperation({
   mcp: 'search_kartage_site',
   data: ['entries', 'search'],
   public: true,
-  handler: ({ deps, query }) => ({ status: 200, body: search({ content: deps.content() }, query.q, query.limit) }),
+  handler: ({ deps, query }) => {
+    const content = deps.content();
+    return { status: 200, body: search({ content, index: content.searchIndex() }, query.q, query.limit) };
+  },
 });

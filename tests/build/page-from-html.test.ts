@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { pageFromHtml } from '../../src/build/page-from-html.ts';
+import { headAndMain, pageFromHtml } from '../../src/build/page-from-html.ts';
 import { markdownTokens, markdownTwin } from '../../src/core/markdown-doc.ts';
 
 const html = `<!doctype html><html><head>
@@ -91,5 +93,45 @@ describe('the page kind', () => {
     expect(pageFromHtml(html)!.kind).toBe('page');
     const unknown = withKind('<meta name="kartage:kind" content="landing">');
     expect(() => pageFromHtml(unknown)).toThrow(/unknown kind "landing"/);
+  });
+});
+
+describe('the head and <main> are all the derive step parses', () => {
+  const doc = (body: string) => `<!doctype html><html><head><title>T | Kartage</title><link rel="canonical" href="https://kartage.com.au/x">
+<meta name="kartage:slug" content="x"></head><body>${body}</body></html>`;
+  const chrome = (main: string) => `<header><nav><a href="/">Home</a><svg><title>Logo</title></svg></nav></header><div class="page">${main}</div><footer>© Kartage</footer>`;
+
+  it('keeps the head and <main> and drops the rest', () => {
+    const sliced = headAndMain(doc(chrome('<main id="m"><h1>Hi</h1><p>Body</p></main>')));
+    expect(sliced).toContain('<title>T | Kartage</title>');
+    expect(sliced).toContain('<main id="m"><h1>Hi</h1><p>Body</p></main>');
+    expect(sliced).not.toMatch(/Home|Logo|footer/);
+  });
+
+  it('leaves a page alone when <main> is not there once, after the head', () => {
+    for (const body of ['<p>no main</p>', '<main>a</main><main>b</main>', '<script>"<main>"</script><main>x</main>']) {
+      expect(headAndMain(doc(body))).toBe(doc(body));
+    }
+    const mainInHead = '<html><head><script>"<main>"</script></head><body></body></html>';
+    expect(headAndMain(mainInHead)).toBe(mainInHead);
+  });
+
+  it('every page of the build: the Page and text the whole page gives', () => {
+    const pages = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+    expect(pages.length).toBeGreaterThan(50);
+    for (const f of pages) {
+      const html = readFileSync(join('dist', f), 'utf8');
+      expect(pageFromHtml(html), f).toEqual(pageFromHtml(html, { whole: true }));
+    }
+  });
+
+  it('gives the Page and text the whole page gives', () => {
+    const main = '<main><p class="eyebrow">Product</p><h1>Storage</h1><p>Run <a href="/pricing">billing</a>.</p><nav>skip</nav></main>';
+    const whole = doc(chrome(main));
+    const sliced = headAndMain(whole);
+    expect(sliced).not.toBe(whole);
+    expect(pageFromHtml(whole)).toEqual(pageFromHtml(whole, { whole: true }));
+    expect(pageFromHtml(sliced, { whole: true })).toEqual(pageFromHtml(whole, { whole: true }));
+    expect(pageFromHtml(whole)!.page.markdown).toBe('# Storage\n\nProduct\n\nRun [billing](https://kartage.com.au/pricing).\n');
   });
 });

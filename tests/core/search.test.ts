@@ -24,7 +24,7 @@ const pages = [
 const synonyms = [{ short: 'SSO', long: ['single sign-on'] }, { short: 'UPE', long: ['unaccompanied personal effects'] }];
 const index = loadSearchIndex(JSON.stringify(buildSearchIndex(pages, synonyms)));
 const content = contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages }, () => index);
-const search = (q: string, limit = 10) => searchSite({ content }, q, limit);
+const search = (q: string, limit = 10) => searchSite({ content, index }, q, limit);
 const slugs = (q: string) => search(q).results.map((x) => x.slug);
 
 describe('searchSite', () => {
@@ -140,13 +140,13 @@ describe('searchPartial (for the MCP tool when strict matching finds nothing)', 
   it('ranks pages by how many content words they hold and names the words no page holds', async () => {
     const { searchPartial } = await import('../../src/core/search.ts');
     expect(search('which storage billing plan suits a zqxjkv operator').count).toBe(0);
-    const r = searchPartial({ content }, 'which storage billing plan suits a zqxjkv operator', 5);
+    const r = searchPartial({ content, index }, 'which storage billing plan suits a zqxjkv operator', 5);
     expect(r.results[0]!.slug).toBe('product/storage');
     expect(r.missing).toEqual(expect.arrayContaining(['zqxjkv', 'plan', 'suits', 'operator']));
     expect(r.matched).toEqual(['storage', 'billing']);
     expect(r.count).toBe(r.results.length);
     const scores = r.results.map((x) => x.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(searchPartial({ content }, 'zqxjkv', 5).count).toBe(0);
+    expect(searchPartial({ content, index }, 'zqxjkv', 5).count).toBe(0);
   });
 });

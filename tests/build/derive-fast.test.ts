@@ -1,0 +1,97 @@
+/**
+ * The derive step's fast path changes no output byte: the project's rendered HTML (dist/, which `npm test`
+ * builds first) derived in this thread alone and derived across worker threads give the same files, byte for
+ * byte: markdown twins, page JSON, llms.txt, llms-full.txt, sitemaps, OpenAPI, discovery files, content.json,
+ * the search index and the split data files (the build time in content.json and meta.json aside).
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveSite } from '../../src/build/derive.ts';
+
+const ORIGIN = 'https://kartage.test';
+let work: string;
+
+function listFiles(dir: string, out: string[] = [], root = dir): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) listFiles(p, out, root);
+    else out.push(relative(root, p));
+  }
+  return out.sort();
+}
+
+/** A copy of the rendered site (HTML and assets only) and the result of deriving it. */
+async function derived(name: string, workers: number, cacheDir?: string): Promise<{ dist: string; data: string }> {
+  const dist = join(work, name, 'dist');
+  const data = join(work, name, 'data');
+  cpSync('dist', dist, { recursive: true, filter: (src) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind') });
+  await deriveSite({ distDir: dist, dataDir: data, origin: ORIGIN, pagefind: false, workers, cacheDir });
+  return { dist, data };
+}
+
+/** Every file of both outputs is the same, byte for byte (the build time aside). */
+function expectSameOutput(a: { dist: string; data: string }, b: { dist: string; data: string }) {
+  for (const part of ['dist', 'data'] as const) {
+    const names = listFiles(a[part]);
+    expect(listFiles(b[part]), part).toEqual(names);
+    for (const name of names) {
+      const x = withoutBuildTime(name, readFileSync(join(a[part], name)));
+      const y = withoutBuildTime(name, readFileSync(join(b[part], name)));
+      expect(y.equals(x), `${part}/${name} differs`).toBe(true);
+    }
+  }
+}
+
+const withoutBuildTime = (name: string, bytes: Buffer) =>
+  /(^|\/)(content|meta)\.json$/.test(name) ? Buffer.from(bytes.toString('utf8').replace(/"builtAt":"[^"]*"/, '"builtAt":""')) : bytes;
+
+beforeAll(() => {
+  if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: build first (node server/build-check.ts)');
+  work = mkdtempSync(join(tmpdir(), 'kartage-derive-fast-'));
+});
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('derive step: worker threads give the same bytes as one thread', () => {
+  it('every output file, byte for byte', async () => {
+    const serial = await derived('serial', 1);
+    const parallel = await derived('parallel', 3);
+    expectSameOutput(serial, parallel);
+    const data = listFiles(serial.data);
+    expect(data).toEqual(expect.arrayContaining(['content.json', 'search-index.json', 'entries.json.gz', 'pages.pack', 'text.pack']));
+    const dist = listFiles(serial.dist);
+    expect(dist).toEqual(expect.arrayContaining(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'sitemap.md', 'pricing.md', 'api/v1/pages/pricing.json']));
+    expect(dist.filter((f) => f.endsWith('.md')).length).toBeGreaterThan(50);
+  });
+
+  it('the page cache: a cold and a warm cache give the same bytes as no cache, and a warm build reads it', async () => {
+    const serial = await derived('reference', 1);
+    const cacheDir = join(work, 'cache');
+    expectSameOutput(serial, await derived('cold', 2, cacheDir));
+    const entries = listFiles(cacheDir);
+    expect(entries.length).toBe(listFiles(serial.dist).filter((f) => f.endsWith('.html')).length);
+    expectSameOutput(serial, await derived('warm', 2, cacheDir));
+    expectSameOutput(serial, await derived('warm-serial', 1, cacheDir));
+    expect(listFiles(cacheDir)).toEqual(entries);
+    // The warm build really reads the cache: a cached page changed by hand comes out changed.
+    const pricing = entries.find((f) => readFileSync(join(cacheDir, f), 'utf8').includes('"slug":"pricing"'))!;
+    const cached = readFileSync(join(cacheDir, pricing), 'utf8');
+    writeFileSync(join(cacheDir, pricing), cached.replace(/"title":"[^"]*"/, '"title":"From the cache"'));
+    const tampered = await derived('tampered', 2, cacheDir);
+    expect(JSON.parse(readFileSync(join(tampered.dist, 'api/v1/pages/pricing.json'), 'utf8')).title).toBe('From the cache');
+    // A cache entry no page uses any more is removed.
+    writeFileSync(join(cacheDir, entries[0]!.slice(0, 2), 'f'.repeat(64) + '.json'), '{}');
+    await derived('pruned', 2, cacheDir);
+    expect(listFiles(cacheDir)).toEqual(entries);
+  });
+
+  it('content.json written piece by piece is exactly JSON.stringify of the data', async () => {
+    const { data } = await derived('json', 2);
+    const text = readFileSync(join(data, 'content.json'), 'utf8');
+    expect(JSON.stringify(JSON.parse(text))).toBe(text);
+  });
+});
