@@ -7,10 +7,10 @@
  * invocation: the function paths and the published static files never reach the middleware.
  * tests/vercel/output.test.ts checks the built matcher against the route table.
  */
-import { readFileSync } from 'node:fs';
+import { sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createContentFiles } from './src/adapters/content-files.ts';
 import { createDeps, type Deps } from './src/adapters/deps.ts';
-import { contentFromData } from './src/core/content-source.ts';
-import type { ContentData } from './src/core/content.ts';
 import { createMiddleware } from './src/http/middleware.ts';
 
 export const config = {
@@ -31,22 +31,31 @@ export const config = {
   ],
 };
 
+/**
+ * The data files the middleware reads (its content needs: one entry by slug for getPage and the pages'
+ * headers, the static paths for real 404s; `dataFilesFor(['entry', 'files'])`, which a test checks), each
+ * named by a literal URL beside this module: Vercel's file tracing then copies them into the middleware's
+ * bundle (vercel.json `includeFiles` reaches the functions only), and the middleware does not depend on
+ * the working directory.
+ */
+export const MIDDLEWARE_DATA = [
+  new URL('./build/entries.idx.json', import.meta.url),
+  new URL('./build/entries.pack', import.meta.url),
+  new URL('./build/files.json', import.meta.url),
+  new URL('./build/meta.json', import.meta.url),
+  new URL('./build/slugs.json', import.meta.url),
+];
+
 let deps: Deps | undefined;
 
-/**
- * This instance's dependencies. The content comes from `build/content.json` beside this module: the
- * literal URL makes Vercel's file tracing copy that file into the middleware's bundle (vercel.json
- * `includeFiles` reaches the functions only), and the middleware must not depend on the working directory.
- */
+/** This instance's dependencies, its content from the files above. */
 function middlewareDeps(): Deps {
-  return (deps ??= createDeps({
-    content: contentFromData(
-      JSON.parse(readFileSync(new URL('./build/content.json', import.meta.url), 'utf8')) as ContentData,
-      () => {
-        throw new Error('the middleware has no search index');
-      },
-    ),
-  }));
+  if (!deps) {
+    // The folder as a string the tracer does not follow (a folder URL would make it copy all of build/).
+    const file = fileURLToPath(MIDDLEWARE_DATA[0]!);
+    deps = createDeps({ content: createContentFiles(file.slice(0, file.lastIndexOf(sep))) });
+  }
+  return deps;
 }
 
 export default createMiddleware(middlewareDeps);

@@ -4,7 +4,7 @@
  * (`processDeps` for the Vercel functions and the middleware; the local server and tests call
  * `createDeps` with their own); nothing looks them up from a global.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { waitUntil } from '@vercel/functions';
 import { join } from 'node:path';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
@@ -22,6 +22,7 @@ import { createFallbackStore } from './fallback-store.ts';
 import { createSqliteSink, createSqliteStore } from './sqlite-store.ts';
 import { createUpstashStore } from './upstash-store.ts';
 import { createLog } from './log.ts';
+import { createContentFiles, META_FILE } from './content-files.ts';
 
 export interface Deps {
   config: Config;
@@ -76,8 +77,12 @@ export function createSink(c: SinkConfig): LeadSink {
   throw new Error(c.error);
 }
 
-/** The content of a build folder (`content.json` and the search index). */
+/**
+ * The content of a build folder: its split data files (each read only when an operation asks for its
+ * part), or, for a folder that holds only `content.json` (a test's hand-made site), that file whole.
+ */
 export function loadContent(dataDir: string): ContentSource {
+  if (existsSync(join(dataDir, META_FILE))) return createContentFiles(dataDir);
   const file = join(dataDir, CONTENT_FILE);
   let data: ContentData;
   try {

@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CRONS, headerRules } from '../contract/routes.ts';
 import { DATA_DIR } from '../core/content.ts';
+import { dataFilesFor } from '../adapters/content-files.ts';
 import { functionOf, type Operation } from '../http/operation.ts';
 import { operations, rewrites } from '../operations/index.ts';
 
@@ -21,10 +22,13 @@ import { operations, rewrites } from '../operations/index.ts';
  * tracing follows a path into them.
  */
 export function functionSettings(op: Operation) {
+  const data = dataFilesFor(op.data);
   return {
     maxDuration: (typeof op.serve === 'object' && op.serve.maxDuration) || 10,
     memory: 1024,
-    includeFiles: `${DATA_DIR}/**`,
+    // Only the data files of what the operation reads (issue 14 part 3): listPages ships the entries,
+    // search its index and snippet text, the lead functions nothing.
+    ...(data.length ? { includeFiles: data.length === 1 ? `${DATA_DIR}/${data[0]}` : `${DATA_DIR}/{${data.join(',')}}` } : {}),
     excludeFiles: '{var,test-results,bench,.tools,dist}/**',
   };
 }

@@ -48,7 +48,7 @@ export const getPage = defineOperation({
   cache: 'metered',
   cors: true,
   mcp: 'get_kartage_page',
-  data: ['entries'],
+  data: ['entry'],
   public: true,
   handler({ request, deps, params }) {
     const { slug = '' } = params;

@@ -50,7 +50,7 @@ export const searchSite = defineOperation({
   cache: 'metered',
   cors: true,
   mcp: 'search_kartage_site',
-  data: ['entries', 'search'],
+  data: ['search'],
   public: true,
   handler: ({ deps, query }) => {
     const content = deps.content();

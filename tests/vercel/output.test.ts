@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readLeads } from '../../src/adapters/sqlite-store.ts';
 import { CRONS, headerRules } from '../../src/contract/routes.ts';
@@ -20,6 +20,8 @@ import { functionSettings } from '../../src/build/vercel-config.ts';
 import {
   BatchResponseSchema, ErrorSchema, LeadAcceptedSchema, LeadValidationSchema, ListPagesResponseSchema, PageSchema, SearchResponseSchema,
 } from '../../src/contract/schemas.ts';
+import { dataFilesFor } from '../../src/adapters/content-files.ts';
+import { MIDDLEWARE_DATA } from '../../middleware.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { createContractChecker, type ContractChecker } from '../helpers/contract-check.ts';
 import { OUTPUT_DIR, ROOT, outputReason } from '../../server/vercel-build.ts';
@@ -56,7 +58,8 @@ beforeAll(() => {
     if (r.status !== 0) throw new Error(`npm run build:vercel failed (${reason}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   }
   config = JSON.parse(readFileSync(join(OUTPUT_DIR, 'config.json'), 'utf8'));
-  content = JSON.parse(readFileSync(join(FUNCTIONS, 'middleware.func', 'build', 'content.json'), 'utf8'));
+  // The checkout's full content data (the bundles carry only their parts of it).
+  content = JSON.parse(readFileSync(join(ROOT, 'build', 'content.json'), 'utf8'));
   checker = createContractChecker(content.origin);
   for (const k of Object.keys(process.env)) if (APP_ENV.test(k)) delete process.env[k];
   process.env.KARTAGE_VAR_DIR = varDir;
@@ -270,11 +273,12 @@ describe('function bundles', () => {
       const vc = vcConfig(dir);
       expect(vc, r.id).toMatchObject({ runtime: 'nodejs24.x', launcherType: 'Nodejs', memory: functionSettings(opOf(r.id)).memory, maxDuration: functionSettings(opOf(r.id)).maxDuration });
       expect(existsSync(join(dir, vc.handler)), `${r.id} handler`).toBe(true);
-      // includeFiles: mapped from the checkout into the function's root at deploy time.
-      for (const f of ['build/content.json', 'build/search-index.json']) {
-        expect(vc.filePathMap?.[f], `${r.id} ${f}`).toBe(f);
-        expect(existsSync(join(ROOT, f)), f).toBe(true);
-      }
+      // includeFiles: the data files of what the operation reads, mapped from the checkout into the
+      // function's root at deploy time; nothing else of build/ (no content.json, no other need's files).
+      const wanted = dataFilesFor(opOf(r.id).data).map((f) => `build/${f}`);
+      const shipped = Object.keys(vc.filePathMap ?? {}).filter((f) => f.startsWith('build/')).sort();
+      expect(shipped, r.id).toEqual(wanted);
+      for (const f of wanted) expect(existsSync(join(ROOT, f)), f).toBe(true);
     }
   });
 
@@ -362,10 +366,12 @@ describe('middleware bundle', () => {
   });
   afterAll(() => process.chdir(cwd));
 
-  it('is a Node 24 web-API middleware that carries build/content.json', () => {
+  it('is a Node 24 web-API middleware that carries the data files of its needs (one entry, the static paths)', () => {
     expect(vcConfig(dir)).toMatchObject({ handler: 'middleware.js', runtime: 'nodejs24.x', useWebApi: true });
-    const carried = JSON.parse(readFileSync(join(dir, 'build', 'content.json'), 'utf8')) as ContentData;
-    expect(carried.pages.map((p) => p.slug)).toContain('pricing');
+    const wanted = dataFilesFor(['entry', 'files']);
+    expect(MIDDLEWARE_DATA.map((u) => basename(u.pathname)).sort()).toEqual(wanted);
+    const carried = readdirSync(join(dir, 'build')).sort();
+    expect(carried).toEqual(wanted);
     expect(middleware).toBeTypeOf('function');
   });
 
