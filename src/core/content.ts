@@ -40,14 +40,22 @@ export interface Content extends Pick<ContentSource, 'entries' | 'entry' | 'snip
 export function indexContent(data: ContentData): Content {
   const bySlug = new Map(data.pages.map((p) => [p.slug, p]));
   let entries: PageEntry[] | undefined;
-  let entryBySlug: Map<string, PageEntry> | undefined;
-  const all = () => (entries ??= data.pages.map(entryOf));
+  // One entry is worked out when first asked for (search asks for the few it answers with), not all of them.
+  const entryBySlug = new Map<string, PageEntry>();
+  const entry = (slug: string) => {
+    let e = entryBySlug.get(slug);
+    if (!e) {
+      const page = bySlug.get(slug);
+      if (page) entryBySlug.set(slug, (e = entryOf(page)));
+    }
+    return e;
+  };
   return {
     data,
     bySlug,
     staticFiles: new Set(data.files),
-    entries: all,
-    entry: (slug) => (entryBySlug ??= new Map(all().map((e) => [e.slug, e]))).get(slug),
+    entries: () => (entries ??= data.pages.map((p) => entry(p.slug)!)),
+    entry,
     snippetText: (slug) => bySlug.get(slug)?.text,
   };
 }
