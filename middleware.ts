@@ -10,6 +10,7 @@
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContentFiles } from './src/adapters/content-files.ts';
+import { parseConfig } from './src/adapters/config.ts';
 import { createDeps, type Deps } from './src/adapters/deps.ts';
 import { createMiddleware } from './src/http/middleware.ts';
 
@@ -51,9 +52,12 @@ let deps: Deps | undefined;
 /** This instance's dependencies, its content from the files above. */
 function middlewareDeps(): Deps {
   if (!deps) {
-    // The folder as a string the tracer does not follow (a folder URL would make it copy all of build/).
+    const config = parseConfig(process.env);
+    // The folder as a string the tracer does not follow (a folder URL would make it copy all of build/);
+    // KARTAGE_DATA_DIR, when set, wins (the bench's cold starts over a large corpus).
     const file = fileURLToPath(MIDDLEWARE_DATA[0]!);
-    deps = createDeps({ content: createContentFiles(file.slice(0, file.lastIndexOf(sep))) });
+    const dir = config.dataDirGiven ? config.dataDir : file.slice(0, file.lastIndexOf(sep));
+    deps = createDeps({ config, content: createContentFiles(dir) });
   }
   return deps;
 }

@@ -68,6 +68,8 @@ export interface Config {
   origin: string;
   /** Folder of the build's data files (`<cwd>/build`, or KARTAGE_DATA_DIR). */
   dataDir: string;
+  /** Whether KARTAGE_DATA_DIR chose `dataDir` (the middleware otherwise reads the files beside it). */
+  dataDirGiven: boolean;
   /** Folder for local state (`<cwd>/var`; `/tmp/kartage` on Vercel; or KARTAGE_VAR_DIR). */
   varDir: string;
   store: StoreConfig;
@@ -124,6 +126,7 @@ export function parseConfig(raw: Record<string, string | undefined>, cwd = proce
   return {
     origin: siteUrl(raw),
     dataDir: env.KARTAGE_DATA_DIR ?? join(cwd, DATA_DIR),
+    dataDirGiven: env.KARTAGE_DATA_DIR !== undefined,
     varDir,
     store:
       url && token
