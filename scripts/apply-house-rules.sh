@@ -3,6 +3,7 @@
 # fixes, and one unsafe fix reviewed for this code base (useTemplate, see below). Run it on the merged tree, then
 # fix by hand what it lists at the end, then commit the result as one formatting commit:
 #
+#   bash scripts/mirror-tests.sh           # first, if the test moves have not been made yet
 #   bash scripts/apply-house-rules.sh      # formats, fixes, then runs `npm run lint` to list what is left
 #
 # Idempotent: a second run changes nothing. It touches only the files Biome checks (biome.json `files`), never
@@ -11,7 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 biome() { node node_modules/@biomejs/biome/bin/biome "$@"; }
-[ -f node_modules/@biomejs/biome/bin/biome ] || { echo "run npm install first (@biomejs/biome is missing)" >&2; exit 1; }
+if [ ! -f node_modules/@biomejs/biome/bin/biome ]; then
+  echo "run npm install first (@biomejs/biome is missing)" >&2
+  exit 1
+fi
 
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
   echo "note: the tree has uncommitted changes; they will be formatted too (commit them first for a clean diff)" >&2
