@@ -5,7 +5,7 @@
  * `config` must stay a literal: Vercel reads it statically, and outside Next.js it accepts path strings
  * only (no `has` conditions). The matcher is narrow on purpose, because every match is a billed
  * invocation: the function paths and the published static files never reach the middleware.
- * tests/vercel/output.test.ts checks the built matcher against the route table.
+ * tests/server/vercel-build.test.ts checks the built matcher against the route table.
  */
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

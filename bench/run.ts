@@ -334,7 +334,7 @@ export function resultsMarkdown(r: BenchResults): string {
     const rel = sr.relevance;
     if (rel) {
       out.push(
-        `Relevance on the judged query sets (tests/search: ${rel.rows.find((x) => x.set === 'judged')?.queries ?? 0} tuning queries, ${rel.rows.find((x) => x.set === 'held-out')?.queries ?? 0} held out, graded 0-3 from the pages' text), each engine built over the project's own ${rel.pages} pages. MRR and P@1 count a result graded 2 or 3. The API and Pagefind (the page's fallback) agree on the top result for ${Math.round(rel.pagefindAgreement * 100)} % of the judged queries.`,
+        `Relevance on the judged query sets (tests/data: ${rel.rows.find((x) => x.set === 'judged')?.queries ?? 0} tuning queries, ${rel.rows.find((x) => x.set === 'held-out')?.queries ?? 0} held out, graded 0-3 from the pages' text), each engine built over the project's own ${rel.pages} pages. MRR and P@1 count a result graded 2 or 3. The API and Pagefind (the page's fallback) agree on the top result for ${Math.round(rel.pagefindAgreement * 100)} % of the judged queries.`,
         '',
       );
       out.push(

@@ -6,9 +6,9 @@
  * results. Our index load is also timed in fresh processes (what a cold function instance pays).
  *
  * Relevance: each library is also built over the project's own pages (build/content.json) and scored on the
- * judged query sets in tests/search (nDCG@10, MRR, P@1, share of queries with no result), beside the site's
+ * judged query sets in tests/data (nDCG@10, MRR, P@1, share of queries with no result), beside the site's
  * /search page as a visitor sees it: it asks the API (same ranking as ours) and falls back to Pagefind, whose own
- * browser search is run over dist/pagefind (tests/search/pagefind-node.ts) for the fallback's figures.
+ * browser search is run over dist/pagefind (tests/helpers/pagefind-node.ts) for the fallback's figures.
  *
  *   node --expose-gc bench/search.ts <dataDir>   # prints one JSON line (SearchReport)
  *
@@ -28,8 +28,8 @@ import { create, insertMultiple, load as oramaLoad, save as oramaSave, search as
 import MiniSearch from 'minisearch';
 import { buildSearchIndex, loadSearchIndex, searchSite, terms, type SearchIndex } from '../src/core/search.ts';
 import searchSynonyms from '../content/data/search-synonyms.json' with { type: 'json' };
-import { evaluate, loadJudged, type Figures } from '../tests/search/metrics.ts';
-import { pagefindRunner } from '../tests/search/pagefind-node.ts';
+import { evaluate, loadJudged, type Figures } from '../tests/helpers/search-metrics.ts';
+import { pagefindRunner } from '../tests/helpers/pagefind-node.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../src/core/content.ts';
 import { contentFromData } from '../src/core/content-source.ts';
 import { QUERIES } from './corpus.ts';

@@ -24,6 +24,8 @@ MOVES=(
   # The Vercel build output of server/vercel-build.ts.
   "tests/vercel/output.test.ts tests/server/vercel-build.test.ts"
   # Named after the module they test.
+  "tests/contract/routes.test.ts tests/operations/index.test.ts"
+  "tests/build/derive-fast.test.ts tests/build/derive.fast.test.ts"
   "tests/contract/deprecation.test.ts tests/core/deprecation.test.ts"
   "tests/contract/openapi-lint.test.ts tests/contract/openapi.lint.test.ts"
   "tests/mcp/mcp.test.ts tests/mcp/server.test.ts"

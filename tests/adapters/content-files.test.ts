@@ -27,7 +27,7 @@ import {
   type ContentNeed,
   type PackIndex,
 } from '../../src/adapters/content-files.ts';
-import { loadJudged } from '../search/metrics.ts';
+import { loadJudged } from '../helpers/search-metrics.ts';
 
 const ORIGIN = 'https://kartage.test';
 let work: string;

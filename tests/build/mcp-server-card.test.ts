@@ -1,6 +1,6 @@
 /**
  * The MCP server card: the served `/.well-known/mcp/server-card.json` validates against the Server Card
- * draft's schema (kept as data beside this test: mcp-server-card.schema.json, SEP-2127 schema v1), is what
+ * draft's schema (kept as data in tests/schemas/mcp-server-card.schema.json, SEP-2127 schema v1), is what
  * src/build/mcp-server-card.ts generates, and agrees with what the live server answers to `initialize`,
  * `tools/list`, `resources/list` and `resources/templates/list`.
  */
@@ -27,7 +27,7 @@ let validate: ReturnType<Ajv2020['compile']>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const schema = JSON.parse(await readFile(join(import.meta.dirname, 'mcp-server-card.schema.json'), 'utf8'));
+  const schema = JSON.parse(await readFile(join(import.meta.dirname, '../schemas/mcp-server-card.schema.json'), 'utf8'));
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   validate = ajv.compile(schema);

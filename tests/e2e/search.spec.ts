@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { evaluate, loadJudged } from '../search/metrics.ts';
+import { evaluate, loadJudged } from '../helpers/search-metrics.ts';
 import { actAs, clientFor } from './helpers.ts';
 
 /** Types `q` into the page's search box, submits, and reads the result links (as slugs). */

@@ -24,7 +24,7 @@ export interface Figures {
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 export function loadJudged(name: 'judged-queries' | 'held-out-queries'): JudgedQuery[] {
-  return (JSON.parse(readFileSync(join(HERE, `${name}.json`), 'utf8')) as { queries: JudgedQuery[] }).queries;
+  return (JSON.parse(readFileSync(join(HERE, '../data', `${name}.json`), 'utf8')) as { queries: JudgedQuery[] }).queries;
 }
 
 export function ndcgAt10(ranked: string[], grades: Record<string, number>): number {

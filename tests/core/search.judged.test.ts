@@ -10,7 +10,7 @@ import { CONTENT_FILE, DATA_DIR, SEARCH_FILE, type ContentData } from '../../src
 import { contentFromData } from '../../src/core/content-source.ts';
 import { analyze, loadSearchIndex, searchSite } from '../../src/core/search.ts';
 import { bareTitle } from '../../src/core/search/compact-index.ts';
-import { evaluate, loadJudged } from './metrics.ts';
+import { evaluate, loadJudged } from '../helpers/search-metrics.ts';
 
 const data = JSON.parse(readFileSync(join(DATA_DIR, CONTENT_FILE), 'utf8')) as ContentData;
 const index = loadSearchIndex(readFileSync(join(DATA_DIR, SEARCH_FILE), 'utf8'));
