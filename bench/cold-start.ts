@@ -50,16 +50,29 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 const PROBES: Record<string, Probe> = {
   'v1/pages/index': { method: 'GET', path: '/api/v1/pages?limit=5' },
   'v1/search': { method: 'GET', path: '/api/v1/search?q=storage%20billing' },
-  'v1/pages/batch': { method: 'POST', path: '/api/v1/pages/batch', body: JSON.stringify({ slugs: ['pricing', 'index'] }) },
+  'v1/pages/batch': {
+    method: 'POST',
+    path: '/api/v1/pages/batch',
+    body: JSON.stringify({ slugs: ['pricing', 'index'] }),
+  },
   'v1/lead/validate': { method: 'POST', path: '/api/v1/lead/validate', body: LEAD },
   lead: { method: 'POST', path: '/api/lead', body: LEAD },
-  mcp: { method: 'POST', path: '/mcp', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }), headers: MCP_HEADERS },
+  mcp: {
+    method: 'POST',
+    path: '/mcp',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    headers: MCP_HEADERS,
+  },
   'cron/leads-flush': { method: 'GET', path: '/api/cron/leads-flush' },
   middleware: { method: 'GET', path: '/api/v1/pages/pricing' },
 };
 
 /** Every file the entry's import graph loads (a module hook in a fresh process). */
-async function graphSize(entry: string, cwd: string, env: Record<string, string>): Promise<{ bytes: number; files: number }> {
+async function graphSize(
+  entry: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ bytes: number; files: number }> {
   const script = `
     import { registerHooks } from 'node:module';
     import { statSync } from 'node:fs';
@@ -71,7 +84,10 @@ async function graphSize(entry: string, cwd: string, env: Record<string, string>
     for (const u of seen) bytes += statSync(fileURLToPath(u)).size;
     console.log(JSON.stringify({ bytes, files: seen.size }));
     process.exit(0);`;
-  const r = await runTimed(process.execPath, ['--input-type=module', '-e', script], { cwd, env: { ...process.env, ...env } });
+  const r = await runTimed(process.execPath, ['--input-type=module', '-e', script], {
+    cwd,
+    env: { ...process.env, ...env },
+  });
   if (r.code !== 0) process.stderr.write(`import graph of ${entry}: ${r.stderr.slice(-500)}\n`);
   return r.code === 0 ? lastJson(r.stdout) : { bytes: NaN, files: NaN };
 }
@@ -98,16 +114,29 @@ async function findFuncs(dir: string, out: string[] = []): Promise<string[]> {
 }
 
 /** The functions to measure: built bundles when `.vercel/output` exists, else the source modules. */
-export async function coldTargets(): Promise<{ kind: ColdRow['kind']; targets: Target[]; note: string; scratch?: string }> {
+export async function coldTargets(): Promise<{
+  kind: ColdRow['kind'];
+  targets: Target[];
+  note: string;
+  scratch?: string;
+}> {
   const functionsDir = join(ROOT, '.vercel/output/functions');
   const funcs = await findFuncs(functionsDir);
   if (funcs.length) {
     const targets: Target[] = [];
     const overlays = await mkdtemp(join(tmpdir(), 'kartage-func-'));
     for (const f of funcs.sort()) {
-      const config = JSON.parse(await readFile(join(f, '.vc-config.json'), 'utf8').catch(() => '{}')) as { handler?: string; entrypoint?: string; runtime?: string; filePathMap?: Record<string, string> };
+      const config = JSON.parse(await readFile(join(f, '.vc-config.json'), 'utf8').catch(() => '{}')) as {
+        handler?: string;
+        entrypoint?: string;
+        runtime?: string;
+        filePathMap?: Record<string, string>;
+      };
       const handler = config.handler ?? config.entrypoint ?? 'index.js';
-      const name = relative(functionsDir, f).replace(/\.func$/, '').replace(/^api\//, '').replace(/^_middleware$/, 'middleware');
+      const name = relative(functionsDir, f)
+        .replace(/\.func$/, '')
+        .replace(/^api\//, '')
+        .replace(/^_middleware$/, 'middleware');
       const size = await dirSize(f);
       // `filePathMap` lists files Vercel adds to the function from the project when it deploys (here the
       // build data): lay the function out as deployed, in a folder of links, and count those files too.
@@ -127,15 +156,37 @@ export async function coldTargets(): Promise<{ kind: ColdRow['kind']; targets: T
           data.files++;
         }
       }
-      targets.push({ name: config.runtime === 'edge' ? `${name} (edge)` : name, entry: join(cwd, handler), shown: relative(ROOT, join(f, handler)), cwd, kind: 'bundle', size, data });
+      targets.push({
+        name: config.runtime === 'edge' ? `${name} (edge)` : name,
+        entry: join(cwd, handler),
+        shown: relative(ROOT, join(f, handler)),
+        cwd,
+        kind: 'bundle',
+        size,
+        data,
+      });
     }
     const built = await stat(functionsDir);
-    return { kind: 'bundle', targets, scratch: overlays, note: `built bundles from .vercel/output/functions (built ${built.mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC), each run with its folder as working directory and the files its .vc-config.json filePathMap adds (the build data) in place; size includes those files` };
+    return {
+      kind: 'bundle',
+      targets,
+      scratch: overlays,
+      note: `built bundles from .vercel/output/functions (built ${built.mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC), each run with its folder as working directory and the files its .vc-config.json filePathMap adds (the build data) in place; size includes those files`,
+    };
   }
   const { functionRoutes } = await import('../src/operations/index.ts');
-  const targets: Target[] = functionRoutes().map((r) => ({ name: r.fn, entry: join(ROOT, 'api', `${r.fn}.ts`), cwd: ROOT, kind: 'source' as const }));
+  const targets: Target[] = functionRoutes().map((r) => ({
+    name: r.fn,
+    entry: join(ROOT, 'api', `${r.fn}.ts`),
+    cwd: ROOT,
+    kind: 'source' as const,
+  }));
   targets.push({ name: 'middleware', entry: join(ROOT, 'middleware.ts'), cwd: ROOT, kind: 'source' });
-  return { kind: 'source', targets, note: '.vercel/output does not exist (run `npm run build:vercel` first): measured the source modules under api/ and middleware.ts from the project root instead; "size" is every file their import graph loads plus build/ (the data they read)' };
+  return {
+    kind: 'source',
+    targets,
+    note: '.vercel/output does not exist (run `npm run build:vercel` first): measured the source modules under api/ and middleware.ts from the project root instead; "size" is every file their import graph loads plus build/ (the data they read)',
+  };
 }
 
 export interface ColdOptions {
@@ -147,7 +198,9 @@ export interface ColdOptions {
 /** Functions whose first answer loads the whole content (and the index): measured again on the big data. */
 const DATA_HEAVY = ['v1/search', 'v1/pages/index'];
 
-export async function runColdStarts(opts: ColdOptions = {}): Promise<{ kind: ColdRow['kind']; note: string; rows: ColdRow[] }> {
+export async function runColdStarts(
+  opts: ColdOptions = {},
+): Promise<{ kind: ColdRow['kind']; note: string; rows: ColdRow[] }> {
   const runs = opts.runs ?? (Number(process.env.BENCH_COLD_RUNS) || 3);
   const { kind, targets, note, scratch } = await coldTargets();
   const varDir = await mkdtemp(join(tmpdir(), 'kartage-cold-'));
@@ -159,24 +212,66 @@ export async function runColdStarts(opts: ColdOptions = {}): Promise<{ kind: Col
   }
 }
 
-async function measureAll(kind: ColdRow['kind'], targets: Target[], note: string, varDir: string, runs: number, opts: ColdOptions): Promise<{ kind: ColdRow['kind']; note: string; rows: ColdRow[] }> {
+async function measureAll(
+  kind: ColdRow['kind'],
+  targets: Target[],
+  note: string,
+  varDir: string,
+  runs: number,
+  opts: ColdOptions,
+): Promise<{ kind: ColdRow['kind']; note: string; rows: ColdRow[] }> {
   // No Upstash, file sink in a throwaway folder: the cold start of the code, not of a network service.
-  const env: Record<string, string> = { KARTAGE_VAR_DIR: varDir, LEAD_SINK: 'file', UPSTASH_REDIS_REST_URL: '', UPSTASH_REDIS_REST_TOKEN: '', KV_REST_API_URL: '', KV_REST_API_TOKEN: '' };
+  const env: Record<string, string> = {
+    KARTAGE_VAR_DIR: varDir,
+    LEAD_SINK: 'file',
+    UPSTASH_REDIS_REST_URL: '',
+    UPSTASH_REDIS_REST_TOKEN: '',
+    KV_REST_API_URL: '',
+    KV_REST_API_TOKEN: '',
+  };
   const projectData = await dirSize(join(ROOT, 'build'));
 
-  const measure = async (t: Target, name: string, extraEnv: Record<string, string>, size: { bytes: number; files: number }): Promise<ColdRow> => {
+  const measure = async (
+    t: Target,
+    name: string,
+    extraEnv: Record<string, string>,
+    size: { bytes: number; files: number },
+  ): Promise<ColdRow> => {
     const fn = t.name.replace(/ \(edge\)$/, '');
     const probe = PROBES[fn] ?? { method: 'GET', path: '/' };
-    const samples: { status: number; importMs: number; firstAnswerMs: number; startToAnswerMs: number; wallMs: number }[] = [];
+    const samples: {
+      status: number;
+      importMs: number;
+      firstAnswerMs: number;
+      startToAnswerMs: number;
+      wallMs: number;
+    }[] = [];
     let error: string | undefined;
     for (let i = 0; i < runs; i++) {
-      const args = [join(import.meta.dirname, 'cold-child.ts'), t.entry, probe.method, probe.path, probe.body ?? '', probe.headers ? JSON.stringify(probe.headers) : ''];
+      const args = [
+        join(import.meta.dirname, 'cold-child.ts'),
+        t.entry,
+        probe.method,
+        probe.path,
+        probe.body ?? '',
+        probe.headers ? JSON.stringify(probe.headers) : '',
+      ];
       const r = await runTimed(process.execPath, args, { cwd: t.cwd, env: { ...process.env, ...env, ...extraEnv } });
       if (r.code !== 0) {
-        error = (r.stderr.trim().split('\n').find((l) => /Error|error/.test(l)) ?? r.stderr.trim().split('\n')[0] ?? `exit ${r.code}`).slice(0, 200);
+        error = (
+          r.stderr
+            .trim()
+            .split('\n')
+            .find((l) => /Error|error/.test(l)) ??
+          r.stderr.trim().split('\n')[0] ??
+          `exit ${r.code}`
+        ).slice(0, 200);
         break;
       }
-      samples.push({ ...lastJson<{ status: number; importMs: number; firstAnswerMs: number; startToAnswerMs: number }>(r.stdout), wallMs: r.ms });
+      samples.push({
+        ...lastJson<{ status: number; importMs: number; firstAnswerMs: number; startToAnswerMs: number }>(r.stdout),
+        wallMs: r.ms,
+      });
     }
     const m = (k: keyof (typeof samples)[number]) => median(samples.map((x) => x[k]));
     return {
@@ -209,7 +304,14 @@ async function measureAll(kind: ColdRow['kind'], targets: Target[], note: string
     const big = await dirSize(opts.bigData.dir);
     for (const t of targets.filter((x) => DATA_HEAVY.includes(x.name))) {
       const c = code.get(t)!;
-      rows.push(await measure(t, `${t.name} on ${opts.bigData.pages.toLocaleString('en-US')} pages`, { KARTAGE_DATA_DIR: opts.bigData.dir }, { bytes: c.bytes + big.bytes, files: c.files + big.files }));
+      rows.push(
+        await measure(
+          t,
+          `${t.name} on ${opts.bigData.pages.toLocaleString('en-US')} pages`,
+          { KARTAGE_DATA_DIR: opts.bigData.dir },
+          { bytes: c.bytes + big.bytes, files: c.files + big.files },
+        ),
+      );
     }
   }
   return { kind, note, rows };

@@ -17,7 +17,12 @@ export interface DeriveTimings extends StepTimings {
   workers: number | undefined;
 }
 
-export async function timedDerive(distDir: string, dataDir: string, origin: string, pagefind = true): Promise<DeriveTimings> {
+export async function timedDerive(
+  distDir: string,
+  dataDir: string,
+  origin: string,
+  pagefind = true,
+): Promise<DeriveTimings> {
   const workers = Number(process.env.BENCH_DERIVE_WORKERS) || undefined;
   const { pages, timings } = await deriveSite({ distDir, dataDir, origin, workers, pagefind });
   return { pages: pages.length, workers, ...timings };

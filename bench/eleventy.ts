@@ -59,7 +59,9 @@ export async function buildWithEleventy(contentDir: string, outDir: string): Pro
   });
   const written = (await elev.write()) as unknown;
   // Eleventy 3 resolves to [passthroughCopies, templates]; count the templates.
-  const templates = Array.isArray(written) ? (written.flat().filter((t) => t && typeof t === 'object' && 'outputPath' in t) as unknown[]) : [];
+  const templates = Array.isArray(written)
+    ? (written.flat().filter((t) => t && typeof t === 'object' && 'outputPath' in t) as unknown[])
+    : [];
   return { pages: templates.length, ms: performance.now() - started };
 }
 

@@ -403,7 +403,7 @@ const seconds = Math.round((Date.now() - started) / 100) / 10;
 const failed = checks.filter((c) => !c.ok);
 await writeFile(
   join(BENCH_DIR, 'faults.json'),
-  JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks }, null, 2) + '\n',
+  `${JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks }, null, 2)}\n`,
 );
 await writeFile(
   join(BENCH_DIR, 'faults.md'),

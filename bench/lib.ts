@@ -5,7 +5,7 @@
  */
 import { fork, spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,7 +89,11 @@ export interface Timed {
 }
 
 /** Runs `node args…` (or another command) to the end; wall-clock time from spawn to exit. */
-export function runTimed(command: string, args: string[], opts: SpawnOptions & { echo?: boolean } = {}): Promise<Timed> {
+export function runTimed(
+  command: string,
+  args: string[],
+  opts: SpawnOptions & { echo?: boolean } = {},
+): Promise<Timed> {
   return new Promise((ok, fail) => {
     const started = performance.now();
     const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -154,7 +158,6 @@ export async function procMemory(pid: number): Promise<{ rss: number; peakRss: n
   return { rss: kb('VmRSS'), peakRss: kb('VmHWM') };
 }
 
-
 /** True for a loopback host (127.0.0.0/8, ::1, localhost): the load tools refuse anything else. */
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
@@ -177,7 +180,14 @@ export interface HttpAnswer {
 /** One request over `agent` (keep-alive, bound to a source address); rejects on network errors only. */
 export function send(
   url: URL,
-  opts: { method?: string; headers?: Record<string, string>; body?: string; agent?: Agent; localAddress?: string; timeoutMs?: number },
+  opts: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    agent?: Agent;
+    localAddress?: string;
+    timeoutMs?: number;
+  },
 ): Promise<HttpAnswer> {
   return new Promise((ok, fail) => {
     const req = httpRequest(
@@ -186,7 +196,12 @@ export function send(
         port: url.port,
         path: url.pathname + url.search,
         method: opts.method ?? 'GET',
-        headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers },
+        headers: {
+          ...(opts.body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) }
+            : {}),
+          ...opts.headers,
+        },
         agent: opts.agent,
         localAddress: opts.agent ? undefined : opts.localAddress,
         timeout: opts.timeoutMs ?? 30_000,
@@ -213,7 +228,10 @@ export interface ChildServer {
 }
 
 /** Forks `script` (bench/serve.ts or bench/plain-static.ts) and waits for its `ready` message. */
-export function forkServer(script: string, opts: { env?: Record<string, string>; args?: string[] } = {}): Promise<ChildServer> {
+export function forkServer(
+  script: string,
+  opts: { env?: Record<string, string>; args?: string[] } = {},
+): Promise<ChildServer> {
   return new Promise((ok, fail) => {
     const child = fork(script, opts.args ?? [], {
       cwd: ROOT,
@@ -225,7 +243,8 @@ export function forkServer(script: string, opts: { env?: Record<string, string>;
     child.stderr!.on('data', (d: Buffer) => {
       stderr += d;
     });
-    const onExit = (code: number | null) => fail(new Error(`${script} exited (${code}) before it was ready: ${stderr.slice(-2000)}`));
+    const onExit = (code: number | null) =>
+      fail(new Error(`${script} exited (${code}) before it was ready: ${stderr.slice(-2000)}`));
     child.once('exit', onExit);
     child.once('error', fail);
     child.on('message', function ready(msg: { type: string; url?: string; pid?: number }) {
@@ -264,7 +283,10 @@ export async function ensureProjectBuild(): Promise<'present' | 'built'> {
   const have = async (p: string) => !!(await stat(join(ROOT, p)).catch(() => undefined));
   if ((await have('build/content.json')) && (await have('dist/index.html'))) return 'present';
   process.stderr.write('No site build (build/content.json, dist/): running `astro build` first…\n');
-  const r = await runTimed(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, echo: true });
+  const r = await runTimed(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: ROOT,
+    echo: true,
+  });
   if (r.code !== 0) throw new Error(`astro build failed (exit ${r.code})`);
   return 'built';
 }

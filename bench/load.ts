@@ -17,8 +17,8 @@
  * store, request log on as with `npm start`), so the driver does not share its event loop. Only loopback
  * targets are accepted. Settings (env): LOAD_SECONDS (30, max 300), LOAD_MAX_REQUESTS (200000),
  * LOAD_CONCURRENCY (64 requests in flight), LOAD_CLIENTS (1000), LOAD_GREEDY_SHARE (0.05),
- * LOAD_STATIC_SECONDS (4 per URL, 0 skips phase 2), LOAD_MIX (`search=1,getPage=2`: other weights), LOAD_URL (drive a server that is already running on
- * loopback instead; its memory is then not reported).
+ * LOAD_STATIC_SECONDS (4 per URL, 0 skips phase 2), LOAD_MIX (`search=1,getPage=2`: other weights),
+ * LOAD_URL (drive a server that is already running on loopback instead; its memory is then not reported).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
@@ -28,14 +28,33 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error autocannon 9 ships no type declarations
 import autocannon from 'autocannon';
 import { QUERIES, rng } from './corpus.ts';
-import { BENCH_DIR, bytes, ensureProjectBuild, forkServer, isLoopback, loopbackAddress, machine, machineLine, num, percentile, procMemory, ROOT, send, table, type ChildServer } from './lib.ts';
+import {
+  BENCH_DIR,
+  bytes,
+  ensureProjectBuild,
+  forkServer,
+  isLoopback,
+  loopbackAddress,
+  machine,
+  machineLine,
+  num,
+  percentile,
+  procMemory,
+  ROOT,
+  send,
+  table,
+  type ChildServer,
+} from './lib.ts';
 
 const env = process.env;
 const SECONDS = Math.min(300, Math.max(1, Number(env.LOAD_SECONDS) || 30));
 const MAX_REQUESTS = Math.max(1, Number(env.LOAD_MAX_REQUESTS) || 200_000);
 const CONCURRENCY = Math.max(1, Number(env.LOAD_CONCURRENCY) || 64);
 const CLIENTS = Math.min(60_000, Math.max(1, Number(env.LOAD_CLIENTS) || 1000));
-const GREEDY_SHARE = Math.min(0.5, Math.max(0, env.LOAD_GREEDY_SHARE === undefined ? 0.05 : Number(env.LOAD_GREEDY_SHARE)));
+const GREEDY_SHARE = Math.min(
+  0.5,
+  Math.max(0, env.LOAD_GREEDY_SHARE === undefined ? 0.05 : Number(env.LOAD_GREEDY_SHARE)),
+);
 const GREEDY_CLIENTS = 2;
 const STATIC_SECONDS = Math.max(0, env.LOAD_STATIC_SECONDS === undefined ? 4 : Number(env.LOAD_STATIC_SECONDS));
 
@@ -53,7 +72,8 @@ const DEFAULT_MIX: [Kind, number][] = [
 const MIX: [Kind, number][] = env.LOAD_MIX
   ? env.LOAD_MIX.split(',').map((part) => {
       const [k, w] = part.split('=');
-      if (!DEFAULT_MIX.some(([d]) => d === k)) throw new Error(`LOAD_MIX: unknown operation ${k} (use ${DEFAULT_MIX.map(([d]) => d).join(', ')})`);
+      if (!DEFAULT_MIX.some(([d]) => d === k))
+        throw new Error(`LOAD_MIX: unknown operation ${k} (use ${DEFAULT_MIX.map(([d]) => d).join(', ')})`);
       return [k as Kind, Number(w) || 1];
     })
   : DEFAULT_MIX;
@@ -77,7 +97,12 @@ function planner(slugs: string[], seed: number): () => Planned {
     return MIX[0]![0];
   };
   const pagePath = (slug: string) => (slug === 'index' ? '/' : `/${slug}`);
-  const goodLead = () => ({ name: pick(['Sam Taylor', 'Priya Raman', 'Jack Morrison', 'Mel Nguyen']), email: `${pick(['sam', 'ops', 'admin', 'hello'])}@${pick(['harbourline', 'tasman', 'keystone'])}.example`, company: 'Harbourline Removals', intent: pick(['demo', 'enquiry']) });
+  const goodLead = () => ({
+    name: pick(['Sam Taylor', 'Priya Raman', 'Jack Morrison', 'Mel Nguyen']),
+    email: `${pick(['sam', 'ops', 'admin', 'hello'])}@${pick(['harbourline', 'tasman', 'keystone'])}.example`,
+    company: 'Harbourline Removals',
+    intent: pick(['demo', 'enquiry']),
+  });
   return () => {
     const kind = kindOf();
     switch (kind) {
@@ -88,7 +113,11 @@ function planner(slugs: string[], seed: number): () => Planned {
       case 'twinAccept':
         return { kind, method: 'GET', path: pagePath(pick(slugs)), headers: { accept: 'text/markdown' } };
       case 'search':
-        return { kind, method: 'GET', path: `/api/v1/search?q=${encodeURIComponent(pick(QUERIES))}${r() < 0.2 ? '&limit=25' : ''}` };
+        return {
+          kind,
+          method: 'GET',
+          path: `/api/v1/search?q=${encodeURIComponent(pick(QUERIES))}${r() < 0.2 ? '&limit=25' : ''}`,
+        };
       case 'batch': {
         const n = 1 + Math.floor(r() * 20);
         const list = Array.from({ length: n }, () => (r() < 0.05 ? 'no-such-page' : pick(slugs)));
@@ -96,11 +125,19 @@ function planner(slugs: string[], seed: number): () => Planned {
       }
       case 'sandbox': {
         const lead: Record<string, unknown> = goodLead();
-        if (r() < 0.3) Object.assign(lead, pick([{ email: 'not-an-email' }, { name: 'x'.repeat(130) }, { segment: 'Spaceflight' }, { name: '' }]));
+        if (r() < 0.3)
+          Object.assign(
+            lead,
+            pick([{ email: 'not-an-email' }, { name: 'x'.repeat(130) }, { segment: 'Spaceflight' }, { name: '' }]),
+          );
         return { kind, method: 'POST', path: '/api/v1/lead/validate', body: JSON.stringify(lead) };
       }
       case 'listPages':
-        return { kind, method: 'GET', path: `/api/v1/pages?limit=${pick([10, 20, 50, 100])}${r() < 0.5 ? `&cursor=${encodeURIComponent(pick(slugs))}` : ''}` };
+        return {
+          kind,
+          method: 'GET',
+          path: `/api/v1/pages?limit=${pick([10, 20, 50, 100])}${r() < 0.5 ? `&cursor=${encodeURIComponent(pick(slugs))}` : ''}`,
+        };
     }
   };
 }
@@ -114,7 +151,16 @@ interface KindStats {
 export interface LoadReport {
   machine: ReturnType<typeof machine>;
   loadAverage: { before: number[]; after: number[] };
-  settings: { seconds: number; maxRequests: number; concurrency: number; clients: number; greedyClients: number; greedyShare: number; target: string; pages: number };
+  settings: {
+    seconds: number;
+    maxRequests: number;
+    concurrency: number;
+    clients: number;
+    greedyClients: number;
+    greedyShare: number;
+    target: string;
+    pages: number;
+  };
   mix: {
     elapsedSeconds: number;
     requests: number;
@@ -130,7 +176,16 @@ export interface LoadReport {
     errorSamples: string[];
     perKind: { kind: Kind; count: number; p50: number; p99: number; status: Record<string, number> }[];
   };
-  staticPhase: { path: string; reqPerSec: number; p50Ms: number; p99Ms: number; requests: number; non2xx: number; errors: number; status: Record<string, number> }[];
+  staticPhase: {
+    path: string;
+    reqPerSec: number;
+    p50Ms: number;
+    p99Ms: number;
+    requests: number;
+    non2xx: number;
+    errors: number;
+    status: Record<string, number>;
+  }[];
   memory?: {
     before: NodeJS.MemoryUsage;
     after: NodeJS.MemoryUsage;
@@ -143,8 +198,14 @@ export interface LoadReport {
 async function runMix(base: string, slugs: string[]): Promise<LoadReport['mix']> {
   const next = planner(slugs, 42);
   const r = rng(7);
-  const agents = Array.from({ length: CLIENTS }, (_, i) => new Agent({ keepAlive: true, maxSockets: 4, localAddress: loopbackAddress(10, i) }));
-  const greedy = Array.from({ length: GREEDY_CLIENTS }, (_, i) => new Agent({ keepAlive: true, maxSockets: 4, localAddress: `127.11.0.${i + 1}` }));
+  const agents = Array.from(
+    { length: CLIENTS },
+    (_, i) => new Agent({ keepAlive: true, maxSockets: 4, localAddress: loopbackAddress(10, i) }),
+  );
+  const greedy = Array.from(
+    { length: GREEDY_CLIENTS },
+    (_, i) => new Agent({ keepAlive: true, maxSockets: 4, localAddress: `127.11.0.${i + 1}` }),
+  );
   const stats = new Map<Kind, KindStats>(MIX.map(([k]) => [k, { count: 0, latencies: [], status: {} }]));
   const all: number[] = [];
   const status: Record<string, number> = {};
@@ -165,12 +226,21 @@ async function runMix(base: string, slugs: string[]): Promise<LoadReport['mix']>
       const t = performance.now();
       let code: string;
       try {
-        const answer = await send(new URL(base + p.path), { method: p.method, headers: p.headers, body: p.body, agent, timeoutMs: 10_000 });
+        const answer = await send(new URL(base + p.path), {
+          method: p.method,
+          headers: p.headers,
+          body: p.body,
+          agent,
+          timeoutMs: 10_000,
+        });
         code = String(answer.status);
         if (answer.status === 429 && !isGreedy) refusedNormal++;
         if (!EXPECTED.has(answer.status)) {
           other++;
-          if (errorSamples.length < 10) errorSamples.push(`${p.method} ${p.path} -> ${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`);
+          if (errorSamples.length < 10)
+            errorSamples.push(
+              `${p.method} ${p.path} -> ${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`,
+            );
         }
       } catch (e) {
         code = 'network error';
@@ -193,7 +263,12 @@ async function runMix(base: string, slugs: string[]): Promise<LoadReport['mix']>
     elapsedSeconds: elapsed,
     requests: all.length,
     reqPerSec: all.length / elapsed,
-    latencyMs: { p50: percentile(all, 50), p90: percentile(all, 90), p99: percentile(all, 99), max: percentile(all, 100) },
+    latencyMs: {
+      p50: percentile(all, 50),
+      p90: percentile(all, 90),
+      p99: percentile(all, 99),
+      max: percentile(all, 100),
+    },
     status,
     ok200: status['200'] ?? 0,
     expected422: status['422'] ?? 0,
@@ -201,7 +276,13 @@ async function runMix(base: string, slugs: string[]): Promise<LoadReport['mix']>
     refused429Normal: refusedNormal,
     otherErrors: other,
     errorSamples,
-    perKind: [...stats].map(([kind, s]) => ({ kind, count: s.count, p50: percentile(s.latencies, 50), p99: percentile(s.latencies, 99), status: s.status })),
+    perKind: [...stats].map(([kind, s]) => ({
+      kind,
+      count: s.count,
+      p50: percentile(s.latencies, 50),
+      p99: percentile(s.latencies, 99),
+      status: s.status,
+    })),
   };
 }
 
@@ -209,7 +290,11 @@ async function runStatic(base: string): Promise<LoadReport['staticPhase']> {
   const out: LoadReport['staticPhase'] = [];
   if (!STATIC_SECONDS) return out;
   for (const path of ['/pricing.md', '/']) {
-    const r = (await autocannon({ url: base + path, connections: 32, duration: STATIC_SECONDS } as never)) as unknown as {
+    const r = (await autocannon({
+      url: base + path,
+      connections: 32,
+      duration: STATIC_SECONDS,
+    } as never)) as unknown as {
       requests: { average: number; total: number };
       latency: { p50: number; p99: number };
       non2xx: number;
@@ -217,7 +302,16 @@ async function runStatic(base: string): Promise<LoadReport['staticPhase']> {
       statusCodeStats?: Record<string, { count: number }>;
     };
     const status = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count)]));
-    out.push({ path, reqPerSec: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors, status });
+    out.push({
+      path,
+      reqPerSec: r.requests.average,
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      requests: r.requests.total,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      status,
+    });
   }
   return out;
 }
@@ -235,7 +329,13 @@ const KIND_LABEL: Record<Kind, string> = {
 export function loadMarkdown(rep: LoadReport): string {
   const m = rep.mix;
   const mem = rep.memory;
-  const memRow = (name: string, u: NodeJS.MemoryUsage) => [name, bytes(u.rss), bytes(u.heapUsed), bytes(u.heapTotal), bytes(u.external + u.arrayBuffers)];
+  const memRow = (name: string, u: NodeJS.MemoryUsage) => [
+    name,
+    bytes(u.rss),
+    bytes(u.heapUsed),
+    bytes(u.heapTotal),
+    bytes(u.external + u.arrayBuffers),
+  ];
   return [
     '# Load test (`npm run load`)',
     '',
@@ -248,31 +348,86 @@ export function loadMarkdown(rep: LoadReport): string {
     '## The mix',
     '',
     table(
-      ['requests', 'seconds', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', '200', '422 (expected)', '429 (expected)', 'other errors'],
-      [[m.requests.toLocaleString('en-US'), num(m.elapsedSeconds), num(m.reqPerSec), num(m.latencyMs.p50), num(m.latencyMs.p90), num(m.latencyMs.p99), num(m.latencyMs.max), m.ok200.toLocaleString('en-US'), m.expected422.toLocaleString('en-US'), m.refused429.toLocaleString('en-US'), m.otherErrors]],
+      [
+        'requests',
+        'seconds',
+        'req/s',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'max ms',
+        '200',
+        '422 (expected)',
+        '429 (expected)',
+        'other errors',
+      ],
+      [
+        [
+          m.requests.toLocaleString('en-US'),
+          num(m.elapsedSeconds),
+          num(m.reqPerSec),
+          num(m.latencyMs.p50),
+          num(m.latencyMs.p90),
+          num(m.latencyMs.p99),
+          num(m.latencyMs.max),
+          m.ok200.toLocaleString('en-US'),
+          m.expected422.toLocaleString('en-US'),
+          m.refused429.toLocaleString('en-US'),
+          m.otherErrors,
+        ],
+      ],
     ),
     '',
     table(
       ['operation', 'requests', 'p50 ms', 'p99 ms', 'statuses'],
-      m.perKind.map((k) => [KIND_LABEL[k.kind], k.count.toLocaleString('en-US'), num(k.p50), num(k.p99), Object.entries(k.status).map(([s, n]) => `${s}: ${n}`).join(', ')]),
+      m.perKind.map((k) => [
+        KIND_LABEL[k.kind],
+        k.count.toLocaleString('en-US'),
+        num(k.p50),
+        num(k.p99),
+        Object.entries(k.status)
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(', '),
+      ]),
     ),
-    ...(m.errorSamples.length ? ['', 'Unexpected answers (first 10):', '', ...m.errorSamples.map((e) => `- \`${e}\``)] : []),
+    ...(m.errorSamples.length
+      ? ['', 'Unexpected answers (first 10):', '', ...m.errorSamples.map((e) => `- \`${e}\``)]
+      : []),
     '',
     '## Static files at full speed (autocannon, one address, 32 connections)',
     '',
     rep.staticPhase.length
-      ? table(['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'statuses', 'errors'], rep.staticPhase.map((s) => [s.path, num(s.reqPerSec), num(s.p50Ms), num(s.p99Ms), s.requests.toLocaleString('en-US'), Object.entries(s.status).map(([k, v]) => `${k}: ${v}`).join(', '), s.errors]))
+      ? table(
+          ['path', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'statuses', 'errors'],
+          rep.staticPhase.map((s) => [
+            s.path,
+            num(s.reqPerSec),
+            num(s.p50Ms),
+            num(s.p99Ms),
+            s.requests.toLocaleString('en-US'),
+            Object.entries(s.status)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(', '),
+            s.errors,
+          ]),
+        )
       : 'skipped (LOAD_STATIC_SECONDS=0)',
     '',
     '## Server memory',
     '',
     mem
-      ? table(['when', 'RSS', 'heap used', 'heap total', 'external + buffers'], [memRow('before (started, index loaded)', mem.before), memRow('after the load', mem.after), memRow('after the load + full GC', mem.afterGc)]) +
-        (mem.peakRss ? `\n\nPeak RSS of the server process: ${bytes(mem.peakRss)}.` : '')
+      ? table(
+          ['when', 'RSS', 'heap used', 'heap total', 'external + buffers'],
+          [
+            memRow('before (started, index loaded)', mem.before),
+            memRow('after the load', mem.after),
+            memRow('after the load + full GC', mem.afterGc),
+          ],
+        ) + (mem.peakRss ? `\n\nPeak RSS of the server process: ${bytes(mem.peakRss)}.` : '')
       : 'not measured (LOAD_URL: the server is not ours to inspect)',
     '',
     'How to read it: latencies are measured by the driver (request written to answer fully read) and include',
-    'the driver\'s own time on a shared 2-core machine; the server and the driver each get about one core.',
+    "the driver's own time on a shared 2-core machine; the server and the driver each get about one core.",
     `429s: ${m.refused429 - m.refused429Normal} to the greedy clients, ${m.refused429Normal} to the others (they stay under 120 per minute); 422s are the sandbox`,
     'answering payloads that have problems on purpose. "other errors" counts any other status and any',
     'network error; it must be 0. Heap after GC close to heap before means the run left nothing behind.',
@@ -285,7 +440,8 @@ export async function runLoad(): Promise<LoadReport> {
   let base = env.LOAD_URL;
   if (base) {
     const u = new URL(base);
-    if (!isLoopback(u.hostname)) throw new Error(`LOAD_URL must be a loopback address (127.0.0.0/8, ::1, localhost), not ${u.hostname}`);
+    if (!isLoopback(u.hostname))
+      throw new Error(`LOAD_URL must be a loopback address (127.0.0.0/8, ::1, localhost), not ${u.hostname}`);
     base = u.origin;
   } else {
     await ensureProjectBuild();
@@ -293,12 +449,17 @@ export async function runLoad(): Promise<LoadReport> {
     base = server.url;
   }
   const slugs = server
-    ? (JSON.parse(await readFile(join(ROOT, 'build/content.json'), 'utf8')) as { pages: { slug: string }[] }).pages.map((p) => p.slug)
+    ? (JSON.parse(await readFile(join(ROOT, 'build/content.json'), 'utf8')) as { pages: { slug: string }[] }).pages.map(
+        (p) => p.slug,
+      )
     : await (async () => {
         const out: string[] = [];
         let cursor = '';
         for (let i = 0; i < 50; i++) {
-          const a = await send(new URL(`${base}/api/v1/pages?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), { localAddress: '127.12.0.1' });
+          const a = await send(
+            new URL(`${base}/api/v1/pages?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+            { localAddress: '127.12.0.1' },
+          );
           const j = JSON.parse(a.body.toString('utf8')) as { pages: { slug: string }[]; nextCursor?: string };
           out.push(...j.pages.map((p) => p.slug));
           if (!j.nextCursor) break;
@@ -313,7 +474,13 @@ export async function runLoad(): Promise<LoadReport> {
     const warmAgent = new Agent({ keepAlive: true, localAddress: '127.13.0.1' });
     for (let i = 0; i < 100; i++) {
       const p = warm();
-      await send(new URL(base + p.path), { method: p.method, headers: p.headers, body: p.body, agent: i % 2 ? warmAgent : undefined, localAddress: `127.13.1.${(i % 250) + 1}` });
+      await send(new URL(base + p.path), {
+        method: p.method,
+        headers: p.headers,
+        body: p.body,
+        agent: i % 2 ? warmAgent : undefined,
+        localAddress: `127.13.1.${(i % 250) + 1}`,
+      });
     }
     warmAgent.destroy();
     const before = server ? await server.memory(true) : undefined;
@@ -327,7 +494,18 @@ export async function runLoad(): Promise<LoadReport> {
     return {
       machine: machine(),
       loadAverage: { before: loadBefore, after: loadavg() },
-      settings: { seconds: SECONDS, maxRequests: MAX_REQUESTS, concurrency: CONCURRENCY, clients: CLIENTS, greedyClients: GREEDY_CLIENTS, greedyShare: GREEDY_SHARE, target: server ? 'local server (bench/serve.ts: server/main.ts startServer, embedded store) in a child process' : base, pages: slugs.length },
+      settings: {
+        seconds: SECONDS,
+        maxRequests: MAX_REQUESTS,
+        concurrency: CONCURRENCY,
+        clients: CLIENTS,
+        greedyClients: GREEDY_CLIENTS,
+        greedyShare: GREEDY_SHARE,
+        target: server
+          ? 'local server (bench/serve.ts: server/main.ts startServer, embedded store) in a child process'
+          : base,
+        pages: slugs.length,
+      },
       mix,
       staticPhase,
       ...(before && after && afterGc ? { memory: { before, after, afterGc, ...(peak ? { peakRss: peak } : {}) } } : {}),
@@ -341,9 +519,9 @@ export async function runLoad(): Promise<LoadReport> {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   const report = await runLoad();
-  const md = loadMarkdown(report) + `\nTotal time of \`npm run load\`: ${num((performance.now() - started) / 1000)} s.\n`;
+  const md = `${loadMarkdown(report)}\nTotal time of \`npm run load\`: ${num((performance.now() - started) / 1000)} s.\n`;
   await writeFile(join(BENCH_DIR, 'load.md'), md);
-  await writeFile(join(BENCH_DIR, 'load.json'), JSON.stringify(report, null, 2) + '\n');
+  await writeFile(join(BENCH_DIR, 'load.json'), `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(md);
   process.stdout.write('\nWrote bench/load.md and bench/load.json\n');
   process.exit(report.passed ? 0 : 1);

@@ -114,6 +114,6 @@ export async function runMcpTokens(dataDir = join(ROOT, 'build')): Promise<McpTo
 
 if (import.meta.main) {
   const report = await runMcpTokens(process.argv[2]);
-  process.stdout.write(JSON.stringify(report) + '\n');
+  process.stdout.write(`${JSON.stringify(report)}\n`);
   process.exit(0);
 }

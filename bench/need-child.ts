@@ -14,7 +14,10 @@ const src = createContentFiles(dataDir!);
 let answer: unknown;
 switch (need) {
   case 'entries': // listPages' first page
-    answer = src.entries().slice(0, 20).map((e) => e.slug);
+    answer = src
+      .entries()
+      .slice(0, 20)
+      .map((e) => e.slug);
     break;
   case 'entry': // the edge step's headers for one page
     answer = src.entry(slug!)?.tokens;
@@ -23,7 +26,9 @@ switch (need) {
     answer = src.page(slug!)?.markdown.length;
     break;
   case 'search':
-    answer = searchSite({ content: src, index: src.searchIndex() }, 'storage billing', 10).results.map((r) => r.snippet.length);
+    answer = searchSite({ content: src, index: src.searchIndex() }, 'storage billing', 10).results.map(
+      (r) => r.snippet.length,
+    );
     break;
   case 'files': // the edge step: is this a static file?
     answer = [src.hasFile(`/${slug}.md`), src.hasFile('/nope.md')];
@@ -33,4 +38,11 @@ switch (need) {
 }
 const t2 = performance.now();
 if (answer === undefined) throw new Error(`no answer for ${need} ${slug}`);
-console.log(JSON.stringify({ importMs: t1 - t0, firstAnswerMs: t2 - t1, startToAnswerMs: t2, answer: JSON.stringify(answer).length }));
+console.log(
+  JSON.stringify({
+    importMs: t1 - t0,
+    firstAnswerMs: t2 - t1,
+    startToAnswerMs: t2,
+    answer: JSON.stringify(answer).length,
+  }),
+);

@@ -10,7 +10,13 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { DATA_FILES, dataFilesFor, ENTRIES_FILE, type ContentNeed, type EntriesFile } from '../src/adapters/content-files.ts';
+import {
+  DATA_FILES,
+  dataFilesFor,
+  ENTRIES_FILE,
+  type ContentNeed,
+  type EntriesFile,
+} from '../src/adapters/content-files.ts';
 import { BENCH_DIR, lastJson, median, runTimed } from './lib.ts';
 
 export const NEEDS = Object.keys(DATA_FILES) as ContentNeed[];
@@ -40,8 +46,12 @@ async function bytesOf(dir: string, files: readonly string[]): Promise<number> {
   return n;
 }
 
-export async function measureNeeds(dataDir: string, runs = Number(process.env.BENCH_COLD_RUNS) || 5): Promise<NeedReport> {
-  const entries = (JSON.parse(gunzipSync(await readFile(join(dataDir, ENTRIES_FILE))).toString('utf8')) as EntriesFile).entries;
+export async function measureNeeds(
+  dataDir: string,
+  runs = Number(process.env.BENCH_COLD_RUNS) || 5,
+): Promise<NeedReport> {
+  const entries = (JSON.parse(gunzipSync(await readFile(join(dataDir, ENTRIES_FILE))).toString('utf8')) as EntriesFile)
+    .entries;
   // A page from the middle of the slug order (not one a small cache or the first block would favour).
   const slug = entries.find((e) => e.slug === 'pricing')?.slug ?? entries[Math.floor(entries.length / 2)]!.slug;
   const rows: NeedRow[] = [];
@@ -54,7 +64,15 @@ export async function measureNeeds(dataDir: string, runs = Number(process.env.BE
     }
     const m = (k: keyof (typeof samples)[number]) => median(samples.map((s) => s[k]));
     const files = [...DATA_FILES[need]];
-    rows.push({ need, files, bytes: await bytesOf(dataDir, files), startToAnswerMs: m('startToAnswerMs'), importMs: m('importMs'), firstAnswerMs: m('firstAnswerMs'), runs });
+    rows.push({
+      need,
+      files,
+      bytes: await bytesOf(dataDir, files),
+      startToAnswerMs: m('startToAnswerMs'),
+      importMs: m('importMs'),
+      firstAnswerMs: m('firstAnswerMs'),
+      runs,
+    });
   }
   const all = dataFilesFor(NEEDS);
   rows.push({ need: 'all needs', files: all, bytes: await bytesOf(dataDir, all) });

@@ -18,14 +18,21 @@ import sirv from 'sirv';
 
 const root = normalize(process.argv[2] ?? '.');
 const mode = process.argv[3] ?? 'plain';
-const TYPES: Record<string, string> = { '.json': 'application/json; charset=utf-8', '.md': 'text/markdown; charset=utf-8', '.html': 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+};
 
 const plain: RequestListener = async (req, res) => {
   const path = normalize(join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
   if (!path.startsWith(root)) return void res.writeHead(403).end();
   try {
     const body = await readFile(path);
-    res.writeHead(200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Content-Length': body.length });
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+      'Content-Length': body.length,
+    });
     res.end(body);
   } catch {
     res.writeHead(404).end('not found');

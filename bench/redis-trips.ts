@@ -41,7 +41,10 @@ interface Op {
   headers?: Record<string, string>;
   /** Runs before each measured request, from the same client (not counted). */
   setup?: (from: string, url: string) => Promise<void>;
-  /** The status the measured request must get; otherwise the run is repeated (a minute boundary can reset the read window during setup). */
+  /**
+   * The status the measured request must get; otherwise the run is repeated (a minute boundary can reset the read
+   * window during setup).
+   */
   expect?: number;
 }
 
@@ -59,7 +62,9 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
       let commands: string[] = [];
       try {
         const body = JSON.parse(String(init?.body ?? '[]')) as unknown[];
-        commands = (Array.isArray(body[0]) ? (body as string[][]) : [body as string[]]).map((c) => String(c[0]).toUpperCase());
+        commands = (Array.isArray(body[0]) ? (body as string[][]) : [body as string[]]).map((c) =>
+          String(c[0]).toUpperCase(),
+        );
       } catch {
         commands = ['?'];
       }
@@ -80,21 +85,36 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
   let client = 0;
   const nextClient = () => loopbackAddress(77, client++);
   const call = (from: string, op: Pick<Op, 'method' | 'path' | 'body' | 'headers'>) =>
-    send(new URL(server.url + op.path), { method: op.method, localAddress: from, headers: op.headers, body: op.body === undefined ? undefined : JSON.stringify(op.body) });
+    send(new URL(server.url + op.path), {
+      method: op.method,
+      localAddress: from,
+      headers: op.headers,
+      body: op.body === undefined ? undefined : JSON.stringify(op.body),
+    });
 
   const ops: Op[] = [
     { operation: 'HTML page or markdown twin (not metered)', method: 'GET', path: '/pricing.md' },
     { operation: 'getPage (metered read)', method: 'GET', path: '/api/v1/pages/pricing' },
     { operation: 'listPages (metered read)', method: 'GET', path: '/api/v1/pages?limit=10' },
     { operation: 'search (metered read)', method: 'GET', path: '/api/v1/search?q=storage%20billing' },
-    { operation: 'batch (metered read)', method: 'POST', path: '/api/v1/pages/batch', body: { slugs: ['pricing', 'index', 'faq'] } },
+    {
+      operation: 'batch (metered read)',
+      method: 'POST',
+      path: '/api/v1/pages/batch',
+      body: { slugs: ['pricing', 'index', 'faq'] },
+    },
     { operation: 'sandbox (metered read)', method: 'POST', path: '/api/v1/lead/validate', body: LEAD },
     {
       operation: 'MCP tools/call (metered read)',
       method: 'POST',
       path: '/mcp',
       headers: MCP,
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_kartage_site', arguments: { query: 'storage billing', limit: 3 } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_kartage_site', arguments: { query: 'storage billing', limit: 3 } },
+      },
     },
     {
       operation: 'read refused again (429, budget spent)',
@@ -102,11 +122,18 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
       path: '/api/v1/pages/pricing',
       expect: 429,
       setup: async (from, url) => {
-        for (let i = 0; i < 250; i++) if ((await send(new URL(url + '/api/v1/pages/pricing'), { localAddress: from })).status === 429) break;
+        for (let i = 0; i < 250; i++)
+          if ((await send(new URL(`${url}/api/v1/pages/pricing`), { localAddress: from })).status === 429) break;
       },
     },
     { operation: 'lead submission, no Idempotency-Key', method: 'POST', path: '/api/lead', body: LEAD },
-    { operation: 'lead submission with Idempotency-Key', method: 'POST', path: '/api/lead', body: LEAD, headers: { 'idempotency-key': 'bench-key-1' } },
+    {
+      operation: 'lead submission with Idempotency-Key',
+      method: 'POST',
+      path: '/api/lead',
+      body: LEAD,
+      headers: { 'idempotency-key': 'bench-key-1' },
+    },
     {
       operation: 'lead replay (same key and payload)',
       method: 'POST',
@@ -114,7 +141,12 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
       body: LEAD,
       headers: { 'idempotency-key': 'bench-key-replay' },
       setup: async (from, url) => {
-        await send(new URL(url + '/api/lead'), { method: 'POST', localAddress: from, headers: { 'idempotency-key': 'bench-key-replay' }, body: JSON.stringify(LEAD) });
+        await send(new URL(`${url}/api/lead`), {
+          method: 'POST',
+          localAddress: from,
+          headers: { 'idempotency-key': 'bench-key-replay' },
+          body: JSON.stringify(LEAD),
+        });
       },
     },
     {
@@ -124,7 +156,8 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
       body: LEAD,
       expect: 429,
       setup: async (from, url) => {
-        for (let i = 0; i < 5; i++) await send(new URL(url + '/api/lead'), { method: 'POST', localAddress: from, body: JSON.stringify(LEAD) });
+        for (let i = 0; i < 5; i++)
+          await send(new URL(`${url}/api/lead`), { method: 'POST', localAddress: from, body: JSON.stringify(LEAD) });
       },
     },
   ];

@@ -36,7 +36,19 @@ import { runColdStarts, type ColdRow } from './cold-start.ts';
 import type { TripRow } from './redis-trips.ts';
 import type { McpTokenReport } from './mcp-tokens.ts';
 import type { NeedReport } from './needs.ts';
-import { BENCH_DIR, bytes, dirSize, ensureProjectBuild, lastJson, machine, machineLine, num, ROOT, runTimed, table } from './lib.ts';
+import {
+  BENCH_DIR,
+  bytes,
+  dirSize,
+  ensureProjectBuild,
+  lastJson,
+  machine,
+  machineLine,
+  num,
+  ROOT,
+  runTimed,
+  table,
+} from './lib.ts';
 import { hasRedisServer } from '../tests/helpers/redis-server.ts';
 
 const SERVER_NAMES: Record<ThroughputRow['server'], string> = {
@@ -58,7 +70,9 @@ const PAGES = Math.max(10, Number(env.BENCH_PAGES) || 10_000);
 const SEED = Number(env.BENCH_SEED) || 1;
 const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
 const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
-const ONLY = new Set((env.BENCH_ONLY || 'build,search,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()));
+const ONLY = new Set(
+  (env.BENCH_ONLY || 'build,search,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()),
+);
 const SCALE_PAGES = Math.max(10, Number(env.BENCH_SCALE_PAGES) || 50_000);
 const ORIGIN = 'http://localhost:4321';
 
@@ -103,11 +117,13 @@ export interface BenchResults {
 }
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-const version = async (pkg: string) => (JSON.parse(await readFile(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const version = async (pkg: string) =>
+  (JSON.parse(await readFile(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** A project root in `work` whose content/ is the corpus and whose outputs stay in `work`. */
 async function benchRoot(work: string): Promise<void> {
-  for (const name of ['dist', 'data', 'cache', 'vite-cache', 'eleventy-out', '.astro']) await rm(join(work, name), { recursive: true, force: true });
+  for (const name of ['dist', 'data', 'cache', 'vite-cache', 'eleventy-out', '.astro'])
+    await rm(join(work, name), { recursive: true, force: true });
   for (const name of ['src', 'public', 'node_modules', 'package.json', 'tsconfig.json']) {
     await unlink(join(work, name)).catch(() => {});
     await symlink(join(ROOT, name), join(work, name));
@@ -135,8 +151,12 @@ async function runBuild(work: string, pages = PAGES, full = true): Promise<Build
   const childEnv = { ...env, KARTAGE_SKIP_DERIVE: '1', ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ORIGIN };
 
   log('astro build (render only; derive runs next, timed on its own)…');
-  const astro = await runTimed(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: work, env: childEnv });
-  if (astro.code !== 0) throw new Error(`astro build of the corpus failed:\n${(astro.stdout + astro.stderr).slice(-3000)}`);
+  const astro = await runTimed(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: work,
+    env: childEnv,
+  });
+  if (astro.code !== 0)
+    throw new Error(`astro build of the corpus failed:\n${(astro.stdout + astro.stderr).slice(-3000)}`);
   const astroPages = Number(/(\d+) page\(s\) built/.exec(astro.stdout + astro.stderr)?.[1] ?? NaN);
 
   // The derive step alone (the figure compared with the render), then as the build runs it: with Pagefind
@@ -144,12 +164,20 @@ async function runBuild(work: string, pages = PAGES, full = true): Promise<Build
   let a: DeriveTimings | undefined;
   if (full) {
     log('derive step alone…');
-    const alone = await runTimed(process.execPath, [join(BENCH_DIR, 'derive.ts'), '--no-pagefind', join(work, 'dist'), join(work, 'data'), ORIGIN], { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } });
+    const alone = await runTimed(
+      process.execPath,
+      [join(BENCH_DIR, 'derive.ts'), '--no-pagefind', join(work, 'dist'), join(work, 'data'), ORIGIN],
+      { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } },
+    );
     if (alone.code !== 0) throw new Error(`derive failed:\n${alone.stderr.slice(-3000)}`);
     a = lastJson<DeriveTimings>(alone.stdout);
   }
   log('derive step + Pagefind, as the build runs them…');
-  const derive = await runTimed(process.execPath, [join(BENCH_DIR, 'derive.ts'), join(work, 'dist'), join(work, 'data'), ORIGIN], { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } });
+  const derive = await runTimed(
+    process.execPath,
+    [join(BENCH_DIR, 'derive.ts'), join(work, 'dist'), join(work, 'data'), ORIGIN],
+    { cwd: ROOT, env: { ...env, SITE_URL: ORIGIN } },
+  );
   if (derive.code !== 0) throw new Error(`derive failed:\n${derive.stderr.slice(-3000)}`);
   const d = lastJson<DeriveTimings>(derive.stdout);
   a ??= d;
@@ -158,7 +186,11 @@ async function runBuild(work: string, pages = PAGES, full = true): Promise<Build
   let eleventyMs = NaN;
   if (withEleventy) {
     log('Eleventy on the same markdown…');
-    const eleventy = await runTimed(process.execPath, [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')], { cwd: work, env: { ...env } });
+    const eleventy = await runTimed(
+      process.execPath,
+      [join(BENCH_DIR, 'eleventy.ts'), join(work, 'content'), join(work, 'eleventy-out')],
+      { cwd: work, env: { ...env } },
+    );
     if (eleventy.code !== 0) throw new Error(`eleventy failed:\n${eleventy.stderr.slice(-3000)}`);
     e = lastJson<{ pages: number; ms: number }>(eleventy.stdout);
     eleventyMs = eleventy.ms;
@@ -207,18 +239,39 @@ function needsMarkdown(r: BenchResults): string {
         row.files.join(', '),
         bytes(row.bytes),
         sizeBar === undefined ? '' : `${sizeBarText}: ${sizeBar ? 'meets' : '**misses**'}`,
-        row.startToAnswerMs === undefined ? '' : `${num(row.startToAnswerMs)} ms (import ${num(row.importMs)}, answer ${num(row.firstAnswerMs)})`,
+        row.startToAnswerMs === undefined
+          ? ''
+          : `${num(row.startToAnswerMs)} ms (import ${num(row.importMs)}, answer ${num(row.firstAnswerMs)})`,
         ratio === undefined || x === small ? '' : `${num(ratio)}x: ${ratio <= 1.5 ? 'meets' : '**misses**'} (<= 1.5x)`,
       ]);
     }
-    rows.push([label(x), 'whole data folder', 'content.json too (what every function carried before)', bytes(x.folderBytes), '', '', '']);
+    rows.push([
+      label(x),
+      'whole data folder',
+      'content.json too (what every function carried before)',
+      bytes(x.folderBytes),
+      '',
+      '',
+      '',
+    ]);
   }
   out.push(
-    table(['data', 'need', 'files', 'bytes', 'size bar', 'fresh process -> first answer (median)', `vs ${small ? label(small) : 'n/a'}`], rows),
+    table(
+      [
+        'data',
+        'need',
+        'files',
+        'bytes',
+        'size bar',
+        'fresh process -> first answer (median)',
+        `vs ${small ? label(small) : 'n/a'}`,
+      ],
+      rows,
+    ),
     '',
     'A function carries the union of its needs\' files (`dataFilesFor`); "all needs" is one that reads everything (the MCP server). ' +
       'The first answer: entries, the first 20 entries (listPages); pages, one page (getPage); search, `storage billing` with snippets; ' +
-      'files, whether a page\'s twin and a missing path are static files (the edge step). Each in a fresh `node` process that imports only the loader and search.',
+      "files, whether a page's twin and a missing path are static files (the edge step). Each in a fresh `node` process that imports only the loader and search.",
   );
   const sc = r.scale?.build;
   if (sc) {
@@ -228,8 +281,16 @@ function needsMarkdown(r: BenchResults): string {
         [`build at ${sc.corpus.pages.toLocaleString('en-US')} pages`, 'wall clock', 'output'],
         [
           [`Astro render (${sc.astroPages.toLocaleString('en-US')} HTML pages)`, s(sc.astroMs), ''],
-          [`derive step + Pagefind, as the build runs them (derive work ${s(sc.deriveMs)}, of it the pages ${s(sc.pagesMs)}; Pagefind ${s(sc.pagefindMs)})`, sc.deriveWithPagefindMs ? s(sc.deriveWithPagefindMs) : 'n/a', ''],
-          ['**full build**: completes on this machine', `**${s(sc.fullMs)}**`, `dist ${bytes(sc.ourOutput.bytes)} in ${sc.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(sc.ourData.bytes)}`],
+          [
+            `derive step + Pagefind, as the build runs them (derive work ${s(sc.deriveMs)}, of it the pages ${s(sc.pagesMs)}; Pagefind ${s(sc.pagefindMs)})`,
+            sc.deriveWithPagefindMs ? s(sc.deriveWithPagefindMs) : 'n/a',
+            '',
+          ],
+          [
+            '**full build**: completes on this machine',
+            `**${s(sc.fullMs)}**`,
+            `dist ${bytes(sc.ourOutput.bytes)} in ${sc.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(sc.ourData.bytes)}`,
+          ],
         ],
       ),
     );
@@ -240,8 +301,16 @@ function needsMarkdown(r: BenchResults): string {
 export function resultsMarkdown(r: BenchResults): string {
   const out: string[] = [];
   out.push('# Benchmarks (`npm run bench`)', '');
-  out.push(`Machine: ${machineLine(r.machine)}. Load average (1/5/15 min) at start: ${r.loadAverage.start.map((x) => x.toFixed(2)).join(' / ')}, at end: ${r.loadAverage.end.map((x) => x.toFixed(2)).join(' / ')}.`);
-  out.push('', `One run, ${num(r.totalSeconds)} s in all (${Object.entries(r.sections).map(([k, v]) => `${k} ${num(v)} s`).join(', ')}). Every number below comes from this run; how to read them is in the README ("Benchmarks").`, '');
+  out.push(
+    `Machine: ${machineLine(r.machine)}. Load average (1/5/15 min) at start: ${r.loadAverage.start.map((x) => x.toFixed(2)).join(' / ')}, at end: ${r.loadAverage.end.map((x) => x.toFixed(2)).join(' / ')}.`,
+  );
+  out.push(
+    '',
+    `One run, ${num(r.totalSeconds)} s in all (${Object.entries(r.sections)
+      .map(([k, v]) => `${k} ${num(v)} s`)
+      .join(', ')}). Every number below comes from this run; how to read them is in the README ("Benchmarks").`,
+    '',
+  );
 
   const b = r.build;
   if (b) {
@@ -254,12 +323,42 @@ export function resultsMarkdown(r: BenchResults): string {
       table(
         ['step', 'what it does', 'wall clock', 'output'],
         [
-          [`Astro ${b.astroVersion} render`, `\`astro build\` with the derive step skipped: ${b.astroPages.toLocaleString('en-US')} HTML pages`, s(b.astroMs), ''],
-          ['derive step (alone)', `HTML -> markdown twins, page JSON, search index, content data files, llms.txt, sitemap, OpenAPI (deriveSite without Pagefind; the pages over ${b.deriveWorkers ?? 'one per core'} worker threads: ${s(b.pagesMs)})`, s(b.deriveMs), ''],
-          ['derive step + Pagefind', `as \`astro build\` runs them: Pagefind (its own process) indexes the HTML alongside the derive step, ${b.pagefindMs ? s(b.pagefindMs) : 'n/a'} of it`, b.deriveWithPagefindMs ? s(b.deriveWithPagefindMs) : 'n/a', ''],
-          ['**our full build**', 'render + (derive step + Pagefind) (what `astro build` runs), incl. process start', `**${s(b.fullMs)}**`, `dist ${bytes(b.ourOutput.bytes)} in ${b.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(b.ourData.bytes)}`],
-          ['our search index alone', 'buildSearchIndex over the pages (in memory), then JSON', r.search ? `${s(r.search.ours.buildMs)} + ${s(r.search.ours.serializeMs)} JSON` : 'n/a', r.search ? bytes(r.search.ours.fileBytes) : ''],
-          [`**Eleventy ${b.eleventyVersion}** (reference)`, `same markdown -> ${b.eleventyPages.toLocaleString('en-US')} HTML pages, one layout; nothing else`, `**${s(b.eleventyMs)}**`, `${bytes(b.eleventyOutput.bytes)} in ${b.eleventyOutput.files.toLocaleString('en-US')} files`],
+          [
+            `Astro ${b.astroVersion} render`,
+            `\`astro build\` with the derive step skipped: ${b.astroPages.toLocaleString('en-US')} HTML pages`,
+            s(b.astroMs),
+            '',
+          ],
+          [
+            'derive step (alone)',
+            `HTML -> markdown twins, page JSON, search index, content data files, llms.txt, sitemap, OpenAPI (deriveSite without Pagefind; the pages over ${b.deriveWorkers ?? 'one per core'} worker threads: ${s(b.pagesMs)})`,
+            s(b.deriveMs),
+            '',
+          ],
+          [
+            'derive step + Pagefind',
+            `as \`astro build\` runs them: Pagefind (its own process) indexes the HTML alongside the derive step, ${b.pagefindMs ? s(b.pagefindMs) : 'n/a'} of it`,
+            b.deriveWithPagefindMs ? s(b.deriveWithPagefindMs) : 'n/a',
+            '',
+          ],
+          [
+            '**our full build**',
+            'render + (derive step + Pagefind) (what `astro build` runs), incl. process start',
+            `**${s(b.fullMs)}**`,
+            `dist ${bytes(b.ourOutput.bytes)} in ${b.ourOutput.files.toLocaleString('en-US')} files; data ${bytes(b.ourData.bytes)}`,
+          ],
+          [
+            'our search index alone',
+            'buildSearchIndex over the pages (in memory), then JSON',
+            r.search ? `${s(r.search.ours.buildMs)} + ${s(r.search.ours.serializeMs)} JSON` : 'n/a',
+            r.search ? bytes(r.search.ours.fileBytes) : '',
+          ],
+          [
+            `**Eleventy ${b.eleventyVersion}** (reference)`,
+            `same markdown -> ${b.eleventyPages.toLocaleString('en-US')} HTML pages, one layout; nothing else`,
+            `**${s(b.eleventyMs)}**`,
+            `${bytes(b.eleventyOutput.bytes)} in ${b.eleventyOutput.files.toLocaleString('en-US')} files`,
+          ],
         ],
       ),
       '',
@@ -272,7 +371,12 @@ export function resultsMarkdown(r: BenchResults): string {
       table(
         ['build bar (issue 14), this run', 'measured', 'bar', 'verdict'],
         [
-          ['derive step / Astro render', `${num(b.deriveMs / b.astroMs)}x`, '<= 0.5x', bar(b.deriveMs <= 0.5 * b.astroMs)],
+          [
+            'derive step / Astro render',
+            `${num(b.deriveMs / b.astroMs)}x`,
+            '<= 0.5x',
+            bar(b.deriveMs <= 0.5 * b.astroMs),
+          ],
           ['full build / Astro render', `${num(b.fullMs / b.astroMs)}x`, '<= 2x', bar(b.fullMs <= 2 * b.astroMs)],
         ],
       ),
@@ -289,16 +393,37 @@ export function resultsMarkdown(r: BenchResults): string {
         [
           ['size on disk', `${bytes(sr.ours.fileBytes)} (${bytes(sr.ours.gzipBytes)} gzipped)`],
           ['build (buildSearchIndex)', s(sr.ours.buildMs)],
-          ['load, warm process (JSON parse + term table; postings decode on first use), median of 5', `${num(sr.ours.loadMs)} ms`],
-          ['load, fresh process (what a cold function instance pays), median of 3', `${num(sr.ours.coldLoadMs)} ms + ${num(sr.ours.coldReadMs)} ms to read the file`],
+          [
+            'load, warm process (JSON parse + term table; postings decode on first use), median of 5',
+            `${num(sr.ours.loadMs)} ms`,
+          ],
+          [
+            'load, fresh process (what a cold function instance pays), median of 3',
+            `${num(sr.ours.coldLoadMs)} ms + ${num(sr.ours.coldReadMs)} ms to read the file`,
+          ],
         ],
       ),
       '',
     );
-    out.push(`${sr.queries} fixed queries (bench/corpus.ts QUERIES, 1-3 words from the corpus vocabulary), ${sr.rounds} timed rounds after one warm-up round, top 10. Overlap@10: the share of our top 10 that the library's top 10 also holds, averaged over the queries.`, '');
+    out.push(
+      `${sr.queries} fixed queries (bench/corpus.ts QUERIES, 1-3 words from the corpus vocabulary), ${sr.rounds} timed rounds after one warm-up round, top 10. Overlap@10: the share of our top 10 that the library's top 10 also holds, averaged over the queries.`,
+      '',
+    );
     out.push(
       table(
-        ['library', 'version', 'build', 'serialized (gzip)', 'load', 'heap', 'p50 ms', 'p99 ms', 'mean ms', 'overlap@10 with ours', 'queries with results'],
+        [
+          'library',
+          'version',
+          'build',
+          'serialized (gzip)',
+          'load',
+          'heap',
+          'p50 ms',
+          'p99 ms',
+          'mean ms',
+          'overlap@10 with ours',
+          'queries with results',
+        ],
         sr.libraries.map((l) => [
           l.name,
           l.version,
@@ -323,7 +448,12 @@ export function resultsMarkdown(r: BenchResults): string {
         ['search bar (issue 14), this run', 'measured', 'bar', 'verdict'],
         [
           ['our search p99 (ranking + snippets)', `${num(mine.p99Ms)} ms`, '<= 1 ms', bar(mine.p99Ms <= 1)],
-          ['our p99 / FlexSearch p99', flex ? `${num(mine.p99Ms / flex.p99Ms)}x` : 'n/a', '<= 2x', flex ? bar(mine.p99Ms <= 2 * flex.p99Ms) : 'n/a'],
+          [
+            'our p99 / FlexSearch p99',
+            flex ? `${num(mine.p99Ms / flex.p99Ms)}x` : 'n/a',
+            '<= 2x',
+            flex ? bar(mine.p99Ms <= 2 * flex.p99Ms) : 'n/a',
+          ],
           ['our search p50', `${num(mine.p50Ms)} ms`, '<= 0.3 ms', bar(mine.p50Ms <= 0.3)],
           ['index load, fresh process', `${num(sr.ours.coldLoadMs)} ms`, '<= 50 ms', bar(sr.ours.coldLoadMs <= 50)],
           ['index file', bytes(sr.ours.fileBytes), '<= 8 MiB', bar(sr.ours.fileBytes <= 8 * 2 ** 20)],
@@ -340,7 +470,14 @@ export function resultsMarkdown(r: BenchResults): string {
       out.push(
         table(
           ['engine', 'set', 'nDCG@10', 'MRR', 'P@1', 'no result'],
-          rel.rows.map((x) => [x.engine, x.set, num(x.ndcg10), num(x.mrr), num(x.p1), `${Math.round(x.zeroShare * x.queries)}/${x.queries}`]),
+          rel.rows.map((x) => [
+            x.engine,
+            x.set,
+            num(x.ndcg10),
+            num(x.mrr),
+            num(x.p1),
+            `${Math.round(x.zeroShare * x.queries)}/${x.queries}`,
+          ]),
         ),
         '',
       );
@@ -348,7 +485,10 @@ export function resultsMarkdown(r: BenchResults): string {
   }
 
   if (r.throughput) {
-    out.push(`## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row in turns of ${Math.max(1, Math.round(r.settings.httpSeconds / Math.min(4, r.settings.httpSeconds)))} s, after a 1 s warm-up)`, '');
+    out.push(
+      `## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row in turns of ${Math.max(1, Math.round(r.settings.httpSeconds / Math.min(4, r.settings.httpSeconds)))} s, after a 1 s warm-up)`,
+      '',
+    );
     out.push(
       table(
         ['server', 'request', 'metered', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'requests', 'statuses', 'errors'],
@@ -361,7 +501,9 @@ export function resultsMarkdown(r: BenchResults): string {
           num(t.p99Ms),
           num(t.bytesPerSec / 1e6),
           t.requests.toLocaleString('en-US'),
-          Object.entries(t.statusCounts).map(([k, v]) => `${k}: ${v}`).join(', '),
+          Object.entries(t.statusCounts)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', '),
           t.errors,
         ]),
       ),
@@ -377,8 +519,30 @@ export function resultsMarkdown(r: BenchResults): string {
     out.push('## Cold start and size of each function', '', `Measured: ${r.cold.note}.`, '');
     out.push(
       table(
-        ['function', 'entry', 'size', 'files', 'request', 'status', 'process start -> answer ms', 'import ms', 'first answer ms', 'spawn -> exit ms'],
-        r.cold.rows.map((c) => [c.name, `\`${c.entry}\``, bytes(c.sizeBytes), c.files, `\`${c.request}\``, c.error ? `error: ${c.error}` : c.status, num(c.startToAnswerMs), num(c.importMs), num(c.firstAnswerMs), num(c.wallMs)]),
+        [
+          'function',
+          'entry',
+          'size',
+          'files',
+          'request',
+          'status',
+          'process start -> answer ms',
+          'import ms',
+          'first answer ms',
+          'spawn -> exit ms',
+        ],
+        r.cold.rows.map((c) => [
+          c.name,
+          `\`${c.entry}\``,
+          bytes(c.sizeBytes),
+          c.files,
+          `\`${c.request}\``,
+          c.error ? `error: ${c.error}` : c.status,
+          num(c.startToAnswerMs),
+          num(c.importMs),
+          num(c.firstAnswerMs),
+          num(c.wallMs),
+        ]),
       ),
       '',
       `Median of ${r.cold.rows[0]?.runs ?? 0} fresh \`node\` processes per function, embedded store and file sink (no network). "first answer" includes reading and parsing the content data (build/content.json) and, for search, loading the index. The rows "on N pages" run the same bundle with KARTAGE_DATA_DIR pointing at the synthetic corpus's data: what a cold instance pays when the site is that big.`,
@@ -404,8 +568,24 @@ export function resultsMarkdown(r: BenchResults): string {
       );
       out.push(
         table(
-          ['operation', 'request', 'status', 'round trips, first use', 'round trips, steady', 'commands (steady)', 'ms (loopback)'],
-          rows.map((x) => [x.operation, `\`${x.request}\``, x.status.join(', '), x.first, `**${x.steady}**`, x.commands.join(' ') || '-', num(x.steadyMs)]),
+          [
+            'operation',
+            'request',
+            'status',
+            'round trips, first use',
+            'round trips, steady',
+            'commands (steady)',
+            'ms (loopback)',
+          ],
+          rows.map((x) => [
+            x.operation,
+            `\`${x.request}\``,
+            x.status.join(', '),
+            x.first,
+            `**${x.steady}**`,
+            x.commands.join(' ') || '-',
+            num(x.steadyMs),
+          ]),
         ),
         '',
         r.redis.note,
@@ -474,12 +654,20 @@ async function main(): Promise<void> {
       log('search libraries…');
       const dataDir = join(work, 'data');
       const r = await runTimed(process.execPath, ['--expose-gc', join(BENCH_DIR, 'search.ts'), dataDir], { cwd: ROOT });
-      if (r.code !== 0) throw new Error(`search bench failed (it needs the build section's data in ${dataDir}):\n${r.stderr.slice(-3000)}`);
+      if (r.code !== 0)
+        throw new Error(
+          `search bench failed (it needs the build section's data in ${dataDir}):\n${r.stderr.slice(-3000)}`,
+        );
       return lastJson<SearchReport>(r.stdout);
     });
     results.throughput = await section('http', () => {
       log('throughput (autocannon)…');
-      return runThroughput({ distDir: join(ROOT, 'dist'), dataDir: join(ROOT, 'build'), seconds: HTTP_SECONDS, connections: HTTP_CONNECTIONS });
+      return runThroughput({
+        distDir: join(ROOT, 'dist'),
+        dataDir: join(ROOT, 'build'),
+        seconds: HTTP_SECONDS,
+        connections: HTTP_CONNECTIONS,
+      });
     });
     results.cold = await section('cold', () => {
       log('cold starts…');
@@ -527,8 +715,8 @@ async function main(): Promise<void> {
   results.totalSeconds = (performance.now() - started) / 1000;
   const md = resultsMarkdown(results);
   await writeFile(join(BENCH_DIR, 'results.md'), md);
-  await writeFile(join(BENCH_DIR, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  process.stdout.write(md + '\nWrote bench/results.md and bench/results.json\n');
+  await writeFile(join(BENCH_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${md}\nWrote bench/results.md and bench/results.json\n`);
 }
 
 await main();

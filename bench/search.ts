@@ -97,7 +97,8 @@ const heap = () => {
   gc();
   return process.memoryUsage().heapUsed;
 };
-const version = (pkg: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const version = (pkg: string) =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 type Runner = (q: string) => string[] | Promise<string[]>;
 
@@ -120,7 +121,10 @@ async function timeQueries(run: Runner, rounds: number): Promise<{ samples: numb
   return { samples, top };
 }
 
-function overlap(ours: Map<string, string[]>, theirs: Map<string, string[]>): { mean: number; per: Map<string, number> } {
+function overlap(
+  ours: Map<string, string[]>,
+  theirs: Map<string, string[]>,
+): { mean: number; per: Map<string, number> } {
   const per = new Map<string, number>();
   for (const [q, mine] of ours) {
     if (!mine.length) continue;
@@ -163,10 +167,17 @@ const miniSearch: Lib = (pages) => {
     searchOptions: { prefix: true, combineWith: 'AND', boost: { title: 6, description: 2 } },
   });
   ms.addAll(pages);
-  return (q) => ms.search(terms(q).join(' ')).slice(0, 10).map((r) => String(r.id));
+  return (q) =>
+    ms
+      .search(terms(q).join(' '))
+      .slice(0, 10)
+      .map((r) => String(r.id));
 };
 
-const FLEX_OPTS = { tokenize: 'forward' as const, document: { id: 'slug', index: ['title', 'description', 'text'], store: false } };
+const FLEX_OPTS = {
+  tokenize: 'forward' as const,
+  document: { id: 'slug', index: ['title', 'description', 'text'], store: false },
+};
 interface Flex {
   add(doc: object): void;
   search(q: string, o: object): { id: string }[];
@@ -178,25 +189,44 @@ function flexIndex(pages: ContentPage[]): Flex {
   for (const p of pages) flex.add({ slug: p.slug, title: p.title, description: p.description ?? '', text: p.text });
   return flex;
 }
-const flexRunner = (flex: Flex): Runner => (q) => {
-  const merged = flex.search(q, { limit: 10, merge: true, suggest: false }) as unknown as { id: string }[];
-  return merged.map((r) => String(r.id));
-};
+const flexRunner =
+  (flex: Flex): Runner =>
+  (q) => {
+    const merged = flex.search(q, { limit: 10, merge: true, suggest: false }) as unknown as { id: string }[];
+    return merged.map((r) => String(r.id));
+  };
 
 const ORAMA_SCHEMA = { title: 'string', description: 'string', text: 'string' } as const;
 async function oramaIndex(pages: ContentPage[]) {
   const db = create({ schema: ORAMA_SCHEMA });
-  await insertMultiple(db, pages.map((p) => ({ id: p.slug, title: p.title, description: p.description ?? '', text: p.text })), 1000);
+  await insertMultiple(
+    db,
+    pages.map((p) => ({ id: p.slug, title: p.title, description: p.description ?? '', text: p.text })),
+    1000,
+  );
   return db;
 }
-const oramaRunner = (db: Awaited<ReturnType<typeof oramaIndex>>): Runner => (q) => {
-  const params = { term: q, properties: ['title', 'description', 'text'], boost: { title: 6, description: 2 }, limit: 10, threshold: 0 };
-  const out = oramaSearch(db, params as never) as unknown as { hits: { id: string }[] } | Promise<{ hits: { id: string }[] }>;
-  return out instanceof Promise ? out.then((r) => r.hits.map((h) => h.id)) : out.hits.map((h) => h.id);
-};
+const oramaRunner =
+  (db: Awaited<ReturnType<typeof oramaIndex>>): Runner =>
+  (q) => {
+    const params = {
+      term: q,
+      properties: ['title', 'description', 'text'],
+      boost: { title: 6, description: 2 },
+      limit: 10,
+      threshold: 0,
+    };
+    const out = oramaSearch(db, params as never) as unknown as
+      | { hits: { id: string }[] }
+      | Promise<{ hits: { id: string }[] }>;
+    return out instanceof Promise ? out.then((r) => r.hits.map((h) => h.id)) : out.hits.map((h) => h.id);
+  };
 
 /** Judged-set relevance of every engine over the project's own build (build/content.json, dist/pagefind). */
-export async function runRelevance(dataDir = join(ROOT, 'build'), distDir = join(ROOT, 'dist')): Promise<SearchReport['relevance']> {
+export async function runRelevance(
+  dataDir = join(ROOT, 'build'),
+  distDir = join(ROOT, 'dist'),
+): Promise<SearchReport['relevance']> {
   if (!existsSync(join(dataDir, CONTENT_FILE))) return undefined;
   const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
   const index: SearchIndex = loadSearchIndex(JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
@@ -209,7 +239,7 @@ export async function runRelevance(dataDir = join(ROOT, 'build'), distDir = join
   let pagefind: Runner | undefined;
   if (existsSync(join(distDir, 'pagefind', 'pagefind.js'))) {
     pagefind = await pagefindRunner(distDir);
-    engines.push(['Pagefind (the page\'s fallback when the API is unreachable)', pagefind]);
+    engines.push(["Pagefind (the page's fallback when the API is unreachable)", pagefind]);
   }
   engines.push(['MiniSearch (prefix, AND, title x6, description x2)', miniSearch(data.pages)]);
   engines.push(['FlexSearch (Document, tokenize forward)', flexRunner(flexIndex(data.pages))]);
@@ -235,7 +265,10 @@ export async function runRelevance(dataDir = join(ROOT, 'build'), distDir = join
   return { pages: data.pages.length, rows, pagefindAgreement: total ? agree / total : NaN };
 }
 
-export async function runSearchBench(dataDir: string, rounds = Number(process.env.BENCH_SEARCH_ROUNDS) || 20): Promise<SearchReport> {
+export async function runSearchBench(
+  dataDir: string,
+  rounds = Number(process.env.BENCH_SEARCH_ROUNDS) || 20,
+): Promise<SearchReport> {
   const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
   const pages: ContentPage[] = data.pages;
   const libraries: LibraryRow[] = [];
@@ -388,7 +421,15 @@ export async function runSearchBench(dataDir: string, rounds = Number(process.en
     pages: pages.length,
     queries: QUERIES.length,
     rounds,
-    ours: { buildMs, serializeMs, fileBytes, gzipBytes, loadMs: median(loads), coldLoadMs: cold.loadMs, coldReadMs: cold.readMs },
+    ours: {
+      buildMs,
+      serializeMs,
+      fileBytes,
+      gzipBytes,
+      loadMs: median(loads),
+      coldLoadMs: cold.loadMs,
+      coldReadMs: cold.readMs,
+    },
     libraries,
     perQuery: QUERIES.map((q) => ({
       q,

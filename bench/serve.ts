@@ -38,7 +38,7 @@ const running = await startServer({
   distDir,
   deps,
   trustProxy: env.BENCH_TRUST_PROXY === '1',
-  log: quiet ? () => {} : (line) => process.stdout.write(line + '\n'),
+  log: quiet ? () => {} : (line) => process.stdout.write(`${line}\n`),
 });
 deps.content().searchIndex(); // load the index now, as a warm instance has it
 

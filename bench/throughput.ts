@@ -55,7 +55,13 @@ async function cannon(url: string, seconds: number, connections: number, xff: bo
   return (await autocannon(opts as never)) as unknown as AcResult;
 }
 
-function row(name: string, server: ThroughputRow['server'], path: string, metered: boolean, r: AcResult): ThroughputRow {
+function row(
+  name: string,
+  server: ThroughputRow['server'],
+  path: string,
+  metered: boolean,
+  r: AcResult,
+): ThroughputRow {
   const statusCounts: Record<string, number> = {};
   for (const [k, v] of Object.entries(r.statusCodeStats ?? {})) statusCounts[k] = Number(v.count);
   return {
@@ -88,7 +94,11 @@ export function ratios(rows: ThroughputRow[]): Ratios {
 
 /** One row's rounds summed: req/s over all its requests, the median p50, the worst p99. */
 function combine(
-  name: string, server: ThroughputRow['server'], path: string, metered: boolean, rounds: AcResult[],
+  name: string,
+  server: ThroughputRow['server'],
+  path: string,
+  metered: boolean,
+  rounds: AcResult[],
 ): ThroughputRow {
   const parts = rounds.map((r) => row(name, server, path, metered, r));
   const statusCounts: Record<string, number> = {};
@@ -118,7 +128,11 @@ function combine(
  * on whichever ran at the wrong moment, so the ratios of one run mean something.
  */
 export async function runThroughput(opts: {
-  distDir: string; dataDir: string; seconds: number; connections: number; rounds?: number;
+  distDir: string;
+  dataDir: string;
+  seconds: number;
+  connections: number;
+  rounds?: number;
 }): Promise<ThroughputRow[]> {
   const env = { BENCH_DIST_DIR: opts.distDir, BENCH_DATA_DIR: opts.dataDir, BENCH_TRUST_PROXY: '1' };
   const rounds = Math.max(1, opts.rounds ?? Math.min(4, opts.seconds));

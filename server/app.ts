@@ -58,7 +58,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const functions = operations.filter((op) => functionOf(op));
   const byPath = new Map<string, Operation>();
   for (const op of functions) byPath.set(functionPath(functionOf(op)!), op);
-  const aliases = rewrites().map((r) => ({ pattern: new URLPattern({ pathname: r.source }), destination: r.destination }));
+  const aliases = rewrites().map((r) => ({
+    pattern: new URLPattern({ pathname: r.source }),
+    destination: r.destination,
+  }));
 
   async function serveFile(request: Request, target: string, path: string, extra: Record<string, string>) {
     const file = await files.resolve(target);
@@ -99,7 +102,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
       // since a canonical path has no empty segment (`//host`) and no backslash (`/\host`).
       const clean = path === '/index.html' ? '/' : path.slice(0, -'.html'.length);
       const location = url.pathname === '/index.html' ? '/' : url.pathname.slice(0, -'.html'.length);
-      if (await files.resolve(clean)) return new Response(null, { status: 308, headers: { Location: location + url.search } });
+      if (await files.resolve(clean))
+        return new Response(null, { status: 308, headers: { Location: location + url.search } });
     }
 
     // Filesystem first (as on Vercel), except for function paths.

@@ -23,7 +23,8 @@ export function buildReason(root = ROOT): string | undefined {
   const marker = join(root, 'build', 'content.json');
   const built = statSync(marker, { throwIfNoEntry: false });
   if (!built) return 'no build yet';
-  if (Math.max(...SOURCES.map((s) => newest(join(root, s)))) > built.mtimeMs) return 'sources changed since the last build';
+  if (Math.max(...SOURCES.map((s) => newest(join(root, s)))) > built.mtimeMs)
+    return 'sources changed since the last build';
   const origin = (JSON.parse(readFileSync(marker, 'utf8')) as { origin: string }).origin;
   if (origin !== siteUrl()) return `SITE_URL changed (${origin} -> ${siteUrl()})`;
   return undefined;
@@ -33,7 +34,10 @@ export function ensureBuild(root = ROOT): void {
   const reason = buildReason(root);
   if (!reason) return;
   console.log(`Building the site (${reason})…`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -11,7 +11,7 @@ import { readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
 
 const file = join(parseConfig(process.env).varDir, DB_FILE);
 const leads = readLeads(file);
-const lines = leads.map((l) => JSON.stringify(l) + '\n').join('');
+const lines = leads.map((l) => `${JSON.stringify(l)}\n`).join('');
 const target = process.argv[2];
 if (target) writeFileSync(target, lines);
 else process.stdout.write(lines);

@@ -59,7 +59,7 @@ function batchedStdout(): (line: string) => void {
   });
   return (line) => {
     if (!pending.length) setImmediate(flush);
-    pending.push(line + '\n');
+    pending.push(`${line}\n`);
   };
 }
 
@@ -95,11 +95,32 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       if (e !== RESPONDED) {
         if (controller.signal.aborted) {
           // The client went away mid-request: nobody to answer, and not a server fault.
-          log(JSON.stringify({ time: new Date().toISOString(), method: req.method, path: (req.url ?? '').slice(0, 500), status: 499, id, note: 'client closed the connection' }));
+          log(
+            JSON.stringify({
+              time: new Date().toISOString(),
+              method: req.method,
+              path: (req.url ?? '').slice(0, 500),
+              status: 499,
+              id,
+              note: 'client closed the connection',
+            }),
+          );
           return;
         }
-        response = internalError(new Request(base || 'http://localhost', { headers: { 'x-request-id': id } }), e, (event, fields) =>
-          log(JSON.stringify({ time: new Date().toISOString(), event, method: req.method, path: (req.url ?? '').slice(0, 500), ...fields })));
+        response = internalError(
+          new Request(base || 'http://localhost', { headers: { 'x-request-id': id } }),
+          e,
+          (event, fields) =>
+            log(
+              JSON.stringify({
+                time: new Date().toISOString(),
+                event,
+                method: req.method,
+                path: (req.url ?? '').slice(0, 500),
+                ...fields,
+              }),
+            ),
+        );
       }
       response ??= errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
     }
@@ -110,14 +131,28 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     } catch {
       res.destroy();
     }
-    log(JSON.stringify({ time: new Date().toISOString(), method: req.method, path: (req.url ?? '').slice(0, 500), status, ms: Math.round((performance.now() - started) * 10) / 10, id }));
+    log(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        method: req.method,
+        path: (req.url ?? '').slice(0, 500),
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        id,
+      }),
+    );
   });
   // Requests Node's parser refuses still get the contract's Error body, not a bare status line.
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ error: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request', status });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      error: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request',
+      status,
+    });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;
@@ -159,7 +194,9 @@ export async function main(): Promise<void> {
       `  engines: ${running.deps.describe()}`,
       `  functions: ${running.app.functions.map((op) => op.id).join(', ')}`,
       '  Ctrl+C to stop',
-    ].filter(Boolean).join('\n'),
+    ]
+      .filter(Boolean)
+      .join('\n'),
   );
   let stopping = false;
   const stop = async (signal: string) => {

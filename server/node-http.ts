@@ -76,7 +76,10 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
   let client = req.socket.remoteAddress ?? '';
   if (opts.trustProxy) {
     const forwarded = req.headers['x-forwarded-for'];
-    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (hops.length) client = hops[hops.length - 1]!;
   }
   headers.set('x-real-ip', client.replace(/^::ffff:/, ''));
@@ -96,7 +99,7 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
       path = '/';
     }
   }
-  if (!path.startsWith('/')) path = '/' + path;
+  if (!path.startsWith('/')) path = `/${path}`;
   let url: string;
   try {
     url = new URL(path.replace(/^\/+/, '/'), opts.base).href;
@@ -120,8 +123,11 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
  * Headers object.
  */
 export async function sendResponse(
-  res: ServerResponse, response: Response, isHead: boolean,
-  known?: { bytes: Uint8Array; head: Record<string, string> }, extra: Record<string, string> = {},
+  res: ServerResponse,
+  response: Response,
+  isHead: boolean,
+  known?: { bytes: Uint8Array; head: Record<string, string> },
+  extra: Record<string, string> = {},
 ): Promise<void> {
   if (known && !isHead) {
     res.writeHead(response.status, Object.assign({}, known.head, extra));
@@ -143,5 +149,6 @@ export async function sendResponse(
   }
   // Flush each chunk as it comes (SSE answers from the MCP endpoint stream).
   res.flushHeaders();
-  await pipeline(Readable.fromWeb(response.body as any), res);
+  // The DOM and node:stream/web ReadableStream types differ only in their declarations.
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res);
 }

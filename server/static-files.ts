@@ -73,7 +73,11 @@ export interface StaticFiles {
    * answer's bytes are in `bodyOf(response)`, not in its body (`withBody` makes an ordinary Response).
    */
   serve(
-    request: Request, entry: FileEntry, publicPath: string, extra?: Record<string, string>, status?: number,
+    request: Request,
+    entry: FileEntry,
+    publicPath: string,
+    extra?: Record<string, string>,
+    status?: number,
   ): Response;
   /** Stops watching the folder. */
   close(): void;
@@ -168,7 +172,7 @@ export function createStaticFiles(root: string): StaticFiles {
       if (status === 200) {
         head.etag = entry.etag;
         const inm = request.headers.get('if-none-match');
-        if (inm && inm.split(',').some((t) => t.trim() === entry.etag || t.trim() === '*')) {
+        if (inm?.split(',').some((t) => t.trim() === entry.etag || t.trim() === '*')) {
           delete head['content-type'];
           return new Response(null, { status: 304, headers: head });
         }

@@ -17,8 +17,18 @@ export const OUTPUT_DIR = join(ROOT, '.vercel', 'output');
 
 /** What the Vercel output is built from: a change to any of these makes it stale. */
 const SOURCES = [
-  'content', 'src', 'public', 'api', 'middleware.ts', 'astro.config.mjs', 'tsconfig.json',
-  'package.json', 'package-lock.json', 'vercel.json', 'vercel.project.json', 'build/content.json',
+  'content',
+  'src',
+  'public',
+  'api',
+  'middleware.ts',
+  'astro.config.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+  'vercel.json',
+  'vercel.project.json',
+  'build/content.json',
 ];
 
 function newest(path: string): number {
@@ -32,7 +42,8 @@ function newest(path: string): number {
 export function outputReason(root = ROOT): string | undefined {
   const marker = statSync(join(root, '.vercel', 'output', 'config.json'), { throwIfNoEntry: false });
   if (!marker) return 'no .vercel/output yet';
-  if (Math.max(...SOURCES.map((s) => newest(join(root, s)))) > marker.mtimeMs) return 'sources changed since the last Vercel build';
+  if (Math.max(...SOURCES.map((s) => newest(join(root, s)))) > marker.mtimeMs)
+    return 'sources changed since the last Vercel build';
   const content = join(root, '.vercel', 'output', 'functions', 'middleware.func', 'build', 'content.json');
   if (!existsSync(content)) return 'the middleware bundle has no content.json';
   const origin = (JSON.parse(readFileSync(content, 'utf8')) as { origin: string }).origin;
@@ -46,10 +57,11 @@ export function writeProjectLink(root = ROOT): string {
   const link = join(root, '.vercel', 'project.json');
   if (existsSync(link)) {
     const current = JSON.parse(readFileSync(link, 'utf8')) as { projectId?: string };
-    if (current.projectId && current.projectId !== settings.projectId) return `keeping ${link} (linked to project ${current.projectId})`;
+    if (current.projectId && current.projectId !== settings.projectId)
+      return `keeping ${link} (linked to project ${current.projectId})`;
   }
   mkdirSync(dirname(link), { recursive: true });
-  writeFileSync(link, JSON.stringify(settings, null, 2) + '\n');
+  writeFileSync(link, `${JSON.stringify(settings, null, 2)}\n`);
   return `wrote ${link} from vercel.project.json`;
 }
 
@@ -75,10 +87,10 @@ export function vercelBuild(args: string[] = [], root = ROOT): number {
   const r = spawnSync(process.execPath, [cli, 'build', '--yes', ...args], { cwd: root, env, stdio: 'inherit' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (r.status === 0) {
-    for (const gone of dropLocalState(join(root, '.vercel', 'output', 'functions'))) console.log(`removed local state from the output: ${gone}`);
+    for (const gone of dropLocalState(join(root, '.vercel', 'output', 'functions')))
+      console.log(`removed local state from the output: ${gone}`);
     console.log(`vercel build: .vercel/output written in ${seconds} s`);
-  }
-  else console.error(`vercel build failed after ${seconds} s (exit ${r.status ?? r.signal})`);
+  } else console.error(`vercel build failed after ${seconds} s (exit ${r.status ?? r.signal})`);
   return r.status ?? 1;
 }
 

@@ -92,7 +92,10 @@ function sinkConfig(env: Env, file: string): SinkConfig {
   const timeoutMs = env.LEAD_SINK_TIMEOUT_MS;
   if (kind === 'hubspot') {
     if (!hubspot) {
-      return { kind: 'invalid', error: 'LEAD_SINK=hubspot needs HUBSPOT_ACCESS_TOKEN, HUBSPOT_PORTAL_ID and HUBSPOT_FORM_ID' };
+      return {
+        kind: 'invalid',
+        error: 'LEAD_SINK=hubspot needs HUBSPOT_ACCESS_TOKEN, HUBSPOT_PORTAL_ID and HUBSPOT_FORM_ID',
+      };
     }
     return {
       kind,

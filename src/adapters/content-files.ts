@@ -203,7 +203,8 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
   const metaOf = () => {
     if (!meta) {
       meta = read<MetaFile>(META_FILE);
-      if (meta.format !== PACK_FORMAT) throw new Error(`${join(dataDir, META_FILE)}: unknown format ${String(meta.format)}`);
+      if (meta.format !== PACK_FORMAT)
+        throw new Error(`${join(dataDir, META_FILE)}: unknown format ${String(meta.format)}`);
     }
     return meta;
   };

@@ -11,8 +11,17 @@ export class HttpError extends Error {
 }
 
 /** POSTs `body` and resolves with the response text on 2xx; rejects on non-2xx, network error or timeout. */
-export async function postWithin(url: string, init: { headers: Record<string, string>; body: string; timeoutMs: number; what: string; fetch?: typeof fetch }): Promise<string> {
-  const res = await (init.fetch ?? fetch)(url, { method: 'POST', headers: init.headers, body: init.body, signal: AbortSignal.timeout(init.timeoutMs), redirect: 'error' });
+export async function postWithin(
+  url: string,
+  init: { headers: Record<string, string>; body: string; timeoutMs: number; what: string; fetch?: typeof fetch },
+): Promise<string> {
+  const res = await (init.fetch ?? fetch)(url, {
+    method: 'POST',
+    headers: init.headers,
+    body: init.body,
+    signal: AbortSignal.timeout(init.timeoutMs),
+    redirect: 'error',
+  });
   const text = await res.text();
   if (!res.ok) throw new HttpError(res.status, text, init.what);
   return text;

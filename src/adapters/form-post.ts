@@ -52,10 +52,10 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
     kind: 'answer',
     response: wantsHtml(request)
       ? page(413, 'Your message is too long', [
-        `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. ` +
-          'Please shorten your message and send it again.</p>',
-        backToForm(undefined),
-      ])
+          `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. ` +
+            'Please shorten your message and send it again.</p>',
+          backToForm(undefined),
+        ])
       : errorResponse(413, `Request body is larger than ${maxBytes} bytes`, readHeaders('none')),
   });
   let bytes: Buffer<ArrayBuffer> | undefined;
@@ -65,16 +65,19 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
     if (!(e instanceof BodyUnreadable)) throw e;
     const response = wantsHtml(request)
       ? page(400, 'We could not read the form', [
-        '<p>The form did not arrive whole. Please send it again.</p>',
-        backToForm(undefined),
-      ])
+          '<p>The form did not arrive whole. Please send it again.</p>',
+          backToForm(undefined),
+        ])
       : errorResponse(400, 'Request body could not be read to its end', readHeaders('none'));
     return { kind: 'answer', response };
   }
   if (!bytes) return tooLarge();
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (text.trimStart().startsWith('{')) {
-    return { kind: 'json', request: new Request(request.url, { method: request.method, headers: request.headers, body: bytes }) };
+    return {
+      kind: 'json',
+      request: new Request(request.url, { method: request.method, headers: request.headers, body: bytes }),
+    };
   }
   return { kind: 'form', lead: formToLead(new URLSearchParams(text)) };
 }
@@ -122,7 +125,9 @@ const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type
  * it), requests without an `Origin` (agents, curl) and the site's own pages go through.
  */
 export function crossSiteRefusal(
-  request: Request, siteOrigin: string, headers = readHeaders('none'),
+  request: Request,
+  siteOrigin: string,
+  headers = readHeaders('none'),
 ): Response | undefined {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (isJsonType(type)) return undefined;
@@ -174,48 +179,77 @@ export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>)
   const headers = answer.headers;
   switch (answer.status) {
     case 200:
-      return page(200, demo ? 'Thank you: your demo request is in' : 'Thank you: we have your enquiry', [
-        `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
-          demo
-            ? 'We will email you within one business day to pick a time for your 45-minute walkthrough.'
-            : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
-        }</p>`,
-        '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
-      ], headers);
+      return page(
+        200,
+        demo ? 'Thank you: your demo request is in' : 'Thank you: we have your enquiry',
+        [
+          `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
+            demo
+              ? 'We will email you within one business day to pick a time for your 45-minute walkthrough.'
+              : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
+          }</p>`,
+          '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
+        ],
+        headers,
+      );
     case 400: {
       const problems = validateLead(lead).problems.filter((p) => p.outcome === 'reject');
       const items = problems.length
-        ? problems.map((p) => `<li><strong>${escapeHtml(LABELS[p.field] ?? p.field)}:</strong> ${escapeHtml(p.error)}</li>`)
-        : [`<li>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'Please check your details.'))}</li>`];
-      return page(400, 'Please check your details', [
-        `<p>We could not send the form. Please fix ${problems.length > 1 ? 'these problems' : 'this problem'} and send it again:</p>`,
-        `<ul>${items.join('')}</ul>`,
-        backToForm(lead),
-      ], headers);
+        ? problems.map(
+            (p) => `<li><strong>${escapeHtml(LABELS[p.field] ?? p.field)}:</strong> ${escapeHtml(p.error)}</li>`,
+          )
+        : [
+            `<li>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'Please check your details.'))}</li>`,
+          ];
+      return page(
+        400,
+        'Please check your details',
+        [
+          `<p>We could not send the form. Please fix ${problems.length > 1 ? 'these problems' : 'this problem'} and send it again:</p>`,
+          `<ul>${items.join('')}</ul>`,
+          backToForm(lead),
+        ],
+        headers,
+      );
     }
     case 429: {
       const minutes = retryMinutes(headers['Retry-After'] ?? headers['retry-after']);
-      return page(429, 'Please try again later', [
-        `<p>Too many enquiries have been sent from this connection. ${
-          minutes ? `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` : 'Please try again later.'
-        }</p>`,
-        elsewhere,
-        '<p><a href="/">Back to the Kartage website</a></p>',
-      ], headers);
+      return page(
+        429,
+        'Please try again later',
+        [
+          `<p>Too many enquiries have been sent from this connection. ${
+            minutes ? `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` : 'Please try again later.'
+          }</p>`,
+          elsewhere,
+          '<p><a href="/">Back to the Kartage website</a></p>',
+        ],
+        headers,
+      );
     }
     case 502:
-      return page(502, 'We could not record your details', [
-        '<p>Sorry: your details could not be recorded just now, and nothing was saved. ' +
-          'Please use the chat on our website, or contact our sales team directly:</p>',
-        elsewhere,
-        backToForm(lead),
-      ], headers);
+      return page(
+        502,
+        'We could not record your details',
+        [
+          '<p>Sorry: your details could not be recorded just now, and nothing was saved. ' +
+            'Please use the chat on our website, or contact our sales team directly:</p>',
+          elsewhere,
+          backToForm(lead),
+        ],
+        headers,
+      );
     default:
-      return page(answer.status, 'Something went wrong', [
-        `<p>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'The form could not be sent.'))}</p>`,
-        elsewhere,
-        backToForm(lead),
-      ], headers);
+      return page(
+        answer.status,
+        'Something went wrong',
+        [
+          `<p>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'The form could not be sent.'))}</p>`,
+          elsewhere,
+          backToForm(lead),
+        ],
+        headers,
+      );
   }
 }
 

@@ -19,7 +19,10 @@ export function errorResponse(status: number, error: string, headers: Headers_ =
 }
 
 export function markdown(body: string, status = 200, headers: Headers_ = {}): Response {
-  return new Response(body, { status, headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...headers } });
+  return new Response(body, {
+    status,
+    headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...headers },
+  });
 }
 
 /** Headers every JSON read answer carries: cache class, CORS and Vary. */
@@ -34,7 +37,8 @@ export function preflight(methods: readonly string[]): Response {
     headers: {
       'Access-Control-Allow-Origin': '*',
       'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
-      'Access-Control-Allow-Headers': 'Content-Type, Accept, Idempotency-Key, If-None-Match, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+      'Access-Control-Allow-Headers':
+        'Content-Type, Accept, Idempotency-Key, If-None-Match, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
       'Access-Control-Max-Age': '86400',
     },
   });
@@ -78,12 +82,15 @@ export async function readJson(request: Request, maxBytes: number, headers: Head
   try {
     bytes = await readBody(request, maxBytes);
   } catch (e) {
-    if (e instanceof BodyUnreadable) return { ok: false, response: errorResponse(400, 'Request body could not be read to its end', headers) };
+    if (e instanceof BodyUnreadable)
+      return { ok: false, response: errorResponse(400, 'Request body could not be read to its end', headers) };
     throw e;
   }
-  if (!bytes) return { ok: false, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) };
+  if (!bytes)
+    return { ok: false, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  if (!text.trim()) return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object', headers) };
+  if (!text.trim())
+    return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object', headers) };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
@@ -93,5 +100,7 @@ export async function readJson(request: Request, maxBytes: number, headers: Head
 
 /** 405 with the Error body and `Allow`. */
 export function methodNotAllowed(allowed: readonly string[]): Response {
-  return errorResponse(405, `Method not allowed: use ${allowed.join(' or ')}`, { Allow: [...allowed, 'OPTIONS'].join(', ') });
+  return errorResponse(405, `Method not allowed: use ${allowed.join(' or ')}`, {
+    Allow: [...allowed, 'OPTIONS'].join(', '),
+  });
 }

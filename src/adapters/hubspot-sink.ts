@@ -24,7 +24,9 @@ const CONTACT = '0-1';
 /** Splits a full name into HubSpot's first and last name: the last word is the last name. */
 export function splitName(full: string): { firstname: string; lastname?: string } {
   const words = full.trim().split(/\s+/);
-  return words.length < 2 ? { firstname: words[0] ?? '' } : { firstname: words.slice(0, -1).join(' '), lastname: words.at(-1)! };
+  return words.length < 2
+    ? { firstname: words[0] ?? '' }
+    : { firstname: words.slice(0, -1).join(' '), lastname: words.at(-1)! };
 }
 
 /** The form fields HubSpot receives for a lead. */
@@ -45,7 +47,9 @@ export function hubSpotFields(record: LeadRecord): { objectTypeId: string; name:
     ['kartage_moves', lead.moves],
     ['kartage_lead_id', record.id],
   ];
-  return fields.filter((f): f is [string, string] => !!f[1]).map(([name, value]) => ({ objectTypeId: CONTACT, name, value }));
+  return fields
+    .filter((f): f is [string, string] => !!f[1])
+    .map(([name, value]) => ({ objectTypeId: CONTACT, name, value }));
 }
 
 export function createHubSpotSink(opts: HubSpotSinkOptions): LeadSink {
@@ -63,7 +67,11 @@ export function createHubSpotSink(opts: HubSpotSinkOptions): LeadSink {
         },
       };
       await postWithin(url, {
-        headers: { Authorization: `Bearer ${opts.token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+        headers: {
+          Authorization: `Bearer ${opts.token}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
         body: JSON.stringify(body),
         timeoutMs: opts.timeoutMs ?? 5000,
         what: 'HubSpot',

@@ -39,11 +39,22 @@ export function slackMessage(record: LeadRecord, origin: string): Record<string,
   };
 }
 
-export function createSlackNotifier(opts: { url: string; origin: string; timeoutMs?: number; fetch?: typeof fetch }): Notifier {
+export function createSlackNotifier(opts: {
+  url: string;
+  origin: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}): Notifier {
   return {
     name: 'slack webhook',
     async notify(record) {
-      await postWithin(opts.url, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(slackMessage(record, opts.origin)), timeoutMs: opts.timeoutMs ?? 3000, what: 'The sales webhook', fetch: opts.fetch });
+      await postWithin(opts.url, {
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(slackMessage(record, opts.origin)),
+        timeoutMs: opts.timeoutMs ?? 3000,
+        what: 'The sales webhook',
+        fetch: opts.fetch,
+      });
     },
   };
 }
@@ -57,7 +68,13 @@ export function createLogNotifier(log: Log): Notifier {
     name: 'log',
     async notify(record) {
       const { lead } = record;
-      log('lead_notification', { level: 'info', id: record.id, intent: lead.intent, name: lead.name, company: lead.company });
+      log('lead_notification', {
+        level: 'info',
+        id: record.id,
+        intent: lead.intent,
+        name: lead.name,
+        company: lead.company,
+      });
     },
   };
 }

@@ -11,9 +11,15 @@ export function describeIssue(error: z.ZodError): string {
   return issue.message.startsWith(where) || !where ? issue.message : `${where}: ${issue.message}`;
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown, headers: Record<string, string> = {}): Parsed<z.output<S>> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  headers: Record<string, string> = {},
+): Parsed<z.output<S>> {
   const r = schema.safeParse(input);
-  return r.success ? { ok: true, value: r.data } : { ok: false, response: errorResponse(400, describeIssue(r.error), headers) };
+  return r.success
+    ? { ok: true, value: r.data }
+    : { ok: false, response: errorResponse(400, describeIssue(r.error), headers) };
 }
 
 /** Query parameters as an object; a repeated parameter keeps its first value. */

@@ -203,7 +203,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       for (const h of batch) h.reject(e);
       return;
     }
-    batch.forEach((h, i) => h.resolve(results[i]!));
+    for (const [i, h] of batch.entries()) h.resolve(results[i]!);
   };
 
   return {

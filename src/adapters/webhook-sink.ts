@@ -27,10 +27,20 @@ export function createWebhookSink(opts: WebhookSinkOptions): LeadSink {
   return {
     name: `webhook ${new URL(opts.url).host}`,
     async deliver(record) {
-      const body = JSON.stringify({ type: 'lead.created', id: record.id, receivedAt: record.receivedAt, source: record.source, lead: record.lead });
+      const body = JSON.stringify({
+        type: 'lead.created',
+        id: record.id,
+        receivedAt: record.receivedAt,
+        source: record.source,
+        lead: record.lead,
+      });
       const t = Math.floor((opts.now ?? Date.now)() / 1000);
       await postWithin(opts.url, {
-        headers: { 'Content-Type': 'application/json', 'Kartage-Signature': signWebhook(opts.secret, body, t), 'Kartage-Delivery': record.id },
+        headers: {
+          'Content-Type': 'application/json',
+          'Kartage-Signature': signWebhook(opts.secret, body, t),
+          'Kartage-Delivery': record.id,
+        },
         body,
         timeoutMs: opts.timeoutMs ?? 5000,
         what: 'The lead webhook',

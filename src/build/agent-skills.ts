@@ -147,7 +147,7 @@ export async function writeAgentSkills(distDir: string, origin: string): Promise
   const skill = skillMarkdown(origin);
   const files = [
     [SKILL_PATH, skill],
-    [AGENT_SKILLS_INDEX_PATH, JSON.stringify(agentSkillsIndex(origin, skill), null, 2) + '\n'],
+    [AGENT_SKILLS_INDEX_PATH, `${JSON.stringify(agentSkillsIndex(origin, skill), null, 2)}\n`],
   ];
   for (const [path, body] of files) {
     await mkdir(dirname(join(distDir, path!)), { recursive: true });

@@ -66,7 +66,9 @@ export function buildPack(records: readonly Buffer[]): { pack: Buffer; index: Pa
 /** The static paths as templates that hold for every page plus the paths no template covers. */
 export function filesWithTemplates(files: readonly string[], slugs: readonly string[]): FilesFile {
   const all = new Set(files);
-  const templates = slugs.length ? CANDIDATE_TEMPLATES.filter((t) => slugs.every((s) => all.has(t.replace('{slug}', s)))) : [];
+  const templates = slugs.length
+    ? CANDIDATE_TEMPLATES.filter((t) => slugs.every((s) => all.has(t.replace('{slug}', s))))
+    : [];
   const covered = new Set(templates.flatMap((t) => slugs.map((s) => t.replace('{slug}', s))));
   return { templates, files: files.filter((f) => !covered.has(f)) };
 }
@@ -80,7 +82,11 @@ export type Packs = [Pack, Pack, Pack];
 
 /** Each pack's records, as strings. */
 function packRecords(pages: readonly ContentPage[]): string[][] {
-  return [pages.map((p) => JSON.stringify(entryOf(p))), pages.map((p) => JSON.stringify(toPage(p))), pages.map((p) => p.text)];
+  return [
+    pages.map((p) => JSON.stringify(entryOf(p))),
+    pages.map((p) => JSON.stringify(toPage(p))),
+    pages.map((p) => p.text),
+  ];
 }
 
 /** Builds the packs of records given as strings (what a pack worker runs). */

@@ -48,7 +48,8 @@ export interface PageCache {
 /** What decides a page besides its HTML: the code that derives it and the versions of the packages it uses. */
 export function cacheSalt(): string {
   const h = createHash('sha256');
-  for (const f of ['./page-from-html.ts', './derive-pages.ts', '../../package-lock.json']) h.update(readFileSync(new URL(f, import.meta.url)));
+  for (const f of ['./page-from-html.ts', './derive-pages.ts', '../../package-lock.json'])
+    h.update(readFileSync(new URL(f, import.meta.url)));
   return h.digest('hex');
 }
 
@@ -61,7 +62,10 @@ function derivedOf(html: string, cache: PageCache | undefined): { derived: PageF
   const key = cacheKey(cache, html);
   const path = cacheFile(cache, key);
   try {
-    return { derived: (JSON.parse(readFileSync(path, 'utf8')) as { derived: PageFromHtml | null }).derived ?? undefined, key };
+    return {
+      derived: (JSON.parse(readFileSync(path, 'utf8')) as { derived: PageFromHtml | null }).derived ?? undefined,
+      key,
+    };
   } catch {
     // Not cached yet (or a torn file from a build that was stopped): derive it and keep it.
   }
@@ -105,7 +109,9 @@ export interface WorkerRequest {
   id: number;
   files: string[];
 }
-export type WorkerReply = { id: number; results: { page?: DerivedPage; key?: string }[] } | { id: number; error: string };
+export type WorkerReply =
+  | { id: number; results: { page?: DerivedPage; key?: string }[] }
+  | { id: number; error: string };
 export interface WorkerData {
   distDir: string;
   cache?: PageCache;
@@ -115,14 +121,24 @@ export interface WorkerData {
  * Derives every file, in `workers` threads (1: in this thread), through the page cache when `cacheDir` is given.
  * Results in the order of `files`, pages only.
  */
-export async function derivePages(distDir: string, files: string[], workers = defaultWorkers(), cacheDir?: string): Promise<DerivedPage[]> {
+export async function derivePages(
+  distDir: string,
+  files: string[],
+  workers = defaultWorkers(),
+  cacheDir?: string,
+): Promise<DerivedPage[]> {
   const cache = cacheDir ? { dir: cacheDir, salt: cacheSalt() } : undefined;
   const out = await deriveAll(distDir, files, workers, cache);
   if (cache) pruneCache(cache, new Set(out.map((r) => r.key!)));
   return out.map((r) => r.page).filter((d): d is DerivedPage => d !== undefined);
 }
 
-async function deriveAll(distDir: string, files: string[], workers: number, cache: PageCache | undefined): Promise<{ page?: DerivedPage; key?: string }[]> {
+async function deriveAll(
+  distDir: string,
+  files: string[],
+  workers: number,
+  cache: PageCache | undefined,
+): Promise<{ page?: DerivedPage; key?: string }[]> {
   const count = Math.min(workers, Math.ceil(files.length / BATCH));
   if (count <= 1) return files.map((f) => derivePageFile(distDir, f, cache));
   const out: { page?: DerivedPage; key?: string }[] = new Array(files.length);
@@ -141,12 +157,14 @@ async function deriveAll(distDir: string, files: string[], workers: number, cach
         w.postMessage({ id, files: files.slice(id, id + BATCH) } satisfies WorkerRequest);
       };
       for (let i = 0; i < count; i++) {
-        const w = new Worker(new URL('./derive-worker.ts', import.meta.url), { workerData: { distDir, cache } satisfies WorkerData });
+        const w = new Worker(new URL('./derive-worker.ts', import.meta.url), {
+          workerData: { distDir, cache } satisfies WorkerData,
+        });
         pool.push(w);
         running++;
         w.on('message', (m: WorkerReply) => {
           if ('error' in m) return reject(new Error(m.error));
-          m.results.forEach((r, k) => (out[m.id + k] = r));
+          for (const [k, r] of m.results.entries()) out[m.id + k] = r;
           feed(w);
         });
         w.on('error', reject);

@@ -101,7 +101,10 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; 
   }
 }
 
-async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{ pages: Page[]; timings: DeriveTimings }> {
+async function derive(
+  opts: DeriveOptions,
+  pagefind: Promise<number>,
+): Promise<{ pages: Page[]; timings: DeriveTimings }> {
   const started = performance.now();
   const html: string[] = [];
   for await (const file of allFiles(opts.distDir)) if (file.endsWith('.html')) html.push(relative(opts.distDir, file));
@@ -126,7 +129,7 @@ async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
   await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
 
-  const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await write(join(opts.distDir, DISCOVERY_PATHS.mcp), json(mcpServerJson(opts.origin, pkg.version)));
   await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
@@ -146,10 +149,15 @@ async function derive(opts: DeriveOptions, pagefind: Promise<number>): Promise<{
   const waitMs = performance.now() - waitFrom;
   const files: string[] = [];
   for await (const file of allFiles(opts.distDir)) {
-    const rel = '/' + relative(opts.distDir, file).split(sep).join('/');
+    const rel = `/${relative(opts.distDir, file).split(sep).join('/')}`;
     if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
   }
-  const data: ContentData = { origin: opts.origin, builtAt: new Date().toISOString(), pages: contentPages, files: files.sort() };
+  const data: ContentData = {
+    origin: opts.origin,
+    builtAt: new Date().toISOString(),
+    pages: contentPages,
+    files: files.sort(),
+  };
   await writeContentJson(join(opts.dataDir, CONTENT_FILE), data);
   await writeDataFiles(opts.dataDir, data, packs);
   const totalMs = performance.now() - started;

@@ -7,7 +7,15 @@ import { LIMITS, policyOf } from '../contract/limits.ts';
 import { AGENT_SKILLS_PATH, SERVER_CARD_PATH, SERVER_CARD_TYPE } from '../contract/links.ts';
 import { MCP_SERVER_NAME, MCP_TOOLS } from '../contract/mcp.ts';
 import {
-  DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES, type LeadInput, type LeadValidation,
+  DIALCODE_PATTERN,
+  INTENTS,
+  LEAD_FIELDS,
+  LeadSchema,
+  MOVES,
+  SEGMENTS,
+  WAREHOUSES,
+  type LeadInput,
+  type LeadValidation,
 } from '../contract/schemas.ts';
 import { sandboxLead } from '../core/leads.ts';
 import { twinUrlOfSlug, urlOfSlug } from '../core/slugs.ts';
@@ -81,8 +89,9 @@ export function ardJson(origin: string) {
           'Install the Kartage MCP server from its registry manifest',
           'Which MCP transport and URL does the Kartage website use?',
         ],
-        description: 'The same MCP server in MCP registry server.json format (schema 2025-12-11): name, version '
-          + `and the streamable-http remote ${origin}/mcp.`,
+        description:
+          'The same MCP server in MCP registry server.json format (schema 2025-12-11): name, version ' +
+          `and the streamable-http remote ${origin}/mcp.`,
       },
       {
         identifier: id('agent-skills'),
@@ -93,8 +102,9 @@ export function ardJson(origin: string) {
           'How should an agent read the Kartage website?',
           'How do I book a Kartage demo for a user?',
         ],
-        description: 'Agent skills index: how to find content, read pages as markdown, check a lead in the sandbox '
-          + 'and submit one only for a person who asked.',
+        description:
+          'Agent skills index: how to find content, read pages as markdown, check a lead in the sandbox ' +
+          'and submit one only for a person who asked.',
       },
       {
         identifier: id('content-api'),
@@ -106,7 +116,8 @@ export function ardJson(origin: string) {
           'Search the Kartage website for storage billing',
           'Send an enquiry to Kartage on behalf of a user',
         ],
-        description: 'OpenAPI 3.1 description of the read-only content API (/api/v1), lead submission (/api/lead) and the lead sandbox. No authentication.',
+        description:
+          'OpenAPI 3.1 description of the read-only content API (/api/v1), lead submission (/api/lead) and the lead sandbox. No authentication.',
       },
       {
         identifier: id('llms-txt'),
@@ -149,8 +160,18 @@ export function apiCatalog(origin: string) {
   ];
   return {
     linkset: [
-      { anchor: `${origin}/api/v1`, 'service-desc': serviceDesc, 'service-doc': serviceDoc, 'service-meta': serviceMeta },
-      { anchor: `${origin}/api/lead`, 'service-desc': serviceDesc, 'service-doc': serviceDoc, 'service-meta': serviceMeta },
+      {
+        anchor: `${origin}/api/v1`,
+        'service-desc': serviceDesc,
+        'service-doc': serviceDoc,
+        'service-meta': serviceMeta,
+      },
+      {
+        anchor: `${origin}/api/lead`,
+        'service-desc': serviceDesc,
+        'service-doc': serviceDoc,
+        'service-meta': serviceMeta,
+      },
       {
         anchor: `${origin}/mcp`,
         'service-desc': [
@@ -166,7 +187,10 @@ export function apiCatalog(origin: string) {
 
 const F = LIMITS.lead_fields;
 /** The contract's defaults, read from the schema rather than retyped. */
-const DEFAULTS = { dialcode: LeadSchema.shape.dialcode.parse(undefined), intent: LeadSchema.shape.intent.parse(undefined) };
+const DEFAULTS = {
+  dialcode: LeadSchema.shape.dialcode.parse(undefined),
+  intent: LeadSchema.shape.intent.parse(undefined),
+};
 const TRUNCATED = (Object.keys(F) as (keyof typeof F)[]).filter((f) => f !== 'email');
 const EXAMPLE = (LeadSchema.meta() as { examples: LeadInput[] }).examples[0]!;
 
@@ -177,9 +201,18 @@ export function sandboxInfo(origin: string) {
   const clean = sandboxLead(EXAMPLE, null);
   const changed = sandboxLead(changedRequest, null);
   return {
-    sandbox: { method: 'POST', url: `${origin}/api/v1/lead/validate`, operationId: 'validateLead', contentType: 'application/json' },
+    sandbox: {
+      method: 'POST',
+      url: `${origin}/api/v1/lead/validate`,
+      operationId: 'validateLead',
+      contentType: 'application/json',
+    },
     summary: `Checks a lead payload with the same validation as POST ${origin}/api/lead, including payloads that would be rejected or silently truncated. It writes nothing (no CRM record), sends nothing (no email or notification) and spends no lead budget.`,
-    submitLead: { method: 'POST', url: `${origin}/api/lead`, use: 'Only on behalf of a person who asked to contact Kartage, with their own details. Never to test: use the sandbox.' },
+    submitLead: {
+      method: 'POST',
+      url: `${origin}/api/lead`,
+      use: 'Only on behalf of a person who asked to contact Kartage, with their own details. Never to test: use the sandbox.',
+    },
     authentication: 'None. No key, token or signup; an Authorization header is ignored.',
     fields: {
       required: ['name', 'email'],
@@ -192,14 +225,18 @@ export function sandboxInfo(origin: string) {
     outcomes: {
       reject: {
         effect: 'Submission answers 400 and records nothing. The sandbox answers 422 with wouldSubmit false.',
-        when: ['name missing or blank', `email missing, not a valid address, or over ${F.email} characters (an address is never cut)`],
+        when: [
+          'name missing or blank',
+          `email missing, not a valid address, or over ${F.email} characters (an address is never cut)`,
+        ],
       },
       truncate: {
         effect: 'Submission stores the value cut to its maximum length. The sandbox answers 422 with wouldSubmit true.',
         when: TRUNCATED.map((field) => ({ field, maxLength: F[field] })),
       },
       drop: {
-        effect: 'Submission ignores the value and applies the default, if there is one. The sandbox answers 422 with wouldSubmit true.',
+        effect:
+          'Submission ignores the value and applies the default, if there is one. The sandbox answers 422 with wouldSubmit true.',
         when: [
           `dialcode not matching ${DIALCODE_PATTERN.source} (default ${DEFAULTS.dialcode})`,
           `intent not one of ${INTENTS.join(', ')} (default ${DEFAULTS.intent})`,
@@ -220,7 +257,13 @@ export function sandboxInfo(origin: string) {
       limit: LIMITS.read.limit,
       windowSeconds: LIMITS.read.windowSeconds,
       policy: policyOf(LIMITS.read),
-      headers: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After (on 429)'],
+      headers: [
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'RateLimit-Policy',
+        'Retry-After (on 429)',
+      ],
       leadBudget: `Not spent: lead submission allows ${LIMITS.lead.limit} per IP per hour, and the sandbox uses none of it.`,
     },
     examples: [

@@ -19,8 +19,15 @@ export function derive(): AstroIntegration {
         if (process.env.KARTAGE_SKIP_DERIVE === '1') return logger.warn('derive step skipped (KARTAGE_SKIP_DERIVE=1)');
         const started = performance.now();
         const cacheDir = join(root, 'node_modules/.cache/kartage-derive');
-        const { pages } = await deriveSite({ distDir: fileURLToPath(dir), dataDir: join(root, DATA_DIR), origin, cacheDir });
-        logger.info(`derived ${pages.length} pages: twins, JSON, llms.txt, sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`);
+        const { pages } = await deriveSite({
+          distDir: fileURLToPath(dir),
+          dataDir: join(root, DATA_DIR),
+          origin,
+          cacheDir,
+        });
+        logger.info(
+          `derived ${pages.length} pages: twins, JSON, llms.txt, sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`,
+        );
       },
     },
   };

@@ -41,5 +41,5 @@ export function mcpServerCard(origin: string, pages: readonly Page[]) {
 export async function writeMcpServerCard(distDir: string, origin: string, pages: readonly Page[]): Promise<void> {
   const file = join(distDir, SERVER_CARD_PATH);
   await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(mcpServerCard(origin, pages), null, 2) + '\n');
+  await writeFile(file, `${JSON.stringify(mcpServerCard(origin, pages), null, 2)}\n`);
 }

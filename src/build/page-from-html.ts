@@ -11,7 +11,7 @@ import { fromParse5 } from 'hast-util-from-parse5';
 import rehypeRemark from 'rehype-remark';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
-import type { Element, Root } from 'hast';
+import type { Element, Root, RootContent } from 'hast';
 import type { Root as MdRoot } from 'mdast';
 import type { Page } from '../contract/schemas.ts';
 import { PAGE_KINDS, type PageKind } from '../contract/content.ts';
@@ -47,9 +47,41 @@ const attr = (el: Element | undefined, name: string) => {
 };
 
 /** Elements whose content is a block of its own: their edges are word (and sentence) boundaries in plain text. */
-const BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
-  'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section',
-  'summary', 'table', 'td', 'th', 'tr', 'ul']);
+const BLOCKS = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'caption',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
+]);
 /** Inline elements that never continue the word before them (a date after a linked title: "one year on 28 Jan"). */
 const SPACED = new Set(['time']);
 
@@ -67,12 +99,12 @@ function textOf(node: Element | Root | undefined): string {
     parts.push(/[\p{L}\p{N})\]]/u.test(last) ? '. ' : ' ');
     last = '';
   };
-  const walk = (n: any) => {
+  const walk = (n: Root | RootContent): void => {
     if (n.type === 'text') {
       parts.push(n.value);
       const end = n.value.trimEnd();
-      if (end) last = end[end.length - 1];
-    } else if (n.children) {
+      if (end) last = end.at(-1) ?? '';
+    } else if ('children' in n) {
       const block = n.type === 'element' && BLOCKS.has(n.tagName);
       if (block || (n.type === 'element' && SPACED.has(n.tagName))) parts.push(' ');
       n.children.forEach(walk);
@@ -187,7 +219,7 @@ export function pageFromHtml(html: string, opts: { whole?: boolean } = {}): Page
   absolutize(main, new URL(url).origin);
   const md = toMarkdown.runSync({ type: 'root', children: [main] } as Root) as unknown as MdRoot;
   h1First(md);
-  const markdown = `${String(toMarkdown.stringify(md as any)).trim()}\n`;
+  const markdown = `${String(toMarkdown.stringify(md as Parameters<typeof toMarkdown.stringify>[0])).trim()}\n`;
   const page: Page = { slug, title, url, markdown };
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;

@@ -32,7 +32,10 @@ const SECTIONS: { title: string; test: (p: SitePage) => boolean }[] = [
   { title: 'Optional', test: () => true },
 ];
 
-export interface MachineFile { path: string; note: string }
+export interface MachineFile {
+  path: string;
+  note: string;
+}
 
 /** The machine-readable files llms.txt lists (and the MCP llms.txt resource, built by the same function). */
 export const MACHINE_FILES: readonly MachineFile[] = [
@@ -45,8 +48,14 @@ export const MACHINE_FILES: readonly MachineFile[] = [
   { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
   { path: SERVER_CARD_PATH, note: 'MCP server card: the server, its transport, tools and resources.' },
   { path: AGENT_SKILLS_PATH, note: 'Agent skills index: how an agent finds, reads and uses this site.' },
-  { path: '/.well-known/ard.json', note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.' },
-  { path: '/.well-known/api-catalog', note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.' },
+  {
+    path: '/.well-known/ard.json',
+    note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.',
+  },
+  {
+    path: '/.well-known/api-catalog',
+    note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.',
+  },
   { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
   { path: '/auth.md', note: 'Statement that no authentication is needed, and which headers matter.' },
   { path: '/api-deprecation-policy', note: 'How API operations are deprecated and withdrawn.' },
@@ -66,7 +75,7 @@ export function llmsTxt(pages: readonly SitePage[], origin: string, files: reado
   const out = [
     '# Kartage',
     '',
-    '> Kartage is Australian operating software for moving, relocation and storage companies: quoting, CRM, scheduling and dispatch, a crew app, storage billing, international moves, invoicing, a customer portal, reporting and integrations. This site\'s content is public and readable by agents as markdown, through a read-only JSON API and an MCP server; no authentication is needed.',
+    "> Kartage is Australian operating software for moving, relocation and storage companies: quoting, CRM, scheduling and dispatch, a crew app, storage billing, international moves, invoicing, a customer portal, reporting and integrations. This site's content is public and readable by agents as markdown, through a read-only JSON API and an MCP server; no authentication is needed.",
     '',
     'Every page below links to its markdown version. Lead submission (POST /api/lead) is only for a person who asked to be contacted; use the sandbox (POST /api/v1/lead/validate) to check a payload first.',
   ];
@@ -75,12 +84,23 @@ export function llmsTxt(pages: readonly SitePage[], origin: string, files: reado
     if (title === 'Optional') continue;
     const list = sections.get(title);
     if (!list?.length) continue;
-    out.push('', `## ${title}`, '', ...list.map((p) => `- [${oneLine(p.title)}](${p.markdown_url ?? p.url}): ${oneLine(p.description)}`));
+    out.push(
+      '',
+      `## ${title}`,
+      '',
+      ...list.map((p) => `- [${oneLine(p.title)}](${p.markdown_url ?? p.url}): ${oneLine(p.description)}`),
+    );
   }
   out.push('', '## Machine-readable files', '', ...files.map((f) => `- [${f.path}](${origin}${f.path}): ${f.note}`));
   const optional = sections.get('Optional');
-  if (optional?.length) out.push('', '## Optional', '', ...optional.map((p) => `- [${oneLine(p.title)}](${p.markdown_url ?? p.url}): ${oneLine(p.description)}`));
-  return out.join('\n') + '\n';
+  if (optional?.length)
+    out.push(
+      '',
+      '## Optional',
+      '',
+      ...optional.map((p) => `- [${oneLine(p.title)}](${p.markdown_url ?? p.url}): ${oneLine(p.description)}`),
+    );
+  return `${out.join('\n')}\n`;
 }
 
 /** llms-full.txt: every page's markdown, one after another. */
@@ -92,7 +112,9 @@ const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(
 
 /** sitemap.xml of every published page, with lastmod. */
 export function sitemapXml(pages: Page[]): string {
-  const urls = pages.map((p) => `  <url><loc>${xmlEscape(p.url)}</loc>${p.updated ? `<lastmod>${p.updated}</lastmod>` : ''}</url>`);
+  const urls = pages.map(
+    (p) => `  <url><loc>${xmlEscape(p.url)}</loc>${p.updated ? `<lastmod>${p.updated}</lastmod>` : ''}</url>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
@@ -104,9 +126,9 @@ export function sitemapMd(pages: readonly SitePage[], origin: string): string {
   const out = [
     '# Kartage sitemap',
     '',
-    `> Every published page of ${origin}, grouped by section. Each page is also markdown: append \`.md\` to its `
-      + `URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}/sitemap.xml); the site `
-      + `summary is [llms.txt](${origin}/llms.txt).`,
+    `> Every published page of ${origin}, grouped by section. Each page is also markdown: append \`.md\` to its ` +
+      `URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}/sitemap.xml); the site ` +
+      `summary is [llms.txt](${origin}/llms.txt).`,
   ];
   for (const [title, list] of bySection(pages)) {
     if (!list.length) continue;
@@ -116,10 +138,26 @@ export function sitemapMd(pages: readonly SitePage[], origin: string): string {
       out.push(`- [${title}](${p.url})${p.updated ? ` (updated ${p.updated})` : ''}`);
     }
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
-const AI_CRAWLERS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'Meta-ExternalAgent', 'Amazonbot', 'DuckAssistBot', 'MistralAI-User'];
+const AI_CRAWLERS = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+  'Meta-ExternalAgent',
+  'Amazonbot',
+  'DuckAssistBot',
+  'MistralAI-User',
+];
 
 /**
  * robots.txt: open to every crawler, AI crawlers named explicitly; the search page (a client-side

@@ -28,7 +28,9 @@ export function functionSettings(op: Operation) {
     memory: 1024,
     // Only the data files of what the operation reads (issue 14 part 3): listPages ships the entries,
     // search its index and snippet text, the lead functions nothing.
-    ...(data.length ? { includeFiles: data.length === 1 ? `${DATA_DIR}/${data[0]}` : `${DATA_DIR}/{${data.join(',')}}` } : {}),
+    ...(data.length
+      ? { includeFiles: data.length === 1 ? `${DATA_DIR}/${data[0]}` : `${DATA_DIR}/{${data.join(',')}}` }
+      : {}),
     excludeFiles: '{var,test-results,bench,.tools,dist}/**',
   };
 }
@@ -72,12 +74,15 @@ export function buildVercelConfig() {
     crons: CRONS,
     redirects: [trailingSlashRedirect, ...htmlRedirects],
     rewrites: [...rewrites(), cleanUrlRewrite],
-    headers: headerRules.map((r) => ({ source: r.source, headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })) })),
+    headers: headerRules.map((r) => ({
+      source: r.source,
+      headers: Object.entries(r.headers).map(([key, value]) => ({ key, value })),
+    })),
   };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = fileURLToPath(new URL('../../vercel.json', import.meta.url));
-  writeFileSync(out, JSON.stringify(buildVercelConfig(), null, 2) + '\n');
+  writeFileSync(out, `${JSON.stringify(buildVercelConfig(), null, 2)}\n`);
   console.log(`wrote ${out}`);
 }

@@ -2,7 +2,12 @@
 
 /** `2024-02-20` -> `20 February 2024` (dates are calendar dates, so format them in UTC). */
 export function longDate(iso: string): string {
-  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-AU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-AU', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
 /** Whole dollars: 1890 -> `$1,890`. */

@@ -4,7 +4,18 @@
  * component sets from the contract, so the two cannot drift apart.
  */
 
-const FIELDS = ['name', 'email', 'company', 'dialcode', 'phone', 'country', 'segment', 'warehouses', 'moves', 'message'] as const;
+const FIELDS = [
+  'name',
+  'email',
+  'company',
+  'dialcode',
+  'phone',
+  'country',
+  'segment',
+  'warehouses',
+  'moves',
+  'message',
+] as const;
 // The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
 import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
 const FAILURE =
@@ -63,12 +74,16 @@ export function initLeadForm(form: HTMLFormElement): void {
     const label = labelOf(c);
     if (!value) return c.required ? `Enter your ${label.toLowerCase()}.` : null;
     const max = 'maxLength' in c ? c.maxLength : -1;
-    if (max > 0 && value.length > max) return `${label} must be ${max.toLocaleString('en-AU')} characters or fewer (it is ${value.length.toLocaleString('en-AU')}).`;
-    if (name !== 'message' && CONTROL.test(value)) return `${label} must be one line, without tabs or other control characters.`;
+    if (max > 0 && value.length > max)
+      return `${label} must be ${max.toLocaleString('en-AU')} characters or fewer (it is ${value.length.toLocaleString('en-AU')}).`;
+    if (name !== 'message' && CONTROL.test(value))
+      return `${label} must be one line, without tabs or other control characters.`;
     if (name === 'email' && !EMAIL.test(value)) return 'Enter a valid email address, like sam@yourcompany.com.au.';
     const pattern = c.getAttribute('pattern');
-    if (pattern && !new RegExp(`^(?:${pattern})$`).test(value)) return c.dataset.patternMessage ?? `Check the ${label.toLowerCase()}.`;
-    if (c instanceof HTMLSelectElement && ![...c.options].some((o) => o.value === value)) return `Choose one of the listed options for ${label.toLowerCase()}.`;
+    if (pattern && !new RegExp(`^(?:${pattern})$`).test(value))
+      return c.dataset.patternMessage ?? `Check the ${label.toLowerCase()}.`;
+    if (c instanceof HTMLSelectElement && ![...c.options].some((o) => o.value === value))
+      return `Choose one of the listed options for ${label.toLowerCase()}.`;
     return null;
   }
 
@@ -176,7 +191,7 @@ export function initLeadForm(form: HTMLFormElement): void {
     busy(false);
 
     if (res.ok) {
-      const first = (data.name ?? "").split(/\s+/)[0];
+      const first = (data.name ?? '').split(/\s+/)[0];
       setStatus(
         'success',
         intent === 'demo'
@@ -189,7 +204,11 @@ export function initLeadForm(form: HTMLFormElement): void {
     }
     if (res.status === 400) {
       const err = (await res.json().catch(() => null)) as { error?: string } | null;
-      setStatus('error', `We could not accept the form: ${err?.error ?? 'please check your details and try again.'}`, true);
+      setStatus(
+        'error',
+        `We could not accept the form: ${err?.error ?? 'please check your details and try again.'}`,
+        true,
+      );
       return;
     }
     if (res.status === 429) {

@@ -4,7 +4,11 @@
  */
 
 /** Plain text of an HTML fragment. */
-const text = (html: string) => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * Wraps each table in a focusable, horizontally scrolling region so wide tables work on phones (each
@@ -61,7 +65,9 @@ function featureGrid(html: string): string {
  */
 export function homeSections(html: string): string {
   const [intro, ...sections] = html.split(/(?=<h2[\s>])/);
-  let out = intro?.trim() ? `<section class="band band-intro"><div class="container band-inner">${intro}</div></section>` : '';
+  let out = intro?.trim()
+    ? `<section class="band band-intro"><div class="container band-inner">${intro}</div></section>`
+    : '';
   const productCounts = sections.map((s) => s.match(/href="\/product\//g)?.length ?? 0);
   const productIdx = productCounts.indexOf(Math.max(...productCounts));
   sections.forEach((s, i) => {

@@ -8,7 +8,11 @@ export interface NavLink {
 }
 
 export const PRODUCT_LINKS: NavLink[] = [
-  { href: '/product/quoting', label: 'Quoting and estimates', blurb: 'Surveys, m³ or weight estimates, binding quotes' },
+  {
+    href: '/product/quoting',
+    label: 'Quoting and estimates',
+    blurb: 'Surveys, m³ or weight estimates, binding quotes',
+  },
   { href: '/product/crm', label: 'CRM', blurb: 'Leads, follow-ups and web forms' },
   { href: '/product/scheduling', label: 'Scheduling and dispatch', blurb: 'Calendar, crews, trucks, dispatch board' },
   { href: '/product/crew-app', label: 'Crew app', blurb: 'Inventory, photos, signatures, payments' },
@@ -40,7 +44,11 @@ export const FOOTER_COLUMNS: { title: string; links: NavLink[] }[] = [
   { title: 'Product', links: PRODUCT_LINKS },
   {
     title: 'Solutions',
-    links: [...SOLUTION_LINKS, { href: '/customers', label: 'Customer stories' }, { href: '/pricing', label: 'Pricing' }],
+    links: [
+      ...SOLUTION_LINKS,
+      { href: '/customers', label: 'Customer stories' },
+      { href: '/pricing', label: 'Pricing' },
+    ],
   },
   {
     title: 'Company',
@@ -78,5 +86,5 @@ export const FOOTER_COLUMNS: { title: string; links: NavLink[] }[] = [
 
 /** True when `href` is the current page or a section that contains it. */
 export function isCurrent(href: string, path: string): boolean {
-  return path === href || path.startsWith(href + '/');
+  return path === href || path.startsWith(`${href}/`);
 }

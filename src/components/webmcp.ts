@@ -151,11 +151,13 @@ function fillDemoForm(form: HTMLFormElement, values: Record<string, string>): st
   const filled: string[] = [];
   for (const [name, value] of Object.entries(values)) {
     const control = form.elements.namedItem(name);
-    if (!(
-      control instanceof HTMLInputElement ||
-      control instanceof HTMLSelectElement ||
-      control instanceof HTMLTextAreaElement
-    ))
+    if (
+      !(
+        control instanceof HTMLInputElement ||
+        control instanceof HTMLSelectElement ||
+        control instanceof HTMLTextAreaElement
+      )
+    )
       continue;
     if (control.type === 'hidden') continue;
     control.value = value;

@@ -18,19 +18,21 @@ export const PAGE_KINDS = ['home', 'pricing', 'listing', 'form', 'faq', 'page'] 
 /** A page's kind: one of PAGE_KINDS for a `pages` entry; every `blog` entry is a `post` (a dated article). */
 export type PageKind = (typeof PAGE_KINDS)[number] | 'post';
 
-export const PageFrontmatterSchema = z.strictObject({
-  title: z.string().min(2).max(80),
-  description: z.string().min(50).max(200),
-  updated: date,
-  eyebrow: z.string().max(40).optional(),
-  lead: z.string().max(400).optional(),
-  kind: z.enum(PAGE_KINDS).default('page'),
-  /** The lead form's intent on a `form` page (`demo` books a walkthrough, `enquiry` is a question). */
-  form: z.enum(INTENTS).optional(),
-}).refine((d) => (d.kind === 'form') === (d.form !== undefined), {
-  message: 'a page of kind "form" names its form (form: demo or form: enquiry), and no other page does',
-  path: ['form'],
-});
+export const PageFrontmatterSchema = z
+  .strictObject({
+    title: z.string().min(2).max(80),
+    description: z.string().min(50).max(200),
+    updated: date,
+    eyebrow: z.string().max(40).optional(),
+    lead: z.string().max(400).optional(),
+    kind: z.enum(PAGE_KINDS).default('page'),
+    /** The lead form's intent on a `form` page (`demo` books a walkthrough, `enquiry` is a question). */
+    form: z.enum(INTENTS).optional(),
+  })
+  .refine((d) => (d.kind === 'form') === (d.form !== undefined), {
+    message: 'a page of kind "form" names its form (form: demo or form: enquiry), and no other page does',
+    path: ['form'],
+  });
 export type PageFrontmatter = z.infer<typeof PageFrontmatterSchema>;
 
 export const PostFrontmatterSchema = z.strictObject({
@@ -39,7 +41,10 @@ export const PostFrontmatterSchema = z.strictObject({
   published: date,
   updated: date.optional(),
   author: z.string().min(2),
-  tags: z.array(z.string().regex(/^[a-z0-9 -]+$/)).min(1).max(6),
+  tags: z
+    .array(z.string().regex(/^[a-z0-9 -]+$/))
+    .min(1)
+    .max(6),
 });
 export type PostFrontmatter = z.infer<typeof PostFrontmatterSchema>;
 
@@ -68,7 +73,9 @@ export const PricingSchema = z.strictObject({
   period: z.literal('month'),
   gst: z.literal('excluded'),
   plans: z.array(PlanSchema).length(4),
-  addOns: z.array(z.strictObject({ id: z.string(), name: z.string(), price: z.number().int().positive(), unit: z.string() })),
+  addOns: z.array(
+    z.strictObject({ id: z.string(), name: z.string(), price: z.number().int().positive(), unit: z.string() }),
+  ),
   onboarding: z.strictObject({ from: z.number().int().positive(), note: z.string() }),
   annualDiscount: z.string(),
   trialDays: z.number().int().positive(),

@@ -10,8 +10,14 @@ export const MCP_SERVER_NAME = 'au.com.kartage/site';
 export const MCP_SERVER_VERSION: string = pkg.version;
 
 /** The four tools (SPEC.md "POST /mcp", with the service's own name). */
-export const MCP_TOOLS = ['search_kartage_site', 'get_kartage_page', 'list_kartage_pages', 'get_kartage_pricing'] as const;
+export const MCP_TOOLS = [
+  'search_kartage_site',
+  'get_kartage_page',
+  'list_kartage_pages',
+  'get_kartage_pricing',
+] as const;
 export type McpToolName = (typeof MCP_TOOLS)[number];
 
 /** Page slugs offered as fixed resources besides llms.txt, the sitemap and the OpenAPI document. */
-export const isKeyPage = (slug: string) => slug === 'index' || slug === 'pricing' || slug.startsWith('product/') || slug.startsWith('solutions/');
+export const isKeyPage = (slug: string) =>
+  slug === 'index' || slug === 'pricing' || slug.startsWith('product/') || slug.startsWith('solutions/');

@@ -7,8 +7,17 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
 import {
-  BatchRequestSchema, BatchResponseSchema, ErrorSchema, LeadAcceptedSchema, LeadSchema, LeadValidationSchema,
-  ListPagesResponseSchema, PageSchema, PageSummarySchema, SearchResponseSchema, SearchResultSchema,
+  BatchRequestSchema,
+  BatchResponseSchema,
+  ErrorSchema,
+  LeadAcceptedSchema,
+  LeadSchema,
+  LeadValidationSchema,
+  ListPagesResponseSchema,
+  PageSchema,
+  PageSummarySchema,
+  SearchResponseSchema,
+  SearchResultSchema,
 } from './schemas.ts';
 import type { Operation, ResponseSpec } from '../http/operation.ts';
 import { operations } from '../operations/index.ts';
@@ -17,8 +26,19 @@ import { notAllowedText } from '../http/pipeline.ts';
 export const API_VERSION = '1.0.0';
 
 const registry = z.registry<{ id: string }>();
-for (const s of [ErrorSchema, PageSummarySchema, PageSchema, SearchResultSchema, LeadSchema, LeadValidationSchema,
-  LeadAcceptedSchema, ListPagesResponseSchema, SearchResponseSchema, BatchRequestSchema, BatchResponseSchema]) {
+for (const s of [
+  ErrorSchema,
+  PageSummarySchema,
+  PageSchema,
+  SearchResultSchema,
+  LeadSchema,
+  LeadValidationSchema,
+  LeadAcceptedSchema,
+  ListPagesResponseSchema,
+  SearchResponseSchema,
+  BatchRequestSchema,
+  BatchResponseSchema,
+]) {
   registry.add(s, { id: (s.meta() as { id: string }).id });
 }
 
@@ -48,7 +68,10 @@ const SAFE_BOUND = Number.MAX_SAFE_INTEGER;
  * and no safe-integer bounds.
  */
 function publishable(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(publishable);
+  if (Array.isArray(node)) {
+    for (const n of node) publishable(n);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   const o = node as Json;
   delete o.$schema;
@@ -154,7 +177,11 @@ export function buildOpenApi(origin: string, ops: readonly Operation[] = operati
     path[op.method.toLowerCase()] = operationDoc(op);
     for (const r of op.refuses ?? []) path[r.method.toLowerCase()] = refusedDoc(op, r);
   }
-  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: 'input', unrepresentable: 'any' }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    io: 'input',
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, Json> };
   for (const s of Object.values(schemas)) publishable(s);
   const int = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
   return {
@@ -170,7 +197,11 @@ export function buildOpenApi(origin: string, ops: readonly Operation[] = operati
     },
     servers: [{ url: origin }],
     externalDocs: { description: 'Developer guide', url: `${origin}/developers` },
-    tags: [{ name: 'Content', description: 'Read-only site content.' }, { name: 'Leads', description: 'Enquiries and demo bookings.' }, { name: 'MCP', description: 'Model Context Protocol endpoint.' }],
+    tags: [
+      { name: 'Content', description: 'Read-only site content.' },
+      { name: 'Leads', description: 'Enquiries and demo bookings.' },
+      { name: 'MCP', description: 'Model Context Protocol endpoint.' },
+    ],
     security: [],
     paths,
     components: {
@@ -178,13 +209,30 @@ export function buildOpenApi(origin: string, ops: readonly Operation[] = operati
       headers: {
         'RateLimit-Limit': { ...int('Requests allowed in the window.'), required: true },
         'RateLimit-Remaining': { ...int('Requests left in the window.'), required: true },
-        'RateLimit-Reset': { ...int('Seconds until the window resets (for leads: until a slot frees).'), required: true },
-        'RateLimit-Policy': { description: 'Quota and window in seconds, e.g. `120;w=60` or `5;w=3600`.', required: true, schema: { type: 'string' } },
-        'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 1 } },
-        'Idempotency-Replayed': { description: '`true` when this response replays an earlier one with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+        'RateLimit-Reset': {
+          ...int('Seconds until the window resets (for leads: until a slot frees).'),
+          required: true,
+        },
+        'RateLimit-Policy': {
+          description: 'Quota and window in seconds, e.g. `120;w=60` or `5;w=3600`.',
+          required: true,
+          schema: { type: 'string' },
+        },
+        'Retry-After': {
+          description: 'Seconds to wait before retrying.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
+        'Idempotency-Replayed': {
+          description: '`true` when this response replays an earlier one with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
         Vary: { description: 'Responses vary by `Accept`.', schema: { type: 'string' } },
         ETag: { description: 'Strong validator of the representation.', schema: { type: 'string' } },
-        'Cache-Control': { description: `Reads may be cached for ${LIMITS.cacheSeconds / 60} minutes, by the client only (private).`, schema: { type: 'string' } },
+        'Cache-Control': {
+          description: `Reads may be cached for ${LIMITS.cacheSeconds / 60} minutes, by the client only (private).`,
+          schema: { type: 'string' },
+        },
       },
     },
   };

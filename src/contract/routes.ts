@@ -54,22 +54,103 @@ export const CACHE_CONTROL: Record<CacheClass, string> = {
  * (src/operations/) add theirs; src/operations/index.ts joins both into the route table.
  */
 export const staticRoutes = [
-  { id: 'sandboxInfo', path: '/api/v1/sandbox', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Where the sandbox is and what it covers.' },
-  { id: 'openapiJson', path: '/openapi.json', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description (OpenAPI 3.1).' },
-  { id: 'openapiYaml', path: '/openapi.yaml', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'The API description in YAML.' },
-  { id: 'llmsTxt', path: '/llms.txt', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Site summary and index of machine-readable files.' },
-  { id: 'llmsFullTxt', path: '/llms-full.txt', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Every page as markdown.' },
-  { id: 'sitemap', path: '/sitemap.xml', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Every published URL.' },
-  { id: 'robots', path: '/robots.txt', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'Crawler rules.' },
-  { id: 'pageHtml', path: '/{path}', methods: ['GET'], serve: 'middleware', meter: 'none', cache: 'static', cors: false, summary: 'A site page; markdown with Accept: text/markdown.' },
-  { id: 'pageMarkdown', path: '/{path}.md', methods: ['GET'], serve: 'static', meter: 'none', cache: 'static', cors: true, summary: 'A site page as markdown.' },
+  {
+    id: 'sandboxInfo',
+    path: '/api/v1/sandbox',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'Where the sandbox is and what it covers.',
+  },
+  {
+    id: 'openapiJson',
+    path: '/openapi.json',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'The API description (OpenAPI 3.1).',
+  },
+  {
+    id: 'openapiYaml',
+    path: '/openapi.yaml',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'The API description in YAML.',
+  },
+  {
+    id: 'llmsTxt',
+    path: '/llms.txt',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'Site summary and index of machine-readable files.',
+  },
+  {
+    id: 'llmsFullTxt',
+    path: '/llms-full.txt',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'Every page as markdown.',
+  },
+  {
+    id: 'sitemap',
+    path: '/sitemap.xml',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'Every published URL.',
+  },
+  {
+    id: 'robots',
+    path: '/robots.txt',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'Crawler rules.',
+  },
+  {
+    id: 'pageHtml',
+    path: '/{path}',
+    methods: ['GET'],
+    serve: 'middleware',
+    meter: 'none',
+    cache: 'static',
+    cors: false,
+    summary: 'A site page; markdown with Accept: text/markdown.',
+  },
+  {
+    id: 'pageMarkdown',
+    path: '/{path}.md',
+    methods: ['GET'],
+    serve: 'static',
+    meter: 'none',
+    cache: 'static',
+    cors: true,
+    summary: 'A site page as markdown.',
+  },
 ] as const satisfies readonly RouteSpec[];
 
 /** Vercel cron jobs (vercel.json `crons`): the outbox replay every ten minutes. */
 export const CRONS = [{ path: '/api/cron/leads-flush', schedule: '*/10 * * * *' }] as const;
 
 /** Path of the file Vercel builds for a function (`api/v1/pages/index.ts` answers `/api/v1/pages`). */
-export const functionPath = (fn: string) => '/api/' + fn.replace(/(^|\/)index$/, '');
+export const functionPath = (fn: string) => `/api/${fn.replace(/(^|\/)index$/, '')}`;
 
 /** Where a static file lives when its public path has no extension of its own. */
 export const staticRewrites: readonly { source: string; destination: string }[] = [
@@ -86,8 +167,8 @@ export const CONTENT_SIGNAL = 'search=yes, ai-input=yes, ai-train=yes';
 const CORS_READ = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, '
-    + 'Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal, Mcp-Session-Id, Mcp-Protocol-Version',
+    'ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Idempotency-Replayed, ' +
+    'Deprecation, Sunset, Link, x-markdown-tokens, Content-Signal, Mcp-Session-Id, Mcp-Protocol-Version',
 };
 
 /** Security headers for HTML; the CSP lets the site's own scripts, styles and Pagefind (WebAssembly) run. */
@@ -131,7 +212,10 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   {
     source: '/(.*).md',
     headers: {
-      'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', 'Content-Signal': CONTENT_SIGNAL, ...CORS_READ,
+      'Content-Type': 'text/markdown; charset=utf-8',
+      Vary: 'Accept',
+      'Content-Signal': CONTENT_SIGNAL,
+      ...CORS_READ,
     },
   },
   { source: '/(.*).txt', headers: { 'Content-Type': 'text/plain; charset=utf-8', ...CORS_READ } },
@@ -144,10 +228,16 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   {
     source: '/.well-known/api-catalog',
     // RFC 9727 section 4: the linkset media type with the api-catalog profile, and the catalogue names itself.
-    headers: { 'Content-Type': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"', Link: '</.well-known/api-catalog>; rel="api-catalog"' },
+    headers: {
+      'Content-Type': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      Link: '</.well-known/api-catalog>; rel="api-catalog"',
+    },
   },
   { source: '/', headers: { Link: HOME_LINKS } },
-  { source: '/api/v1/sandbox', headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': CACHE_CONTROL.static, ...CORS_READ } },
+  {
+    source: '/api/v1/sandbox',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': CACHE_CONTROL.static, ...CORS_READ },
+  },
   { source: '/_astro/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.immutable } },
   { source: '/pagefind/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
 ];

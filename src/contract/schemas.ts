@@ -10,10 +10,13 @@ const F = LIMITS.lead_fields;
 
 /** Page identifier: `index` is the home page, a blog post is `blog/<post>`. */
 export const SLUG_PATTERN = /^[a-z0-9/-]+$/;
-export const SlugSchema = z.string().regex(SLUG_PATTERN).meta({
-  description: 'Page identifier. `index` is the home page; a blog post is `blog/<post>`.',
-  examples: ['pricing', 'product/quoting', 'blog/planning-for-peak-season'],
-});
+export const SlugSchema = z
+  .string()
+  .regex(SLUG_PATTERN)
+  .meta({
+    description: 'Page identifier. `index` is the home page; a blog post is `blog/<post>`.',
+    examples: ['pricing', 'product/quoting', 'blog/planning-for-peak-season'],
+  });
 
 export const ErrorSchema = z
   .object({
@@ -60,11 +63,22 @@ export const LeadSchema = z
     name: z.string().min(1).max(F.name).meta({ description: 'Full name of the person enquiring.' }),
     email: z.email().max(F.email).meta({ description: 'Work email address.' }),
     company: z.string().max(F.company).optional().meta({ description: 'Company name.' }),
-    phone: z.string().max(F.phone).optional().meta({ description: 'Phone number in local format; paired with dialcode.' }),
-    dialcode: z.string().regex(DIALCODE_PATTERN).default('+61').meta({ description: 'International calling code for phone.' }),
+    phone: z
+      .string()
+      .max(F.phone)
+      .optional()
+      .meta({ description: 'Phone number in local format; paired with dialcode.' }),
+    dialcode: z
+      .string()
+      .regex(DIALCODE_PATTERN)
+      .default('+61')
+      .meta({ description: 'International calling code for phone.' }),
     country: z.string().max(F.country).optional().meta({ description: 'Country they operate in.' }),
     message: z.string().max(F.message).optional().meta({ description: 'What they want to know.' }),
-    intent: z.enum(INTENTS).default('enquiry').meta({ description: '`demo` books a walkthrough; `enquiry` is a question.' }),
+    intent: z
+      .enum(INTENTS)
+      .default('enquiry')
+      .meta({ description: '`demo` books a walkthrough; `enquiry` is a question.' }),
     segment: z.enum(SEGMENTS).optional().meta({ description: 'Kind of moving work they do.' }),
     warehouses: z.enum(WAREHOUSES).optional().meta({ description: 'Number of warehouses they run.' }),
     moves: z.enum(MOVES).optional().meta({ description: 'Moves per year.' }),
@@ -118,15 +132,31 @@ const queryInt = (min: number, max: number, dflt: number, what: string, descript
     .string()
     .regex(/^\d{1,6}$/, `${what} must be a whole number from ${min} to ${max}`)
     .transform(Number)
-    .pipe(z.number().min(min, `${what} must be from ${min} to ${max}`).max(max, `${what} must be from ${min} to ${max}`))
+    .pipe(
+      z.number().min(min, `${what} must be from ${min} to ${max}`).max(max, `${what} must be from ${min} to ${max}`),
+    )
     .optional()
     .transform((v) => v ?? dflt)
     .meta({ type: 'integer', minimum: min, maximum: max, default: dflt, description });
 
 export const ListPagesQuerySchema = z.object({
-  limit: queryInt(LIMITS.listLimit.min, LIMITS.listLimit.max, LIMITS.listLimit.default, 'limit', 'Maximum pages to return.'),
-  cursor: z.string().max(300).optional().meta({ description: 'The `nextCursor` of the previous response (the last slug returned).' }),
-  prefix: z.string().max(300).optional().meta({ description: 'Only pages whose slug starts with this value.', example: 'blog/' }),
+  limit: queryInt(
+    LIMITS.listLimit.min,
+    LIMITS.listLimit.max,
+    LIMITS.listLimit.default,
+    'limit',
+    'Maximum pages to return.',
+  ),
+  cursor: z
+    .string()
+    .max(300)
+    .optional()
+    .meta({ description: 'The `nextCursor` of the previous response (the last slug returned).' }),
+  prefix: z
+    .string()
+    .max(300)
+    .optional()
+    .meta({ description: 'Only pages whose slug starts with this value.', example: 'blog/' }),
 });
 export type ListPagesQuery = z.output<typeof ListPagesQuerySchema>;
 
@@ -143,9 +173,25 @@ export const SearchQuerySchema = z.object({
   q: z
     .string({ error: 'q is required: the search terms, at least 2 characters' })
     .transform((s) => s.trim())
-    .pipe(z.string().min(LIMITS.searchMinLength, 'q must be at least 2 characters after trimming').max(500, 'q must be at most 500 characters'))
-    .meta({ description: 'Search terms. All terms must appear.', example: 'storage billing', minLength: LIMITS.searchMinLength, maxLength: 500 }),
-  limit: queryInt(LIMITS.searchLimit.min, LIMITS.searchLimit.max, LIMITS.searchLimit.default, 'limit', 'Maximum results.'),
+    .pipe(
+      z
+        .string()
+        .min(LIMITS.searchMinLength, 'q must be at least 2 characters after trimming')
+        .max(500, 'q must be at most 500 characters'),
+    )
+    .meta({
+      description: 'Search terms. All terms must appear.',
+      example: 'storage billing',
+      minLength: LIMITS.searchMinLength,
+      maxLength: 500,
+    }),
+  limit: queryInt(
+    LIMITS.searchLimit.min,
+    LIMITS.searchLimit.max,
+    LIMITS.searchLimit.default,
+    'limit',
+    'Maximum results.',
+  ),
 });
 export type SearchQuery = z.output<typeof SearchQuerySchema>;
 

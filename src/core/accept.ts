@@ -1,6 +1,11 @@
 /** @module Accept header negotiation (RFC 9110 section 12.5.1) between HTML/JSON and markdown. */
 
-interface Range { type: string; subtype: string; q: number; specificity: number }
+interface Range {
+  type: string;
+  subtype: string;
+  q: number;
+  specificity: number;
+}
 
 function parseAccept(header: string): Range[] {
   const out: Range[] = [];
@@ -50,12 +55,17 @@ function explicitQuality(accept: string, mediaType: string): number {
  */
 export function wantsMarkdown(accept: string | null): boolean {
   if (!accept) return false;
-  const explicit = parseAccept(accept).some((r) => r.type === 'text' && (r.subtype === 'markdown' || r.subtype === 'x-markdown'));
+  const explicit = parseAccept(accept).some(
+    (r) => r.type === 'text' && (r.subtype === 'markdown' || r.subtype === 'x-markdown'),
+  );
   if (!explicit) return false;
   const md = Math.max(qualityOf(accept, 'text/markdown'), explicitQuality(accept, 'text/x-markdown'));
   if (md <= 0) return false;
   const first = firstExplicit(accept);
-  for (const [other, q] of [['text/html', qualityOf(accept, 'text/html')], ['application/json', explicitQuality(accept, 'application/json')]] as const) {
+  for (const [, q] of [
+    ['text/html', qualityOf(accept, 'text/html')],
+    ['application/json', explicitQuality(accept, 'application/json')],
+  ] as const) {
     if (q > md || (q === md && first !== 'text/markdown')) return false;
   }
   return true;
@@ -77,13 +87,30 @@ function firstExplicit(accept: string): string | undefined {
  * fraction of the tokens; a browser never carries these tokens.
  */
 export const AGENT_UA_TOKENS: readonly string[] = [
-  'claudebot', 'claude-user', 'claude-searchbot', 'claude-web', 'anthropic-ai',
-  'gptbot', 'chatgpt-user', 'oai-searchbot',
-  'perplexitybot', 'perplexity-user',
-  'google-cloudvertexbot', 'gemini-deep-research',
-  'meta-externalagent', 'meta-externalfetcher',
-  'amazonbot', 'applebot-extended', 'duckassistbot', 'mistralai-user', 'cohere-ai', 'youbot', 'ccbot',
-  'cursor/', 'github-copilot', 'devin',
+  'claudebot',
+  'claude-user',
+  'claude-searchbot',
+  'claude-web',
+  'anthropic-ai',
+  'gptbot',
+  'chatgpt-user',
+  'oai-searchbot',
+  'perplexitybot',
+  'perplexity-user',
+  'google-cloudvertexbot',
+  'gemini-deep-research',
+  'meta-externalagent',
+  'meta-externalfetcher',
+  'amazonbot',
+  'applebot-extended',
+  'duckassistbot',
+  'mistralai-user',
+  'cohere-ai',
+  'youbot',
+  'ccbot',
+  'cursor/',
+  'github-copilot',
+  'devin',
 ];
 
 /** True when the User-Agent names a known AI agent or AI crawler. */

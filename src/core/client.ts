@@ -10,14 +10,22 @@
  * holds a whole /64 and could otherwise rotate addresses for a fresh budget each time.
  */
 export function clientKey(address: string): string {
-  const ip = address.trim().toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  const ip = address
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
   if (!ip.includes(':')) return ip || 'unknown';
   const [head = '', tail = ''] = ip.replace(/%.*$/, '').split('::', 2);
   const left = head ? head.split(':') : [];
   const right = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  const groups = ip.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
   if (groups.length !== 8 || groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return ip.slice(0, 64);
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64';
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The budget key of the client that sent `request`. */

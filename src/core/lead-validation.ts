@@ -9,7 +9,11 @@ import { DIALCODE_PATTERN, INTENTS, MOVES, SEGMENTS, WAREHOUSES, type Lead } fro
 import { CONTROL_PATTERN, EMAIL_PATTERN } from '../contract/lead-values.ts';
 
 export type Outcome = 'reject' | 'truncate' | 'drop';
-export interface LeadProblem { field: string; error: string; outcome: Outcome }
+export interface LeadProblem {
+  field: string;
+  error: string;
+  outcome: Outcome;
+}
 
 export interface LeadCheck {
   /** False when some problem is a reject. */
@@ -32,13 +36,14 @@ const email = z.string().regex(EMAIL_PATTERN);
 /** Length in characters (code points), as JSON Schema's maxLength counts. */
 const length = (s: string) => [...s].length;
 const cut = (s: string, max: number) => [...s].slice(0, max).join('').trimEnd();
-const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const typeOf = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 const list = (values: readonly string[]) => values.map((v) => `"${v}"`).join(', ');
 
 /** Lower-cases the domain part (the local part is the mailbox owner's to interpret, RFC 5321 2.4). */
 function normaliseEmail(address: string): string {
   const at = address.lastIndexOf('@');
-  return at < 0 ? address : address.slice(0, at) + '@' + address.slice(at + 1).toLowerCase();
+  return at < 0 ? address : `${address.slice(0, at)}@${address.slice(at + 1).toLowerCase()}`;
 }
 
 /** Checks a lead payload (a parsed JSON object) and builds the lead submission would record. */
@@ -49,25 +54,35 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
 
   // name: required, one line, at most 120 characters (longer is cut, not refused).
   const name = input.name;
-  if (name === undefined || name === null) problem('name', 'reject', `name is required: the full name of the person enquiring (up to ${MAX.name} characters)`);
+  if (name === undefined || name === null)
+    problem('name', 'reject', `name is required: the full name of the person enquiring (up to ${MAX.name} characters)`);
   else if (typeof name !== 'string') problem('name', 'reject', `name must be a string, not ${typeOf(name)}`);
   else if (!name.trim()) problem('name', 'reject', 'name is blank: give the full name of the person enquiring');
-  else if (CONTROL.test(name)) problem('name', 'reject', 'name contains control characters (such as a line break); send it on one line');
+  else if (CONTROL.test(name))
+    problem('name', 'reject', 'name contains control characters (such as a line break); send it on one line');
   else {
     const v = name.trim();
-    if (length(v) > MAX.name) problem('name', 'truncate', `name is ${length(v)} characters; at most ${MAX.name} are kept`);
+    if (length(v) > MAX.name)
+      problem('name', 'truncate', `name is ${length(v)} characters; at most ${MAX.name} are kept`);
     lead.name = length(v) > MAX.name ? cut(v, MAX.name) : v;
   }
 
   // email: required and valid; an address over 200 characters is invalid (a cut address is no address).
   const mail = input.email;
-  if (mail === undefined || mail === null) problem('email', 'reject', 'email is required: a work email address we can reply to');
+  if (mail === undefined || mail === null)
+    problem('email', 'reject', 'email is required: a work email address we can reply to');
   else if (typeof mail !== 'string') problem('email', 'reject', `email must be a string, not ${typeOf(mail)}`);
   else {
     const v = mail.trim();
     if (!v) problem('email', 'reject', 'email is blank: give a work email address we can reply to');
-    else if (length(v) > MAX.email) problem('email', 'reject', `email is ${length(v)} characters; an address may have at most ${MAX.email} (it cannot be shortened)`);
-    else if (CONTROL.test(v) || !email.safeParse(v).success) problem('email', 'reject', `email "${cut(v, 80)}" is not a valid address: use the form name@company.com.au`);
+    else if (length(v) > MAX.email)
+      problem(
+        'email',
+        'reject',
+        `email is ${length(v)} characters; an address may have at most ${MAX.email} (it cannot be shortened)`,
+      );
+    else if (CONTROL.test(v) || !email.safeParse(v).success)
+      problem('email', 'reject', `email "${cut(v, 80)}" is not a valid address: use the form name@company.com.au`);
     else lead.email = normaliseEmail(v);
   }
 
@@ -82,10 +97,15 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
     const v = value.trim();
     if (!v) continue;
     if (field !== 'message' && CONTROL.test(v)) {
-      problem(field, 'drop', `${field} contains control characters (such as a line break); it was ignored. Send it on one line`);
+      problem(
+        field,
+        'drop',
+        `${field} contains control characters (such as a line break); it was ignored. Send it on one line`,
+      );
       continue;
     }
-    if (length(v) > MAX[field]) problem(field, 'truncate', `${field} is ${length(v)} characters; at most ${MAX[field]} are kept`);
+    if (length(v) > MAX[field])
+      problem(field, 'truncate', `${field} is ${length(v)} characters; at most ${MAX[field]} are kept`);
     lead[field] = length(v) > MAX[field] ? cut(v, MAX[field]) : v;
   }
 
@@ -95,7 +115,12 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
   if (dial !== undefined && dial !== null && dial !== '') {
     const v = typeof dial === 'string' ? dial.trim() : undefined;
     if (v !== undefined && DIALCODE_PATTERN.test(v)) lead.dialcode = v;
-    else problem('dialcode', 'drop', `dialcode must be "+" and 1 to 4 digits, such as "+61" or "+64"${v === undefined ? `, not ${typeOf(dial)}` : ''}; it was ignored and "+61" applies`);
+    else
+      problem(
+        'dialcode',
+        'drop',
+        `dialcode must be "+" and 1 to 4 digits, such as "+61" or "+64"${v === undefined ? `, not ${typeOf(dial)}` : ''}; it was ignored and "+61" applies`,
+      );
   }
 
   // Enumerations: a value outside the list is dropped (intent then defaults to enquiry).
@@ -106,15 +131,28 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
     if (typeof value === 'string' && allowed.includes(value.trim())) lead[field] = value.trim();
     else {
       const fallback = field === 'intent' ? ' and "enquiry" applies' : '';
-      problem(field, 'drop', `${field} must be one of ${list(allowed)}${typeof value === 'string' ? '' : `, not ${typeOf(value)}`}; it was ignored${fallback}`);
+      problem(
+        field,
+        'drop',
+        `${field} must be one of ${list(allowed)}${typeof value === 'string' ? '' : `, not ${typeOf(value)}`}; it was ignored${fallback}`,
+      );
     }
   }
 
   const unknown = Object.keys(input).filter((k) => !KNOWN.has(k));
   for (const field of unknown.slice(0, UNKNOWN_LISTED)) {
-    problem(field.slice(0, 100), 'drop', `${field.slice(0, 100)} is not a lead field; it was ignored. Lead fields: ${[...KNOWN].join(', ')}`);
+    problem(
+      field.slice(0, 100),
+      'drop',
+      `${field.slice(0, 100)} is not a lead field; it was ignored. Lead fields: ${[...KNOWN].join(', ')}`,
+    );
   }
-  if (unknown.length > UNKNOWN_LISTED) problem('(other fields)', 'drop', `${unknown.length - UNKNOWN_LISTED} more fields are not lead fields; they were ignored`);
+  if (unknown.length > UNKNOWN_LISTED)
+    problem(
+      '(other fields)',
+      'drop',
+      `${unknown.length - UNKNOWN_LISTED} more fields are not lead fields; they were ignored`,
+    );
 
   const wouldSubmit = !problems.some((p) => p.outcome === 'reject');
   return { wouldSubmit, problems, lead: wouldSubmit ? (lead as unknown as Lead) : undefined };
@@ -122,5 +160,8 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
 
 /** The reject problems as one sentence, for a 400 Error. */
 export function rejectMessage(problems: LeadProblem[]): string {
-  return problems.filter((p) => p.outcome === 'reject').map((p) => p.error).join('; ');
+  return problems
+    .filter((p) => p.outcome === 'reject')
+    .map((p) => p.error)
+    .join('; ');
 }

@@ -42,9 +42,14 @@ const CLAIM_SECONDS = 60;
 /** How long a request waits for a concurrent one with the same key before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
-export const CHAT_MESSAGE = 'Your details could not be recorded just now. Please use the chat on our website, or email sales@kartage.com.au or call 1300 527 824, and we will get back to you.';
+export const CHAT_MESSAGE =
+  'Your details could not be recorded just now. Please use the chat on our website, or email sales@kartage.com.au or call 1300 527 824, and we will get back to you.';
 
-const error = (status: number, message: string, headers: Record<string, string> = {}): Answer => ({ status, body: { error: message, status }, headers });
+const error = (status: number, message: string, headers: Record<string, string> = {}): Answer => ({
+  status,
+  body: { error: message, status },
+  headers,
+});
 
 /**
  * The payload with its top-level keys sorted, so the same lead always has the same fingerprint whatever
@@ -52,15 +57,19 @@ const error = (status: number, message: string, headers: Record<string, string> 
  * anyway) must not cost a recursion per level (a deeply nested body would overflow the stack).
  */
 function canonical(value: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(value).sort().map((k) => {
-    let v: string;
-    try {
-      v = JSON.stringify(value[k]) ?? 'undefined';
-    } catch {
-      v = '(unserialisable)';
-    }
-    return [k, v];
-  }));
+  return JSON.stringify(
+    Object.keys(value)
+      .sort()
+      .map((k) => {
+        let v: string;
+        try {
+          v = JSON.stringify(value[k]) ?? 'undefined';
+        } catch {
+          v = '(unserialisable)';
+        }
+        return [k, v];
+      }),
+  );
 }
 
 async function sha256(text: string): Promise<string> {
@@ -74,17 +83,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function checkIdempotencyKey(key: string | null): string | undefined {
   if (key === null) return undefined;
   if (!key.trim()) return 'Idempotency-Key is empty: send 1 to 200 characters, unique per submission (a UUID is ideal)';
-  if ([...key].length > LIMITS.idempotencyKeyMax) return `Idempotency-Key is ${[...key].length} characters; at most ${LIMITS.idempotencyKeyMax} are allowed`;
+  if ([...key].length > LIMITS.idempotencyKeyMax)
+    return `Idempotency-Key is ${[...key].length} characters; at most ${LIMITS.idempotencyKeyMax} are allowed`;
   return undefined;
 }
 
 /** Records a lead in the sink, or else in the outbox. Returns where it went, or undefined when nowhere. */
-export async function recordLead(record: LeadRecord, d: Pick<LeadDeps, 'sink' | 'store' | 'log'>): Promise<'sink' | 'outbox' | undefined> {
+export async function recordLead(
+  record: LeadRecord,
+  d: Pick<LeadDeps, 'sink' | 'store' | 'log'>,
+): Promise<'sink' | 'outbox' | undefined> {
   try {
     await d.sink.deliver(record);
     return 'sink';
   } catch (e) {
-    d.log('lead_sink_failed', { level: 'error', id: record.id, sink: d.sink.name, error: String((e as Error)?.message ?? e) });
+    d.log('lead_sink_failed', {
+      level: 'error',
+      id: record.id,
+      sink: d.sink.name,
+      error: String((e as Error)?.message ?? e),
+    });
   }
   try {
     await d.store.outboxPush(record.id, JSON.stringify({ record }));
@@ -99,14 +117,16 @@ export async function recordLead(record: LeadRecord, d: Pick<LeadDeps, 'sink' | 
 export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<SubmitLeadResult> {
   const keyProblem = checkIdempotencyKey(input.idempotencyKey);
   if (keyProblem) return error(400, keyProblem);
-  if (!input.body || typeof input.body !== 'object' || Array.isArray(input.body)) return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
+  if (!input.body || typeof input.body !== 'object' || Array.isArray(input.body))
+    return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
 
   const check = validateLead(input.body as Record<string, unknown>);
   if (!check.wouldSubmit) return error(400, rejectMessage(check.problems));
 
   // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
   let idemKey: string | undefined;
-  const fingerprint = input.idempotencyKey === null ? '' : await sha256(canonical(input.body as Record<string, unknown>));
+  const fingerprint =
+    input.idempotencyKey === null ? '' : await sha256(canonical(input.body as Record<string, unknown>));
   if (input.idempotencyKey !== null) {
     const key = `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
     const started = d.now();
@@ -118,14 +138,25 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
           break;
         }
         if (held.fingerprint !== fingerprint) {
-          return error(422, 'This Idempotency-Key was already used with a different payload. Use a new key for a new submission, or resend the same payload to get the first answer.');
+          return error(
+            422,
+            'This Idempotency-Key was already used with a different payload. Use a new key for a new submission, or resend the same payload to get the first answer.',
+          );
         }
         if (held.state === 'done') {
           const replay = held.body as { headers?: Record<string, string>; body: unknown };
-          return { status: held.status, body: replay.body, headers: { ...replay.headers, 'Idempotency-Replayed': 'true' } };
+          return {
+            status: held.status,
+            body: replay.body,
+            headers: { ...replay.headers, 'Idempotency-Replayed': 'true' },
+          };
         }
         if (d.now() - started > WAIT_FOR_FIRST_MS) {
-          return error(409, 'A request with this Idempotency-Key is still being processed. Retry in a few seconds to get its answer.', { 'Retry-After': '2' });
+          return error(
+            409,
+            'A request with this Idempotency-Key is still being processed. Retry in a few seconds to get its answer.',
+            { 'Retry-After': '2' },
+          );
         }
         await sleep(100);
       }
@@ -134,22 +165,38 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
     }
   }
   const release = async () => {
-    if (idemKey) await d.store.release(idemKey).catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
+    if (idemKey)
+      await d.store
+        .release(idemKey)
+        .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
   };
   // A 502 spends nothing: the unit taken for this request is given back (and the key released), so the
   // same request can succeed once things recover.
   const refund = async (result: LimitResult | undefined) => {
     if (!result) return;
-    await d.store.refund(LEAD_POLICY, input.client, result).catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: String(e?.message ?? e) }));
+    await d.store
+      .refund(LEAD_POLICY, input.client, result)
+      .catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: String(e?.message ?? e) }));
   };
 
-  const limit = await checkRateLimit({ store: d.store, policy: LEAD_POLICY, client: input.client, log: d.log, now: d.now() });
+  const limit = await checkRateLimit({
+    store: d.store,
+    policy: LEAD_POLICY,
+    client: input.client,
+    log: d.log,
+    now: d.now(),
+  });
   if (!limit.ok) {
     await release();
     return error(429, limit.error, limit.headers);
   }
 
-  const record: LeadRecord = { id: crypto.randomUUID(), receivedAt: new Date(d.now()).toISOString(), lead: check.lead!, ...(input.source ? { source: input.source } : {}) };
+  const record: LeadRecord = {
+    id: crypto.randomUUID(),
+    receivedAt: new Date(d.now()).toISOString(),
+    lead: check.lead!,
+    ...(input.source ? { source: input.source } : {}),
+  };
   const where = await recordLead(record, d);
   if (!where) {
     await Promise.all([release(), refund(limit.result)]);
@@ -160,10 +207,21 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
   const answer: Answer = { status: 200, body: { ok: true }, headers: limit.headers };
   if (idemKey) {
     await d.store
-      .complete(idemKey, { state: 'done', fingerprint, status: 200, body: { body: answer.body, headers: answer.headers } }, LIMITS.idempotencyWindowSeconds)
+      .complete(
+        idemKey,
+        { state: 'done', fingerprint, status: 200, body: { body: answer.body, headers: answer.headers } },
+        LIMITS.idempotencyWindowSeconds,
+      )
       .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
   }
-  const after = d.notifier.notify(record).catch((e) => d.log('lead_notify_failed', { level: 'warn', id: record.id, notifier: d.notifier.name, error: String(e?.message ?? e) }));
+  const after = d.notifier.notify(record).catch((e) =>
+    d.log('lead_notify_failed', {
+      level: 'warn',
+      id: record.id,
+      notifier: d.notifier.name,
+      error: String(e?.message ?? e),
+    }),
+  );
   return { ...answer, after };
 }
 
@@ -201,7 +259,10 @@ export function recordOf(payload: string, id: string): LeadRecord | undefined {
  * delivers each with its own delivery id, the same on every retry: at least once, never lost. A delivered
  * entry is removed; a failed one goes to the back of the queue; an unreadable one to quarantine.
  */
-export async function flushOutbox(d: Pick<LeadDeps, 'sink' | 'store' | 'log'>, max = FLUSH_BATCH): Promise<FlushResult> {
+export async function flushOutbox(
+  d: Pick<LeadDeps, 'sink' | 'store' | 'log'>,
+  max = FLUSH_BATCH,
+): Promise<FlushResult> {
   let delivered = 0;
   let failed = 0;
   let quarantined = 0;
@@ -233,7 +294,10 @@ export async function flushOutbox(d: Pick<LeadDeps, 'sink' | 'store' | 'log'>, m
  * Flushes batch after batch until the outbox is empty, a batch delivers nothing (the sink is still down),
  * or `budgetMs` has passed (a cron run has a time limit).
  */
-export async function flushAll(d: Pick<LeadDeps, 'sink' | 'store' | 'log' | 'now'>, budgetMs = Infinity): Promise<FlushResult> {
+export async function flushAll(
+  d: Pick<LeadDeps, 'sink' | 'store' | 'log' | 'now'>,
+  budgetMs = Infinity,
+): Promise<FlushResult> {
   const started = d.now();
   const total: FlushResult = { delivered: 0, failed: 0, quarantined: 0, remaining: 0 };
   for (;;) {
@@ -248,7 +312,8 @@ export async function flushAll(d: Pick<LeadDeps, 'sink' | 'store' | 'log' | 'now
 
 /** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */
 export function sandboxLead(body: unknown, idempotencyKey: string | null): Answer {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
   const check = validateLead(body as Record<string, unknown>);
   const problems = check.problems.map(({ field, error: text }) => ({ field, error: text }));
   const keyProblem = checkIdempotencyKey(idempotencyKey);

@@ -36,7 +36,12 @@ export function listPages(content: ContentSource, q: ListPagesQuery): ListPagesR
 /** One result per requested slug, in request order, duplicates kept. */
 export function getPagesBatch(content: ContentSource, slugs: string[]): BatchResponse {
   const results = slugs.map((slug) => {
-    if (!isSlug(slug)) return { slug, found: false, error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)' };
+    if (!isSlug(slug))
+      return {
+        slug,
+        found: false,
+        error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)',
+      };
     const page = content.page(slug);
     return page ? { slug, found: true, page } : { slug, found: false, error: `No page with slug "${slug}"` };
   });

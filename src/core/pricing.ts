@@ -42,7 +42,10 @@ export function recommendPlan(pricing: Pricing, needs: PlanNeeds): Recommendatio
   }
   if (needs.warehouses) {
     const i = order.findIndex((p) => p.fits.warehouses.includes(needs.warehouses!));
-    need(i, `${needs.warehouses === 'None' ? 'No warehouse' : `${needs.warehouses} warehouse${needs.warehouses === '1' ? '' : 's'}`} fits ${order[i]?.name} (warehouses: ${order[i]?.warehouses})`);
+    need(
+      i,
+      `${needs.warehouses === 'None' ? 'No warehouse' : `${needs.warehouses} warehouse${needs.warehouses === '1' ? '' : 's'}`} fits ${order[i]?.name} (warehouses: ${order[i]?.warehouses})`,
+    );
   }
   const seg = needs.segment && SEGMENT_NEEDS[needs.segment];
   if (seg) {

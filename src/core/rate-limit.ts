@@ -36,7 +36,13 @@ export function rateLimitHeaders(policy: LimitPolicy, result: LimitResult, now: 
  * `windowSeconds`, so 120 reads at the end of one minute leave almost nothing at the start of the next
  * (a fixed window would allow 240 in a second across the edge).
  */
-export function slidingWindowResult(policy: LimitPolicy, previous: number, current: number, now: number, allowed: boolean): LimitResult {
+export function slidingWindowResult(
+  policy: LimitPolicy,
+  previous: number,
+  current: number,
+  now: number,
+  allowed: boolean,
+): LimitResult {
   const windowMs = policy.windowSeconds * 1000;
   const start = Math.floor(now / windowMs) * windowMs;
   const weighted = (count: number, at: number) => Math.floor((1 - (at % windowMs) / windowMs) * count);
@@ -69,7 +75,13 @@ export interface CheckRateLimitOptions {
 }
 
 /** Spends one unit for `client`; answers the headers to send, or the refusal with its `Retry-After`. */
-export async function checkRateLimit({ store, policy, client, log, now = Date.now() }: CheckRateLimitOptions): Promise<RateLimitOutcome> {
+export async function checkRateLimit({
+  store,
+  policy,
+  client,
+  log,
+  now = Date.now(),
+}: CheckRateLimitOptions): Promise<RateLimitOutcome> {
   let result: LimitResult;
   try {
     result = await store.hit(policy, client, now);
@@ -77,12 +89,21 @@ export async function checkRateLimit({ store, policy, client, log, now = Date.no
     // Fail open: the request is served uncounted. The headers still state the policy; the window is
     // reported whole because nothing was counted in it.
     log('rate_limit_store_failed', { policy: policy.name, error: String((e as Error)?.message ?? e) });
-    return { ok: true, degraded: true, headers: rateLimitHeaders(policy, { allowed: true, limit: policy.limit, remaining: policy.limit, resetAt: now + policy.windowSeconds * 1000 }, now) };
+    return {
+      ok: true,
+      degraded: true,
+      headers: rateLimitHeaders(
+        policy,
+        { allowed: true, limit: policy.limit, remaining: policy.limit, resetAt: now + policy.windowSeconds * 1000 },
+        now,
+      ),
+    };
   }
   const headers = rateLimitHeaders(policy, result, now);
   if (result.allowed) return { ok: true, headers, result };
   const retryAfter = secondsUntil(result.resetAt, now);
-  const what = policy.name === 'lead' ? `${policy.limit} lead submissions per hour` : `${policy.limit} requests per minute`;
+  const what =
+    policy.name === 'lead' ? `${policy.limit} lead submissions per hour` : `${policy.limit} requests per minute`;
   return {
     ok: false,
     retryAfter,

@@ -197,7 +197,8 @@ function resultOf(page: PageEntry, snippet: string, score: number): SearchResult
 }
 
 /** The snippet when no passage holds a query word: the start of the description, else of the text. */
-const leadSnippet = (d: SearchDeps, page: PageEntry) => snippetAround(page.description ?? d.content.snippetText(page.slug) ?? '', 0);
+const leadSnippet = (d: SearchDeps, page: PageEntry) =>
+  snippetAround(page.description ?? d.content.snippetText(page.slug) ?? '', 0);
 
 /** One content word of the query: the term and the phrases (synonyms) that may stand for it. */
 interface Clause {
@@ -216,8 +217,6 @@ export function queryClauses(index: SearchIndex, q: string): Clause[] {
   }
   return out;
 }
-
-const EMPTY: Postings = { docs: new Int32Array(0), scores: new Float32Array(0) };
 
 /** Reusable buffers for the intersections of one query (two, used in turn), so a query allocates little. */
 const scratch = [0, 1].map(() => ({ docs: new Int32Array(1024), scores: new Float32Array(1024) }));
@@ -389,7 +388,7 @@ export function rankPages(index: SearchIndex, clauses: Clause[], limit: number):
   const lists: Postings[] = [];
   for (const c of clauses) {
     const p = clausePostings(index, c);
-    if (!p || !p.docs.length) return [];
+    if (!p?.docs.length) return [];
     lists.push(p);
   }
   lists.sort((a, b) => a.docs.length - b.docs.length);
@@ -462,7 +461,9 @@ function titleOnly(d: SearchDeps, q: string, limit: number): SearchResponse {
   hits.sort((a, b) => a.size - b.size || (a.page.slug < b.page.slug ? -1 : 1));
   const results = hits
     .slice(0, limit)
-    .map(({ page, size }) => resultOf(page, leadSnippet(d, page), Math.max(1, Math.round((100 * wanted.length) / size))));
+    .map(({ page, size }) =>
+      resultOf(page, leadSnippet(d, page), Math.max(1, Math.round((100 * wanted.length) / size))),
+    );
   return { query: q, count: results.length, results };
 }
 
@@ -510,7 +511,7 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
   const missing: string[] = [];
   for (const clause of clauses) {
     const p = clausePostings(index, clause);
-    if (p && p.docs.length) lists.push({ clause, postings: p });
+    if (p?.docs.length) lists.push({ clause, postings: p });
     else missing.push(typed.get(clause.term) ?? clause.term);
   }
   const sum = new Map<number, { score: number; held: number; mask: Set<number> }>();
@@ -546,6 +547,9 @@ export function searchPartial(d: SearchDeps, q: string, limit: number): PartialS
     const snippet = bestSnippet(text, groups) ?? leadSnippet(d, page);
     results.push({ ...resultOf(page, snippet, points), matched: [...e.mask].sort((a, b) => a - b).map(typedOf) });
   }
-  const matched = lists.map((_, i) => i).filter((i) => matchedIdx.has(i)).map(typedOf);
+  const matched = lists
+    .map((_, i) => i)
+    .filter((i) => matchedIdx.has(i))
+    .map(typedOf);
   return { query: q, count: results.length, results, matched, missing };
 }

@@ -14,7 +14,9 @@ import { matchOperation, routes } from '../operations/index.ts';
 import { internalError, notFound, runOperation } from './pipeline.ts';
 
 /** Static answers under /api/ that are not operations (the sandbox description). */
-const staticApiPaths = new Set(routes.filter((r) => r.serve === 'static' && r.path.startsWith('/api/')).map((r) => r.path));
+const staticApiPaths = new Set(
+  routes.filter((r) => r.serve === 'static' && r.path.startsWith('/api/')).map((r) => r.path),
+);
 
 /** What the step in front of the static files decides: an answer, a file to serve instead, or go on. */
 export type EdgeAnswer =

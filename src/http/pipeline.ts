@@ -88,7 +88,9 @@ function preflight(op: Operation): Response {
   });
 }
 
-type Inputs = { ok: true; query: unknown; body: unknown; form?: Record<string, string> } | { ok: false; response: Response };
+type Inputs =
+  | { ok: true; query: unknown; body: unknown; form?: Record<string, string> }
+  | { ok: false; response: Response };
 
 /** Reads and checks the query and the body of `op` (400 or 413 with the Error body). */
 async function readInputs(op: Operation, request: Request, origin: string): Promise<Inputs> {
@@ -161,7 +163,8 @@ export async function runOperation(
     if (op.meter === 'read') {
       const outcome = await deps.meter(client);
       rate = outcome.headers;
-      if (!outcome.ok) return finish({ status: 429, body: { error: outcome.error, status: 429 }, headers: NO_STORE }, rate);
+      if (!outcome.ok)
+        return finish({ status: 429, body: { error: outcome.error, status: 429 }, headers: NO_STORE }, rate);
     }
     const inputs = await readInputs(op, request, deps.config.origin);
     let answer: Answer;
@@ -185,7 +188,8 @@ export async function runOperation(
       if (!outcome.ok) {
         const body = { error: outcome.error, status: 429 };
         const page = inputs.ok ? inputs.form : isFormPost(request) ? {} : undefined;
-        if (page) return finish({ response: formAnswer(request, { status: 429, body, headers: outcome.headers }, page) }, {});
+        if (page)
+          return finish({ response: formAnswer(request, { status: 429, body, headers: outcome.headers }, page) }, {});
         return finish({ status: 429, body, headers: NO_STORE }, outcome.headers);
       }
     }

@@ -3,15 +3,17 @@
  * `api/`. Every method goes to the pipeline (the operation's own, the preflight, or a 405 with `Allow`),
  * with the dependencies built once per instance from the environment.
  */
-import { processDeps } from '../adapters/deps.ts';
+import { processDeps, type Deps } from '../adapters/deps.ts';
 import type { Operation } from './operation.ts';
 import { internalError, runOperation } from './pipeline.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
-export function vercelFunction(op: Operation): Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler> {
+export function vercelFunction(
+  op: Operation,
+): Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler> {
   const handle: Handler = async (request) => {
-    let deps;
+    let deps: Deps;
     try {
       deps = processDeps();
     } catch (e) {

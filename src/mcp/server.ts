@@ -34,13 +34,7 @@ import { LIMITS } from '../contract/limits.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
-import {
-  MOVES,
-  SEGMENTS,
-  SLUG_PATTERN,
-  WAREHOUSES,
-  type Page,
-} from '../contract/schemas.ts';
+import { MOVES, SEGMENTS, SLUG_PATTERN, WAREHOUSES, type Page } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
 import { listPages as listPagesOperation } from '../operations/list-pages.ts';
 import { searchSite as searchSiteOperation } from '../operations/search-site.ts';
@@ -536,7 +530,10 @@ export function resourceList(
 const notFound = (uri: string, why = 'list resources with resources/list or pages with list_kartage_pages') =>
   new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)}; ${why}`, { uri: uri.slice(0, 500) });
 
-function readResource(content: ContentSource, uri: string): { contents: { uri: string; mimeType: string; text: string }[] } {
+function readResource(
+  content: ContentSource,
+  uri: string,
+): { contents: { uri: string; mimeType: string; text: string }[] } {
   let url: URL;
   try {
     url = new URL(uri);
@@ -643,7 +640,10 @@ export function buildMcpServer(d: McpDeps): Server {
     ) {
       return { completion: { values: [], total: 0, hasMore: false } };
     }
-    const matches = d.content.entries().map((p) => p.slug).filter((s) => s.startsWith(params.argument.value));
+    const matches = d.content
+      .entries()
+      .map((p) => p.slug)
+      .filter((s) => s.startsWith(params.argument.value));
     return { completion: { values: matches.slice(0, 100), total: matches.length, hasMore: matches.length > 100 } };
   });
   readableParamErrors(server);

@@ -19,7 +19,8 @@ export function errorDoc(
 /** The 429 of a metered operation. */
 export function tooManyDoc(limit: { limit: number; windowSeconds: number }, description?: string): ResponseSpec {
   // The text checkRateLimit (src/core/rate-limit.ts) writes, for this limit.
-  const what = limit === LIMITS.lead ? `${limit.limit} lead submissions per hour` : `${limit.limit} requests per minute`;
+  const what =
+    limit === LIMITS.lead ? `${limit.limit} lead submissions per hour` : `${limit.limit} requests per minute`;
   return errorDoc(
     description ?? `Rate limit exceeded (${policyOf(limit)}). Wait Retry-After seconds.`,
     `Rate limit exceeded: this address may make ${what}. Retry after 12 seconds.`,

@@ -19,8 +19,7 @@ export const getPage = defineOperation({
   method: 'GET',
   path: '/api/v1/pages/{slug}',
   summary: 'One page.',
-  description:
-    'One page as JSON, or as a standalone markdown document when the request sends `Accept: text/markdown`.',
+  description: 'One page as JSON, or as a standalone markdown document when the request sends `Accept: text/markdown`.',
   tag: 'Content',
   serve: 'middleware',
   params: GetPageParamsSchema,
@@ -56,7 +55,12 @@ export const getPage = defineOperation({
     const entry = isSlug(slug) ? content.entry(slug) : undefined;
     if (!entry) {
       const path = new URL(request.url).pathname;
-      const response = notFound(request, path, content.origin, `No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`);
+      const response = notFound(
+        request,
+        path,
+        content.origin,
+        `No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`,
+      );
       // A metered answer carries this client's counters, so no shared cache may keep it, a 404 included.
       response.headers.set('Cache-Control', CACHE_CONTROL.metered);
       return { response };

@@ -93,4 +93,3 @@ export const mcp = defineOperation({
     return { response: await handleMcp(request, deps, headers) };
   },
 });
-

@@ -46,7 +46,11 @@ export const submitLead = defineOperation({
       headers: [...RATE_HEADERS, 'Idempotency-Replayed'],
     }),
     400: orPage(
-      errorDoc('name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.', badEmailError, 400),
+      errorDoc(
+        'name is missing or email is invalid, the body is not JSON, or Idempotency-Key is too long.',
+        badEmailError,
+        400,
+      ),
     ),
     409: errorDoc(
       'A request with the same Idempotency-Key is still being processed.',

@@ -52,4 +52,3 @@ export const validateLead = defineOperation({
     return { status: answer.status, body: answer.body };
   },
 });
-

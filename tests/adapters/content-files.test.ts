@@ -48,7 +48,10 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'kartage-content-files-'));
   const dist = join(work, 'dist');
   // The rendered HTML only: everything the derive step writes is written again here.
-  cpSync('dist', dist, { recursive: true, filter: (src) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind') });
+  cpSync('dist', dist, {
+    recursive: true,
+    filter: (src) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind'),
+  });
   dataDir = join(work, 'data');
   await deriveSite({ distDir: dist, dataDir, origin: ORIGIN, pagefind: false });
   data = JSON.parse(readFileSync(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
@@ -65,7 +68,8 @@ describe('createContentFiles agrees with content.json', () => {
   it('covers the whole build', () => {
     expect(data.pages.length).toBeGreaterThan(50);
     expect(data.origin).toBe(ORIGIN);
-    for (const need of Object.keys(DATA_FILES) as ContentNeed[]) for (const f of DATA_FILES[need]) expect(existsSync(join(dataDir, f)), f).toBe(true);
+    for (const need of Object.keys(DATA_FILES) as ContentNeed[])
+      for (const f of DATA_FILES[need]) expect(existsSync(join(dataDir, f)), f).toBe(true);
   });
 
   it('origin, build time, every entry, every page, every snippet text', () => {
@@ -88,7 +92,19 @@ describe('createContentFiles agrees with content.json', () => {
 
   it('the same static files, and no others', () => {
     for (const f of data.files) expect(files.hasFile(f), f).toBe(true);
-    const not = ['/nope.md', '/nope.html', '/api/v1/pages/nope.json', '/blog/nope.md', '/pricing', '/pricing.md/', '/.md', '/api/v1/pages/.json', '/_astro/x.js', '/pagefind/pagefind.js', ''];
+    const not = [
+      '/nope.md',
+      '/nope.html',
+      '/api/v1/pages/nope.json',
+      '/blog/nope.md',
+      '/pricing',
+      '/pricing.md/',
+      '/.md',
+      '/api/v1/pages/.json',
+      '/_astro/x.js',
+      '/pagefind/pagefind.js',
+      '',
+    ];
     for (const f of not) expect(files.hasFile(f), f).toBe(memory.hasFile(f));
     for (const f of not) expect(files.hasFile(f), f).toBe(false);
   });
@@ -111,7 +127,9 @@ describe('search over the file-backed source', () => {
     for (const q of [...queries, 'about', 'how to', 'zqxjkv']) {
       const fromFiles = searchSite({ content: files, index: files.searchIndex() }, q, 10);
       expect(fromFiles, q).toEqual(searchSite({ content, index }, q, 10));
-      expect(searchPartial({ content: files, index: files.searchIndex() }, q, 5), q).toEqual(searchPartial({ content, index }, q, 5));
+      expect(searchPartial({ content: files, index: files.searchIndex() }, q, 5), q).toEqual(
+        searchPartial({ content, index }, q, 5),
+      );
       if (fromFiles.count) answered++;
     }
     expect(answered).toBeGreaterThan(queries.length * 0.9);
@@ -147,7 +165,9 @@ describe('each need reads only its declared files', () => {
     const src = createContentFiles(only(DATA_FILES.search));
     const content = indexContent(data);
     for (const q of ['storage billing', 'pricing', 'sso', 'how to reduce damage claims']) {
-      expect(searchSite({ content: src, index: src.searchIndex() }, q, 10), q).toEqual(searchSite({ content, index: memory.searchIndex() }, q, 10));
+      expect(searchSite({ content: src, index: src.searchIndex() }, q, 10), q).toEqual(
+        searchSite({ content, index: memory.searchIndex() }, q, 10),
+      );
     }
     expect(() => src.page('pricing')).toThrow();
     src.close();
@@ -175,7 +195,7 @@ describe('each need reads only its declared files', () => {
     return { dir, other: slugs.find((s) => s !== slug)! };
   }
 
-  it('a page read uses that page\'s record only: every other byte of the pack spoilt, it still reads', () => {
+  it("a page read uses that page's record only: every other byte of the pack spoilt, it still reads", () => {
     const { dir, other } = spoilt(PAGES_PACK, PAGES_INDEX, 'pricing');
     const src = createContentFiles(dir);
     expect(src.page('pricing')).toEqual(memory.page('pricing'));
@@ -184,7 +204,7 @@ describe('each need reads only its declared files', () => {
     src.close();
   });
 
-  it('a snippet text read and an entry read use that page\'s record only', () => {
+  it("a snippet text read and an entry read use that page's record only", () => {
     const text = spoilt(TEXT_PACK, TEXT_INDEX, 'faq');
     let src = createContentFiles(text.dir);
     expect(src.snippetText('faq')).toBe(memory.snippetText('faq'));
@@ -198,10 +218,14 @@ describe('each need reads only its declared files', () => {
     src.close();
   });
 
-  it('declares each need\'s files, and their union for a function of several needs', () => {
-    expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(dataFilesFor(['entries', 'pages', 'search', 'files'])));
+  it("declares each need's files, and their union for a function of several needs", () => {
+    expect(readdirSync(dataDir).sort()).toEqual(
+      expect.arrayContaining(dataFilesFor(['entries', 'pages', 'search', 'files'])),
+    );
     expect(dataFilesFor(['pages'])).not.toContain(TEXT_PACK);
     expect(dataFilesFor(['entries'])).not.toContain(PAGES_PACK);
-    expect(dataFilesFor(['entries', 'pages'])).toEqual([...new Set([...DATA_FILES.entries, ...DATA_FILES.pages])].sort());
+    expect(dataFilesFor(['entries', 'pages'])).toEqual(
+      [...new Set([...DATA_FILES.entries, ...DATA_FILES.pages])].sort(),
+    );
   });
 });

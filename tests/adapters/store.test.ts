@@ -65,9 +65,12 @@ describe.each(engines)('$name store', (engine) => {
     const t = WINDOW_START + 1_000;
     const all = await Promise.all(Array.from({ length: 130 }, () => store.hit(read, 'burst', t)));
     expect(all.filter((r) => r.allowed)).toHaveLength(120);
-    expect(all.filter((r) => r.allowed).map((r) => r.remaining).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 120 }, (_, i) => i),
-    );
+    expect(
+      all
+        .filter((r) => r.allowed)
+        .map((r) => r.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 120 }, (_, i) => i));
     expect(await store.hit(read, 'other', t)).toMatchObject({ allowed: true, remaining: 119 });
   });
 

@@ -26,7 +26,10 @@ function listFiles(dir: string, out: string[] = [], root = dir): string[] {
 async function derived(name: string, workers: number, cacheDir?: string): Promise<{ dist: string; data: string }> {
   const dist = join(work, name, 'dist');
   const data = join(work, name, 'data');
-  cpSync('dist', dist, { recursive: true, filter: (src) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind') });
+  cpSync('dist', dist, {
+    recursive: true,
+    filter: (src) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind'),
+  });
   await deriveSite({ distDir: dist, dataDir: data, origin: ORIGIN, pagefind: false, workers, cacheDir });
   return { dist, data };
 }
@@ -45,7 +48,9 @@ function expectSameOutput(a: { dist: string; data: string }, b: { dist: string; 
 }
 
 const withoutBuildTime = (name: string, bytes: Buffer) =>
-  /(^|\/)(content|meta)\.json$/.test(name) ? Buffer.from(bytes.toString('utf8').replace(/"builtAt":"[^"]*"/, '"builtAt":""')) : bytes;
+  /(^|\/)(content|meta)\.json$/.test(name)
+    ? Buffer.from(bytes.toString('utf8').replace(/"builtAt":"[^"]*"/, '"builtAt":""'))
+    : bytes;
 
 beforeAll(() => {
   if (!existsSync('dist/index.html')) throw new Error('dist/ is missing: build first (node server/build-check.ts)');
@@ -62,9 +67,20 @@ describe('derive step: worker threads give the same bytes as one thread', () => 
     const parallel = await derived('parallel', 3);
     expectSameOutput(serial, parallel);
     const data = listFiles(serial.data);
-    expect(data).toEqual(expect.arrayContaining(['content.json', 'search-index.json', 'entries.json.gz', 'pages.pack', 'text.pack']));
+    expect(data).toEqual(
+      expect.arrayContaining(['content.json', 'search-index.json', 'entries.json.gz', 'pages.pack', 'text.pack']),
+    );
     const dist = listFiles(serial.dist);
-    expect(dist).toEqual(expect.arrayContaining(['llms.txt', 'llms-full.txt', 'sitemap.xml', 'sitemap.md', 'pricing.md', 'api/v1/pages/pricing.json']));
+    expect(dist).toEqual(
+      expect.arrayContaining([
+        'llms.txt',
+        'llms-full.txt',
+        'sitemap.xml',
+        'sitemap.md',
+        'pricing.md',
+        'api/v1/pages/pricing.json',
+      ]),
+    );
     expect(dist.filter((f) => f.endsWith('.md')).length).toBeGreaterThan(50);
   });
 
@@ -82,9 +98,11 @@ describe('derive step: worker threads give the same bytes as one thread', () => 
     const cached = readFileSync(join(cacheDir, pricing), 'utf8');
     writeFileSync(join(cacheDir, pricing), cached.replace(/"title":"[^"]*"/, '"title":"From the cache"'));
     const tampered = await derived('tampered', 2, cacheDir);
-    expect(JSON.parse(readFileSync(join(tampered.dist, 'api/v1/pages/pricing.json'), 'utf8')).title).toBe('From the cache');
+    expect(JSON.parse(readFileSync(join(tampered.dist, 'api/v1/pages/pricing.json'), 'utf8')).title).toBe(
+      'From the cache',
+    );
     // A cache entry no page uses any more is removed.
-    writeFileSync(join(cacheDir, entries[0]!.slice(0, 2), 'f'.repeat(64) + '.json'), '{}');
+    writeFileSync(join(cacheDir, entries[0]!.slice(0, 2), `${'f'.repeat(64)}.json`), '{}');
     await derived('pruned', 2, cacheDir);
     expect(listFiles(cacheDir)).toEqual(entries);
   });

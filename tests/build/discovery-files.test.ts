@@ -3,14 +3,29 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCatalog, ardJson, DISCOVERY_PATHS, MCP_TOOLS, mcpServerJson, sandboxInfo, SERVER_SCHEMA_URL } from '../../src/build/discovery-files.ts';
+import {
+  apiCatalog,
+  ardJson,
+  DISCOVERY_PATHS,
+  MCP_TOOLS,
+  mcpServerJson,
+  sandboxInfo,
+  SERVER_SCHEMA_URL,
+} from '../../src/build/discovery-files.ts';
 import { deriveSite } from '../../src/build/derive.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { CONTENT_FILE } from '../../src/core/content.ts';
 import { staticRewrites } from '../../src/contract/routes.ts';
 import { routes } from '../../src/operations/index.ts';
 import {
-  DIALCODE_PATTERN, INTENTS, LEAD_FIELDS, LeadSchema, LeadValidationSchema, MOVES, SEGMENTS, WAREHOUSES,
+  DIALCODE_PATTERN,
+  INTENTS,
+  LEAD_FIELDS,
+  LeadSchema,
+  LeadValidationSchema,
+  MOVES,
+  SEGMENTS,
+  WAREHOUSES,
 } from '../../src/contract/schemas.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -21,7 +36,19 @@ describe('MCP registry server.json', () => {
   const s = mcpServerJson(origin, '3.4.5');
 
   it('uses only fields of the 2025-12-11 schema', () => {
-    const fields = ['$schema', '_meta', 'name', 'title', 'description', 'version', 'websiteUrl', 'repository', 'icons', 'packages', 'remotes'];
+    const fields = [
+      '$schema',
+      '_meta',
+      'name',
+      'title',
+      'description',
+      'version',
+      'websiteUrl',
+      'repository',
+      'icons',
+      'packages',
+      'remotes',
+    ];
     expect(Object.keys(s).filter((k) => !fields.includes(k))).toEqual([]);
     expect(s.$schema).toBe(SERVER_SCHEMA_URL);
     expect(s.$schema).toContain('/2025-12-11/server.schema.json');
@@ -44,7 +71,8 @@ describe('MCP registry server.json', () => {
 
   it('links the MCP server card in publisher-provided metadata', () => {
     expect(s._meta['io.modelcontextprotocol.registry/publisher-provided'].serverCard).toEqual({
-      url: `${origin}/.well-known/mcp/server-card.json`, type: 'application/mcp-server-card+json',
+      url: `${origin}/.well-known/mcp/server-card.json`,
+      type: 'application/mcp-server-card+json',
     });
   });
 });
@@ -79,7 +107,9 @@ describe('ARD manifest', () => {
     // The card type names the card only; the registry server.json is plain JSON.
     expect(byType['application/mcp-server-card+json']).toBe(`${origin}/.well-known/mcp/server-card.json`);
     expect(a.entries.find((e) => e.url === `${origin}/.well-known/mcp.json`)?.type).toBe('application/json');
-    expect(a.entries.find((e) => e.url === `${origin}/.well-known/agent-skills/index.json`)?.type).toBe('application/json');
+    expect(a.entries.find((e) => e.url === `${origin}/.well-known/agent-skills/index.json`)?.type).toBe(
+      'application/json',
+    );
     expect(byType['application/openapi+json']).toBe(`${origin}/openapi.json`);
     expect(a.entries.find((e) => e.url === `${origin}/llms.txt`)).toBeDefined();
     expect(a.entries.find((e) => e.url === `${origin}/api/v1/sandbox`)).toBeDefined();
@@ -124,21 +154,33 @@ describe('sandbox info', () => {
   it('points at the sandbox and at lead submission', () => {
     expect(s.sandbox).toMatchObject({ method: 'POST', url: `${origin}/api/v1/lead/validate` });
     expect(s.submitLead).toMatchObject({ method: 'POST', url: `${origin}/api/lead` });
-    expect(routes.some((r) => r.path === '/api/v1/lead/validate' && (r.methods as readonly string[]).includes('POST'))).toBe(true);
+    expect(
+      routes.some((r) => r.path === '/api/v1/lead/validate' && (r.methods as readonly string[]).includes('POST')),
+    ).toBe(true);
   });
 
-  it('states the contract\'s fields, limits, enumerations, pattern and defaults', () => {
+  it("states the contract's fields, limits, enumerations, pattern and defaults", () => {
     expect([...s.fields.required, ...s.fields.optional].sort()).toEqual([...LEAD_FIELDS].sort());
     expect(s.fields.maxLength).toEqual(LIMITS.lead_fields);
     expect(s.fields.enums).toEqual({ intent: INTENTS, segment: SEGMENTS, warehouses: WAREHOUSES, moves: MOVES });
     expect(s.fields.patterns.dialcode).toBe(DIALCODE_PATTERN.source);
     const { dialcode, intent } = LeadSchema.parse({ name: 'A', email: 'a@example.com' });
     expect(s.fields.defaults).toEqual({ dialcode, intent });
-    expect(s.outcomes.truncate.when.map((w) => w.field).sort()).toEqual(['company', 'country', 'message', 'name', 'phone']);
+    expect(s.outcomes.truncate.when.map((w) => w.field).sort()).toEqual([
+      'company',
+      'country',
+      'message',
+      'name',
+      'phone',
+    ]);
   });
 
   it('counts as a read and names every response status', () => {
-    expect(s.rateLimit).toMatchObject({ limit: LIMITS.read.limit, windowSeconds: LIMITS.read.windowSeconds, policy: '120;w=60' });
+    expect(s.rateLimit).toMatchObject({
+      limit: LIMITS.read.limit,
+      windowSeconds: LIMITS.read.windowSeconds,
+      policy: '120;w=60',
+    });
     expect(Object.keys(s.responses).sort()).toEqual(['200', '400', '413', '422', '429']);
   });
 
@@ -188,7 +230,17 @@ describe('the derive step', () => {
 
   it('links them from llms.txt', async () => {
     const llms = await readFile(join(dir, 'dist', 'llms.txt'), 'utf8');
-    const paths = ['/.well-known/mcp.json', '/.well-known/ard.json', '/.well-known/api-catalog', '/api/v1/sandbox', '/auth.md', '/api-deprecation-policy', '/sitemap.md', '/.well-known/mcp/server-card.json', '/.well-known/agent-skills/index.json'];
+    const paths = [
+      '/.well-known/mcp.json',
+      '/.well-known/ard.json',
+      '/.well-known/api-catalog',
+      '/api/v1/sandbox',
+      '/auth.md',
+      '/api-deprecation-policy',
+      '/sitemap.md',
+      '/.well-known/mcp/server-card.json',
+      '/.well-known/agent-skills/index.json',
+    ];
     for (const path of paths) {
       expect(llms).toContain(`](${origin}${path})`);
     }

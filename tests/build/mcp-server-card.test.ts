@@ -27,7 +27,9 @@ let validate: ReturnType<Ajv2020['compile']>;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const schema = JSON.parse(await readFile(join(import.meta.dirname, '../schemas/mcp-server-card.schema.json'), 'utf8'));
+  const schema = JSON.parse(
+    await readFile(join(import.meta.dirname, '../schemas/mcp-server-card.schema.json'), 'utf8'),
+  );
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   validate = ajv.compile(schema);

@@ -28,7 +28,14 @@ describe('markdown conversion of a published page', () => {
   const { page, text } = pageFromHtml(html)!;
 
   it('reads the metadata from the head', () => {
-    expect(page).toMatchObject({ slug: 'product/storage', title: 'Storage | Kartage', description: 'Storage billing for removalists.', url: 'https://kartage.com.au/product/storage', markdown_url: 'https://kartage.com.au/product/storage.md', updated: '2026-09-30' });
+    expect(page).toMatchObject({
+      slug: 'product/storage',
+      title: 'Storage | Kartage',
+      description: 'Storage billing for removalists.',
+      url: 'https://kartage.com.au/product/storage',
+      markdown_url: 'https://kartage.com.au/product/storage.md',
+      updated: '2026-09-30',
+    });
   });
 
   it('keeps headings, lists, links and tables', () => {
@@ -51,7 +58,13 @@ describe('markdown conversion of a published page', () => {
   });
 
   it('starts with the H1; the eyebrow line that came before it follows it', () => {
-    expect(page.markdown.split('\n').slice(0, 5)).toEqual(['# Storage', '', 'Product', '', 'Run **storage billing** in minutes. See [pricing](https://kartage.com.au/pricing).']);
+    expect(page.markdown.split('\n').slice(0, 5)).toEqual([
+      '# Storage',
+      '',
+      'Product',
+      '',
+      'Run **storage billing** in minutes. See [pricing](https://kartage.com.au/pricing).',
+    ]);
   });
 
   it('makes root-relative links and images absolute, and leaves other links alone', () => {
@@ -64,9 +77,23 @@ describe('markdown conversion of a published page', () => {
 
   it('the twin is front matter (title, description, canonical_url, last_updated) and then the body', () => {
     const twin = markdownTwin(page);
-    expect(twin.split('\n').slice(0, 8)).toEqual(['---', 'title: "Storage | Kartage"', 'description: "Storage billing for removalists."', 'canonical_url: https://kartage.com.au/product/storage', 'last_updated: 2026-09-30', '---', '', '# Storage']);
+    expect(twin.split('\n').slice(0, 8)).toEqual([
+      '---',
+      'title: "Storage | Kartage"',
+      'description: "Storage billing for removalists."',
+      'canonical_url: https://kartage.com.au/product/storage',
+      'last_updated: 2026-09-30',
+      '---',
+      '',
+      '# Storage',
+    ]);
     expect(twin.endsWith(page.markdown)).toBe(true);
-    expect(parseYaml(twin.split('---\n')[1]!)).toEqual({ title: page.title, description: page.description, canonical_url: page.url, last_updated: page.updated });
+    expect(parseYaml(twin.split('---\n')[1]!)).toEqual({
+      title: page.title,
+      description: page.description,
+      canonical_url: page.url,
+      last_updated: page.updated,
+    });
   });
 
   it('the token estimate is a quarter of the characters, rounded up', () => {
@@ -97,9 +124,12 @@ describe('the page kind', () => {
 });
 
 describe('the head and <main> are all the derive step parses', () => {
-  const doc = (body: string) => `<!doctype html><html><head><title>T | Kartage</title><link rel="canonical" href="https://kartage.com.au/x">
+  const doc = (
+    body: string,
+  ) => `<!doctype html><html><head><title>T | Kartage</title><link rel="canonical" href="https://kartage.com.au/x">
 <meta name="kartage:slug" content="x"></head><body>${body}</body></html>`;
-  const chrome = (main: string) => `<header><nav><a href="/">Home</a><svg><title>Logo</title></svg></nav></header><div class="page">${main}</div><footer>© Kartage</footer>`;
+  const chrome = (main: string) =>
+    `<header><nav><a href="/">Home</a><svg><title>Logo</title></svg></nav></header><div class="page">${main}</div><footer>© Kartage</footer>`;
 
   it('keeps the head and <main> and drops the rest', () => {
     const sliced = headAndMain(doc(chrome('<main id="m"><h1>Hi</h1><p>Body</p></main>')));
@@ -126,12 +156,15 @@ describe('the head and <main> are all the derive step parses', () => {
   });
 
   it('gives the Page and text the whole page gives', () => {
-    const main = '<main><p class="eyebrow">Product</p><h1>Storage</h1><p>Run <a href="/pricing">billing</a>.</p><nav>skip</nav></main>';
+    const main =
+      '<main><p class="eyebrow">Product</p><h1>Storage</h1><p>Run <a href="/pricing">billing</a>.</p><nav>skip</nav></main>';
     const whole = doc(chrome(main));
     const sliced = headAndMain(whole);
     expect(sliced).not.toBe(whole);
     expect(pageFromHtml(whole)).toEqual(pageFromHtml(whole, { whole: true }));
     expect(pageFromHtml(sliced, { whole: true })).toEqual(pageFromHtml(whole, { whole: true }));
-    expect(pageFromHtml(whole)!.page.markdown).toBe('# Storage\n\nProduct\n\nRun [billing](https://kartage.com.au/pricing).\n');
+    expect(pageFromHtml(whole)!.page.markdown).toBe(
+      '# Storage\n\nProduct\n\nRun [billing](https://kartage.com.au/pricing).\n',
+    );
   });
 });

@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { robotsTxt } from '../../src/build/site-files.ts';
 
-interface Group { agents: string[]; rules: { allow: boolean; path: string }[] }
+interface Group {
+  agents: string[];
+  rules: { allow: boolean; path: string }[];
+}
 
 function parseRobots(text: string): Group[] {
   const groups: Group[] = [];
@@ -57,7 +60,7 @@ function rfc9309Allows(text: string, userAgent: string, path: string): boolean {
   for (const r of g.rules) {
     if (r.path === '') continue;
     const escaped = r.path.replace(/[.+?^{}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-    const pattern = new RegExp('^' + escaped.replace(/\\\$$|\$$/, '$'));
+    const pattern = new RegExp(`^${escaped.replace(/\\\$$|\$$/, '$')}`);
     if (!pattern.test(path)) continue;
     const longer = !best || r.path.length > best.length || (r.path.length === best.length && r.allow);
     if (longer) best = { allow: r.allow, length: r.path.length };
@@ -65,19 +68,35 @@ function rfc9309Allows(text: string, userAgent: string, path: string): boolean {
   return best?.allow ?? true;
 }
 
-const AGENTS = ['GPTBot/1.2', 'ClaudeBot/1.0', 'PerplexityBot/1.0', 'Googlebot/2.1', 'Bingbot/2.0', 'SomeNewCrawler/0.1'];
+const AGENTS = [
+  'GPTBot/1.2',
+  'ClaudeBot/1.0',
+  'PerplexityBot/1.0',
+  'Googlebot/2.1',
+  'Bingbot/2.0',
+  'SomeNewCrawler/0.1',
+];
 const PATHS = [
-  '/', '/pricing', '/pricing.md', '/blog/planning-for-peak-season', '/search', '/search?q=storage', '/search/x',
-  '/llms.txt', '/sitemap.md', '/api/v1/pages',
+  '/',
+  '/pricing',
+  '/pricing.md',
+  '/blog/planning-for-peak-season',
+  '/search',
+  '/search?q=storage',
+  '/search/x',
+  '/llms.txt',
+  '/sitemap.md',
+  '/api/v1/pages',
 ];
 
 describe('robots.txt', () => {
   const robots = robotsTxt('https://kartage.example');
 
   it('reads the same under first-match (Python) and longest-match (RFC 9309) parsers, for every agent and path', () => {
-    for (const ua of AGENTS) for (const path of PATHS) {
-      expect(pythonAllows(robots, ua, path), `${ua} ${path}`).toBe(rfc9309Allows(robots, ua, path));
-    }
+    for (const ua of AGENTS)
+      for (const path of PATHS) {
+        expect(pythonAllows(robots, ua, path), `${ua} ${path}`).toBe(rfc9309Allows(robots, ua, path));
+      }
   });
 
   it('opens the site to every crawler, AI crawlers included, and keeps the search page out', () => {

@@ -15,8 +15,14 @@ import { CONTENT_FILE, DATA_DIR, toPage, toSummary, type ContentData } from '../
 import { htmlFileOfSlug, pageJsonPathOfSlug, slugOfEntry, twinPathOfSlug } from '../../src/core/slugs.ts';
 
 const ORIGIN = 'https://x.test';
-const page = (slug: string, kind: SitePage['kind']): SitePage =>
-  ({ slug, kind, title: `T ${slug}`, url: `${ORIGIN}/${slug}`, markdown_url: `${ORIGIN}/${slug}.md`, markdown: '' });
+const page = (slug: string, kind: SitePage['kind']): SitePage => ({
+  slug,
+  kind,
+  title: `T ${slug}`,
+  url: `${ORIGIN}/${slug}`,
+  markdown_url: `${ORIGIN}/${slug}.md`,
+  markdown: '',
+});
 
 /** Section title -> slugs listed under it, in order. */
 function sections(text: string): Record<string, string[]> {
@@ -32,9 +38,16 @@ function sections(text: string): Record<string, string[]> {
 
 describe('llms.txt and sitemap.md sections', () => {
   const pages = [
-    page('apply', 'form'), page('blog', 'listing'), page('blog/a', 'post'), page('customers', 'listing'),
-    page('customers/x', 'page'), page('index', 'home'), page('plans', 'pricing'), page('product/crm', 'page'),
-    page('stories', 'listing'), page('weekly-news', 'page'),
+    page('apply', 'form'),
+    page('blog', 'listing'),
+    page('blog/a', 'post'),
+    page('customers', 'listing'),
+    page('customers/x', 'page'),
+    page('index', 'home'),
+    page('plans', 'pricing'),
+    page('product/crm', 'page'),
+    page('stories', 'listing'),
+    page('weekly-news', 'page'),
   ];
 
   it('puts the home page, pricing and forms first, whatever their slugs', () => {

@@ -18,10 +18,16 @@ describe('OpenAPI document', () => {
 
   it('has every operation of the contract with its operationId, path and method', () => {
     const found: Record<string, string> = {};
-    for (const [path, item] of Object.entries<any>(doc.paths)) for (const [m, op] of Object.entries<any>(item)) found[op.operationId] = `${m.toUpperCase()} ${path}`;
+    for (const [path, item] of Object.entries<any>(doc.paths))
+      for (const [m, op] of Object.entries<any>(item)) found[op.operationId] = `${m.toUpperCase()} ${path}`;
     expect(found).toMatchObject({
-      listPages: 'GET /api/v1/pages', getPage: 'GET /api/v1/pages/{slug}', searchSite: 'GET /api/v1/search',
-      getPagesBatch: 'POST /api/v1/pages/batch', validateLead: 'POST /api/v1/lead/validate', submitLead: 'POST /api/lead', mcp: 'POST /mcp',
+      listPages: 'GET /api/v1/pages',
+      getPage: 'GET /api/v1/pages/{slug}',
+      searchSite: 'GET /api/v1/search',
+      getPagesBatch: 'POST /api/v1/pages/batch',
+      validateLead: 'POST /api/v1/lead/validate',
+      submitLead: 'POST /api/lead',
+      mcp: 'POST /mcp',
     });
     expect(doc.paths['/mcp'].get.responses['405']).toBeDefined();
   });
@@ -39,10 +45,18 @@ describe('OpenAPI document', () => {
     expect(s.Page.required).toEqual(expect.arrayContaining(['slug', 'title', 'url', 'markdown']));
     expect(s.Error.required).toEqual(['error']);
     const list = doc.paths['/api/v1/pages'].get;
-    expect(list.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 100, default: 100 });
+    expect(list.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({
+      minimum: 1,
+      maximum: 100,
+      default: 100,
+    });
     const search = doc.paths['/api/v1/search'].get;
     expect(search.parameters.find((p: any) => p.name === 'q')).toMatchObject({ required: true });
-    expect(search.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+    expect(search.parameters.find((p: any) => p.name === 'limit').schema).toMatchObject({
+      minimum: 1,
+      maximum: 50,
+      default: 10,
+    });
     const lead = doc.paths['/api/lead'].post;
     expect(Object.keys(lead.responses)).toEqual(expect.arrayContaining(['200', '400', '429', '502']));
     expect(lead.responses['429'].headers).toHaveProperty('Retry-After');
@@ -51,7 +65,9 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/v1/lead/validate'].post.responses['422']).toBeDefined();
     expect(doc.paths['/api/v1/pages/{slug}'].get.responses['200'].content).toHaveProperty('text/markdown');
     for (const id of OPERATIONS) {
-      const op = Object.values<any>(doc.paths).flatMap((i) => Object.values<any>(i)).find((o) => o.operationId === id);
+      const op = Object.values<any>(doc.paths)
+        .flatMap((i) => Object.values<any>(i))
+        .find((o) => o.operationId === id);
       expect(op.responses['429'].headers, id).toHaveProperty('Retry-After');
     }
   });

@@ -23,15 +23,22 @@ describe('lead validation: the decision table', () => {
   });
 
   it('lists at most ten unknown fields one by one', () => {
-    const payload = Object.fromEntries([['name', 'A'], ['email', 'a@b.co'], ...Array.from({ length: 500 }, (_, i) => [`f${i}`, i])]);
+    const payload = Object.fromEntries([
+      ['name', 'A'],
+      ['email', 'a@b.co'],
+      ...Array.from({ length: 500 }, (_, i) => [`f${i}`, i]),
+    ]);
     const check = validateLead(payload);
     expect(check.problems).toHaveLength(11);
-    expect(check.problems.at(-1)).toMatchObject({ field: '(other fields)', error: expect.stringContaining('490 more') });
+    expect(check.problems.at(-1)).toMatchObject({
+      field: '(other fields)',
+      error: expect.stringContaining('490 more'),
+    });
   });
 });
 
 describe('one email rule for the API and the form script', () => {
-  it('EMAIL_PATTERN is still zod\'s own email rule, and the validation applies it', async () => {
+  it("EMAIL_PATTERN is still zod's own email rule, and the validation applies it", async () => {
     const { z } = await import('zod');
     const { EMAIL_PATTERN } = await import('../../src/contract/lead-values.ts');
     expect(EMAIL_PATTERN.source).toBe(z.regexes.email.source);

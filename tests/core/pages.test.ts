@@ -3,8 +3,14 @@ import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
 import { getPagesBatch, listPages } from '../../src/core/pages.ts';
 
-const page = (slug: string): ContentPage =>
-  ({ slug, title: slug, url: `https://x.test/${slug}`, markdown: `# ${slug}\n`, text: slug, kind: 'page' });
+const page = (slug: string): ContentPage => ({
+  slug,
+  title: slug,
+  url: `https://x.test/${slug}`,
+  markdown: `# ${slug}\n`,
+  text: slug,
+  kind: 'page',
+});
 const content = (slugs: string[]) =>
   contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages: slugs.sort().map(page) }, () => {
     throw new Error('no search here');
@@ -39,7 +45,12 @@ describe('getPagesBatch', () => {
     const c = content(['pricing', 'index']);
     const r = getPagesBatch(c, ['pricing', 'nope', 'pricing', 'BAD!']);
     expect(r.count).toBe(4);
-    expect(r.results.map((x) => [x.slug, x.found])).toEqual([['pricing', true], ['nope', false], ['pricing', true], ['BAD!', false]]);
+    expect(r.results.map((x) => [x.slug, x.found])).toEqual([
+      ['pricing', true],
+      ['nope', false],
+      ['pricing', true],
+      ['BAD!', false],
+    ]);
     expect(r.results[0]!.page).not.toHaveProperty('text');
     expect(r.results[1]!.error).toMatch(/nope/);
   });

@@ -40,23 +40,31 @@ describe('judged queries (API search)', () => {
       ['defense relocations', 'defence relocation'],
     ];
     for (const [variant, base] of same) expect(api(variant), variant).toEqual(api(base));
-    for (const [short, long] of [['sso', 'single sign-on'], ['eofy', 'end of financial year'], ['CoR', 'chain of responsibility']]) {
+    for (const [short, long] of [
+      ['sso', 'single sign-on'],
+      ['eofy', 'end of financial year'],
+      ['CoR', 'chain of responsibility'],
+    ]) {
       const found = searchSite({ content, index }, short!, 50).results.map((r) => r.slug);
       expect(found.length, short).toBeGreaterThan(0);
-      for (const slug of searchSite({ content, index }, long!, 50).results.map((r) => r.slug)) expect(found, short).toContain(slug);
+      for (const slug of searchSite({ content, index }, long!, 50).results.map((r) => r.slug))
+        expect(found, short).toContain(slug);
     }
   });
 });
 
 describe('title queries', () => {
   it('every content word of a page title occurs, in some word form, in each result', () => {
-    const formsOf = new Map(data.pages.map((p) => [p.slug, new Set(analyze(`${p.title} ${p.description ?? ''} ${p.text}`))]));
+    const formsOf = new Map(
+      data.pages.map((p) => [p.slug, new Set(analyze(`${p.title} ${p.description ?? ''} ${p.text}`))]),
+    );
     for (const page of data.pages) {
       const q = bareTitle(page.title);
       const words = analyze(q);
       const results = api(q);
       expect(results, q).toContain(page.slug);
-      for (const slug of results) for (const w of words) expect(formsOf.get(slug)!.has(w), `${q}: ${slug} lacks ${w}`).toBe(true);
+      for (const slug of results)
+        for (const w of words) expect(formsOf.get(slug)!.has(w), `${q}: ${slug} lacks ${w}`).toBe(true);
     }
   });
 });

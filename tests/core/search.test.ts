@@ -2,26 +2,54 @@ import { describe, expect, it } from 'vitest';
 import type { PageKind } from '../../src/contract/content.ts';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
-import { bestSnippet, buildSearchIndex, loadSearchIndex, matchOffsets, searchSite, snippetAround, fold } from '../../src/core/search.ts';
+import {
+  bestSnippet,
+  buildSearchIndex,
+  loadSearchIndex,
+  matchOffsets,
+  searchSite,
+  snippetAround,
+  fold,
+} from '../../src/core/search.ts';
 import { STOP_WORDS } from '../../src/core/search/analyze.ts';
 
 const mk = (slug: string, title: string, text: string, kind: PageKind = 'page'): ContentPage => ({
-  slug, title: `${title} | Kartage`, url: `https://x.test/${slug}`, markdown: text, text, kind,
+  slug,
+  title: `${title} | Kartage`,
+  url: `https://x.test/${slug}`,
+  markdown: text,
+  text,
+  kind,
   description: `About ${title}`,
 });
 const pages = [
-  mk('product/storage', 'Storage billing and warehouses', 'Run storage billing for every vault and unit. Billing runs take minutes.'),
-  mk('blog/billing', 'Getting paid on time',
-    'Invoices, deposits and storage billing explained for removalists in Brisbane.', 'post'),
+  mk(
+    'product/storage',
+    'Storage billing and warehouses',
+    'Run storage billing for every vault and unit. Billing runs take minutes.',
+  ),
+  mk(
+    'blog/billing',
+    'Getting paid on time',
+    'Invoices, deposits and storage billing explained for removalists in Brisbane.',
+    'post',
+  ),
   mk('about', 'About Kartage', 'Founded in Melbourne. Crème brûlée Fridays. Our team of sixty builds software.'),
   mk('quoting', 'Quoting', 'Cubic metre estimates, binding quotes and e-signature. Reducing disputes on the day.'),
   mk('reporting', 'Reporting', 'Truck utilisation and crew productivity by branch. Organised by week.'),
-  mk('security', 'Security', 'Staff sign in with single sign-on (SAML) and two-factor authentication. Data stays in Sydney.'),
+  mk(
+    'security',
+    'Security',
+    'Staff sign in with single sign-on (SAML) and two-factor authentication. Data stays in Sydney.',
+  ),
   mk('integrations', 'Integrations', 'Connect MYOB and Xero. Customers pay by card.'),
   mk('blog', 'The blog', 'Storage billing without the headaches. Getting paid on time for removals.', 'listing'),
   mk('customs', 'Customs clearance', 'Unaccompanied personal effects clear customs with the right documents.'),
 ].sort((a, b) => (a.slug < b.slug ? -1 : 1));
-const synonyms = [{ short: 'SSO', long: ['single sign-on'] }, { short: 'UPE', long: ['unaccompanied personal effects'] }];
+const synonyms = [
+  { short: 'SSO', long: ['single sign-on'] },
+  { short: 'UPE', long: ['unaccompanied personal effects'] },
+];
 const index = loadSearchIndex(JSON.stringify(buildSearchIndex(pages, synonyms)));
 const content = contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages }, () => index);
 const search = (q: string, limit = 10) => searchSite({ content, index }, q, limit);
@@ -106,7 +134,7 @@ describe('searchSite', () => {
 
 describe('snippets', () => {
   it('are plain text around a match, cut on word boundaries', () => {
-    const text = 'word '.repeat(100) + 'target here ' + 'tail '.repeat(100);
+    const text = `${'word '.repeat(100)}target here ${'tail '.repeat(100)}`;
     const s = snippetAround(text, text.indexOf('target'));
     expect(s).toContain('target here');
     expect(s.length).toBeLessThanOrEqual(170);
@@ -128,7 +156,7 @@ describe('snippets', () => {
   });
 
   it('find accented words and word forms at their original offsets', () => {
-    const pad = 'é'.repeat(300) + ' ' + 'x '.repeat(300);
+    const pad = `${'é'.repeat(300)} ${'x '.repeat(300)}`;
     expect(matchOffsets(`${pad}Café billing`, [['cafe']]).map((h) => h.at)).toEqual([pad.length]);
     expect(matchOffsets('We reduced claims', [['reduc']]).map((h) => h.at)).toEqual([3]);
     expect(matchOffsets('unstorage only', [['storag']])).toEqual([]); // not at the start of a word

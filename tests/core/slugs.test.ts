@@ -10,9 +10,28 @@ import { describe, expect, it } from 'vitest';
 import { SlugSchema } from '../../src/contract/schemas.ts';
 import { CONTENT_FILE, DATA_DIR, type ContentData } from '../../src/core/content.ts';
 import {
-  ancestorsOf, folderOf, HOME_SLUG, htmlFileOfSlug, isPageSlug, isReservedSlug, isSlug, isUnder, leafOf,
-  pageJsonPathOfSlug, pathOfSlug, RESERVED_SLUGS, routeParamOfSlug, sectionOf, sitePathOfPageUrl, slugOfEntry,
-  slugOfHtmlFile, slugOfPath, slugOfTwinPath, twinPathOfSlug, twinUrlOfSlug, urlOfSlug,
+  ancestorsOf,
+  folderOf,
+  HOME_SLUG,
+  htmlFileOfSlug,
+  isPageSlug,
+  isReservedSlug,
+  isSlug,
+  isUnder,
+  leafOf,
+  pageJsonPathOfSlug,
+  pathOfSlug,
+  RESERVED_SLUGS,
+  routeParamOfSlug,
+  sectionOf,
+  sitePathOfPageUrl,
+  slugOfEntry,
+  slugOfHtmlFile,
+  slugOfPath,
+  slugOfTwinPath,
+  twinPathOfSlug,
+  twinUrlOfSlug,
+  urlOfSlug,
 } from '../../src/core/slugs.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,9 +49,26 @@ describe('site paths', () => {
   });
 
   it('names no slug for what is not a page path', () => {
-    for (const p of ['', 'pricing', '/pricing/', '/blog/', '//pricing', '/blog//x', '/Pricing', '/pricing.md',
-      '/pricing.html', '/api/v1/pages/x.json', '/pricing?x=1', '/pricing#top', '/prïcing', '/pricing%2F', '/a b',
-      '/pricing\n', '/./pricing', '/../pricing']) {
+    for (const p of [
+      '',
+      'pricing',
+      '/pricing/',
+      '/blog/',
+      '//pricing',
+      '/blog//x',
+      '/Pricing',
+      '/pricing.md',
+      '/pricing.html',
+      '/api/v1/pages/x.json',
+      '/pricing?x=1',
+      '/pricing#top',
+      '/prïcing',
+      '/pricing%2F',
+      '/a b',
+      '/pricing\n',
+      '/./pricing',
+      '/../pricing',
+    ]) {
       expect(slugOfPath(p), JSON.stringify(p)).toBeUndefined();
     }
   });
@@ -79,8 +115,18 @@ describe('the markdown twin and the getPage file', () => {
     expect(slugOfTwinPath('/pricing.md')).toBe('pricing');
     expect(slugOfTwinPath('/index.md')).toBe('index');
     expect(slugOfTwinPath('/blog/x.md')).toBe('blog/x');
-    for (const p of ['/.md', '/pricing', '/pricing.md/', 'pricing.md', '/blog/.md', '//x.md', '/x.md.md', '/X.md',
-      '/pricing.MD', '/sitemap.md.html']) {
+    for (const p of [
+      '/.md',
+      '/pricing',
+      '/pricing.md/',
+      'pricing.md',
+      '/blog/.md',
+      '//x.md',
+      '/x.md.md',
+      '/X.md',
+      '/pricing.MD',
+      '/sitemap.md.html',
+    ]) {
       expect(slugOfTwinPath(p), p).toBeUndefined();
     }
   });
@@ -214,7 +260,10 @@ describe('round trips over the real build', () => {
         for (const e of readdirSync(dir, { withFileTypes: true })) {
           if (e.isDirectory()) walk(join(dir, e.name));
           else if (/\.mdx?$/.test(e.name)) {
-            const id = relative(base, join(dir, e.name)).split(sep).join('/').replace(/\.mdx?$/, '');
+            const id = relative(base, join(dir, e.name))
+              .split(sep)
+              .join('/')
+              .replace(/\.mdx?$/, '');
             entries.push(slugOfEntry(collection, id));
           }
         }

@@ -18,9 +18,13 @@ async function seriousViolations(page: Page): Promise<string> {
       [
         `[${v.impact}] ${v.id}: ${v.help} (${v.nodes.length} element${v.nodes.length === 1 ? '' : 's'})`,
         `  ${v.helpUrl}`,
-        ...v.nodes.slice(0, 8).map((n) => `  - ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\n/g, '\n    ')}`),
+        ...v.nodes
+          .slice(0, 8)
+          .map((n) => `  - ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\n/g, '\n    ')}`),
         v.nodes.length > 8 ? `  … and ${v.nodes.length - 8} more` : '',
-      ].filter(Boolean).join('\n'),
+      ]
+        .filter(Boolean)
+        .join('\n'),
     )
     .join('\n\n');
 }
@@ -43,14 +47,19 @@ test('no serious or critical axe violations in the lead form with its errors sho
   expect(await seriousViolations(page)).toBe('');
 });
 
-test('no serious or critical axe violations on the answer page of the form without JavaScript', async ({ page }, info) => {
+test('no serious or critical axe violations on the answer page of the form without JavaScript', async ({
+  page,
+}, info) => {
   await actAs(page, clientFor(info));
   await page.goto('/contact');
   // Refused (a domain without a dot), so no lead is recorded: the 400 page, with its list of problems.
   // form.submit() posts the form natively, as a browser without JavaScript does (no submit event for
   // the script to catch), and leaves JavaScript on for axe.
   await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@localhost' });
-  await Promise.all([page.waitForURL(/\/api\/lead$/), page.locator('#lead-form').evaluate((f: HTMLFormElement) => f.submit())]);
+  await Promise.all([
+    page.waitForURL(/\/api\/lead$/),
+    page.locator('#lead-form').evaluate((f: HTMLFormElement) => f.submit()),
+  ]);
   await expect(page.locator('h1')).toHaveText('Please check your details');
   expect(await seriousViolations(page)).toBe('');
 });

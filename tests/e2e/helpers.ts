@@ -25,7 +25,9 @@ export async function leadLines(file = E2E_LEAD_FILE): Promise<LeadLine[]> {
  * and distinct between tests: 10.x.y.z from a hash of the test's title path.
  */
 export function clientFor(info: TestInfo, n = 0): string {
-  const h = createHash('sha256').update(`${info.titlePath.join(' > ')}#${info.retry}#${n}`).digest();
+  const h = createHash('sha256')
+    .update(`${info.titlePath.join(' > ')}#${info.retry}#${n}`)
+    .digest();
   return `10.${h[0]}.${h[1]}.${(h[2]! % 250) + 2}`;
 }
 
@@ -49,7 +51,10 @@ export const FULL_BOOKING = {
 } as const;
 
 /** Fills the lead form on the current page with `values` (text fields filled, selects chosen). */
-export async function fillLeadForm(page: Page, values: Partial<Record<keyof typeof FULL_BOOKING, string>>): Promise<void> {
+export async function fillLeadForm(
+  page: Page,
+  values: Partial<Record<keyof typeof FULL_BOOKING, string>>,
+): Promise<void> {
   for (const [field, value] of Object.entries(values)) {
     const control = page.locator(`#lf-${field}`);
     if (['segment', 'warehouses', 'moves'].includes(field)) await control.selectOption(value);

@@ -18,14 +18,18 @@ const isLeadPost = (r: PwRequest) => r.method() === 'POST' && new URL(r.url()).p
 /** Headers of a captured request that a resend may carry as they are (the HTTP layer sets the rest). */
 function resendable(headers: Record<string, string>): Record<string, string> {
   const computed = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'cookie']);
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !computed.has(k.toLowerCase()) && !k.startsWith(':')));
+  return Object.fromEntries(
+    Object.entries(headers).filter(([k]) => !computed.has(k.toLowerCase()) && !k.startsWith(':')),
+  );
 }
 
 test.beforeEach(async ({ page }, info) => {
   await actAs(page, clientFor(info));
 });
 
-test('the demo form checks input in the browser: field errors, an error summary, and nothing sent', async ({ page }) => {
+test('the demo form checks input in the browser: field errors, an error summary, and nothing sent', async ({
+  page,
+}) => {
   await page.goto('/demo');
   await expect(page.locator('#lead-form input[name="intent"]')).toHaveValue('demo');
   await expect(page.locator('#lf-dialcode')).toHaveValue('+61');
@@ -65,7 +69,10 @@ test('the demo form checks input in the browser: field errors, an error summary,
   expect((await leadLines()).length, 'the lead file did not grow').toBe(before);
 });
 
-test('a demo booked with every field lands in the lead file once; a replay of the same request adds nothing', async ({ page, request }) => {
+test('a demo booked with every field lands in the lead file once; a replay of the same request adds nothing', async ({
+  page,
+  request,
+}) => {
   await page.goto('/demo');
   const before = (await leadLines()).length;
   await fillLeadForm(page, FULL_BOOKING);
@@ -104,7 +111,10 @@ test('a demo booked with every field lands in the lead file once; a replay of th
   expect(await leadLines()).toHaveLength(before + 1);
 
   // A new key with the same payload is a new submission: the replay above was the key's doing.
-  const fresh = await request.post(req.url(), { headers: { ...resendable(headers), 'Idempotency-Key': crypto.randomUUID() }, data: body });
+  const fresh = await request.post(req.url(), {
+    headers: { ...resendable(headers), 'Idempotency-Key': crypto.randomUUID() },
+    data: body,
+  });
   expect(fresh.status()).toBe(200);
   expect(fresh.headers()['idempotency-replayed']).toBeUndefined();
   expect(await leadLines()).toHaveLength(before + 2);
@@ -266,11 +276,19 @@ test.describe('without JavaScript', () => {
 
     const lines = await leadLines();
     expect(lines).toHaveLength(before + 1);
-    expect(lines.at(-1)!.lead).toEqual({ ...FULL_BOOKING, name: '<i>Ana</i> Müller', dialcode: '+61', country: 'Australia', intent: 'enquiry' });
+    expect(lines.at(-1)!.lead).toEqual({
+      ...FULL_BOOKING,
+      name: '<i>Ana</i> Müller',
+      dialcode: '+61',
+      country: 'Australia',
+      intent: 'enquiry',
+    });
     expect(lines.at(-1)!.source).toMatch(/\/contact$/);
   });
 
-  test('a lead the server refuses gets a 400 page saying what to fix, with a way back to the form', async ({ page }) => {
+  test('a lead the server refuses gets a 400 page saying what to fix, with a way back to the form', async ({
+    page,
+  }) => {
     await page.goto('/demo');
     const before = (await leadLines()).length;
     // The browser's own type=email check allows a domain without a dot; the contract does not.
@@ -284,10 +302,16 @@ test.describe('without JavaScript', () => {
     expect(await leadLines()).toHaveLength(before);
   });
 
-  test('over the lead budget the answer page says in how many minutes to try again', async ({ page, request }, info) => {
+  test('over the lead budget the answer page says in how many minutes to try again', async ({
+    page,
+    request,
+  }, info) => {
     const client = clientFor(info);
     for (let i = 1; i <= 5; i++) {
-      const r = await request.post('/api/lead', { headers: { 'X-Forwarded-For': client }, form: { name: `Filler ${i}`, email: `f${i}@example.com` } });
+      const r = await request.post('/api/lead', {
+        headers: { 'X-Forwarded-For': client },
+        form: { name: `Filler ${i}`, email: `f${i}@example.com` },
+      });
       expect(r.status(), `lead ${i} of 5`).toBe(200);
       expect(r.headers()['ratelimit-remaining']).toBe(String(5 - i));
     }
@@ -318,11 +342,17 @@ test.describe('form posts to /api/lead, beyond the browser', () => {
     expect(await leadLines()).toHaveLength(before);
   });
 
-  test('JSON sent with a form Content-Type (curl -d) is still handled as JSON, Idempotency-Key included', async ({ request }, info) => {
+  test('JSON sent with a form Content-Type (curl -d) is still handled as JSON, Idempotency-Key included', async ({
+    request,
+  }, info) => {
     const before = (await leadLines()).length;
     const send = () =>
       request.post('/api/lead', {
-        headers: { 'X-Forwarded-For': clientFor(info), 'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': `curl-${info.testId}` },
+        headers: {
+          'X-Forwarded-For': clientFor(info),
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Idempotency-Key': `curl-${info.testId}`,
+        },
         data: JSON.stringify({ name: 'Sam Curl', email: 'sam@harbourline.example', intent: 'demo' }),
       });
     const first = await send();

@@ -13,20 +13,29 @@ async function searchOnPage(page: Page, q: string): Promise<string[]> {
   await page.locator('#search-q').fill(q);
   await page.locator('#search-q').press('Enter');
   await expect(page.locator('#search-status')).toContainText(`“${q.trim()}”`);
-  const hrefs = await page.locator('#search-results li > a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  const hrefs = await page
+    .locator('#search-results li > a')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
   return hrefs.map((h) => h.replace(/^\//, '') || 'index');
 }
 
-test('the search page lists the API answer: titles, snippets, same-origin links, the query kept in the URL', async ({ page, request }, info) => {
+test('the search page lists the API answer: titles, snippets, same-origin links, the query kept in the URL', async ({
+  page,
+  request,
+}, info) => {
   await actAs(page, clientFor(info));
   await page.goto('/search?q=storage%20billing');
   const first = page.locator('#search-results li').first();
   await expect(first.locator('a')).toHaveAttribute('href', '/product/storage');
   await expect(first.locator('p')).toContainText(/storage/i);
-  const api = await (await request.get('/api/v1/search?q=storage%20billing', { headers: { 'X-Forwarded-For': clientFor(info, 1) } })).json();
+  const api = await (
+    await request.get('/api/v1/search?q=storage%20billing', { headers: { 'X-Forwarded-For': clientFor(info, 1) } })
+  ).json();
   const slugs = await page.locator('#search-results li > a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   expect(slugs).toEqual(api.results.map((r: { slug: string }) => `/${r.slug}`));
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await searchOnPage(page, 'crew app');
   await expect(page).toHaveURL(/\/search\?q=crew\+app$/);
@@ -42,7 +51,10 @@ test('a query no page answers says so; the page keeps working', async ({ page },
   expect((await searchOnPage(page, 'pricing'))[0]).toBe('pricing');
 });
 
-test('the judged query sets through the page: the API bars hold and the page agrees with the API', async ({ page, request }, info) => {
+test('the judged query sets through the page: the API bars hold and the page agrees with the API', async ({
+  page,
+  request,
+}, info) => {
   test.setTimeout(120_000);
   await page.goto('/search');
   let n = 0;
@@ -52,8 +64,10 @@ test('the judged query sets through the page: the API bars hold and the page agr
   };
   const judged = await evaluate(loadJudged('judged-queries'), viaPage);
   const heldOut = await evaluate(loadJudged('held-out-queries'), viaPage);
-  console.log(`search page: judged nDCG@10 ${judged.ndcg10.toFixed(3)} MRR ${judged.mrr.toFixed(3)} P@1 ${judged.p1.toFixed(3)} ` +
-    `empty ${judged.zeroShare}; held-out nDCG@10 ${heldOut.ndcg10.toFixed(3)} empty ${heldOut.zeroShare}`);
+  console.log(
+    `search page: judged nDCG@10 ${judged.ndcg10.toFixed(3)} MRR ${judged.mrr.toFixed(3)} P@1 ${judged.p1.toFixed(3)} ` +
+      `empty ${judged.zeroShare}; held-out nDCG@10 ${heldOut.ndcg10.toFixed(3)} empty ${heldOut.zeroShare}`,
+  );
   expect(judged.ndcg10).toBeGreaterThanOrEqual(0.92);
   expect(judged.zeroShare).toBe(0);
   expect(heldOut.ndcg10).toBeGreaterThanOrEqual(0.8);
@@ -61,7 +75,9 @@ test('the judged query sets through the page: the API bars hold and the page agr
   let agree = 0;
   const all = [...judged.perQuery, ...heldOut.perQuery];
   for (const [i, { q, top }] of all.entries()) {
-    const res = await request.get(`/api/v1/search?q=${encodeURIComponent(q)}`, { headers: { 'X-Forwarded-For': clientFor(info, 1000 + Math.floor(i / 40)) } });
+    const res = await request.get(`/api/v1/search?q=${encodeURIComponent(q)}`, {
+      headers: { 'X-Forwarded-For': clientFor(info, 1000 + Math.floor(i / 40)) },
+    });
     const api = (await res.json()) as { results: { slug: string }[] };
     if (api.results[0]?.slug === top[0]) agree++;
   }
@@ -72,11 +88,19 @@ test('with the search API unreachable the page falls back to Pagefind', async ({
   await page.route('**/api/v1/search**', (route) => route.abort('connectionrefused'));
   await page.goto('/search?q=storage%20billing');
   await expect(page.locator('#search-form')).toBeHidden();
-  await expect(page.locator('#search').getByRole('link', { name: /storage/i }).first()).toBeVisible({ timeout: 15_000 });
+  await expect(
+    page
+      .locator('#search')
+      .getByRole('link', { name: /storage/i })
+      .first(),
+  ).toBeVisible({ timeout: 15_000 });
 });
 
 test('without JavaScript the form asks the API and opens its JSON answer', async ({ browser }, info) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'X-Forwarded-For': clientFor(info) } });
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { 'X-Forwarded-For': clientFor(info) },
+  });
   const page = await context.newPage();
   await page.goto('/search');
   await expect(page.locator('#search-hint')).toBeVisible();

@@ -18,7 +18,12 @@ test('site search finds a page', async ({ page }) => {
   await page.goto('/search');
   const box = page.locator('#search-q');
   await box.fill('storage billing');
-  await expect(page.locator('#search-results').getByRole('link', { name: /storage/i }).first()).toBeVisible({ timeout: 10_000 });
+  await expect(
+    page
+      .locator('#search-results')
+      .getByRole('link', { name: /storage/i })
+      .first(),
+  ).toBeVisible({ timeout: 10_000 });
 });
 
 test('pages carry the markdown alternate and read without JavaScript', async ({ browser }) => {
@@ -26,7 +31,10 @@ test('pages carry the markdown alternate and read without JavaScript', async ({ 
   const page = await context.newPage();
   await page.goto('/blog/planning-for-peak-season');
   await expect(page.locator('main h1')).toBeVisible();
-  await expect(page.locator('link[rel="alternate"][type="text/markdown"]')).toHaveAttribute('href', /\/blog\/planning-for-peak-season\.md$/);
+  await expect(page.locator('link[rel="alternate"][type="text/markdown"]')).toHaveAttribute(
+    'href',
+    /\/blog\/planning-for-peak-season\.md$/,
+  );
   await context.close();
 });
 
@@ -62,11 +70,14 @@ test("the home page's HTML, CSS and JavaScript stay under 100 KB", async ({ page
   const sizes: { url: string; type: string; bytes: number }[] = [];
   page.on('response', async (r) => {
     const type = r.request().resourceType();
-    if (['document', 'stylesheet', 'script'].includes(type)) sizes.push({ url: r.url(), type, bytes: (await r.body()).length });
+    if (['document', 'stylesheet', 'script'].includes(type))
+      sizes.push({ url: r.url(), type, bytes: (await r.body()).length });
   });
   await page.goto('/');
   await page.waitForLoadState('networkidle');
-  await expect.poll(() => sizes.some((s) => s.type === 'stylesheet') && sizes.some((s) => s.type === 'script')).toBe(true);
+  await expect
+    .poll(() => sizes.some((s) => s.type === 'stylesheet') && sizes.some((s) => s.type === 'script'))
+    .toBe(true);
   const total = sizes.reduce((n, s) => n + s.bytes, 0);
   expect(total, JSON.stringify(sizes, null, 1)).toBeLessThan(100 * 1024);
 });

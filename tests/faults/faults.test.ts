@@ -22,7 +22,8 @@ import { startUpstashBridge } from '../helpers/upstash-bridge.ts';
 const auth = { token: 'pat-test', portalId: '42', formId: 'f-1' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Fails the request (and so the test) instead of waiting for ever. */
-const within = <T>(p: Promise<T>, ms = 10_000) => Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`no answer within ${ms} ms`)))]);
+const within = <T>(p: Promise<T>, ms = 10_000) =>
+  Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`no answer within ${ms} ms`)))]);
 
 type Phase = 'normal' | 'redis stalled' | 'crm down' | 'crm down, redis killed' | 'recovered';
 
@@ -40,9 +41,17 @@ describe('faults under load', () => {
     redis = await startRedis({ dir, durable: true });
     bridge = await startUpstashBridge({ redisPort: redis.port });
     hubspot = await startFakeHubSpot(auth);
-    store = createUpstashStore({ url: bridge.url, token: bridge.token, timeoutMs: 200, leadTimeoutMs: 400, prefix: 'faults' });
+    store = createUpstashStore({
+      url: bridge.url,
+      token: bridge.token,
+      timeoutMs: 200,
+      leadTimeoutMs: 400,
+      prefix: 'faults',
+    });
     const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
-    server = await startTestServer({ deps: createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, sink, log: (e) => events.push(e) }) });
+    server = await startTestServer({
+      deps: createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, sink, log: (e) => events.push(e) }),
+    });
   }, 30_000);
   afterAll(async () => {
     await server?.close();
@@ -75,7 +84,13 @@ describe('faults under load', () => {
         const id = ++n;
         const marker = `fault-lead-${id}`;
         const p = phase;
-        const answer = await within(postJson(`${server.url}/api/lead`, { name: `Lead ${id}`, email: `lead${id}@example.com`, message: marker }, { from: `127.8.${w}.${(id % 250) + 2}`, headers: { 'Idempotency-Key': marker } }));
+        const answer = await within(
+          postJson(
+            `${server.url}/api/lead`,
+            { name: `Lead ${id}`, email: `lead${id}@example.com`, message: marker },
+            { from: `127.8.${w}.${(id % 250) + 2}`, headers: { 'Idempotency-Key': marker } },
+          ),
+        );
         leads.push({ phase: p, end: phase, marker, answer });
         await sleep(20);
       }
@@ -115,8 +130,12 @@ describe('faults under load', () => {
       else expect(l.answer.status, `${l.marker} during ${l.phase}`).toBe(200);
       if (l.answer.status === 502) expect(l.answer.json().error).toMatch(/chat/);
     }
-    expect(leads.filter((l) => l.phase === 'crm down, redis killed' && l.answer.status === 502).length).toBeGreaterThan(0);
-    expect(events).toEqual(expect.arrayContaining(['store_fallback', 'lead_sink_failed', 'lead_queued', 'lead_outbox_failed']));
+    expect(leads.filter((l) => l.phase === 'crm down, redis killed' && l.answer.status === 502).length).toBeGreaterThan(
+      0,
+    );
+    expect(events).toEqual(
+      expect.arrayContaining(['store_fallback', 'lead_sink_failed', 'lead_queued', 'lead_outbox_failed']),
+    );
 
     // Nothing half-written on our side: a lead answered 502 never reached the outbox. (It may have reached
     // the CRM: a CRM that records a lead but answers after our bound looks like a failure from here.)
@@ -125,7 +144,12 @@ describe('faults under load', () => {
     expect(leads.filter((l) => l.answer.status === 502 && queued.includes(l.marker))).toEqual([]);
 
     // The outbox (recovered from Redis's append-only file) replays to the CRM; nothing accepted is missing.
-    const flushed = await flushAll({ now: Date.now, store, sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 1_000 }), log: () => {} });
+    const flushed = await flushAll({
+      now: Date.now,
+      store,
+      sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 1_000 }),
+      log: () => {},
+    });
     expect(flushed.remaining).toBe(0);
     expect(flushed.delivered).toBeGreaterThan(0);
     const inCrm = new Set(hubspot.received.map((s) => s.fields.message));

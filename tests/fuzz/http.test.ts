@@ -13,8 +13,25 @@ import { join, normalize, sep } from 'node:path';
 import { connect } from 'node:net';
 import { PROJECT_ROOT } from '../../server/main.ts';
 import {
-  anyString, budget, checkAnswer, checkRawAnswer, clientArb, expectErrorBody, expectHealthy, nastyString, params, pickClient, nextClient, raw, report,
-  request, routedPath, runs, startFuzzServer, INVALID_UTF8, type FuzzServer,
+  anyString,
+  budget,
+  checkAnswer,
+  checkRawAnswer,
+  clientArb,
+  expectErrorBody,
+  expectHealthy,
+  nastyString,
+  params,
+  pickClient,
+  nextClient,
+  raw,
+  report,
+  request,
+  routedPath,
+  runs,
+  startFuzzServer,
+  INVALID_UTF8,
+  type FuzzServer,
 } from './support.ts';
 import { rawExchange, timedRequest } from '../helpers/raw-http.ts';
 
@@ -22,7 +39,10 @@ let s: FuzzServer;
 let slugs: string[];
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps.content().entries().map((p) => p.slug);
+  slugs = s.server.deps
+    .content()
+    .entries()
+    .map((p) => p.slug);
 });
 afterAll(async () => {
   console.info(report('http'));
@@ -30,30 +50,122 @@ afterAll(async () => {
 });
 
 const DIST = join(PROJECT_ROOT, 'dist');
-const STATIC = ['/llms.txt', '/llms-full.txt', '/openapi.json', '/openapi.yaml', '/sitemap.xml', '/robots.txt', '/.well-known/mcp.json', '/.well-known/ard.json', '/.well-known/api-catalog', '/api/v1/sandbox', '/favicon.svg', '/404.html', '/index.html'];
+const STATIC = [
+  '/llms.txt',
+  '/llms-full.txt',
+  '/openapi.json',
+  '/openapi.yaml',
+  '/sitemap.xml',
+  '/robots.txt',
+  '/.well-known/mcp.json',
+  '/.well-known/ard.json',
+  '/.well-known/api-catalog',
+  '/api/v1/sandbox',
+  '/favicon.svg',
+  '/404.html',
+  '/index.html',
+];
 const API = [
-  '/api/v1/pages', '/api/v1/pages?limit=3', '/api/v1/search?q=crew+app', '/api/v1/search', '/api/v1/pages/pricing', '/api/v1/pages/index', '/api/v1/pages/batch',
-  '/api/v1/lead/validate', '/api/lead', '/mcp', '/api/mcp', '/api/cron/leads-flush', '/api/v1/pages/', '/api/v1', '/api', '/api/', '/api/v2/pages', '/api/v1/pages/pricing.json',
+  '/api/v1/pages',
+  '/api/v1/pages?limit=3',
+  '/api/v1/search?q=crew+app',
+  '/api/v1/search',
+  '/api/v1/pages/pricing',
+  '/api/v1/pages/index',
+  '/api/v1/pages/batch',
+  '/api/v1/lead/validate',
+  '/api/lead',
+  '/mcp',
+  '/api/mcp',
+  '/api/cron/leads-flush',
+  '/api/v1/pages/',
+  '/api/v1',
+  '/api',
+  '/api/',
+  '/api/v2/pages',
+  '/api/v1/pages/pricing.json',
 ];
 const TRICKS = [
-  '/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fpackage.json', '/%2e%2e/package.json', '/..%5c..%5cpackage.json', '/.env', '/.git/config', '/server/main.ts',
-  '//api//v1//pages', '/api/v1/pages/%2e%2e/search?q=crew', '/api/v1/pages/..%2fsearch', '/%61pi/v1/pages/pricing', '/API/V1/PAGES', '/api/v1/pages%00',
-  '/pricing%00', '/pricing/', '/pricing.md/', '/PRICING', '/pricing;x=1', '/pricing%3Fx', '/pricing.html', '/index.md', '/blog/', '/blog/index', '/%', '/%zz', '/%ff%fe',
-  '/%c0%ae%c0%ae/', '/\\..\\package.json', '/pricing.md.md', '/pricing.json', '/mcp/', '/mcp%2f', '/_astro/', '/pagefind/', '/.well-known/', '/.well-known/oauth-protected-resource',
-  '/.well-known/oauth-authorization-server', '/auth.md', '/api-deprecation-policy', '/404', '/index', '/robots.txt/', '/sitemap.xml?x=%ff',
+  '/../../etc/passwd',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '/..%2f..%2fpackage.json',
+  '/%2e%2e/package.json',
+  '/..%5c..%5cpackage.json',
+  '/.env',
+  '/.git/config',
+  '/server/main.ts',
+  '//api//v1//pages',
+  '/api/v1/pages/%2e%2e/search?q=crew',
+  '/api/v1/pages/..%2fsearch',
+  '/%61pi/v1/pages/pricing',
+  '/API/V1/PAGES',
+  '/api/v1/pages%00',
+  '/pricing%00',
+  '/pricing/',
+  '/pricing.md/',
+  '/PRICING',
+  '/pricing;x=1',
+  '/pricing%3Fx',
+  '/pricing.html',
+  '/index.md',
+  '/blog/',
+  '/blog/index',
+  '/%',
+  '/%zz',
+  '/%ff%fe',
+  '/%c0%ae%c0%ae/',
+  '/\\..\\package.json',
+  '/pricing.md.md',
+  '/pricing.json',
+  '/mcp/',
+  '/mcp%2f',
+  '/_astro/',
+  '/pagefind/',
+  '/.well-known/',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server',
+  '/auth.md',
+  '/api-deprecation-policy',
+  '/404',
+  '/index',
+  '/robots.txt/',
+  '/sitemap.xml?x=%ff',
 ];
 
 /** Percent-encodes every byte outside printable ASCII (node:http sends nothing else). */
-const pct = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => (b > 0x20 && b < 0x7f ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const pct = (text: string) =>
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (b > 0x20 && b < 0x7f ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 const pathArb = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('/', ...['pricing', 'index', 'about', 'blog', 'developers', 'blog/planning-for-peak-season', 'product/storage', 'customers/tasman-movers'].flatMap((x) => [`/${x}`, `/${x}.md`])) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '/',
+      ...[
+        'pricing',
+        'index',
+        'about',
+        'blog',
+        'developers',
+        'blog/planning-for-peak-season',
+        'product/storage',
+        'customers/tasman-movers',
+      ].flatMap((x) => [`/${x}`, `/${x}.md`]),
+    ),
+  },
   { weight: 2, arbitrary: fc.constantFrom(...STATIC) },
   { weight: 3, arbitrary: fc.constantFrom(...API) },
   { weight: 3, arbitrary: fc.constantFrom(...TRICKS) },
   { weight: 2, arbitrary: fc.webPath().map((p) => p || '/') },
   { weight: 1, arbitrary: fc.webPath().map((p) => `/api${p}`) },
-  { weight: 2, arbitrary: fc.array(fc.oneof(anyString(12, 200), nastyString), { minLength: 1, maxLength: 4 }).map((segs) => `/${segs.map(pct).join('/')}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.oneof(anyString(12, 200), nastyString), { minLength: 1, maxLength: 4 })
+      .map((segs) => `/${segs.map(pct).join('/')}`),
+  },
 );
 const queryArb = fc.oneof(
   { weight: 4, arbitrary: fc.constant('') },
@@ -69,8 +181,32 @@ const methodArb = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...oddMethods) },
 );
 const headerPool: [string, fc.Arbitrary<string>][] = [
-  ['Accept', fc.constantFrom('text/markdown', 'text/html', 'application/json', '*/*', 'text/markdown;q=0.9, text/html;q=0.1', 'text/*', 'image/png', '', 'text/markdown;q=0', 'application/json, text/event-stream')],
-  ['Content-Type', fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'application/json; charset=latin1')],
+  [
+    'Accept',
+    fc.constantFrom(
+      'text/markdown',
+      'text/html',
+      'application/json',
+      '*/*',
+      'text/markdown;q=0.9, text/html;q=0.1',
+      'text/*',
+      'image/png',
+      '',
+      'text/markdown;q=0',
+      'application/json, text/event-stream',
+    ),
+  ],
+  [
+    'Content-Type',
+    fc.constantFrom(
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      'application/json; charset=latin1',
+    ),
+  ],
   ['X-Forwarded-For', fc.constantFrom('1.2.3.4', '127.0.0.1, 10.0.0.1', 'garbage', '::1')],
   ['X-Real-IP', fc.constantFrom('1.2.3.4', '')],
   ['Authorization', fc.constantFrom('Bearer nope', 'Basic Zm9vOmJhcg==', '')],
@@ -86,8 +222,16 @@ const headerPool: [string, fc.Arbitrary<string>][] = [
 ];
 const headersArb = fc
   .tuple(
-    fc.subarray(headerPool.map((_, i) => i), { maxLength: 4 }).chain((idx) => fc.tuple(...idx.map((i) => fc.tuple(fc.constant(headerPool[i]![0]), headerPool[i]![1])))),
-    fc.array(fc.tuple(fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/), fc.oneof(anyString(20, 2000), nastyString)), { maxLength: 2 }),
+    fc
+      .subarray(
+        headerPool.map((_, i) => i),
+        { maxLength: 4 },
+      )
+      .chain((idx) => fc.tuple(...idx.map((i) => fc.tuple(fc.constant(headerPool[i]![0]), headerPool[i]![1])))),
+    fc.array(
+      fc.tuple(fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/), fc.oneof(anyString(20, 2000), nastyString)),
+      { maxLength: 2 },
+    ),
   )
   .map(([known, random]) => {
     const out: Record<string, string> = {};
@@ -98,13 +242,27 @@ const headersArb = fc
       } catch {
         continue;
       }
-      if (!/^(host|content-length|transfer-encoding|connection|expect|upgrade|te|trailer|keep-alive)$/i.test(k)) out[k] = v;
+      if (!/^(host|content-length|transfer-encoding|connection|expect|upgrade|te|trailer|keep-alive)$/i.test(k))
+        out[k] = v;
     }
     return out;
   });
 const bodyArb = fc.oneof(
   { weight: 3, arbitrary: fc.constant<Buffer | undefined>(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom('{}', '{"slugs":["pricing"]}', '{"name":"Sam","email":"sam@x.com"}', '{"jsonrpc":"2.0","id":1,"method":"ping"}', 'name=Sam&email=sam%40x.com', '[]', 'x').map((t) => Buffer.from(t)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        '{}',
+        '{"slugs":["pricing"]}',
+        '{"name":"Sam","email":"sam@x.com"}',
+        '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        'name=Sam&email=sam%40x.com',
+        '[]',
+        'x',
+      )
+      .map((t) => Buffer.from(t)),
+  },
   { weight: 1, arbitrary: anyString(40).map((t) => Buffer.from(t)) },
   { weight: 1, arbitrary: fc.constantFrom(...INVALID_UTF8) },
 );
@@ -125,41 +283,71 @@ function servedFile(path: string): boolean {
 }
 
 describe('any method, any path, odd headers (node:http)', () => {
-  it(`never a 5xx or a hang; errors in the contract's shape; no 200 for a path that does not exist (${runs(1.5)} runs)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(methodArb, pathArb, queryArb, headersArb, bodyArb, clientArb, async (method, path, query, headers, body, hot) => {
-        // What node:http sends: the URL as WHATWG parses it (backslashes become slashes, the fragment goes).
-        const sentUrl = new URL(s.url + path + query);
-        const target = sentUrl.pathname + sentUrl.search;
-        const ans = await request(s.url + target, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, from: pickClient(hot) });
-        checkAnswer({ method, target, headers }, ans);
-        if (ans.status === 429) return void expect(hot).toBeDefined();
-        const routed = routedPath(target);
-        const isRead = method === 'GET' || method === 'HEAD';
-        if (isRead && ans.status === 200) {
-          const apiOk = /^\/api\/v1\/(pages|search)$/.test(routed) || (routed.startsWith('/api/v1/pages/') && slugs.includes(routed.slice('/api/v1/pages/'.length)));
-          const pageOk = slugs.includes(routed === '/' ? 'index' : routed.slice(1));
-          expect(apiOk || pageOk || servedFile(routed) || routed === '/.well-known/api-catalog', `200 only for what exists: ${routed.slice(0, 200)}`).toBe(true);
-        }
-        if (routed.startsWith('/.well-known/oauth')) expect(ans.status, 'no OAuth metadata (SPEC.md Authentication)').not.toBe(200);
-        expect(ans.headers['www-authenticate'], 'never an authentication challenge').toBeUndefined();
-        // Site pages and their markdown twins answer what was asked for.
-        const slug = routed === '/' ? 'index' : routed.slice(1);
-        const accept = headers.Accept;
-        if (method === 'GET' && slugs.includes(slug) && headers['If-None-Match'] === undefined) {
-          expect(ans.status).toBe(200);
-          if (accept === 'text/markdown') expect(ans.headers['content-type']).toMatch(/^text\/markdown/);
-          if (accept === undefined || accept === 'text/html' || accept === '*/*') expect(ans.headers['content-type']).toMatch(/^text\/html/);
-        }
-        if (method === 'GET' && routed.endsWith('.md') && slugs.includes(routed.slice(1, -3)) && headers['If-None-Match'] === undefined) {
-          expect(ans.status).toBe(200);
-          expect(ans.headers['content-type']).toMatch(/^text\/markdown/);
-        }
-        if (method === 'OPTIONS' && ans.status === 204) expect(ans.headers['access-control-allow-methods']).toMatch(/OPTIONS/);
-      }),
-      params(1.5),
-    );
-  }, budget(runs(1.5)));
+  it(
+    `never a 5xx or a hang; errors in the contract's shape; no 200 for a path that does not exist (${runs(1.5)} runs)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          methodArb,
+          pathArb,
+          queryArb,
+          headersArb,
+          bodyArb,
+          clientArb,
+          async (method, path, query, headers, body, hot) => {
+            // What node:http sends: the URL as WHATWG parses it (backslashes become slashes, the fragment goes).
+            const sentUrl = new URL(s.url + path + query);
+            const target = sentUrl.pathname + sentUrl.search;
+            const ans = await request(s.url + target, {
+              method,
+              headers,
+              body: method === 'GET' || method === 'HEAD' ? undefined : body,
+              from: pickClient(hot),
+            });
+            checkAnswer({ method, target, headers }, ans);
+            if (ans.status === 429) return void expect(hot).toBeDefined();
+            const routed = routedPath(target);
+            const isRead = method === 'GET' || method === 'HEAD';
+            if (isRead && ans.status === 200) {
+              const apiOk =
+                /^\/api\/v1\/(pages|search)$/.test(routed) ||
+                (routed.startsWith('/api/v1/pages/') && slugs.includes(routed.slice('/api/v1/pages/'.length)));
+              const pageOk = slugs.includes(routed === '/' ? 'index' : routed.slice(1));
+              expect(
+                apiOk || pageOk || servedFile(routed) || routed === '/.well-known/api-catalog',
+                `200 only for what exists: ${routed.slice(0, 200)}`,
+              ).toBe(true);
+            }
+            if (routed.startsWith('/.well-known/oauth'))
+              expect(ans.status, 'no OAuth metadata (SPEC.md Authentication)').not.toBe(200);
+            expect(ans.headers['www-authenticate'], 'never an authentication challenge').toBeUndefined();
+            // Site pages and their markdown twins answer what was asked for.
+            const slug = routed === '/' ? 'index' : routed.slice(1);
+            const accept = headers.Accept;
+            if (method === 'GET' && slugs.includes(slug) && headers['If-None-Match'] === undefined) {
+              expect(ans.status).toBe(200);
+              if (accept === 'text/markdown') expect(ans.headers['content-type']).toMatch(/^text\/markdown/);
+              if (accept === undefined || accept === 'text/html' || accept === '*/*')
+                expect(ans.headers['content-type']).toMatch(/^text\/html/);
+            }
+            if (
+              method === 'GET' &&
+              routed.endsWith('.md') &&
+              slugs.includes(routed.slice(1, -3)) &&
+              headers['If-None-Match'] === undefined
+            ) {
+              expect(ans.status).toBe(200);
+              expect(ans.headers['content-type']).toMatch(/^text\/markdown/);
+            }
+            if (method === 'OPTIONS' && ans.status === 204)
+              expect(ans.headers['access-control-allow-methods']).toMatch(/OPTIONS/);
+          },
+        ),
+        params(1.5),
+      );
+    },
+    budget(runs(1.5)),
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -168,32 +356,169 @@ describe('any method, any path, odd headers (node:http)', () => {
 const CRLF = '\r\n';
 const rawMethod = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE') },
-  { weight: 1, arbitrary: fc.constantFrom('get', 'FOO', 'G ET', '', 'M-SEARCH', 'PRI', 'CONNECT', 'TRACK', 'PURGE', 'QUERY', 'GET\u0000', 'PROPFIND') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'get',
+      'FOO',
+      'G ET',
+      '',
+      'M-SEARCH',
+      'PRI',
+      'CONNECT',
+      'TRACK',
+      'PURGE',
+      'QUERY',
+      'GET\u0000',
+      'PROPFIND',
+    ),
+  },
 );
 const rawTarget = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(pathArb, queryArb).map(([p, q]) => Buffer.from(p + q, 'latin1')) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('/', '/api/v1/pages/', '/api/v1/search?q=', '/pricing', '/api/'), fc.array(fc.oneof(fc.constantFrom(...INVALID_UTF8), fc.constantFrom(Buffer.from([0]), Buffer.from([0x7f]), Buffer.from(' '), Buffer.from('\t'), Buffer.from('é')), fc.string({ maxLength: 4 }).map((t) => Buffer.from(t))), { minLength: 1, maxLength: 4 })).map(([p, parts]) => Buffer.concat([Buffer.from(p), ...parts])) },
-  { weight: 1, arbitrary: fc.constantFrom('*', '', 'api/v1/pages', 'http://evil.example/api/v1/pages?limit=1', 'http://127.0.0.1/pricing', '//evil.example/x', `/api/v1/search?q=${'a'.repeat(17_000)}`).map((t) => Buffer.from(t)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('/', '/api/v1/pages/', '/api/v1/search?q=', '/pricing', '/api/'),
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...INVALID_UTF8),
+            fc.constantFrom(
+              Buffer.from([0]),
+              Buffer.from([0x7f]),
+              Buffer.from(' '),
+              Buffer.from('\t'),
+              Buffer.from('é'),
+            ),
+            fc.string({ maxLength: 4 }).map((t) => Buffer.from(t)),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
+      )
+      .map(([p, parts]) => Buffer.concat([Buffer.from(p), ...parts])),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        '*',
+        '',
+        'api/v1/pages',
+        'http://evil.example/api/v1/pages?limit=1',
+        'http://127.0.0.1/pricing',
+        '//evil.example/x',
+        `/api/v1/search?q=${'a'.repeat(17_000)}`,
+      )
+      .map((t) => Buffer.from(t)),
+  },
 );
-const rawVersion = fc.oneof({ weight: 8, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'http/1.1', 'HTTP/1.1 x', 'HTTP/9') });
+const rawVersion = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('HTTP/1.1') },
+  { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'http/1.1', 'HTTP/1.1 x', 'HTTP/9') },
+);
 const rawHeader = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('Accept: text/markdown', 'Accept: application/json', 'Content-Type: application/json', 'Content-Type: application/x-www-form-urlencoded', 'Accept: application/json, text/event-stream', 'Connection: close', 'Connection: keep-alive', 'Idempotency-Key: k-1').map((h) => Buffer.from(h)) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom('Accept', 'X-Odd', 'Idempotency-Key', 'Origin', 'Referer', 'Cookie', 'If-None-Match', 'User-Agent'), fc.array(fc.oneof(fc.constantFrom(...INVALID_UTF8), fc.constantFrom(Buffer.from([0]), Buffer.from([0x7f]), Buffer.from([0x0b]), Buffer.from('\r'), Buffer.from('\n'), Buffer.from('é')), fc.string({ maxLength: 6 }).map((t) => Buffer.from(t))), { maxLength: 4 })).map(([n, v]) => Buffer.concat([Buffer.from(`${n}: `), ...v])) },
-  { weight: 1, arbitrary: fc.constantFrom('X-Folded: a\r\n b', 'NoColon', ': empty-name', 'X Space: v', 'Host : x', 'Expect: 100-continue', 'Expect: teapot', 'Upgrade: websocket', 'Transfer-Encoding: gzip', 'Content-Length: abc', 'Content-Length: -1', 'Content-Length: 1, 2').map((h) => Buffer.from(h)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .constantFrom(
+        'Accept: text/markdown',
+        'Accept: application/json',
+        'Content-Type: application/json',
+        'Content-Type: application/x-www-form-urlencoded',
+        'Accept: application/json, text/event-stream',
+        'Connection: close',
+        'Connection: keep-alive',
+        'Idempotency-Key: k-1',
+      )
+      .map((h) => Buffer.from(h)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(
+          'Accept',
+          'X-Odd',
+          'Idempotency-Key',
+          'Origin',
+          'Referer',
+          'Cookie',
+          'If-None-Match',
+          'User-Agent',
+        ),
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...INVALID_UTF8),
+            fc.constantFrom(
+              Buffer.from([0]),
+              Buffer.from([0x7f]),
+              Buffer.from([0x0b]),
+              Buffer.from('\r'),
+              Buffer.from('\n'),
+              Buffer.from('é'),
+            ),
+            fc.string({ maxLength: 6 }).map((t) => Buffer.from(t)),
+          ),
+          { maxLength: 4 },
+        ),
+      )
+      .map(([n, v]) => Buffer.concat([Buffer.from(`${n}: `), ...v])),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        'X-Folded: a\r\n b',
+        'NoColon',
+        ': empty-name',
+        'X Space: v',
+        'Host : x',
+        'Expect: 100-continue',
+        'Expect: teapot',
+        'Upgrade: websocket',
+        'Transfer-Encoding: gzip',
+        'Content-Length: abc',
+        'Content-Length: -1',
+        'Content-Length: 1, 2',
+      )
+      .map((h) => Buffer.from(h)),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 15_000, max: 20_000 }).map((n) => Buffer.from(`X-Big: ${'a'.repeat(n)}`)) },
 );
 type Framing = 'none' | 'exact' | 'short' | 'chunked' | 'chunked-bad' | 'over-limit';
 const rawBody = fc.tuple(
   fc.constantFrom<Framing>('none', 'exact', 'exact', 'short', 'chunked', 'chunked', 'chunked-bad', 'over-limit'),
-  fc.oneof(fc.constantFrom('{"slugs":["pricing","nope"]}', '{"name":"Sam","email":"sam@x.com"}', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}', 'name=Sam&email=sam%40x.com', ''), anyString(30)).map((t) => Buffer.from(t)),
+  fc
+    .oneof(
+      fc.constantFrom(
+        '{"slugs":["pricing","nope"]}',
+        '{"name":"Sam","email":"sam@x.com"}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        'name=Sam&email=sam%40x.com',
+        '',
+      ),
+      anyString(30),
+    )
+    .map((t) => Buffer.from(t)),
   fc.array(fc.nat(), { maxLength: 4 }),
   fc.boolean(),
 );
 
 /** The request's bytes; `head`: what the parser of the answer must know; `slow`: written in pieces. */
-function rawRequest(method: string, target: Buffer, version: string, headers: Buffer[], hasHost: boolean, body: [Framing, Buffer, number[], boolean], path: string): Buffer {
+function rawRequest(
+  method: string,
+  target: Buffer,
+  version: string,
+  headers: Buffer[],
+  hasHost: boolean,
+  body: [Framing, Buffer, number[], boolean],
+  _path: string,
+): Buffer {
   const [framing, payload, cuts, upper] = body;
-  const lines: Buffer[] = [Buffer.concat([Buffer.from(`${method} `), target, Buffer.from(version ? ` ${version}` : '')])];
+  const lines: Buffer[] = [
+    Buffer.concat([Buffer.from(`${method} `), target, Buffer.from(version ? ` ${version}` : '')]),
+  ];
   if (hasHost) lines.push(Buffer.from('Host: 127.0.0.1'));
   lines.push(...headers);
   let tail: Buffer = Buffer.alloc(0);
@@ -218,9 +543,17 @@ function rawRequest(method: string, target: Buffer, version: string, headers: Bu
       last = c;
       if (!piece.length) continue;
       const size = piece.length.toString(16);
-      pieces.push(Buffer.from(`${upper ? size.toUpperCase() : size}${upper ? ';ext=1' : ''}${CRLF}`), piece, Buffer.from(CRLF));
+      pieces.push(
+        Buffer.from(`${upper ? size.toUpperCase() : size}${upper ? ';ext=1' : ''}${CRLF}`),
+        piece,
+        Buffer.from(CRLF),
+      );
     }
-    pieces.push(Buffer.from(framing === 'chunked-bad' ? `zz${CRLF}${CRLF}` : `0${CRLF}${upper ? `X-Trailer: 1${CRLF}` : ''}${CRLF}`));
+    pieces.push(
+      Buffer.from(
+        framing === 'chunked-bad' ? `zz${CRLF}${CRLF}` : `0${CRLF}${upper ? `X-Trailer: 1${CRLF}` : ''}${CRLF}`,
+      ),
+    );
     tail = Buffer.concat(pieces);
   }
   return Buffer.concat([Buffer.concat(lines.flatMap((l) => [l, Buffer.from(CRLF)])), Buffer.from(CRLF), tail]);
@@ -230,39 +563,64 @@ function rawRequest(method: string, target: Buffer, version: string, headers: Bu
 let refusedMidBody = 0;
 
 describe('raw bytes (node:net)', () => {
-  it(`malformed or hostile HTTP: the app's answers meet the contract, the rest are Node's own 4xx; never a 5xx or a hang (${runs(0.5)} runs)`, async () => {
-    const bodyPaths = fc.constantFrom('/api/v1/pages/batch', '/api/v1/lead/validate', '/api/lead', '/mcp');
-    await fc.assert(
-      fc.asyncProperty(
-        rawMethod, fc.oneof({ weight: 3, arbitrary: rawTarget }, { weight: 2, arbitrary: bodyPaths.map((p) => Buffer.from(p)) }), rawVersion,
-        fc.array(rawHeader, { maxLength: 4 }), fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), rawBody,
-        fc.option(fc.integer({ min: 1, max: 30 }), { freq: 3 }), clientArb,
-        async (method, target, version, headers, hasHost, body, gap, hot) => {
-          const path = target.toString('latin1');
-          // A body shorter than its Content-Length keeps the server waiting (rightly): only over-limit lies here.
-          if (body[0] === 'over-limit' && !['/api/v1/pages/batch', '/api/v1/lead/validate', '/api/lead', '/mcp'].includes(path)) body = ['exact', body[1], body[2], body[3]];
-          const bytes = rawRequest(method, target, version, headers, hasHost, body, path);
-          const pieces = gap === null ? bytes : [bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1)];
-          const ans = await raw({ host: s.host, port: s.port, bytes: pieces, gapMs: gap ?? 0, from: pickClient(hot), head: method === 'HEAD' });
-          const sentHeaders: Record<string, string> = {};
-          for (const h of headers) {
-            const [k, ...v] = h.toString('latin1').split(':');
-            const name = k?.trim().toLowerCase();
-            if (name) sentHeaders[name] = name in sentHeaders ? `${sentHeaders[name]}, ${v.join(':').trim()}` : v.join(':').trim();
-          }
-          checkRawAnswer({ method, target: path, headers: sentHeaders }, ans);
-          if (ans.status === 429) expect(hot).toBeDefined();
-          if (!ans.headers['x-request-id'] && body[0] !== 'none') refusedMidBody++;
-        },
-      ),
-      params(0.5),
-    );
-  }, budget(runs(0.5)));
+  it(
+    `malformed or hostile HTTP: the app's answers meet the contract, the rest are Node's own 4xx; never a 5xx or a hang (${runs(0.5)} runs)`,
+    async () => {
+      const bodyPaths = fc.constantFrom('/api/v1/pages/batch', '/api/v1/lead/validate', '/api/lead', '/mcp');
+      await fc.assert(
+        fc.asyncProperty(
+          rawMethod,
+          fc.oneof({ weight: 3, arbitrary: rawTarget }, { weight: 2, arbitrary: bodyPaths.map((p) => Buffer.from(p)) }),
+          rawVersion,
+          fc.array(rawHeader, { maxLength: 4 }),
+          fc.oneof({ weight: 9, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+          rawBody,
+          fc.option(fc.integer({ min: 1, max: 30 }), { freq: 3 }),
+          clientArb,
+          async (method, target, version, headers, hasHost, body, gap, hot) => {
+            const path = target.toString('latin1');
+            // A body shorter than its Content-Length keeps the server waiting (rightly): only over-limit lies here.
+            if (
+              body[0] === 'over-limit' &&
+              !['/api/v1/pages/batch', '/api/v1/lead/validate', '/api/lead', '/mcp'].includes(path)
+            )
+              body = ['exact', body[1], body[2], body[3]];
+            const bytes = rawRequest(method, target, version, headers, hasHost, body, path);
+            const pieces =
+              gap === null ? bytes : [bytes.subarray(0, bytes.length >> 1), bytes.subarray(bytes.length >> 1)];
+            const ans = await raw({
+              host: s.host,
+              port: s.port,
+              bytes: pieces,
+              gapMs: gap ?? 0,
+              from: pickClient(hot),
+              head: method === 'HEAD',
+            });
+            const sentHeaders: Record<string, string> = {};
+            for (const h of headers) {
+              const [k, ...v] = h.toString('latin1').split(':');
+              const name = k?.trim().toLowerCase();
+              if (name)
+                sentHeaders[name] =
+                  name in sentHeaders ? `${sentHeaders[name]}, ${v.join(':').trim()}` : v.join(':').trim();
+            }
+            checkRawAnswer({ method, target: path, headers: sentHeaders }, ans);
+            if (ans.status === 429) expect(hot).toBeDefined();
+            if (!ans.headers['x-request-id'] && body[0] !== 'none') refusedMidBody++;
+          },
+        ),
+        params(0.5),
+      );
+    },
+    budget(runs(0.5)),
+  );
 
   it('a body shorter than its Content-Length: the server waits for it without blocking anyone else', async () => {
     const sock = connect({ host: s.host, port: s.port, localAddress: nextClient() });
     await new Promise((ok) => sock.once('connect', ok));
-    sock.write(`POST /api/v1/pages/batch HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Type: application/json${CRLF}Content-Length: 1000${CRLF}${CRLF}{"slugs":`);
+    sock.write(
+      `POST /api/v1/pages/batch HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Type: application/json${CRLF}Content-Length: 1000${CRLF}${CRLF}{"slugs":`,
+    );
     const meanwhile = await request(`${s.url}/api/v1/pages?limit=1`, { from: nextClient(), timeoutMs: 5000 });
     expect(meanwhile.status).toBe(200);
     // The rest arrives late: the answer is the batch answer.
@@ -272,7 +630,12 @@ describe('raw bytes (node:net)', () => {
     sock.write(body + ' '.repeat(1000 - '{"slugs":'.length - body.length));
     await new Promise<void>((ok, fail) => {
       const t = setTimeout(() => fail(new Error(`no answer: ${got.slice(0, 200)}`)), 5000);
-      const check = () => (/\r\n0\r\n\r\n$/.test(got) || /"count":1/.test(got) ? (clearTimeout(t), ok()) : setTimeout(check, 20));
+      const check = () => {
+        if (/\r\n0\r\n\r\n$/.test(got) || /"count":1/.test(got)) {
+          clearTimeout(t);
+          ok();
+        } else setTimeout(check, 20);
+      };
       check();
     });
     expect(got).toMatch(/^HTTP\/1\.1 200/);
@@ -285,7 +648,8 @@ describe('afterwards', () => {
     await expectHealthy(s, (lines) => {
       // Only 500s for bodies Node cut off (the known "disconnect logged as 500" bug), never more of them.
       expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(refusedMidBody);
-      for (const l of lines) expect(JSON.parse(l)).toMatchObject({ status: 500, method: expect.not.stringMatching(/^(GET|HEAD)$/) });
+      for (const l of lines)
+        expect(JSON.parse(l)).toMatchObject({ status: 500, method: expect.not.stringMatching(/^(GET|HEAD)$/) });
     });
   });
 });
@@ -324,7 +688,9 @@ describe('fixed bugs found by fuzzing (each check failed before its fix)', () =>
     for (const path of ['/api/v1/pages/batch', '/api/v1/lead/validate', '/api/lead']) {
       const sock = connect({ host: bugs.host, port: bugs.port, localAddress: nextClient() });
       await new Promise((ok) => sock.once('connect', ok));
-      sock.write(`POST ${path} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Type: application/json${CRLF}Content-Length: 100${CRLF}${CRLF}{"slugs"`);
+      sock.write(
+        `POST ${path} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Content-Type: application/json${CRLF}Content-Length: 100${CRLF}${CRLF}{"slugs"`,
+      );
       await new Promise((ok) => setTimeout(ok, 100));
       sock.destroy();
     }
@@ -339,7 +705,12 @@ describe('fixed bugs found by fuzzing (each check failed before its fix)', () =>
   // 'clientError' handler. Repro: printf 'GET /api/v1/pages/\xff HTTP/1.1\r\nHost: x\r\n\r\n' | nc 127.0.0.1 4321
   // -> "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n". (On Vercel the platform answers these.)
   it('malformed requests under /api/ get a JSON Error body', async () => {
-    const ans = await rawExchange({ host: bugs.host, port: bugs.port, from: nextClient(), bytes: Buffer.from(`GET /api/v1/pages/\xff HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}`, 'latin1') });
+    const ans = await rawExchange({
+      host: bugs.host,
+      port: bugs.port,
+      from: nextClient(),
+      bytes: Buffer.from(`GET /api/v1/pages/\xff HTTP/1.1${CRLF}Host: x${CRLF}${CRLF}`, 'latin1'),
+    });
     expect(ans.status).toBe(400);
     expectErrorBody(ans, 400);
   });
@@ -353,7 +724,13 @@ describe('fixed bugs found by fuzzing (each check failed before its fix)', () =>
   // file's own type. Repro: curl -i http://127.0.0.1:4321/nope.md -> 404, content-type text/markdown,
   // body "<!DOCTYPE html>…".
   it('the HTML 404 page is served as text/html whatever the path looks like', async () => {
-    for (const target of ['/nope.md', '/blog/nope.md', '/nope.txt', '/.well-known/oauth-protected-resource', '/.well-known/nope']) {
+    for (const target of [
+      '/nope.md',
+      '/blog/nope.md',
+      '/nope.txt',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/nope',
+    ]) {
       const ans = await timedRequest(bugs.url + target, { from: nextClient() });
       expect(ans.status).toBe(404);
       expect(ans.headers['content-type'], target).toMatch(/^text\/html/);
@@ -378,7 +755,14 @@ describe('fixed bugs found by fuzzing (each check failed before its fix)', () =>
   // HTTP/1.1` answers the HTML 404 page for "/http://127.0.0.1:4321/api/v1/pages" (server/node-http.ts
   // `toRequest` prefixes "/" to any target not starting with one).
   it('an absolute-form request target reaches its path', async () => {
-    const ans = await rawExchange({ host: bugs.host, port: bugs.port, from: nextClient(), bytes: Buffer.from(`GET ${bugs.url}/api/v1/pages?limit=1 HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Connection: close${CRLF}${CRLF}`) });
+    const ans = await rawExchange({
+      host: bugs.host,
+      port: bugs.port,
+      from: nextClient(),
+      bytes: Buffer.from(
+        `GET ${bugs.url}/api/v1/pages?limit=1 HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}Connection: close${CRLF}${CRLF}`,
+      ),
+    });
     expect(ans.status).toBe(200);
   });
 });

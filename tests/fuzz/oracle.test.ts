@@ -13,7 +13,8 @@ const answer = (status: number, headers: Record<string, string>, text = ''): Raw
   return { status, headers: { 'x-request-id': ID, ...headers }, body, text, json: () => JSON.parse(text), ms: 1 };
 };
 const JSON_CT = { 'content-type': 'application/json; charset=utf-8' };
-const err = (status: number, extra: Record<string, string> = {}) => answer(status, { ...JSON_CT, ...extra }, JSON.stringify({ error: 'why', status }));
+const err = (status: number, extra: Record<string, string> = {}) =>
+  answer(status, { ...JSON_CT, ...extra }, JSON.stringify({ error: 'why', status }));
 const get = (target: string, headers: Record<string, string> = {}): Sent => ({ method: 'GET', target, headers });
 
 describe('checkAnswer accepts what the contract allows', () => {
@@ -21,15 +22,35 @@ describe('checkAnswer accepts what the contract allows', () => {
     ['a 200 JSON read', get('/api/v1/pages'), answer(200, JSON_CT, '{"count":0,"pages":[]}')],
     ['a 400 Error', get('/api/v1/search'), err(400)],
     ['a 404 Error under /api/', get('/api/nope'), err(404)],
-    ['a markdown 404 when markdown was asked for', get('/api/nope', { Accept: 'text/markdown' }), answer(404, { 'content-type': 'text/markdown; charset=utf-8' }, '# Not found\n')],
-    ['the HTML 404 page outside /api/', get('/nope'), answer(404, { 'content-type': 'text/html; charset=utf-8' }, '<!DOCTYPE html><html lang="en-AU"></html>')],
+    [
+      'a markdown 404 when markdown was asked for',
+      get('/api/nope', { Accept: 'text/markdown' }),
+      answer(404, { 'content-type': 'text/markdown; charset=utf-8' }, '# Not found\n'),
+    ],
+    [
+      'the HTML 404 page outside /api/',
+      get('/nope'),
+      answer(404, { 'content-type': 'text/html; charset=utf-8' }, '<!DOCTYPE html><html lang="en-AU"></html>'),
+    ],
     ['a 405 with Allow', { method: 'PUT', target: '/api/v1/pages' }, err(405, { allow: 'GET, OPTIONS' })],
     ['a 429 with Retry-After', get('/api/v1/pages'), err(429, { 'retry-after': '30' })],
     ['a 204 preflight', { method: 'OPTIONS', target: '/api/v1/pages' }, answer(204, {})],
     ['a 308 to the clean URL', get('/pricing.html'), answer(308, { location: '/pricing' })],
-    ['the SDK 406 on /mcp', { method: 'POST', target: '/mcp' }, answer(406, JSON_CT, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}')],
-    ['the sandbox 422', { method: 'POST', target: '/api/v1/lead/validate' }, answer(422, JSON_CT, '{"sandbox":true,"wouldSubmit":true,"problems":[{"field":"x","error":"y"}]}')],
-    ['a form post 400 page', { method: 'POST', target: '/api/lead', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, answer(400, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html></html>')],
+    [
+      'the SDK 406 on /mcp',
+      { method: 'POST', target: '/mcp' },
+      answer(406, JSON_CT, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}'),
+    ],
+    [
+      'the sandbox 422',
+      { method: 'POST', target: '/api/v1/lead/validate' },
+      answer(422, JSON_CT, '{"sandbox":true,"wouldSubmit":true,"problems":[{"field":"x","error":"y"}]}'),
+    ],
+    [
+      'a form post 400 page',
+      { method: 'POST', target: '/api/lead', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+      answer(400, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><html></html>'),
+    ],
   ];
   for (const [name, sent, ans] of good) it(name, () => checkAnswer(sent, ans));
 });
@@ -46,9 +67,17 @@ describe('checkAnswer rejects what the contract rules out', () => {
     ['a 429 with Retry-After 0', get('/api/v1/pages'), err(429, { 'retry-after': '0' })],
     ['a 405 without Allow', { method: 'PUT', target: '/api/v1/pages' }, err(405)],
     ['a 308 without Location', get('/pricing.html'), answer(308, {})],
-    ['a HEAD answer with a body', { method: 'HEAD', target: '/pricing' }, answer(200, { 'content-type': 'text/html' }, '<html>')],
+    [
+      'a HEAD answer with a body',
+      { method: 'HEAD', target: '/pricing' },
+      answer(200, { 'content-type': 'text/html' }, '<html>'),
+    ],
     ['a 304 with a body', get('/pricing'), answer(304, {}, 'x')],
-    ['an HTML 404 under /api/', get('/api/nope'), answer(404, { 'content-type': 'text/html' }, '<!DOCTYPE html><html>')],
+    [
+      'an HTML 404 under /api/',
+      get('/api/nope'),
+      answer(404, { 'content-type': 'text/html' }, '<!DOCTYPE html><html>'),
+    ],
     ['an HTML 400 under /api/', get('/api/v1/search'), answer(400, { 'content-type': 'text/html' }, '<html>')],
     ['a text/plain 400 under /api/', get('/api/v1/search'), answer(400, { 'content-type': 'text/plain' }, 'bad')],
     ['an Error body with another status', get('/api/v1/search'), answer(400, JSON_CT, '{"error":"why","status":404}')],
@@ -57,15 +86,43 @@ describe('checkAnswer rejects what the contract rules out', () => {
     ['an Error body that is not JSON', get('/api/v1/search'), answer(400, JSON_CT, '{"error":')],
     ['an Error body that is an array', get('/api/v1/search'), answer(400, JSON_CT, '[]')],
     ['a 200 JSON that does not parse', get('/api/v1/pages'), answer(200, JSON_CT, '{"count":')],
-    ['a markdown 404 nobody asked for', get('/api/nope'), answer(404, { 'content-type': 'text/markdown' }, '# Not found')],
-    ['a markdown 400', get('/api/nope', { Accept: 'text/markdown' }), answer(400, { 'content-type': 'text/markdown' }, '# Not found')],
-    ['a JSON-RPC error outside /mcp', get('/api/v1/search'), answer(400, JSON_CT, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"},"id":null}')],
-    ['a 422 LeadValidation outside the sandbox', { method: 'POST', target: '/api/lead' }, answer(422, JSON_CT, '{"sandbox":true,"wouldSubmit":true,"problems":[]}')],
-    ['a 422 sandbox body of the wrong shape', { method: 'POST', target: '/api/v1/lead/validate' }, answer(422, JSON_CT, '{"sandbox":false}')],
-    ['an HTML form answer to a JSON post', { method: 'POST', target: '/api/lead', headers: { 'Content-Type': 'application/json' } }, answer(400, { 'content-type': 'text/html' }, '<html>')],
+    [
+      'a markdown 404 nobody asked for',
+      get('/api/nope'),
+      answer(404, { 'content-type': 'text/markdown' }, '# Not found'),
+    ],
+    [
+      'a markdown 400',
+      get('/api/nope', { Accept: 'text/markdown' }),
+      answer(400, { 'content-type': 'text/markdown' }, '# Not found'),
+    ],
+    [
+      'a JSON-RPC error outside /mcp',
+      get('/api/v1/search'),
+      answer(400, JSON_CT, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"},"id":null}'),
+    ],
+    [
+      'a 422 LeadValidation outside the sandbox',
+      { method: 'POST', target: '/api/lead' },
+      answer(422, JSON_CT, '{"sandbox":true,"wouldSubmit":true,"problems":[]}'),
+    ],
+    [
+      'a 422 sandbox body of the wrong shape',
+      { method: 'POST', target: '/api/v1/lead/validate' },
+      answer(422, JSON_CT, '{"sandbox":false}'),
+    ],
+    [
+      'an HTML form answer to a JSON post',
+      { method: 'POST', target: '/api/lead', headers: { 'Content-Type': 'application/json' } },
+      answer(400, { 'content-type': 'text/html' }, '<html>'),
+    ],
     ['an HTML 400 outside /api/', get('/pricing'), answer(400, { 'content-type': 'text/html' }, '<html>')],
     ['an error without a content type', get('/pricing'), answer(404, {}, 'gone')],
-    ['a 200 status the contract does not list (201)', { method: 'POST', target: '/api/lead' }, answer(201, JSON_CT, '{"ok":true}')],
+    [
+      'a 200 status the contract does not list (201)',
+      { method: 'POST', target: '/api/lead' },
+      answer(201, JSON_CT, '{"ok":true}'),
+    ],
   ];
   for (const [name, sent, ans] of bad) it(name, () => expect(() => checkAnswer(sent, ans)).toThrow());
 });
@@ -92,7 +149,9 @@ describe('checkRawAnswer and expectErrorBody', () => {
     expect(routedPath('api/v1')).toBe('/api/v1');
   });
   it('parseResponse reads chunked bodies, skips 100 Continue and waits for what is missing', () => {
-    const chunked = Buffer.from('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=1\r\nde\r\n0\r\n\r\n');
+    const chunked = Buffer.from(
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=1\r\nde\r\n0\r\n\r\n',
+    );
     const r = parseResponse(chunked, false, false);
     expect(r !== 'malformed' && r?.status).toBe(200);
     expect(r !== 'malformed' && r?.body.toString()).toBe('abcde');

@@ -49,7 +49,10 @@ export const runs = (share = 1) => Math.max(1, Math.round(FUZZ_RUNS * share));
 
 /** Cuts long runs out of a report (a counterexample may hold a 64 KB body). */
 const shorten = (text: string, max = 6000) =>
-  text.replace(/(.)\1{60,}/gsu, (m, c: string) => `${c.repeat(8)}…(${[...m].length} times)…`).replace(/((?:%[0-9A-F]{2}){4})\1{15,}/g, (m, c: string) => `${c}…(${m.length / c.length} times)…`).slice(0, max);
+  text
+    .replace(/(.)\1{60,}/gsu, (m, c: string) => `${c.repeat(8)}…(${[...m].length} times)…`)
+    .replace(/((?:%[0-9A-F]{2}){4})\1{15,}/g, (m, c: string) => `${c}…(${m.length / c.length} times)…`)
+    .slice(0, max);
 
 /**
  * fast-check parameters: the suite's seed and `share` of FUZZ_RUNS runs. A failure reports the seed and
@@ -74,11 +77,14 @@ let clientN = 0;
 /** A fresh client address: 127.1.0.1, 127.1.0.2, … (all of 127.0.0.0/8 is loopback on Linux). */
 export function nextClient(): string {
   const n = clientN++;
-  return `127.${1 + Math.floor(n / (256 * 254)) % 250}.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
+  return `127.${1 + (Math.floor(n / (256 * 254)) % 250)}.${Math.floor(n / 254) % 256}.${(n % 254) + 1}`;
 }
 /** A "hot" address, picked for about 1 request in 15: it exhausts its budget, so 429 answers are checked too. */
 export const HOT_CLIENT = '127.255.0.1';
-export const clientArb = fc.oneof({ weight: 14, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant(HOT_CLIENT) });
+export const clientArb = fc.oneof(
+  { weight: 14, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant(HOT_CLIENT) },
+);
 export const pickClient = (hot: string | undefined) => hot ?? nextClient();
 
 // ---------------------------------------------------------------------------------------------------
@@ -162,7 +168,10 @@ export const raw = (opts: RawOptions): Promise<RawAnswer> => counted(rawExchange
 /** One line for the end of a file's run: requests, time, statuses seen, runs and seed. */
 export function report(file: string): string {
   const seconds = Math.round((performance.now() - started) / 100) / 10;
-  const seen = [...statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}x${v}`).join(' ');
+  const seen = [...statuses]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, v]) => `${k}x${v}`)
+    .join(' ');
   return `[fuzz] ${file}: ${sent} requests in ${seconds} s; statuses ${seen} (FUZZ_RUNS=${FUZZ_RUNS}, FUZZ_SEED=${FUZZ_SEED})`;
 }
 
@@ -170,7 +179,10 @@ export function report(file: string): string {
  * The end-of-file checks: the server still answers a simple GET, and logged no error and no 5xx, not even
  * one no client saw. `tolerate5xx`: lines that are explained otherwise (client disconnects, http.test.ts).
  */
-export async function expectHealthy(s: FuzzServer, tolerate5xx: (lines: string[]) => void = (lines) => expect(lines).toEqual([])): Promise<void> {
+export async function expectHealthy(
+  s: FuzzServer,
+  tolerate5xx: (lines: string[]) => void = (lines) => expect(lines).toEqual([]),
+): Promise<void> {
   const r = await request(`${s.url}/api/v1/pages?limit=1`, { from: nextClient(), timeoutMs: 10_000 });
   expect(r.status).toBe(200);
   expect(r.json().count).toBe(1);
@@ -185,15 +197,102 @@ export async function expectHealthy(s: FuzzServer, tolerate5xx: (lines: string[]
 
 /** Strings that have broken parsers, routers and validators before. */
 export const NASTY_STRINGS = [
-  '', ' ', '  \t ', '\u0000', '\u0000abc', 'a\u0000b', '\r\n', '\n', 'line\nbreak', '\u2028', '\u2029', '\u0085',
-  '\ufeff', '\ufeffpricing', '\u200b', '\u200d', '\u202e', '\u202egnicirp', '\ud800', '\udfff', '\ud83d', 'a\udc00b',
-  '😀', '👩‍👩‍👧‍👦', 'ﷺ', 'ǆ', 'İ', 'ß', 'ﬃ', 'Å', 'e\u0301', 'Ω', '١٢٣', '１２', '²',
-  '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__',
-  'null', 'undefined', 'NaN', 'Infinity', '-Infinity', 'true', 'false', '[]', '{}', '[object Object]',
-  '0', '-0', '1', '-1', '00', '01', '1.0', '1e2', '0x10', '0b1', '0o7', '+5', ' 5', '5 ', '99999999999999999999', '9007199254740993',
-  '%', '%%', '%00', '%2e%2e', '%2f', '%ff', '%c0%af', '%u0041', '..', '../', '..\\', '/..', './', '//', '\\', '/',
-  '<script>alert(1)</script>', '"><img src=x>', "' OR 1=1 --", '${7*7}', '{{7*7}}', '#{7*7}', '`id`', '$(id)',
-  'a'.repeat(201), 'x'.repeat(4001), 'é'.repeat(121), '😀'.repeat(121),
+  '',
+  ' ',
+  '  \t ',
+  '\u0000',
+  '\u0000abc',
+  'a\u0000b',
+  '\r\n',
+  '\n',
+  'line\nbreak',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\ufeff',
+  '\ufeffpricing',
+  '\u200b',
+  '\u200d',
+  '\u202e',
+  '\u202egnicirp',
+  '\ud800',
+  '\udfff',
+  '\ud83d',
+  'a\udc00b',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  'ﷺ',
+  'ǆ',
+  'İ',
+  'ß',
+  'ﬃ',
+  'Å',
+  'e\u0301',
+  'Ω',
+  '١٢٣',
+  '１２',
+  '²',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  '[object Object]',
+  '0',
+  '-0',
+  '1',
+  '-1',
+  '00',
+  '01',
+  '1.0',
+  '1e2',
+  '0x10',
+  '0b1',
+  '0o7',
+  '+5',
+  ' 5',
+  '5 ',
+  '99999999999999999999',
+  '9007199254740993',
+  '%',
+  '%%',
+  '%00',
+  '%2e%2e',
+  '%2f',
+  '%ff',
+  '%c0%af',
+  '%u0041',
+  '..',
+  '../',
+  '..\\',
+  '/..',
+  './',
+  '//',
+  '\\',
+  '/',
+  '<script>alert(1)</script>',
+  '"><img src=x>',
+  "' OR 1=1 --",
+  '${7*7}',
+  '{{7*7}}',
+  '#{7*7}',
+  '`id`',
+  '$(id)',
+  'a'.repeat(201),
+  'x'.repeat(4001),
+  'é'.repeat(121),
+  '😀'.repeat(121),
 ];
 
 export const nastyString = fc.constantFrom(...NASTY_STRINGS);
@@ -205,7 +304,15 @@ export const anyString = (maxLength = 40, longest = 3000): fc.Arbitrary<string> 
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength }) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength }) },
     { weight: 3, arbitrary: nastyString },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('a', 'é', '😀', ' ', '/', '\u0000', '%'), fc.integer({ min: Math.min(100, longest), max: longest })).map(([c, n]) => c.repeat(n)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('a', 'é', '😀', ' ', '/', '\u0000', '%'),
+          fc.integer({ min: Math.min(100, longest), max: longest }),
+        )
+        .map(([c, n]) => c.repeat(n)),
+    },
   );
 
 /** A JSON value of any shape, with nasty strings and keys. */
@@ -226,23 +333,42 @@ export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 /** JSON text nested `depth` levels deep (arrays or objects). */
 export const deepJson = (depth: number, kind: 'array' | 'object' | 'mixed' = 'array'): string => {
   if (kind === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-  if (kind === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  return '[{"a":'.repeat(Math.floor(depth / 2)) + 'null' + '}]'.repeat(Math.floor(depth / 2));
+  if (kind === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return `${'[{"a":'.repeat(Math.floor(depth / 2))}null${'}]'.repeat(Math.floor(depth / 2))}`;
 };
 
-/** JSON text of an object with these [key, JSON text] members, keys written verbatim (so `__proto__` stays an own key). */
-export const objectText = (members: [string, string][]) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+/**
+ * JSON text of an object with these [key, JSON text] members, keys written verbatim (so `__proto__` stays an own
+ * key).
+ */
+export const objectText = (members: [string, string][]) =>
+  `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
 
 /** Invalid UTF-8 sequences: stray continuation bytes, overlongs, surrogates, truncated sequences, 0xFF. */
 export const INVALID_UTF8 = [
-  [0x80], [0xbf], [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf],
-  [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xfe], [0xff], [0xff, 0xfe], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98],
+  [0x80],
+  [0xbf],
+  [0xc0, 0xaf],
+  [0xc1, 0xbf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xfe],
+  [0xff],
+  [0xff, 0xfe],
+  [0xc3],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
 ].map((b) => Buffer.from(b));
 
 /** Splices invalid UTF-8 into `text` at the given places (inside strings, keys or structure alike). */
 export const withInvalidUtf8 = (text: string, cuts: [number, number][]): Buffer => {
   const bytes = Buffer.from(text, 'utf8');
-  const sorted = [...cuts].map(([at, which]) => [at % (bytes.length + 1), which % INVALID_UTF8.length] as const).sort((a, b) => a[0] - b[0]);
+  const sorted = [...cuts]
+    .map(([at, which]) => [at % (bytes.length + 1), which % INVALID_UTF8.length] as const)
+    .sort((a, b) => a[0] - b[0]);
   const parts: Buffer[] = [];
   let last = 0;
   for (const [at, which] of sorted) {
@@ -286,7 +412,8 @@ export interface Sent {
 }
 
 const header = (sent: Sent, name: string): string | undefined => {
-  for (const [k, v] of Object.entries(sent.headers ?? {})) if (k.toLowerCase() === name && v !== undefined) return Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(sent.headers ?? {}))
+    if (k.toLowerCase() === name && v !== undefined) return Array.isArray(v) ? v.join(', ') : v;
   return undefined;
 };
 
@@ -310,15 +437,27 @@ export function routedPath(target: string): string {
 export const ALLOWED_STATUSES = new Set([200, 202, 204, 304, 308, 400, 404, 405, 406, 409, 413, 415, 422, 429]);
 
 const isJsonRpcError = (b: any) =>
-  b && typeof b === 'object' && !Array.isArray(b) && b.jsonrpc === '2.0' && b.error && typeof b.error.code === 'number' && typeof b.error.message === 'string';
+  b &&
+  typeof b === 'object' &&
+  !Array.isArray(b) &&
+  b.jsonrpc === '2.0' &&
+  b.error &&
+  typeof b.error.code === 'number' &&
+  typeof b.error.message === 'string';
 
 /** The contract's Error body: `{error: non-empty string, status: the HTTP status}` as JSON. */
 export function expectErrorBody(ans: RawAnswer, status = ans.status, what = ''): void {
   expect(ans.headers['content-type'], `${what} content type of a ${ans.status}`).toMatch(/^application\/json/);
   let body: any;
   expect(() => (body = ans.json()), `${what} body is JSON: ${ans.text.slice(0, 200)}`).not.toThrow();
-  expect(body && typeof body === 'object' && !Array.isArray(body), `${what} Error body is an object: ${ans.text.slice(0, 200)}`).toBe(true);
-  expect(typeof body.error === 'string' && body.error.length > 0, `${what} Error body has a non-empty error: ${ans.text.slice(0, 200)}`).toBe(true);
+  expect(
+    body && typeof body === 'object' && !Array.isArray(body),
+    `${what} Error body is an object: ${ans.text.slice(0, 200)}`,
+  ).toBe(true);
+  expect(
+    typeof body.error === 'string' && body.error.length > 0,
+    `${what} Error body has a non-empty error: ${ans.text.slice(0, 200)}`,
+  ).toBe(true);
   expect(body.status, `${what} Error body repeats the status`).toBe(status);
 }
 
@@ -335,19 +474,26 @@ export function checkAnswer(sent: Sent, ans: RawAnswer): void {
   const api = path.startsWith('/api/');
   const mcp = path === '/mcp' || path === '/api/mcp';
   const accept = header(sent, 'accept') ?? '';
-  const formPost = path === '/api/lead' && sent.method === 'POST' && /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(header(sent, 'content-type') ?? '');
+  const formPost =
+    path === '/api/lead' &&
+    sent.method === 'POST' &&
+    /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(header(sent, 'content-type') ?? '');
   const s = ans.status;
   const ct = ans.headers['content-type'] ?? '';
 
   expect(s, `${what} never a 5xx: ${ans.text.slice(0, 200)}`).toBeLessThan(500);
-  expect(ALLOWED_STATUSES.has(s), `${what} status ${s} is one the contract allows: ${ans.text.slice(0, 200)}`).toBe(true);
+  expect(ALLOWED_STATUSES.has(s), `${what} status ${s} is one the contract allows: ${ans.text.slice(0, 200)}`).toBe(
+    true,
+  );
   expect(ans.headers['x-request-id'], `${what} carries X-Request-Id`).toMatch(/^[0-9a-f-]{36}$/);
-  if (s === 429) expect(Number(ans.headers['retry-after']), `${what} 429 carries Retry-After >= 1`).toBeGreaterThanOrEqual(1);
+  if (s === 429)
+    expect(Number(ans.headers['retry-after']), `${what} 429 carries Retry-After >= 1`).toBeGreaterThanOrEqual(1);
   if (s === 405) expect(ans.headers.allow, `${what} 405 carries Allow`).toBeTruthy();
   if (s === 308) expect(ans.headers.location, `${what} 308 carries Location`).toMatch(/^\//);
   if (sent.method === 'HEAD' || s === 204 || s === 304) expect(ans.body.length, `${what} ${s} has no body`).toBe(0);
   if (s < 400) {
-    if (s === 200 && sent.method !== 'HEAD' && /^application\/json/.test(ct)) expect(() => ans.json(), `${what} 200 JSON parses`).not.toThrow();
+    if (s === 200 && sent.method !== 'HEAD' && /^application\/json/.test(ct))
+      expect(() => ans.json(), `${what} 200 JSON parses`).not.toThrow();
     return;
   }
   if (sent.method === 'HEAD') return;
@@ -387,7 +533,10 @@ export function checkAnswer(sent: Sent, ans: RawAnswer): void {
 export function checkRawAnswer(sent: Sent, ans: RawAnswer): void {
   const what = `${sent.method} ${JSON.stringify(sent.target.slice(0, 200))} ->`;
   expect(ans.status, `${what} never a 5xx`).toBeLessThan(500);
-  if (ans.headers['x-request-id']) return checkAnswer(sent, ans);
+  if (ans.headers['x-request-id']) {
+    checkAnswer(sent, ans);
+    return;
+  }
   if (ans.status === 0) {
     expect(sent.method, `${what} the connection closed without an answer`).toBe('CONNECT');
     return;

@@ -21,7 +21,7 @@ export interface ContractChecker {
 /** The checkers of the servers started by the current test file (tests/setup/contract.ts reads them). */
 export const contractCheckers: ContractChecker[] = [];
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 export function createContractChecker(origin: string): ContractChecker {
   const doc = buildOpenApi(origin) as Json;
@@ -29,7 +29,7 @@ export function createContractChecker(origin: string): ContractChecker {
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema(doc, 'openapi');
   const paths = Object.keys(doc.paths as Json)
-    .map((p) => ({ p, re: new RegExp('^' + p.replace(/\{[^}]+\}/g, '(.+)') + '$'), params: /\{/.test(p) }))
+    .map((p) => ({ p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '(.+)')}$`), params: /\{/.test(p) }))
     .sort((a, b) => Number(a.params) - Number(b.params)); // exact paths (…/batch) before templated ones
   const found: string[] = [];
   const pending: Promise<void>[] = [];
@@ -53,7 +53,10 @@ export function createContractChecker(origin: string): ContractChecker {
     }
     if (!answer.content || request.method === 'HEAD' || response.status === 304) return;
     const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    if (!answer.content[type]) return void found.push(`${where}: content type "${type}" not documented (${Object.keys(answer.content).join(', ')})`);
+    if (!answer.content[type])
+      return void found.push(
+        `${where}: content type "${type}" not documented (${Object.keys(answer.content).join(', ')})`,
+      );
     if (type !== 'application/json') return;
     const text = await response.text();
     let body: unknown;
@@ -62,14 +65,19 @@ export function createContractChecker(origin: string): ContractChecker {
     } catch {
       return void found.push(`${where}: body is not JSON: ${text.slice(0, 100)}`);
     }
-    const pointer = `openapi#/paths/${escape(path!.p)}/${method}/responses/${op.responses[String(response.status)] ? response.status : 'default'}/content/${escape(type)}/schema`;
+    const pointer = `openapi#/paths/${escapePointer(path!.p)}/${method}/responses/${op.responses[String(response.status)] ? response.status : 'default'}/content/${escapePointer(type)}/schema`;
     const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
-    if (!validate(body)) found.push(`${where}: body does not match: ${ajv.errorsText(validate.errors)} in ${text.slice(0, 200)}`);
+    if (!validate(body))
+      found.push(`${where}: body does not match: ${ajv.errorsText(validate.errors)} in ${text.slice(0, 200)}`);
   }
 
   return {
     inspect(request, response) {
-      pending.push(check(request, response).catch((e) => void found.push(`${request.method} ${request.url}: checker failed: ${e}`)));
+      pending.push(
+        check(request, response).catch(
+          (e) => void found.push(`${request.method} ${request.url}: checker failed: ${e}`),
+        ),
+      );
     },
     async violations() {
       await Promise.all(pending);

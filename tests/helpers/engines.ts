@@ -23,7 +23,12 @@ export interface Engine {
 type Bridge = Awaited<ReturnType<typeof startUpstashBridge>>;
 
 /** Registers start/stop hooks for Redis and the bridge, and returns both engines. */
-export function useEngines(): { engines: Engine[]; bridge: () => Bridge; redis: () => RunningRedis; env: () => Record<string, string> } {
+export function useEngines(): {
+  engines: Engine[];
+  bridge: () => Bridge;
+  redis: () => RunningRedis;
+  env: () => Record<string, string>;
+} {
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   let bridge: Bridge | undefined;
   let n = 0;
@@ -41,8 +46,15 @@ export function useEngines(): { engines: Engine[]; bridge: () => Bridge; redis: 
   };
   return {
     engines: [
-      { name: 'embedded', create: () => createSqliteStore({ file: join(mkdtempSync(join(tmpdir(), 'kartage-store-')), 'kartage.db') }) },
-      { name: 'upstash', create: (opts = {}) => createUpstashStore({ url: ready().url, token: ready().token, prefix: `test${process.pid}-${++n}`, ...opts }) },
+      {
+        name: 'embedded',
+        create: () => createSqliteStore({ file: join(mkdtempSync(join(tmpdir(), 'kartage-store-')), 'kartage.db') }),
+      },
+      {
+        name: 'upstash',
+        create: (opts = {}) =>
+          createUpstashStore({ url: ready().url, token: ready().token, prefix: `test${process.pid}-${++n}`, ...opts }),
+      },
       { name: 'in-process', create: () => createMemoryStore() },
     ],
     bridge: ready,

@@ -22,7 +22,9 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function serve<T>(handle: (req: IncomingMessage, body: string) => { status: number; body: unknown; record?: T }): Promise<FakeService<T>> {
+async function serve<T>(
+  handle: (req: IncomingMessage, body: string) => { status: number; body: unknown; record?: T },
+): Promise<FakeService<T>> {
   let mode: Mode = 'ok';
   const received: T[] = [];
   const server: Server = createServer(async (req, res) => {
@@ -31,12 +33,27 @@ async function serve<T>(handle: (req: IncomingMessage, body: string) => { status
     if (typeof mode === 'object') await new Promise((r) => setTimeout(r, (mode as { delayMs: number }).delayMs));
     if (res.destroyed) return;
     if (mode === '5xx') {
-      res.writeHead(503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: 'error', message: 'Service Unavailable', correlationId: 'c-503' }));
+      res
+        .writeHead(503, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ status: 'error', message: 'Service Unavailable', correlationId: 'c-503' }));
       return;
     }
-    const answer = mode === '4xx' ? { status: 400, body: { status: 'error', message: 'The request is not valid', correlationId: 'c-400', errors: [{ message: "Error in 'fields.email'. Email address is blocked", errorType: 'BLOCKED_EMAIL' }] } } : handle(req, body);
+    const answer =
+      mode === '4xx'
+        ? {
+            status: 400,
+            body: {
+              status: 'error',
+              message: 'The request is not valid',
+              correlationId: 'c-400',
+              errors: [{ message: "Error in 'fields.email'. Email address is blocked", errorType: 'BLOCKED_EMAIL' }],
+            },
+          }
+        : handle(req, body);
     if (answer.status < 300 && 'record' in answer && answer.record !== undefined) received.push(answer.record);
-    res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+    res
+      .writeHead(answer.status, { 'Content-Type': 'application/json' })
+      .end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const port = (server.address() as { port: number }).port;
@@ -66,20 +83,51 @@ export function startFakeHubSpot(opts: { token: string; portalId: string; formId
     const m = /^\/submissions\/v3\/integration\/secure\/submit\/([^/]+)\/([^/?]+)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !m) return { status: 404, body: { status: 'error', message: 'Not found' } };
     if (req.headers.authorization !== `Bearer ${opts.token}`) {
-      return { status: 401, body: { status: 'error', message: 'Authentication credentials not found.', category: 'INVALID_AUTHENTICATION' } };
+      return {
+        status: 401,
+        body: { status: 'error', message: 'Authentication credentials not found.', category: 'INVALID_AUTHENTICATION' },
+      };
     }
-    if (m[1] !== opts.portalId || m[2] !== opts.formId) return { status: 404, body: { status: 'error', message: 'Form not found', errors: [{ errorType: 'FORM_NOT_FOUND' }] } };
-    let body: { fields?: { name: string; value: string; objectTypeId?: string }[]; context?: Record<string, string>; submittedAt?: string };
+    if (m[1] !== opts.portalId || m[2] !== opts.formId)
+      return {
+        status: 404,
+        body: { status: 'error', message: 'Form not found', errors: [{ errorType: 'FORM_NOT_FOUND' }] },
+      };
+    let body: {
+      fields?: { name: string; value: string; objectTypeId?: string }[];
+      context?: Record<string, string>;
+      submittedAt?: string;
+    };
     try {
       body = JSON.parse(raw);
     } catch {
-      return { status: 400, body: { status: 'error', message: 'Invalid input JSON', errors: [{ errorType: 'INVALID_JSON' }] } };
+      return {
+        status: 400,
+        body: { status: 'error', message: 'Invalid input JSON', errors: [{ errorType: 'INVALID_JSON' }] },
+      };
     }
     const fields = Object.fromEntries((body.fields ?? []).map((f) => [f.name, f.value]));
     if (!fields.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(fields.email)) {
-      return { status: 400, body: { status: 'error', message: 'The request is not valid', errors: [{ message: "Error in 'fields.email'. Invalid email address", errorType: 'INVALID_EMAIL' }] } };
+      return {
+        status: 400,
+        body: {
+          status: 'error',
+          message: 'The request is not valid',
+          errors: [{ message: "Error in 'fields.email'. Invalid email address", errorType: 'INVALID_EMAIL' }],
+        },
+      };
     }
-    return { status: 200, body: { inlineMessage: 'Thanks for submitting the form.' }, record: { portalId: m[1]!, formId: m[2]!, fields, context: body.context ?? {}, submittedAt: body.submittedAt ?? '' } };
+    return {
+      status: 200,
+      body: { inlineMessage: 'Thanks for submitting the form.' },
+      record: {
+        portalId: m[1]!,
+        formId: m[2]!,
+        fields,
+        context: body.context ?? {},
+        submittedAt: body.submittedAt ?? '',
+      },
+    };
   });
 }
 
@@ -91,8 +139,13 @@ export function startFakeWebhook(secret: string) {
     if (!m) return { status: 400, body: { error: 'missing signature' } };
     const expected = createHmac('sha256', secret).update(`${m[1]}.${raw}`).digest();
     const fresh = Math.abs(Date.now() / 1000 - Number(m[1])) < 300;
-    if (!fresh || !timingSafeEqual(expected, Buffer.from(m[2]!, 'hex'))) return { status: 400, body: { error: 'bad signature' } };
-    return { status: 202, body: { accepted: true }, record: { body: JSON.parse(raw), delivery: String(req.headers['kartage-delivery']) } };
+    if (!fresh || !timingSafeEqual(expected, Buffer.from(m[2]!, 'hex')))
+      return { status: 400, body: { error: 'bad signature' } };
+    return {
+      status: 202,
+      body: { accepted: true },
+      record: { body: JSON.parse(raw), delivery: String(req.headers['kartage-delivery']) },
+    };
   });
 }
 

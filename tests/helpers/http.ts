@@ -18,17 +18,22 @@ export interface SendOptions {
 
 export function send(url: string, opts: SendOptions = {}): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: opts.method ?? 'GET', headers: opts.headers, localAddress: opts.from, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      url,
+      { method: opts.method ?? 'GET', headers: opts.headers, localAddress: opts.from, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({ status: res.statusCode ?? 0, headers, text, json: () => JSON.parse(text) });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -36,4 +41,9 @@ export function send(url: string, opts: SendOptions = {}): Promise<HttpAnswer> {
 
 /** POST with a JSON body. */
 export const postJson = (url: string, body: unknown, opts: SendOptions = {}) =>
-  send(url, { ...opts, method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...opts.headers } });
+  send(url, {
+    ...opts,
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', ...opts.headers },
+  });

@@ -19,14 +19,22 @@ export async function pagefindRunner(distDir: string): Promise<(q: string) => Pr
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const path = url.startsWith('file:') ? new URL(url).pathname : join(distDir, new URL(url, 'http://x').pathname);
     const body = await readFile(decodeURIComponent(path));
-    return new Response(body, { headers: { 'content-type': path.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream' } });
+    return new Response(body, {
+      headers: { 'content-type': path.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream' },
+    });
   }) as typeof fetch;
   const pf = (await import(pathToFileURL(join(root, 'pagefind.js')).href)) as PagefindApi;
-  await pf.options({ basePath: pathToFileURL(root + '/').href, baseUrl: '/' });
+  await pf.options({ basePath: pathToFileURL(`${root}/`).href, baseUrl: '/' });
   await pf.init();
   return async (q) => {
     const { results } = await pf.search(q);
     const top = await Promise.all(results.slice(0, 10).map((r) => r.data()));
-    return top.map((d) => d.url.replace(/^(file:)?\/+/, '').replace(/\.html$/, '').replace(/\/$/, '') || 'index');
+    return top.map(
+      (d) =>
+        d.url
+          .replace(/^(file:)?\/+/, '')
+          .replace(/\.html$/, '')
+          .replace(/\/$/, '') || 'index',
+    );
   };
 }

@@ -63,7 +63,8 @@ export function timedRequest(url: string, opts: TimedOptions = {}): Promise<RawA
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         done(() => resolve(answer(res.statusCode ?? 0, headers, Buffer.concat(chunks), started)));
         req.destroy();
       });
@@ -136,7 +137,8 @@ export function parseResponse(buf: Buffer, head: boolean, closed: boolean): Pars
         pos = eol + 2;
         if (size === 0) {
           // Optional trailers, then an empty line.
-          if (buf.length >= pos + 2 && buf[pos] === 13 && buf[pos + 1] === 10) return { status, headers, body: Buffer.concat(parts) };
+          if (buf.length >= pos + 2 && buf[pos] === 13 && buf[pos + 1] === 10)
+            return { status, headers, body: Buffer.concat(parts) };
           const trailerEnd = buf.indexOf('\r\n\r\n', pos);
           if (trailerEnd >= 0) return { status, headers, body: Buffer.concat(parts) };
           return closed ? { status, headers, body: Buffer.concat(parts) } : undefined;
@@ -179,7 +181,9 @@ export function rawExchange(opts: RawOptions): Promise<RawAnswer> {
     const tryParse = (closed: boolean) => {
       const parsed = parseResponse(buf, opts.head ?? false, closed);
       if (parsed === 'malformed') {
-        finish(() => reject(new Error(`malformed response: ${JSON.stringify(buf.subarray(0, 300).toString('latin1'))}`)));
+        finish(() =>
+          reject(new Error(`malformed response: ${JSON.stringify(buf.subarray(0, 300).toString('latin1'))}`)),
+        );
       } else if (parsed) {
         finish(() => resolve(answer(parsed.status, parsed.headers, parsed.body, started)));
       } else if (closed) {
@@ -187,7 +191,13 @@ export function rawExchange(opts: RawOptions): Promise<RawAnswer> {
       }
     };
     const timer = setTimeout(() => {
-      finish(() => reject(new Error(`no complete answer within ${timeoutMs} ms; got ${JSON.stringify(buf.subarray(0, 200).toString('latin1'))}`)));
+      finish(() =>
+        reject(
+          new Error(
+            `no complete answer within ${timeoutMs} ms; got ${JSON.stringify(buf.subarray(0, 200).toString('latin1'))}`,
+          ),
+        ),
+      );
     }, timeoutMs);
     sock.on('data', (d: Buffer) => {
       buf = Buffer.concat([buf, d]);

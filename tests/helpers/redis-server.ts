@@ -34,9 +34,12 @@ function parseReply(buf: Buffer, start: number): Parsed {
   const line = buf.toString('utf8', start + 1, eol);
   const next = eol + 2;
   switch (type) {
-    case '+': return { value: line, end: next };
-    case '-': return { value: new RespError(line), end: next };
-    case ':': return { value: Number(line), end: next };
+    case '+':
+      return { value: line, end: next };
+    case '-':
+      return { value: new RespError(line), end: next };
+    case ':':
+      return { value: Number(line), end: next };
     case '$': {
       const len = Number(line);
       if (len < 0) return { value: null, end: next };
@@ -56,7 +59,8 @@ function parseReply(buf: Buffer, start: number): Parsed {
       }
       return { value: items, end: pos };
     }
-    default: throw new Error(`RESP protocol error: unexpected reply type ${JSON.stringify(type)}`);
+    default:
+      throw new Error(`RESP protocol error: unexpected reply type ${JSON.stringify(type)}`);
   }
 }
 
@@ -104,7 +108,9 @@ export class RespConnection {
   /** Sends the commands in one write (so nothing interleaves) and resolves with their replies, in order. */
   send(commands: readonly (readonly (string | Buffer)[])[]): Promise<RespValue[]> {
     if (this.failure) return Promise.reject(this.failure);
-    const replies = commands.map(() => new Promise<RespValue>((resolve, reject) => this.waiting.push({ resolve, reject })));
+    const replies = commands.map(
+      () => new Promise<RespValue>((resolve, reject) => this.waiting.push({ resolve, reject })),
+    );
     this.socket.write(Buffer.concat(commands.map(encodeCommand)));
     return Promise.all(replies);
   }
@@ -207,18 +213,26 @@ export async function startRedis(opts: StartRedisOptions = {}): Promise<RunningR
 async function startOnce(port: number, opts: StartRedisOptions): Promise<RunningRedis> {
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'redis-test-')));
   const persistence = opts.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const child = spawn('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
   let spawnError: Error | undefined;
-  child.once('error', (err) => { spawnError = err; });
+  child.once('error', (err) => {
+    spawnError = err;
+  });
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

@@ -48,5 +48,5 @@ const out = {
   classes,
   properties,
 };
-writeFileSync(resolve(import.meta.dirname, '../data/schemaorg-vocabulary.json'), JSON.stringify(out) + '\n');
+writeFileSync(resolve(import.meta.dirname, '../data/schemaorg-vocabulary.json'), `${JSON.stringify(out)}\n`);
 console.log(`${Object.keys(classes).length} classes, ${Object.keys(properties).length} properties`);

@@ -24,7 +24,8 @@ export interface Figures {
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 export function loadJudged(name: 'judged-queries' | 'held-out-queries'): JudgedQuery[] {
-  return (JSON.parse(readFileSync(join(HERE, '../data', `${name}.json`), 'utf8')) as { queries: JudgedQuery[] }).queries;
+  return (JSON.parse(readFileSync(join(HERE, '../data', `${name}.json`), 'utf8')) as { queries: JudgedQuery[] })
+    .queries;
 }
 
 export function ndcgAt10(ranked: string[], grades: Record<string, number>): number {
@@ -48,5 +49,12 @@ export async function evaluate(set: JudgedQuery[], run: (q: string) => string[] 
     perQuery.push({ q, ndcg10: ndcgAt10(top, grades), top });
   }
   const n = set.length;
-  return { queries: n, ndcg10: perQuery.reduce((s, r) => s + r.ndcg10, 0) / n, mrr: mrr / n, p1: p1 / n, zeroShare: zero / n, perQuery };
+  return {
+    queries: n,
+    ndcg10: perQuery.reduce((s, r) => s + r.ndcg10, 0) / n,
+    mrr: mrr / n,
+    p1: p1 / n,
+    zeroShare: zero / n,
+    perQuery,
+  };
 }

@@ -140,13 +140,19 @@ describe.each([
 
   it('evaluates Lua scripts, including one with the #!lua shebang plain Redis rejects', async () => {
     const r = redis();
-    expect(await r.eval('return {KEYS[1], ARGV[1], tonumber(ARGV[2]) + 1}', ['k1'], ['a', 41])).toEqual(['k1', 'a', 42]);
+    expect(await r.eval('return {KEYS[1], ARGV[1], tonumber(ARGV[2]) + 1}', ['k1'], ['a', 41])).toEqual([
+      'k1',
+      'a',
+      42,
+    ]);
     const k = key('lua');
     const script = '#!lua flags=allow-key-locking\nreturn redis.call("INCRBY", KEYS[1], ARGV[1])';
     expect(await r.eval(script, [k], [3])).toBe(3);
     expect(await r.eval(script, [k], [4])).toBe(7);
     // Status replies nested in an array must be base64 too: the client decodes every string in an array.
-    expect(await r.eval('return {redis.call("SET", KEYS[1], "v"), redis.call("TYPE", KEYS[1])}', [key('nested')], [])).toEqual(['OK', 'string']);
+    expect(
+      await r.eval('return {redis.call("SET", KEYS[1], "v"), redis.call("TYPE", KEYS[1])}', [key('nested')], []),
+    ).toEqual(['OK', 'string']);
   });
 
   it('loads scripts and runs them by the SHA1 the client computes over the original text', async () => {
@@ -167,7 +173,12 @@ describe.each([
 
 describe('@upstash/ratelimit through the bridge', () => {
   it('fixedWindow(3, "10 s"): three successes with decreasing remaining, then a failure', async () => {
-    const limiter = new Ratelimit({ redis: client(), limiter: Ratelimit.fixedWindow(3, '10 s'), ephemeralCache: false, prefix: key('rl-fixed') });
+    const limiter = new Ratelimit({
+      redis: client(),
+      limiter: Ratelimit.fixedWindow(3, '10 s'),
+      ephemeralCache: false,
+      prefix: key('rl-fixed'),
+    });
     await awayFromWindowEdge(10_000);
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await limiter.limit('user-1'));
@@ -179,7 +190,12 @@ describe('@upstash/ratelimit through the bridge', () => {
   });
 
   it('slidingWindow(3, "10 s"): three successes with decreasing remaining, then a failure', async () => {
-    const limiter = new Ratelimit({ redis: client(), limiter: Ratelimit.slidingWindow(3, '10 s'), ephemeralCache: false, prefix: key('rl-sliding') });
+    const limiter = new Ratelimit({
+      redis: client(),
+      limiter: Ratelimit.slidingWindow(3, '10 s'),
+      ephemeralCache: false,
+      prefix: key('rl-sliding'),
+    });
     await awayFromWindowEdge(10_000);
     const results = [];
     for (let i = 0; i < 4; i++) results.push(await limiter.limit('user-1'));
@@ -190,7 +206,12 @@ describe('@upstash/ratelimit through the bridge', () => {
   });
 
   it('falls back from EVALSHA to EVAL once, then hits the script cache (one request per limit())', async () => {
-    const limiter = new Ratelimit({ redis: client(), limiter: Ratelimit.tokenBucket(5, '10 s', 5), ephemeralCache: false, prefix: key('rl-trips') });
+    const limiter = new Ratelimit({
+      redis: client(),
+      limiter: Ratelimit.tokenBucket(5, '10 s', 5),
+      ephemeralCache: false,
+      prefix: key('rl-trips'),
+    });
     const rec = recordRequests();
     try {
       await limiter.limit('a'); // a fresh Redis: EVALSHA answers NOSCRIPT, then EVAL
@@ -207,10 +228,18 @@ describe('@upstash/ratelimit through the bridge', () => {
 
 describe('bridge behaviour', () => {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(bridge.url + path, { method: 'POST', body: JSON.stringify(body), headers: { Authorization: `Bearer ${bridge.token}`, ...headers } });
+    fetch(bridge.url + path, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { Authorization: `Bearer ${bridge.token}`, ...headers },
+    });
 
   it('rejects a wrong token with 401', async () => {
-    const res = await fetch(bridge.url, { method: 'POST', body: '["PING"]', headers: { Authorization: 'Bearer nope' } });
+    const res = await fetch(bridge.url, {
+      method: 'POST',
+      body: '["PING"]',
+      headers: { Authorization: 'Bearer nope' },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toHaveProperty('error');
     const wrong = new Redis({ url: bridge.url, token: 'nope', enableTelemetry: false });
@@ -221,15 +250,33 @@ describe('bridge behaviour', () => {
     const k = key('raw');
     expect(await (await post('/', ['SET', k, 'héllo', 'EX', 10])).json()).toEqual({ result: 'OK' });
     expect(await (await post('/', ['GET', k])).json()).toEqual({ result: 'héllo' });
-    expect(await (await post('/', ['GET', k], { 'Upstash-Encoding': 'base64' })).json())
-      .toEqual({ result: Buffer.from('héllo').toString('base64') });
+    expect(await (await post('/', ['GET', k], { 'Upstash-Encoding': 'base64' })).json()).toEqual({
+      result: Buffer.from('héllo').toString('base64'),
+    });
     const bad = await post('/', ['INCR', k]);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: 'ERR value is not an integer or out of range' });
-    expect(await (await post('/pipeline', [['TTL', k], ['MGET', k, key('none')], ['INCR', k]])).json())
-      .toEqual([{ result: 10 }, { result: ['héllo', null] }, { error: 'ERR value is not an integer or out of range' }]);
-    expect(await (await post('/multi-exec', [['SET', k, 1], ['INCR', k]], { 'Upstash-Encoding': 'base64' })).json())
-      .toEqual([{ result: 'OK' }, { result: 2 }]);
+    expect(
+      await (
+        await post('/pipeline', [
+          ['TTL', k],
+          ['MGET', k, key('none')],
+          ['INCR', k],
+        ])
+      ).json(),
+    ).toEqual([{ result: 10 }, { result: ['héllo', null] }, { error: 'ERR value is not an integer or out of range' }]);
+    expect(
+      await (
+        await post(
+          '/multi-exec',
+          [
+            ['SET', k, 1],
+            ['INCR', k],
+          ],
+          { 'Upstash-Encoding': 'base64' },
+        )
+      ).json(),
+    ).toEqual([{ result: 'OK' }, { result: 2 }]);
   });
 
   it('runs a blocking command on its own connection, so other requests are not held up', async () => {
@@ -265,7 +312,13 @@ describe('bridge behaviour', () => {
       expect(await redis.get(k)).toBe('v');
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
       // @upstash/ratelimit fails open when Redis answers later than its timeout.
-      const limiter = new Ratelimit({ redis, limiter: Ratelimit.fixedWindow(1, '10 s'), ephemeralCache: false, timeout: 100, prefix: key('rl-slow') });
+      const limiter = new Ratelimit({
+        redis,
+        limiter: Ratelimit.fixedWindow(1, '10 s'),
+        ephemeralCache: false,
+        timeout: 100,
+        prefix: key('rl-slow'),
+      });
       expect(await limiter.limit('u')).toMatchObject({ success: true, reason: 'timeout' });
     } finally {
       bridge.setFault('none');

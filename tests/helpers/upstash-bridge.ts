@@ -36,12 +36,37 @@ class BadRequest extends Error {}
 // Connection-state commands would corrupt the shared connection; Upstash's REST API has no such commands
 // either (transactions go through /multi-exec).
 const REFUSED = new Set([
-  'MULTI', 'EXEC', 'DISCARD', 'WATCH', 'UNWATCH', 'SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'UNSUBSCRIBE',
-  'PUNSUBSCRIBE', 'SUNSUBSCRIBE', 'MONITOR', 'SELECT', 'QUIT', 'RESET', 'HELLO', 'AUTH', 'SWAPDB',
+  'MULTI',
+  'EXEC',
+  'DISCARD',
+  'WATCH',
+  'UNWATCH',
+  'SUBSCRIBE',
+  'PSUBSCRIBE',
+  'SSUBSCRIBE',
+  'UNSUBSCRIBE',
+  'PUNSUBSCRIBE',
+  'SUNSUBSCRIBE',
+  'MONITOR',
+  'SELECT',
+  'QUIT',
+  'RESET',
+  'HELLO',
+  'AUTH',
+  'SWAPDB',
 ]);
 // These wait on the server; on the shared connection they would hold up every other request.
 const BLOCKING = new Set([
-  'BLPOP', 'BRPOP', 'BLMOVE', 'BRPOPLPUSH', 'BLMPOP', 'BZPOPMIN', 'BZPOPMAX', 'BZMPOP', 'WAIT', 'WAITAOF',
+  'BLPOP',
+  'BRPOP',
+  'BLMOVE',
+  'BRPOPLPUSH',
+  'BLMPOP',
+  'BZPOPMIN',
+  'BZPOPMAX',
+  'BZMPOP',
+  'WAIT',
+  'WAITAOF',
 ]);
 
 const sha1 = (s: string) => createHash('sha1').update(s, 'utf8').digest('hex');
@@ -61,7 +86,9 @@ export async function startUpstashBridge(opts: { redisPort: number; token?: stri
   const connection = async (): Promise<RespConnection> => {
     if (stopped) throw new Error('bridge stopped');
     if (shared?.usable) return shared;
-    connecting ??= RespConnection.connect(opts.redisPort).finally(() => { connecting = undefined; });
+    connecting ??= RespConnection.connect(opts.redisPort).finally(() => {
+      connecting = undefined;
+    });
     const conn = await connecting;
     if (stopped) {
       conn.close();
@@ -84,9 +111,12 @@ export async function startUpstashBridge(opts: { redisPort: number; token?: stri
     const name = cmd[0]!.toUpperCase();
     const sub = cmd[1]?.toUpperCase();
     if (REFUSED.has(name)) throw new BadRequest(`ERR command is not available over REST: '${cmd[0]}'`);
-    if ((name === 'EVAL' || name === 'EVAL_RO') && cmd.length > 1) return [cmd[0]!, adaptScript(cmd[1]!), ...cmd.slice(2)];
-    if ((name === 'EVALSHA' || name === 'EVALSHA_RO') && cmd.length > 1) return [cmd[0]!, toRedisSha(cmd[1]!), ...cmd.slice(2)];
-    if (name === 'SCRIPT' && sub === 'LOAD' && cmd.length > 2) return [...cmd.slice(0, 2), adaptScript(cmd[2]!), ...cmd.slice(3)];
+    if ((name === 'EVAL' || name === 'EVAL_RO') && cmd.length > 1)
+      return [cmd[0]!, adaptScript(cmd[1]!), ...cmd.slice(2)];
+    if ((name === 'EVALSHA' || name === 'EVALSHA_RO') && cmd.length > 1)
+      return [cmd[0]!, toRedisSha(cmd[1]!), ...cmd.slice(2)];
+    if (name === 'SCRIPT' && sub === 'LOAD' && cmd.length > 2)
+      return [...cmd.slice(0, 2), adaptScript(cmd[2]!), ...cmd.slice(3)];
     if (name === 'SCRIPT' && sub === 'EXISTS') return [...cmd.slice(0, 2), ...cmd.slice(2).map(toRedisSha)];
     return cmd;
   };
@@ -172,11 +202,17 @@ export async function startUpstashBridge(opts: { redisPort: number; token?: stri
         if ('error' in out) send(res, 400, out);
         else send(res, 200, { result: encode(out.result, base64, true) });
       } else if (path === '/pipeline' || path === '/multi-exec') {
-        if (!Array.isArray(parsed) || parsed.length === 0) throw new BadRequest('ERR expected a non-empty array of commands');
+        if (!Array.isArray(parsed) || parsed.length === 0)
+          throw new BadRequest('ERR expected a non-empty array of commands');
         const cmds = parsed.map(toCommand);
         const out = path === '/pipeline' ? await runPipeline(cmds) : await runMultiExec(cmds);
         if (!Array.isArray(out)) send(res, 400, out);
-        else send(res, 200, out.map((o) => ('error' in o ? o : { result: encode(o.result, base64, true) })));
+        else
+          send(
+            res,
+            200,
+            out.map((o) => ('error' in o ? o : { result: encode(o.result, base64, true) })),
+          );
       } else {
         send(res, 404, { error: `ERR unsupported path ${path}: use POST /, /pipeline or /multi-exec` });
       }
@@ -219,7 +255,10 @@ export async function startUpstashBridge(opts: { redisPort: number; token?: stri
       stopped = true;
       await closed;
       shared?.close();
-      await connecting?.then((c) => c.close(), () => {});
+      await connecting?.then(
+        (c) => c.close(),
+        () => {},
+      );
       for (const c of blockingConns) c.close();
     },
   };
@@ -244,7 +283,9 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 /** A JSON command array to Redis arguments: strings as they are, numbers and booleans as text. */
 function toCommand(raw: unknown): Command {
   if (!Array.isArray(raw) || raw.length === 0) throw new BadRequest('ERR a command must be a non-empty JSON array');
-  const cmd = raw.map((a: unknown) => (typeof a === 'string' ? a : typeof a === 'object' ? JSON.stringify(a) : String(a)));
+  const cmd = raw.map((a: unknown) =>
+    typeof a === 'string' ? a : typeof a === 'object' ? JSON.stringify(a) : String(a),
+  );
   if (!cmd[0]) throw new BadRequest('ERR empty command name');
   return cmd;
 }

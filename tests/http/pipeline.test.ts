@@ -14,7 +14,8 @@ import { operations } from '../../src/operations/index.ts';
 import { searchSite } from '../../src/operations/search-site.ts';
 import { submitLead } from '../../src/operations/submit-lead.ts';
 
-const deps = () => createDeps({ store: createMemoryStore(), log: () => {}, sink: { name: 'none', deliver: async () => {} } });
+const deps = () =>
+  createDeps({ store: createMemoryStore(), log: () => {}, sink: { name: 'none', deliver: async () => {} } });
 const request = (path: string, init: RequestInit & { ip?: string } = {}) =>
   new Request(`http://localhost:4321${path}`, {
     ...init,
@@ -22,7 +23,11 @@ const request = (path: string, init: RequestInit & { ip?: string } = {}) =>
   });
 const run = async (op: Operation, r: Request, d = deps()) => (await runOperation(op, r, d)) as Response;
 
-const deprecated = { since: '2026-11-01T00:00:00Z', sunset: '2027-06-01T00:00:00Z', link: 'https://kartage.com.au/api-deprecation-policy' };
+const deprecated = {
+  since: '2026-11-01T00:00:00Z',
+  sunset: '2027-06-01T00:00:00Z',
+  link: 'https://kartage.com.au/api-deprecation-policy',
+};
 /** The old search path of a test: the real search, declared deprecated. */
 const oldSearch: Operation = { ...searchSite, id: 'searchSiteOld', path: '/api/v1/find', deprecated };
 
@@ -62,7 +67,8 @@ describe('the pipeline', () => {
   it('meters invalid requests too, and refuses past the budget with 429 no-store', async () => {
     const d = deps();
     let last: Response | undefined;
-    for (let i = 0; i < 121; i++) last = await run(searchSite, request('/api/v1/search?q=x', { ip: '198.51.100.1' }), d);
+    for (let i = 0; i < 121; i++)
+      last = await run(searchSite, request('/api/v1/search?q=x', { ip: '198.51.100.1' }), d);
     expect(last!.status).toBe(429);
     expect(last!.headers.get('cache-control')).toBe('no-store');
     expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -99,7 +105,16 @@ describe('the pipeline', () => {
     const d = deps();
     let last: Response | undefined;
     for (let i = 0; i < 121; i++) {
-      last = await run(submitLead, request('/api/lead', { method: 'POST', body: '{', headers: { 'content-type': 'application/json' }, ip: '198.51.100.2' }), d);
+      last = await run(
+        submitLead,
+        request('/api/lead', {
+          method: 'POST',
+          body: '{',
+          headers: { 'content-type': 'application/json' },
+          ip: '198.51.100.2',
+        }),
+        d,
+      );
     }
     expect(last!.status).toBe(429);
     expect(last!.headers.get('ratelimit-policy')).toBe('120;w=60');
@@ -107,10 +122,24 @@ describe('the pipeline', () => {
 
   it('a form or text/plain post from another site is a 400 Error; JSON from any origin is not refused for it', async () => {
     const foreign = { origin: 'https://evil.example' };
-    const text = await run(submitLead, request('/api/lead', { method: 'POST', body: '{"name":"a","email":"a@b.co"}', headers: { ...foreign, 'content-type': 'text/plain' } }));
+    const text = await run(
+      submitLead,
+      request('/api/lead', {
+        method: 'POST',
+        body: '{"name":"a","email":"a@b.co"}',
+        headers: { ...foreign, 'content-type': 'text/plain' },
+      }),
+    );
     expect(text.status).toBe(400);
     expect((await text.json()).error).toMatch(/^Cross-site/);
-    const json = await run(submitLead, request('/api/lead', { method: 'POST', body: '{"name":"Sam","email":"sam@example.com"}', headers: { ...foreign, 'content-type': 'application/json' } }));
+    const json = await run(
+      submitLead,
+      request('/api/lead', {
+        method: 'POST',
+        body: '{"name":"Sam","email":"sam@example.com"}',
+        headers: { ...foreign, 'content-type': 'application/json' },
+      }),
+    );
     expect(json.status).toBe(200);
   });
 });
@@ -141,7 +170,9 @@ describe('deprecation, proven with a test-only operation', () => {
       paths: Record<string, Record<string, { operationId: string; deprecated?: boolean }>>;
     };
     expect(doc.paths['/api/v1/find']!.get).toMatchObject({ operationId: 'searchSiteOld', deprecated: true });
-    const marked = Object.values(doc.paths).flatMap((p) => Object.values(p)).filter((op) => op.deprecated);
+    const marked = Object.values(doc.paths)
+      .flatMap((p) => Object.values(p))
+      .filter((op) => op.deprecated);
     expect(marked.map((op) => op.operationId)).toEqual(['searchSiteOld']);
   });
 });

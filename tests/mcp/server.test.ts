@@ -87,7 +87,7 @@ describe('tools through the SDK client', () => {
       minLength: LIMITS.searchMinLength,
       maxLength: restMax,
     });
-    const long = `storage ${'billing '.repeat(80)}`.slice(0, restMax - 1) + 'x';
+    const long = `${`storage ${'billing '.repeat(80)}`.slice(0, restMax - 1)}x`;
     expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: long } })).isError).toBeFalsy();
     expect((await send(`${server.url}/api/v1/search?q=${encodeURIComponent(long)}`)).status).toBe(200);
     expect((await client.callTool({ name: 'search_kartage_site', arguments: { query: `${long}x` } })).isError).toBe(

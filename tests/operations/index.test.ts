@@ -19,30 +19,40 @@ describe('one operation list, everything derived from it', () => {
     const cfg = buildVercelConfig();
     for (const r of functionRoutes()) {
       expect(cfg.functions).toHaveProperty(`api/${r.fn}.ts`);
-      if (functionPath(r.fn) !== r.path) expect(cfg.rewrites).toContainEqual({ source: r.path, destination: functionPath(r.fn) });
+      if (functionPath(r.fn) !== r.path)
+        expect(cfg.rewrites).toContainEqual({ source: r.path, destination: functionPath(r.fn) });
     }
     expect(cfg.rewrites).toContainEqual({ source: '/mcp', destination: '/api/mcp' });
   });
 
   it('every api/ file binds a listed operation', () => {
-    const files = readdirSync(join(PROJECT_ROOT, 'api'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const files = readdirSync(join(PROJECT_ROOT, 'api'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
     const bound = new Set(operations.map((op) => `${functionOf(op)}.ts`));
     for (const f of files) expect(bound.has(f.split(sep).join('/')), `api/${f}`).toBe(true);
   });
 
   it('each api/ file binds its own operation, every method included', async () => {
     const fns = operations.filter((op) => functionOf(op));
-    expect(fns.map((op) => op.id).sort()).toEqual(functionRoutes().map((r) => r.id).sort());
+    expect(fns.map((op) => op.id).sort()).toEqual(
+      functionRoutes()
+        .map((r) => r.id)
+        .sort(),
+    );
     for (const op of fns) {
       const source = readFileSync(join(PROJECT_ROOT, 'api', `${functionOf(op)}.ts`), 'utf8');
       expect(source, op.id).toMatch(new RegExp(`vercelFunction\\(${op.id}\\)`));
       const mod = (await import(join(PROJECT_ROOT, 'api', `${functionOf(op)}.ts`))) as Record<string, unknown>;
-      for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) expect(mod[m], `${op.id} ${m}`).toBeTypeOf('function');
+      for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
+        expect(mod[m], `${op.id} ${m}`).toBeTypeOf('function');
     }
   });
 
   it('every public operation is in the OpenAPI document with each declared status', () => {
-    const doc = buildOpenApi('https://kartage.com.au') as { paths: Record<string, Record<string, { operationId: string; responses: object }>> };
+    const doc = buildOpenApi('https://kartage.com.au') as {
+      paths: Record<string, Record<string, { operationId: string; responses: object }>>;
+    };
     for (const op of operations) {
       const entry = doc.paths[op.path]?.[op.method.toLowerCase()];
       if (!op.public) {
@@ -64,15 +74,21 @@ describe('one operation list, everything derived from it', () => {
   it('the middleware matcher covers every path the middleware decides', () => {
     const m = middlewareConfig.matcher;
     const apiPattern = new URLPattern({ pathname: m[0] as string });
-    for (const p of ['/api/v1/pages/pricing', '/api/v1/pages/index', '/api/v2/nope']) expect(apiPattern.test({ pathname: p }), p).toBe(true);
+    for (const p of ['/api/v1/pages/pricing', '/api/v1/pages/index', '/api/v2/nope'])
+      expect(apiPattern.test({ pathname: p }), p).toBe(true);
     // The function paths the matcher leaves out (each saves a middleware invocation) are all real ones; a
     // function path it does not leave out still works (the middleware passes it on), just costs one more.
-    const excluded = /\(\?:([^)]*)\)/.exec(m[0] as string)![1]!.split('|').map((p) => `/api/${p}`);
+    const excluded = /\(\?:([^)]*)\)/
+      .exec(m[0] as string)![1]!
+      .split('|')
+      .map((p) => `/api/${p}`);
     const fnPaths = new Set([...functionRoutes().map((r) => functionPath(r.fn)), ...routes.map((r) => r.path)]);
     for (const p of excluded) expect(fnPaths.has(p), `${p} in the matcher's exclusions`).toBe(true);
     const pagePattern = new URLPattern({ pathname: m[1] as string });
-    for (const p of ['/', '/pricing', '/blog/planning-for-peak-season']) expect(pagePattern.test({ pathname: p }), p).toBe(true);
-    for (const p of ['/_astro/x.js', '/pagefind/pagefind.js', '/pricing.md']) expect(pagePattern.test({ pathname: p }), p).toBe(false);
+    for (const p of ['/', '/pricing', '/blog/planning-for-peak-season'])
+      expect(pagePattern.test({ pathname: p }), p).toBe(true);
+    for (const p of ['/_astro/x.js', '/pagefind/pagefind.js', '/pricing.md'])
+      expect(pagePattern.test({ pathname: p }), p).toBe(false);
     expect(routes.find((r) => r.id === 'getPage')!.serve).toBe('middleware');
   });
 });
@@ -82,10 +98,24 @@ describe('MCP tools mirror their operations', () => {
     const { TOOLS } = await import('../../src/mcp/server.ts');
     const { z } = await import('zod');
     const mirrored = operations.filter((op) => op.mcp);
-    expect(mirrored.map((op) => op.mcp).sort()).toEqual(['get_kartage_page', 'list_kartage_pages', 'search_kartage_site']);
-    for (const op of mirrored) expect(TOOLS.map((t) => t.name), op.id).toContain(op.mcp);
-    const input = (name: string) => z.toJSONSchema(TOOLS.find((t) => t.name === name)!.input, { io: 'input' }) as { properties: Record<string, { maxLength?: number; maximum?: number; minimum?: number }> };
-    const query = (id: string) => z.toJSONSchema(operations.find((op) => op.id === id)!.query!, { io: 'input' }) as { properties: Record<string, { maxLength?: number; maximum?: number; minimum?: number }> };
+    expect(mirrored.map((op) => op.mcp).sort()).toEqual([
+      'get_kartage_page',
+      'list_kartage_pages',
+      'search_kartage_site',
+    ]);
+    for (const op of mirrored)
+      expect(
+        TOOLS.map((t) => t.name),
+        op.id,
+      ).toContain(op.mcp);
+    const input = (name: string) =>
+      z.toJSONSchema(TOOLS.find((t) => t.name === name)!.input, { io: 'input' }) as {
+        properties: Record<string, { maxLength?: number; maximum?: number; minimum?: number }>;
+      };
+    const query = (id: string) =>
+      z.toJSONSchema(operations.find((op) => op.id === id)!.query!, { io: 'input' }) as {
+        properties: Record<string, { maxLength?: number; maximum?: number; minimum?: number }>;
+      };
     const search = input('search_kartage_site').properties;
     const q = query('searchSite').properties;
     expect(search.query!.maxLength).toBe(q.q!.maxLength);

@@ -11,8 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';
 
-interface Check { name: string; passed: boolean; skipped: boolean; tier: string; detail?: string }
-interface Audit { score: number; categories: Record<string, { checks: Check[] }> }
+interface Check {
+  name: string;
+  passed: boolean;
+  skipped: boolean;
+  tier: string;
+  detail?: string;
+}
+interface Audit {
+  score: number;
+  categories: Record<string, { checks: Check[] }>;
+}
 
 const CLI = join(PROJECT_ROOT, 'node_modules/@vercel/agent-readability/dist/cli/index.cjs');
 const PRELOAD = join(PROJECT_ROOT, 'tests/helpers/origin-map.mjs');
@@ -42,19 +51,39 @@ describe('Vercel agent-readability audit', () => {
     expect(checks.filter((c) => c.skipped).map((c) => c.name)).toEqual([]);
   });
 
-  it('passes every check but the missing page (the contract\'s real 404)', () => {
-    const failed = checks.filter((c) => !c.passed).map((c) => c.name).sort();
+  it("passes every check but the missing page (the contract's real 404)", () => {
+    const failed = checks
+      .filter((c) => !c.passed)
+      .map((c) => c.name)
+      .sort();
     expect(failed).toEqual([CONTRACT_FAILS]);
-    expect(checks.find((c) => c.name === JSON_LD), JSON_LD).toMatchObject({ passed: true });
+    expect(
+      checks.find((c) => c.name === JSON_LD),
+      JSON_LD,
+    ).toMatchObject({ passed: true });
     expect(checks.find((c) => c.name === CONTRACT_FAILS)?.detail).toBe('returned 404');
   });
 
   it('passes the checks the markdown and discovery work is for', () => {
-    const names = ['Agent UA → markdown', 'Accept header → markdown', 'Vary: Accept', '.md URL → markdown', 'Frontmatter',
-      'sitemap.md', 'sitemap.xml', 'robots.txt', 'llms.txt', 'llms.txt links resolve', 'Soft 404 detection',
-      'Markdown link alternate'];
+    const names = [
+      'Agent UA → markdown',
+      'Accept header → markdown',
+      'Vary: Accept',
+      '.md URL → markdown',
+      'Frontmatter',
+      'sitemap.md',
+      'sitemap.xml',
+      'robots.txt',
+      'llms.txt',
+      'llms.txt links resolve',
+      'Soft 404 detection',
+      'Markdown link alternate',
+    ];
     for (const name of names) {
-      expect(checks.find((c) => c.name === name), name).toMatchObject({ passed: true });
+      expect(
+        checks.find((c) => c.name === name),
+        name,
+      ).toMatchObject({ passed: true });
     }
   });
 

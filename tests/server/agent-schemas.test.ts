@@ -15,7 +15,10 @@ import { send } from '../helpers/http.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 const schema = (name: string) => readFileSync(new URL(`../schemas/${name}`, import.meta.url), 'utf8');
-const withFormats = <T>(ajv: T): T => ((addFormats as unknown as (a: T) => T)(ajv), ajv);
+const withFormats = <T>(ajv: T): T => {
+  (addFormats as unknown as (a: T) => T)(ajv);
+  return ajv;
+};
 
 let server: RunningServer;
 beforeAll(async () => {

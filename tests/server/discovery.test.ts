@@ -20,7 +20,11 @@ describe('discovery files', () => {
     const r = await send(`${server.url}/.well-known/mcp.json`);
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toMatch(/^application\/json/);
-    expect(r.json()).toMatchObject({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION, remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }] });
+    expect(r.json()).toMatchObject({
+      name: MCP_SERVER_NAME,
+      version: MCP_SERVER_VERSION,
+      remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }],
+    });
     expect(r.json().description.length).toBeLessThanOrEqual(100);
   });
 
@@ -28,7 +32,9 @@ describe('discovery files', () => {
     const ard = (await send(`${server.url}/.well-known/ard.json`)).json();
     expect(ard.specVersion).toBe('1.0');
     const urls = ard.entries.map((e: { url: string }) => e.url);
-    expect(urls).toEqual(expect.arrayContaining([`${origin}/.well-known/mcp.json`, `${origin}/openapi.json`, `${origin}/llms.txt`]));
+    expect(urls).toEqual(
+      expect.arrayContaining([`${origin}/.well-known/mcp.json`, `${origin}/openapi.json`, `${origin}/llms.txt`]),
+    );
     for (const e of ard.entries) {
       expect(e.identifier).toMatch(/^urn:air:/);
       expect(e.representativeQueries.length).toBeGreaterThanOrEqual(2);
@@ -38,7 +44,9 @@ describe('discovery files', () => {
 
   it('/.well-known/api-catalog is an RFC 9727 linkset that names itself', async () => {
     const r = await send(`${server.url}/.well-known/api-catalog`);
-    expect(r.headers['content-type']).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect(r.headers['content-type']).toBe(
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    );
     expect(r.headers.link).toBe('</.well-known/api-catalog>; rel="api-catalog"');
     const head = await send(`${server.url}/.well-known/api-catalog`, { method: 'HEAD' });
     expect(head.headers.link).toContain('rel="api-catalog"');
@@ -58,7 +66,8 @@ describe('discovery files', () => {
 
   it('the home page advertises them in Link headers', async () => {
     const link = (await send(`${server.url}/`)).headers.link;
-    for (const rel of ['ard', 'api-catalog', 'service-desc', 'service-doc', 'alternate']) expect(link).toContain(`rel="${rel}"`);
+    for (const rel of ['ard', 'api-catalog', 'service-desc', 'service-doc', 'alternate'])
+      expect(link).toContain(`rel="${rel}"`);
   });
 
   it('every HTML page carries the discovery links, the server card and its own markdown alternate', async () => {
@@ -69,8 +78,11 @@ describe('discovery files', () => {
       expect(r.headers['content-type'], page.slug).toMatch(/^text\/html/);
       expect(r.headers.vary, page.slug).toBe('Accept, User-Agent');
       const link = r.headers.link!;
-      for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'ard', 'describedby', 'mcp-server-card']) expect(link, `${page.slug} ${rel}`).toContain(`rel="${rel}"`);
-      expect(link).toContain('</.well-known/mcp/server-card.json>; rel="mcp-server-card"; type="application/mcp-server-card+json"');
+      for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'ard', 'describedby', 'mcp-server-card'])
+        expect(link, `${page.slug} ${rel}`).toContain(`rel="${rel}"`);
+      expect(link).toContain(
+        '</.well-known/mcp/server-card.json>; rel="mcp-server-card"; type="application/mcp-server-card+json"',
+      );
       expect(link).toContain(`</${page.slug}.md>; rel="alternate"; type="text/markdown"`);
     }
   });
@@ -84,17 +96,25 @@ describe('discovery files', () => {
   });
 
   it('OAuth metadata paths are absent and no answer challenges for credentials', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]) {
       const r = await send(`${server.url}${path}`, { headers: { Authorization: 'Bearer x' } });
       expect(r.status, path).toBe(404);
       expect(r.headers['www-authenticate']).toBeUndefined();
     }
-    const withAuth = await send(`${server.url}/api/v1/pages?limit=1`, { headers: { Authorization: 'Bearer anything' } });
+    const withAuth = await send(`${server.url}/api/v1/pages?limit=1`, {
+      headers: { Authorization: 'Bearer anything' },
+    });
     expect(withAuth.status).toBe(200);
   });
 
   it('the sandbox examples at /api/v1/sandbox are what the sandbox answers to their requests, word for word', async () => {
-    const info = (await send(`${server.url}/api/v1/sandbox`)).json() as { examples: { request: unknown; response: { status: number; body: unknown } }[] };
+    const info = (await send(`${server.url}/api/v1/sandbox`)).json() as {
+      examples: { request: unknown; response: { status: number; body: unknown } }[];
+    };
     expect(info.examples.length).toBeGreaterThanOrEqual(2);
     for (const ex of info.examples) {
       const real = await postJson(`${server.url}/api/v1/lead/validate`, ex.request);
@@ -109,16 +129,23 @@ describe('markdown answers an agent can use on its own', () => {
 
   it('an agent user agent without Accept (or with */*) gets the markdown twin; a browser and an agent asking for HTML get HTML', async () => {
     const twin = (await send(`${server.url}/pricing.md`)).text;
-    const agents: Record<string, string>[] = [{ 'User-Agent': 'ClaudeBot/1.0' }, { 'User-Agent': 'Mozilla/5.0 (compatible; GPTBot/1.2)', Accept: '*/*' }];
+    const agents: Record<string, string>[] = [
+      { 'User-Agent': 'ClaudeBot/1.0' },
+      { 'User-Agent': 'Mozilla/5.0 (compatible; GPTBot/1.2)', Accept: '*/*' },
+    ];
     for (const headers of agents) {
       const r = await send(`${server.url}/pricing`, { headers });
       expect(r.headers['content-type'], headers['User-Agent']).toBe('text/markdown; charset=utf-8');
       expect(r.text).toBe(twin);
       expect(r.headers.vary).toBe('Accept, User-Agent');
     }
-    const browser = await send(`${server.url}/pricing`, { headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0', Accept: '*/*' } });
+    const browser = await send(`${server.url}/pricing`, {
+      headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0', Accept: '*/*' },
+    });
     expect(browser.headers['content-type']).toMatch(/^text\/html/);
-    const agentAskingHtml = await send(`${server.url}/pricing`, { headers: { 'User-Agent': 'ClaudeBot/1.0', Accept: 'text/html' } });
+    const agentAskingHtml = await send(`${server.url}/pricing`, {
+      headers: { 'User-Agent': 'ClaudeBot/1.0', Accept: 'text/html' },
+    });
     expect(agentAskingHtml.headers['content-type']).toMatch(/^text\/html/);
     expect(browser.headers.vary).toBe('Accept, User-Agent');
   });

@@ -28,7 +28,9 @@ const nextClient = () => `127.13.${1 + Math.floor(++clientN / 250)}.${(clientN %
 /** GET of a request target written byte for byte (no client-side normalisation of `..` or `%2F`). */
 const rawGet = (target: string, from = nextClient(), headers: Record<string, string> = {}) => {
   const all = { Host: `${host}:${port}`, ...headers, Connection: 'close' };
-  const head = Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries(all)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return rawExchange({ host, port, from, bytes: Buffer.from(`GET ${target} HTTP/1.1\r\n${head}\r\n`, 'latin1') });
 };
 
@@ -207,7 +209,7 @@ describe('form posts answer HTML only to clients that ask for it', () => {
   }
 
   it('a too-large form gets the JSON 413 Error', async () => {
-    expectError(await post('message=' + 'x'.repeat(LIMITS.leadBodyBytes + 10)), 413);
+    expectError(await post(`message=${'x'.repeat(LIMITS.leadBodyBytes + 10)}`), 413);
   });
 
   it('a browser (Accept: text/html) gets the HTML page', async () => {
@@ -243,8 +245,20 @@ describe('metered answers are never shared-cacheable', () => {
 
 describe('security headers on every answer', () => {
   const targets = [
-    '/', '/pricing', '/nope', '/nope.php', '/nope.md', '/pricing.md', '/llms.txt', '/openapi.json', '/favicon.svg',
-    '/api/v1/pages', '/api/v1/pages/pricing', '/api/v1/pages/nope', '/api/nope', '/api/v1/sandbox',
+    '/',
+    '/pricing',
+    '/nope',
+    '/nope.php',
+    '/nope.md',
+    '/pricing.md',
+    '/llms.txt',
+    '/openapi.json',
+    '/favicon.svg',
+    '/api/v1/pages',
+    '/api/v1/pages/pricing',
+    '/api/v1/pages/nope',
+    '/api/nope',
+    '/api/v1/sandbox',
   ];
   for (const target of targets) {
     it(`${target}`, async () => {

@@ -12,7 +12,6 @@ import { createDeps, type DepsOptions } from '../../src/adapters/deps.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createWebhookSink } from '../../src/adapters/webhook-sink.ts';
 import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { flushOutbox } from '../../src/core/leads.ts';
 import type { LeadSink, Store } from '../../src/core/ports.ts';
@@ -90,7 +89,12 @@ describe('the decision table over HTTP: sandbox and submission agree on every ca
   it('bodies that are not a JSON object: 400 Error from both; over 64 KB: 413', async () => {
     for (const body of ['', 'not json', '[1,2]', '"text"', 'null', '{"name":']) {
       for (const path of ['/api/v1/lead/validate', '/api/lead']) {
-        const r = await send(`${s.url}${path}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, from: nextClient() });
+        const r = await send(`${s.url}${path}`, {
+          method: 'POST',
+          body,
+          headers: { 'Content-Type': 'application/json' },
+          from: nextClient(),
+        });
         expect(r.status, `${path} ${body}`).toBe(400);
         expect(ErrorSchema.parse(r.json()).status).toBe(400);
       }
@@ -116,13 +120,32 @@ describe('property: for any payload, wouldSubmit equals "submission answers 200"
     s = await leadServer();
   });
 
-  const text = (max: number) => fc.oneof(fc.string({ maxLength: max + 5 }), fc.string({ unit: 'grapheme', maxLength: 8 }), fc.constant(''), fc.constant('   '));
-  const anyJson = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }));
+  const text = (max: number) =>
+    fc.oneof(
+      fc.string({ maxLength: max + 5 }),
+      fc.string({ unit: 'grapheme', maxLength: 8 }),
+      fc.constant(''),
+      fc.constant('   '),
+    );
+  const anyJson = fc.oneof(
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.integer(), { maxLength: 2 }),
+    fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }),
+  );
   const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(fc.oneof(a, anyJson), { nil: undefined, freq: 3 });
   const payload = fc.record(
     {
       name: maybe(fc.oneof(text(125), fc.constant('Sam Taylor'))),
-      email: maybe(fc.oneof(fc.emailAddress(), fc.constant('sam@harbourline.example'), fc.string({ maxLength: 12 }), fc.constant(`${'a'.repeat(190)}@example.com`))),
+      email: maybe(
+        fc.oneof(
+          fc.emailAddress(),
+          fc.constant('sam@harbourline.example'),
+          fc.string({ maxLength: 12 }),
+          fc.constant(`${'a'.repeat(190)}@example.com`),
+        ),
+      ),
       company: maybe(text(205)),
       phone: maybe(text(45)),
       dialcode: maybe(fc.oneof(fc.constantFrom('+61', '+1', '+6411', '61', '+12345', ''), fc.string({ maxLength: 6 }))),
@@ -169,7 +192,11 @@ describe.each(engines)('idempotency and the lead budget ($name store)', (engine)
     const count = (await s.leads()).length;
     for (let i = 0; i < 3; i++) {
       // Key order does not matter: the same payload is the same payload.
-      const replay = await postJson(`${s.url}/api/lead`, { intent: 'demo', company: good.company, email: good.email, name: good.name }, { from, headers });
+      const replay = await postJson(
+        `${s.url}/api/lead`,
+        { intent: 'demo', company: good.company, email: good.email, name: good.name },
+        { from, headers },
+      );
       expect(replay.status).toBe(200);
       expect(replay.json()).toEqual(first.json());
       expect(replay.headers['idempotency-replayed']).toBe('true');
@@ -204,7 +231,15 @@ describe.each(engines)('idempotency and the lead budget ($name store)', (engine)
   it('50 concurrent requests with one key create exactly one lead', async () => {
     const from = nextClient();
     const count = (await s.leads()).length;
-    const answers = await Promise.all(Array.from({ length: 50 }, () => postJson(`${s.url}/api/lead`, { ...good, message: 'race' }, { from, headers: { 'Idempotency-Key': 'race-key' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        postJson(
+          `${s.url}/api/lead`,
+          { ...good, message: 'race' },
+          { from, headers: { 'Idempotency-Key': 'race-key' } },
+        ),
+      ),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(answers.filter((a) => a.headers['idempotency-replayed'] === 'true')).toHaveLength(49);
     expect(await s.leads()).toHaveLength(count + 1);
@@ -212,21 +247,34 @@ describe.each(engines)('idempotency and the lead budget ($name store)', (engine)
 
   it('5 submissions per hour; the 6th is 429 with Retry-After, RateLimit-Reset and RateLimit-Limit; the sandbox spends none', async () => {
     const from = nextClient();
-    for (let i = 0; i < 8; i++) expect((await postJson(`${s.url}/api/v1/lead/validate`, good, { from })).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await postJson(`${s.url}/api/v1/lead/validate`, good, { from })).status).toBe(200);
     for (let i = 0; i < 5; i++) {
       const r = await postJson(`${s.url}/api/lead`, { ...good, message: `n${i}` }, { from });
       expect(r.status).toBe(200);
-      expect(r.headers).toMatchObject({ 'ratelimit-limit': '5', 'ratelimit-policy': '5;w=3600', 'ratelimit-remaining': String(4 - i) });
+      expect(r.headers).toMatchObject({
+        'ratelimit-limit': '5',
+        'ratelimit-policy': '5;w=3600',
+        'ratelimit-remaining': String(4 - i),
+      });
       expect(Number(r.headers['ratelimit-reset'])).toBeGreaterThan(3500);
     }
-    const refused = await postJson(`${s.url}/api/lead`, { ...good, message: 'sixth' }, { from, headers: { 'Idempotency-Key': 'sixth' } });
+    const refused = await postJson(
+      `${s.url}/api/lead`,
+      { ...good, message: 'sixth' },
+      { from, headers: { 'Idempotency-Key': 'sixth' } },
+    );
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
     expect(refused.headers['ratelimit-reset']).toBe(refused.headers['retry-after']);
     expect(refused.headers['ratelimit-limit']).toBe('5');
     expect(ErrorSchema.parse(refused.json()).error).toMatch(/5 lead submissions per hour/);
     // A 429 is not remembered: the same key later is a fresh attempt, not a replayed refusal.
-    const again = await postJson(`${s.url}/api/lead`, { ...good, message: 'sixth' }, { from, headers: { 'Idempotency-Key': 'sixth' } });
+    const again = await postJson(
+      `${s.url}/api/lead`,
+      { ...good, message: 'sixth' },
+      { from, headers: { 'Idempotency-Key': 'sixth' } },
+    );
     expect(again.status).toBe(429);
     expect(again.headers['idempotency-replayed']).toBeUndefined();
     // Another client is not affected.
@@ -239,7 +287,14 @@ describe.each(engines)('idempotency and the lead budget ($name store)', (engine)
       expect(r.status).toBe(400);
       expect(r.json().error).toMatch(/Idempotency-Key/);
     }
-    expect((await postJson(`${s.url}/api/lead`, good, { from: nextClient(), headers: { 'Idempotency-Key': 'k'.repeat(200) } })).status).toBe(200);
+    expect(
+      (
+        await postJson(`${s.url}/api/lead`, good, {
+          from: nextClient(),
+          headers: { 'Idempotency-Key': 'k'.repeat(200) },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -255,7 +310,12 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     const dir = await mkdtemp(join(tmpdir(), 'kartage-crm-'));
     store = createSqliteStore({ file: join(dir, 'kartage.db') });
     const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
-    s = await leadServer({ dir, store, sink, notifier: createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' }) });
+    s = await leadServer({
+      dir,
+      store,
+      sink,
+      notifier: createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' }),
+    });
   });
   afterAll(async () => {
     await hubspot.stop();
@@ -263,13 +323,40 @@ describe('the HubSpot sink against a local fake of its form API', () => {
   });
 
   it('maps every field onto the form submission and notifies sales with everything escaped', async () => {
-    const lead = { name: 'Mary-Jane <!channel> O\'Brien', email: 'mj@southern.example', company: 'Southern & Co *bold*', phone: '0412 000 111', dialcode: '+61', country: 'Australia', message: 'Hi @here <b>x</b>', intent: 'demo', segment: 'International', warehouses: '2-5', moves: '500-2,000' };
-    const r = await postJson(`${s.url}/api/lead`, lead, { from: nextClient(), headers: { Referer: 'https://kartage.com.au/demo' } });
+    const lead = {
+      name: "Mary-Jane <!channel> O'Brien",
+      email: 'mj@southern.example',
+      company: 'Southern & Co *bold*',
+      phone: '0412 000 111',
+      dialcode: '+61',
+      country: 'Australia',
+      message: 'Hi @here <b>x</b>',
+      intent: 'demo',
+      segment: 'International',
+      warehouses: '2-5',
+      moves: '500-2,000',
+    };
+    const r = await postJson(`${s.url}/api/lead`, lead, {
+      from: nextClient(),
+      headers: { Referer: 'https://kartage.com.au/demo' },
+    });
     expect(r.status).toBe(200);
     expect(hubspot.received.at(-1)).toMatchObject({
       portalId: auth.portalId,
       formId: auth.formId,
-      fields: { email: 'mj@southern.example', firstname: 'Mary-Jane <!channel>', lastname: "O'Brien", company: 'Southern & Co *bold*', phone: '+61 0412 000 111', country: 'Australia', message: 'Hi @here <b>x</b>', kartage_intent: 'demo', kartage_segment: 'International', kartage_warehouses: '2-5', kartage_moves: '500-2,000' },
+      fields: {
+        email: 'mj@southern.example',
+        firstname: 'Mary-Jane <!channel>',
+        lastname: "O'Brien",
+        company: 'Southern & Co *bold*',
+        phone: '+61 0412 000 111',
+        country: 'Australia',
+        message: 'Hi @here <b>x</b>',
+        kartage_intent: 'demo',
+        kartage_segment: 'International',
+        kartage_warehouses: '2-5',
+        kartage_moves: '500-2,000',
+      },
       context: { pageUri: 'https://kartage.com.au/demo', pageName: 'Book a demo' },
     });
     await expect.poll(() => slack.received.length).toBe(1);
@@ -284,7 +371,11 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     it(`CRM ${typeof mode === 'string' ? mode : 'slow'}: the lead goes to the outbox, the answer is still 200, and the flush replays it`, async () => {
       hubspot.setMode(mode);
       const before = hubspot.received.length;
-      const r = await postJson(`${s.url}/api/lead`, { ...good, message: `while ${JSON.stringify(mode)}` }, { from: nextClient() });
+      const r = await postJson(
+        `${s.url}/api/lead`,
+        { ...good, message: `while ${JSON.stringify(mode)}` },
+        { from: nextClient() },
+      );
       expect(r.status).toBe(200);
       expect(await store.outboxSize()).toBe(1);
       expect(s.events.map((e) => e.event)).toEqual(expect.arrayContaining(['lead_sink_failed', 'lead_queued']));
@@ -292,10 +383,20 @@ describe('the HubSpot sink against a local fake of its form API', () => {
       const flushed: Record<string, unknown>[] = [];
       const log = (event: string, fields?: Record<string, unknown>) => flushed.push({ event, ...fields });
       const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
-      expect(await flushOutbox({ sink, store, log })).toEqual({ delivered: 0, failed: 1, quarantined: 0, remaining: 1 });
+      expect(await flushOutbox({ sink, store, log })).toEqual({
+        delivered: 0,
+        failed: 1,
+        quarantined: 0,
+        remaining: 1,
+      });
       expect(flushed).toMatchObject([{ event: 'lead_flush_failed', attempts: 1 }]);
       hubspot.setMode('ok');
-      expect(await flushOutbox({ sink, store, log })).toEqual({ delivered: 1, failed: 0, quarantined: 0, remaining: 0 });
+      expect(await flushOutbox({ sink, store, log })).toEqual({
+        delivered: 1,
+        failed: 0,
+        quarantined: 0,
+        remaining: 0,
+      });
       expect(flushed.at(-1)).toMatchObject({ event: 'lead_flushed', attempts: 2 });
       await new Promise((r) => setTimeout(r, typeof mode === 'object' ? mode.delayMs : 0));
       const copies = hubspot.received.slice(before).filter((x) => x.fields.message === `while ${JSON.stringify(mode)}`);
@@ -309,7 +410,11 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     hubspot.setMode('down');
     const failingStore: Store = { ...store, outboxPush: () => Promise.reject(new Error('disk full')) };
     const dir = await mkdtemp(join(tmpdir(), 'kartage-down-'));
-    const down = await leadServer({ dir, store: failingStore, sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 }) });
+    const down = await leadServer({
+      dir,
+      store: failingStore,
+      sink: createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 }),
+    });
     const from = nextClient();
     const headers = { 'Idempotency-Key': 'retry-me' };
     // Six 502s in a row (more than the lead budget): none spends it, none is remembered.
@@ -353,7 +458,13 @@ describe('store failures during submission', () => {
   it('the lead is still recorded; limits and keys fall back to this instance, never to none (logged)', async () => {
     const fail = () => Promise.reject(new Error('ECONNREFUSED'));
     const dir = await mkdtemp(join(tmpdir(), 'kartage-broken-'));
-    const store: Store = { ...createSqliteStore({ file: join(dir, 'kartage.db') }), hit: fail, claim: fail, complete: fail, release: fail };
+    const store: Store = {
+      ...createSqliteStore({ file: join(dir, 'kartage.db') }),
+      hit: fail,
+      claim: fail,
+      complete: fail,
+      release: fail,
+    };
     const s = await leadServer({ dir, store });
     const from = nextClient();
     const r = await postJson(`${s.url}/api/lead`, good, { from, headers: { 'Idempotency-Key': 'k1' } });
@@ -365,7 +476,8 @@ describe('store failures during submission', () => {
     expect(await s.leads()).toHaveLength(1);
     // The budget still holds: 4 more, then 429.
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await postJson(`${s.url}/api/lead`, { ...good, message: `m${i}` }, { from })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await postJson(`${s.url}/api/lead`, { ...good, message: `m${i}` }, { from })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     // Reads too: 120, then 429.
     const reads = [];
@@ -376,7 +488,12 @@ describe('store failures during submission', () => {
   });
 
   it('a sink that throws synchronously is handled like any failure', async () => {
-    const sink: LeadSink = { name: 'broken', deliver: () => { throw new Error('boom'); } };
+    const sink: LeadSink = {
+      name: 'broken',
+      deliver: () => {
+        throw new Error('boom');
+      },
+    };
     const s = await leadServer({ sink });
     const r = await postJson(`${s.url}/api/lead`, good, { from: nextClient() });
     expect(r.status).toBe(200);
@@ -399,7 +516,12 @@ describe('what a lead request costs when it is refused', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Oversized and form bodies count too.
     expect((await postJson(`${s.url}/api/lead`, 'x'.repeat(70_000), { from })).status).toBe(429);
-    const form = await send(`${s.url}/api/lead`, { method: 'POST', from, body: 'name=&email=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' } });
+    const form = await send(`${s.url}/api/lead`, {
+      method: 'POST',
+      from,
+      body: 'name=&email=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+    });
     expect(form.status).toBe(429);
     expect(form.headers['content-type']).toMatch(/text\/html/);
     // The person's valid lead spends the lead budget only.
@@ -414,9 +536,15 @@ describe('what a lead request costs when it is refused', () => {
     // The header as a client such as curl sends it: UTF-8 bytes on the wire.
     const post = (path: string, key: string) => {
       const body = Buffer.from(JSON.stringify(good));
-      const head = `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+      const head =
+        `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
         `Idempotency-Key: ${key}\r\nConnection: close\r\n\r\n`;
-      return rawExchange({ host, port: Number(port), from: nextClient(), bytes: Buffer.concat([Buffer.from(head, 'utf8'), body]) });
+      return rawExchange({
+        host,
+        port: Number(port),
+        from: nextClient(),
+        bytes: Buffer.concat([Buffer.from(head, 'utf8'), body]),
+      });
     };
     const emoji = '🚚'.repeat(100);
     const first = await post('/api/lead', emoji);
@@ -432,7 +560,13 @@ describe('what a lead request costs when it is refused', () => {
   it('the form without JavaScript: the same form posted twice makes one lead; a changed form is a new one', async () => {
     const s = await leadServer();
     const from = nextClient();
-    const post = (body: string) => send(`${s.url}/api/lead`, { method: 'POST', from, body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' } });
+    const post = (body: string) =>
+      send(`${s.url}/api/lead`, {
+        method: 'POST',
+        from,
+        body,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+      });
     const body = 'name=Sam+Taylor&email=sam%40harbourline.example&intent=demo&message=Hello';
     const first = await post(body);
     const second = await post(body);
@@ -442,7 +576,12 @@ describe('what a lead request costs when it is refused', () => {
     expect((await post(`${body}+again`)).status).toBe(200);
     expect(await s.leads()).toHaveLength(2);
     // Another visitor with the very same form is their own lead.
-    const other = await send(`${s.url}/api/lead`, { method: 'POST', from: nextClient(), body, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' } });
+    const other = await send(`${s.url}/api/lead`, {
+      method: 'POST',
+      from: nextClient(),
+      body,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' },
+    });
     expect(other.status).toBe(200);
     expect(await s.leads()).toHaveLength(3);
   });

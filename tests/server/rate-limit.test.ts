@@ -21,8 +21,14 @@ const reads = [
   (base: string, from?: string) => send(`${base}/api/v1/pages/pricing`, { from, headers: { Accept: 'text/markdown' } }),
   (base: string, from?: string) => send(`${base}/api/v1/search?q=storage`, { from }),
   (base: string, from?: string) => postJson(`${base}/api/v1/pages/batch`, { slugs: ['index'] }, { from }),
-  (base: string, from?: string) => postJson(`${base}/api/v1/lead/validate`, { name: 'Sam', email: 'sam@example.com' }, { from }),
-  (base: string, from?: string) => postJson(`${base}/mcp`, { jsonrpc: '2.0', id: 1, method: 'ping' }, { from, headers: { Accept: 'application/json, text/event-stream' } }),
+  (base: string, from?: string) =>
+    postJson(`${base}/api/v1/lead/validate`, { name: 'Sam', email: 'sam@example.com' }, { from }),
+  (base: string, from?: string) =>
+    postJson(
+      `${base}/mcp`,
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { from, headers: { Accept: 'application/json, text/event-stream' } },
+    ),
 ];
 
 function expectRateLimitHeaders(r: HttpAnswer, remaining: number) {
@@ -41,7 +47,11 @@ describe.each(engines)('read limit over HTTP ($name store)', (engine) => {
   let server: RunningServer;
   const events: string[] = [];
   beforeAll(async () => {
-    const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store: engine.create(), log: (e) => events.push(e) });
+    const deps = createDeps({
+      dataDir: join(PROJECT_ROOT, 'build'),
+      store: engine.create(),
+      log: (e) => events.push(e),
+    });
     server = await startTestServer({ deps });
   });
   afterAll(() => server?.close());
@@ -59,11 +69,16 @@ describe.each(engines)('read limit over HTTP ($name store)', (engine) => {
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.headers['ratelimit-reset']).toBe('60');
     expectRateLimitHeaders(refused, 0);
-    expect(refused.json()).toEqual({ status: 429, error: expect.stringMatching(/120 requests per minute.*60 seconds/) });
+    expect(refused.json()).toEqual({
+      status: 429,
+      error: expect.stringMatching(/120 requests per minute.*60 seconds/),
+    });
 
     // Every metered operation is refused, getPage included; a spoofed forwarding header buys nothing.
     for (const read of reads) expect((await read(server.url)).status).toBe(429);
-    const spoofed = await send(`${server.url}/api/v1/pages`, { headers: { 'X-Forwarded-For': '198.51.100.77', 'X-Real-IP': '198.51.100.78', Forwarded: 'for=198.51.100.79' } });
+    const spoofed = await send(`${server.url}/api/v1/pages`, {
+      headers: { 'X-Forwarded-For': '198.51.100.77', 'X-Real-IP': '198.51.100.78', Forwarded: 'for=198.51.100.79' },
+    });
     expect(spoofed.status).toBe(429);
 
     // The site and the markdown twins are not metered.
@@ -116,7 +131,8 @@ describe('store failures over HTTP (Upstash store, Redis unreachable)', () => {
       // Still down: this instance's own budget refuses the 121st read from one client.
       bridge().setFault('down');
       const statuses = [];
-      for (let i = 0; i < 125 - reads.length * 2; i++) statuses.push((await send(`${server.url}/api/v1/pages?limit=1`)).status);
+      for (let i = 0; i < 125 - reads.length * 2; i++)
+        statuses.push((await send(`${server.url}/api/v1/pages?limit=1`)).status);
       // 120 a minute in all.
       expect(statuses.filter((x) => x === 200).length).toBe(120 - reads.length * 2);
       expect(statuses.slice(-5)).toEqual([429, 429, 429, 429, 429]);

@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
-import { BatchResponseSchema, ErrorSchema, ListPagesResponseSchema, PageSchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
+import {
+  BatchResponseSchema,
+  ErrorSchema,
+  ListPagesResponseSchema,
+  PageSchema,
+  SearchResponseSchema,
+} from '../../src/contract/schemas.ts';
 import { fold } from '../../src/core/search.ts';
 import { frontMatter } from '../../src/core/markdown-doc.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -45,7 +51,7 @@ describe('local server basics', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('vary')).toMatch(/Accept/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
-    const redirect = await fetch(server.url + '/pricing.html', { redirect: 'manual' });
+    const redirect = await fetch(`${server.url}/pricing.html`, { redirect: 'manual' });
     expect(redirect.status).toBe(308);
     expect(redirect.headers.get('location')).toBe('/pricing');
   });
@@ -154,7 +160,11 @@ describe('GET /api/v1/search (searchSite)', () => {
     for (const r of body.results) {
       const page = PageSchema.parse(await (await get(`/api/v1/pages/${r.slug}`)).json());
       const words = fold(`${page.title} ${page.description} ${page.markdown}`).split(/[^\p{L}\p{N}]+/u);
-      for (const term of ['storage', 'billing']) expect(words.some((w) => w.startsWith(term)), `${r.slug} has ${term}`).toBe(true);
+      for (const term of ['storage', 'billing'])
+        expect(
+          words.some((w) => w.startsWith(term)),
+          `${r.slug} has ${term}`,
+        ).toBe(true);
       expect(r.snippet).not.toMatch(/[#*|]/);
       expect(r.snippet.length).toBeLessThanOrEqual(170);
     }
@@ -176,7 +186,12 @@ describe('POST /api/v1/pages/batch (getPagesBatch)', () => {
     const res = await post('/api/v1/pages/batch', JSON.stringify({ slugs: ['pricing', 'nope', 'index', 'pricing'] }));
     expect(res.status).toBe(200);
     const body = BatchResponseSchema.parse(await res.json());
-    expect(body.results.map((r) => [r.slug, r.found])).toEqual([['pricing', true], ['nope', false], ['index', true], ['pricing', true]]);
+    expect(body.results.map((r) => [r.slug, r.found])).toEqual([
+      ['pricing', true],
+      ['nope', false],
+      ['index', true],
+      ['pricing', true],
+    ]);
     expect(body.results[1]!.error).toBeTruthy();
     expect(body.results[0]!.page!.slug).toBe('pricing');
   });
@@ -214,11 +229,15 @@ describe('everything else', () => {
     const res = await get('/api/v1/pages?limit=1', { Authorization: 'Bearer nonsense' });
     expect(res.status).toBe(200);
     expect(res.headers.get('www-authenticate')).toBeNull();
-    for (const p of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']) expect((await get(p)).status).toBe(404);
+    for (const p of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server'])
+      expect((await get(p)).status).toBe(404);
   });
 
   it('answers CORS preflight on the read API', async () => {
-    const res = await fetch(server.url + '/api/v1/search', { method: 'OPTIONS', headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' } });
+    const res = await fetch(`${server.url}/api/v1/search`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });

@@ -18,7 +18,13 @@ import { functionRoutes, operations } from '../../src/operations/index.ts';
 const opOf = (id: string) => operations.find((op) => op.id === id)!;
 import { functionSettings } from '../../src/build/vercel-config.ts';
 import {
-  BatchResponseSchema, ErrorSchema, LeadAcceptedSchema, LeadValidationSchema, ListPagesResponseSchema, PageSchema, SearchResponseSchema,
+  BatchResponseSchema,
+  ErrorSchema,
+  LeadAcceptedSchema,
+  LeadValidationSchema,
+  ListPagesResponseSchema,
+  PageSchema,
+  SearchResponseSchema,
 } from '../../src/contract/schemas.ts';
 import { dataFilesFor } from '../../src/adapters/content-files.ts';
 import { MIDDLEWARE_DATA } from '../../middleware.ts';
@@ -30,7 +36,17 @@ import { frontMatter } from '../../src/core/markdown-doc.ts';
 
 type Json = Record<string, any>;
 type Handler = (request: Request) => Response | Promise<Response>;
-interface Route { src?: string; dest?: string; status?: number; headers?: Record<string, string>; handle?: string; continue?: boolean; check?: boolean; middlewarePath?: string; middlewareRawSrc?: string[] }
+interface Route {
+  src?: string;
+  dest?: string;
+  status?: number;
+  headers?: Record<string, string>;
+  handle?: string;
+  continue?: boolean;
+  check?: boolean;
+  middlewarePath?: string;
+  middlewareRawSrc?: string[];
+}
 
 const STATIC = join(OUTPUT_DIR, 'static');
 const FUNCTIONS = join(OUTPUT_DIR, 'functions');
@@ -44,18 +60,26 @@ const envBefore = { ...process.env };
 const varDir = mkdtempSync(join(tmpdir(), 'kartage-vercel-'));
 
 /** Settings that would send the bundles to real stores, sinks or hosts: unset for this file. */
-const APP_ENV = /^(UPSTASH_|KV_|HUBSPOT_|LEAD_|SALES_WEBHOOK_URL$|CRON_SECRET$|VERCEL$|VERCEL_|MCP_ALLOWED_HOSTS$|KARTAGE_DATA_DIR$|KARTAGE_VAR_DIR$)/;
+const APP_ENV =
+  /^(UPSTASH_|KV_|HUBSPOT_|LEAD_|SALES_WEBHOOK_URL$|CRON_SECRET$|VERCEL$|VERCEL_|MCP_ALLOWED_HOSTS$|KARTAGE_DATA_DIR$|KARTAGE_VAR_DIR$)/;
 /** The build runs as `npm run build:vercel` would from a shell: without the test runner's variables. */
 const BUILD_ENV = /^(VITEST|NODE_ENV$|MODE$|TEST$)/;
-const without = (env: NodeJS.ProcessEnv, re: RegExp) => Object.fromEntries(Object.entries(env).filter(([k]) => !re.test(k)));
+const without = (env: NodeJS.ProcessEnv, re: RegExp) =>
+  Object.fromEntries(Object.entries(env).filter(([k]) => !re.test(k)));
 
 beforeAll(() => {
   const reason = outputReason();
   if (reason) {
     // What `npm run build:vercel` runs, on this Node.
     const env = without(without(process.env, APP_ENV), BUILD_ENV);
-    const r = spawnSync(process.execPath, [join(ROOT, 'server', 'vercel-build.ts')], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
-    if (r.status !== 0) throw new Error(`npm run build:vercel failed (${reason}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+    const r = spawnSync(process.execPath, [join(ROOT, 'server', 'vercel-build.ts')], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
+    if (r.status !== 0)
+      throw new Error(`npm run build:vercel failed (${reason}):\n${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
   }
   config = JSON.parse(readFileSync(join(OUTPUT_DIR, 'config.json'), 'utf8'));
   // The checkout's full content data (the bundles carry only their parts of it).
@@ -85,9 +109,13 @@ function redirectOf(path: string): Route | undefined {
 
 /** The function directory that answers `path` after the filesystem: its own, or through the rewrites. */
 function functionFor(path: string): string | undefined {
-  const own = (p: string) => [join(FUNCTIONS, `${p}.func`), join(FUNCTIONS, p, 'index.func')].find((d) => existsSync(d));
+  const own = (p: string) =>
+    [join(FUNCTIONS, `${p}.func`), join(FUNCTIONS, p, 'index.func')].find((d) => existsSync(d));
   if (own(path)) return own(path);
-  const after = config.routes.slice(index((r) => r.handle === 'filesystem') + 1, index((r) => r.handle === 'error'));
+  const after = config.routes.slice(
+    index((r) => r.handle === 'filesystem') + 1,
+    index((r) => r.handle === 'error'),
+  );
   for (const r of after) {
     if (!r.dest || !matches(r, path)) continue;
     const dest = path.replace(new RegExp(r.src!), r.dest);
@@ -103,7 +131,10 @@ function staticFor(path: string): string | undefined {
     return statSync(full, { throwIfNoEntry: false })?.isFile() ? full : undefined;
   };
   if (file(path)) return file(path);
-  const after = config.routes.slice(index((r) => r.handle === 'filesystem') + 1, index((r) => r.handle === 'error'));
+  const after = config.routes.slice(
+    index((r) => r.handle === 'filesystem') + 1,
+    index((r) => r.handle === 'error'),
+  );
   for (const r of after) {
     if (!r.dest || !matches(r, path)) continue;
     const hit = file(path.replace(new RegExp(r.src!), r.dest));
@@ -115,7 +146,10 @@ function staticFor(path: string): string | undefined {
 /** Response headers the header routes give `path` (later routes override earlier ones, names case-insensitive). */
 function headersFor(path: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of config.routes.slice(0, index((r) => r.middlewarePath !== undefined))) {
+  for (const r of config.routes.slice(
+    0,
+    index((r) => r.middlewarePath !== undefined),
+  )) {
     if (!r.headers || r.status || !matches(r, path)) continue;
     for (const [k, v] of Object.entries(r.headers)) out[k.toLowerCase()] = v;
   }
@@ -123,9 +157,29 @@ function headersFor(path: string): Record<string, string> {
 }
 
 const FUNCTION_PATHS = functionRoutes().map((r) => r.path);
-const GET_PAGE_PATHS = ['/api/v1/pages/pricing', '/api/v1/pages/index', '/api/v1/pages/blog/planning-for-peak-season', '/api/v1/pages/nope'];
+const GET_PAGE_PATHS = [
+  '/api/v1/pages/pricing',
+  '/api/v1/pages/index',
+  '/api/v1/pages/blog/planning-for-peak-season',
+  '/api/v1/pages/nope',
+];
 const PAGE_PATHS = ['/', '/pricing', '/blog', '/blog/planning-for-peak-season', '/product/quoting', '/no-such-page'];
-const PUBLISHED = ['/api/v1/sandbox', '/llms.txt', '/llms-full.txt', '/robots.txt', '/sitemap.xml', '/openapi.json', '/openapi.yaml', '/favicon.svg', '/.well-known/mcp.json', '/.well-known/ard.json', '/_astro/x.js', '/_astro/x.css', '/pagefind/pagefind.js', '/pagefind/wasm.en.pagefind'];
+const PUBLISHED = [
+  '/api/v1/sandbox',
+  '/llms.txt',
+  '/llms-full.txt',
+  '/robots.txt',
+  '/sitemap.xml',
+  '/openapi.json',
+  '/openapi.yaml',
+  '/favicon.svg',
+  '/.well-known/mcp.json',
+  '/.well-known/ard.json',
+  '/_astro/x.js',
+  '/_astro/x.css',
+  '/pagefind/pagefind.js',
+  '/pagefind/wasm.en.pagefind',
+];
 
 describe('config.json routes', () => {
   it('runs the middleware before the filesystem, then the rewrites, then real 404s', () => {
@@ -147,8 +201,13 @@ describe('config.json routes', () => {
   });
 
   it('redirects nothing to another origin, whether routes see the raw or the decoded path', () => {
-    const hostile = ['//evil.example/../pricing.html', '//evil.example/pricing.html', '/\\evil.example/pricing.html', '//evil.example/'];
-    for (const p of [...hostile, ...hostile.map((h) => '/' + encodeURIComponent(h.slice(1)))]) {
+    const hostile = [
+      '//evil.example/../pricing.html',
+      '//evil.example/pricing.html',
+      '/\\evil.example/pricing.html',
+      '//evil.example/',
+    ];
+    for (const p of [...hostile, ...hostile.map((h) => `/${encodeURIComponent(h.slice(1))}`)]) {
       const r = redirectOf(p);
       if (!r) continue;
       const location = p.replace(new RegExp(r.src!), r.headers!.Location!);
@@ -157,7 +216,11 @@ describe('config.json routes', () => {
   });
 
   it('sends percent-encoded paths through the middleware (so /%61pi/v1/pages/x.json is metered)', () => {
-    for (const p of ['/%61pi/v1/pages/pricing.json', '/%2561pi/v1/pages/pricing.json', '/api%2Fv1%2Fpages%2Fpricing.json']) {
+    for (const p of [
+      '/%61pi/v1/pages/pricing.json',
+      '/%2561pi/v1/pages/pricing.json',
+      '/api%2Fv1%2Fpages%2Fpricing.json',
+    ]) {
       expect(matches(middlewareRoute(), p), p).toBe(true);
     }
   });
@@ -171,8 +234,20 @@ describe('config.json routes', () => {
     for (const p of [...FUNCTION_PATHS, '/api/mcp', ...PUBLISHED]) expect(matches(mw, p), p).toBe(false);
     // The source matcher read as URLPatterns (as the local server reads patterns) agrees with the built regex.
     const patterns = middlewareConfig.matcher.map((m) => new URLPattern({ pathname: m }));
-    for (const p of [...GET_PAGE_PATHS, ...PAGE_PATHS, ...FUNCTION_PATHS, ...PUBLISHED, ...twins, '/wp-login.php', '/a.b/c', '/.well-known/x']) {
-      expect(patterns.some((u) => u.test({ pathname: p })), p).toBe(matches(mw, p));
+    for (const p of [
+      ...GET_PAGE_PATHS,
+      ...PAGE_PATHS,
+      ...FUNCTION_PATHS,
+      ...PUBLISHED,
+      ...twins,
+      '/wp-login.php',
+      '/a.b/c',
+      '/.well-known/x',
+    ]) {
+      expect(
+        patterns.some((u) => u.test({ pathname: p })),
+        p,
+      ).toBe(matches(mw, p));
     }
     expect(mw.middlewareRawSrc).toEqual(middlewareConfig.matcher);
   });
@@ -191,23 +266,57 @@ describe('config.json routes', () => {
 describe('header rules', () => {
   it('are the route table header rules, in order, with the same matching', () => {
     const mw = index((r) => r.middlewarePath !== undefined);
-    const built = config.routes.slice(0, mw).filter((r) => r.headers && r.continue && !r.status).slice(-headerRules.length);
+    const built = config.routes
+      .slice(0, mw)
+      .filter((r) => r.headers && r.continue && !r.status)
+      .slice(-headerRules.length);
     expect(built.map((r) => r.headers)).toEqual(headerRules.map((r) => r.headers));
-    const samples = ['/', '/pricing', '/blog/x', '/pricing.md', '/llms.txt', '/openapi.json', '/openapi.yaml', '/sitemap.xml', '/.well-known/mcp.json', '/.well-known/api-catalog', '/api/v1/sandbox', '/api/v1/pages/pricing', '/_astro/a.js', '/pagefind/pagefind.js', '/favicon.svg'];
+    const samples = [
+      '/',
+      '/pricing',
+      '/blog/x',
+      '/pricing.md',
+      '/llms.txt',
+      '/openapi.json',
+      '/openapi.yaml',
+      '/sitemap.xml',
+      '/.well-known/mcp.json',
+      '/.well-known/api-catalog',
+      '/api/v1/sandbox',
+      '/api/v1/pages/pricing',
+      '/_astro/a.js',
+      '/pagefind/pagefind.js',
+      '/favicon.svg',
+    ];
     headerRules.forEach((rule, i) => {
       const pattern = new URLPattern({ pathname: rule.source });
-      for (const p of samples) expect(matches(built[i]!, p), `${rule.source} on ${p}`).toBe(pattern.test({ pathname: p }));
+      for (const p of samples)
+        expect(matches(built[i]!, p), `${rule.source} on ${p}`).toBe(pattern.test({ pathname: p }));
     });
   });
 
   it('give HTML the security headers and static files their types, caching and CORS', () => {
     const html = headersFor('/pricing');
     expect(html['content-security-policy']).toMatch(/default-src 'self'.*script-src 'self' 'wasm-unsafe-eval'/);
-    expect(html).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'strict-origin-when-cross-origin', vary: 'Accept, User-Agent' });
+    expect(html).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      vary: 'Accept, User-Agent',
+    });
     expect(html['strict-transport-security']).toMatch(/max-age=\d+/);
-    expect(headersFor('/pricing.md')).toMatchObject({ 'content-type': 'text/markdown; charset=utf-8', vary: 'Accept', 'access-control-allow-origin': '*' });
-    expect(headersFor('/llms.txt')).toMatchObject({ 'content-type': 'text/plain; charset=utf-8', 'access-control-allow-origin': '*' });
-    expect(headersFor('/openapi.yaml')).toMatchObject({ 'content-type': 'application/yaml; charset=utf-8', 'access-control-allow-origin': '*' });
+    expect(headersFor('/pricing.md')).toMatchObject({
+      'content-type': 'text/markdown; charset=utf-8',
+      vary: 'Accept',
+      'access-control-allow-origin': '*',
+    });
+    expect(headersFor('/llms.txt')).toMatchObject({
+      'content-type': 'text/plain; charset=utf-8',
+      'access-control-allow-origin': '*',
+    });
+    expect(headersFor('/openapi.yaml')).toMatchObject({
+      'content-type': 'application/yaml; charset=utf-8',
+      'access-control-allow-origin': '*',
+    });
     expect(headersFor('/_astro/a.js')['cache-control']).toBe('public, max-age=31536000, immutable');
     // Every answer carries the security headers, not only pages (a 404 page at `/x.php`, SVG, JSON).
     for (const p of ['/pricing.md', '/x.php', '/favicon.svg', '/api/v1/pages/pricing', '/api/lead']) {
@@ -262,21 +371,33 @@ async function call(id: string, request: Request): Promise<Response> {
   checker.inspect(request, response.clone());
   return response;
 }
-const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://localhost${path}`, { headers: { ...CLIENT, ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, { headers: { ...CLIENT, ...headers } });
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  new Request(`http://localhost${path}`, { method: 'POST', body: JSON.stringify(body), headers: { ...CLIENT, 'Content-Type': 'application/json', ...headers } });
+  new Request(`http://localhost${path}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { ...CLIENT, 'Content-Type': 'application/json', ...headers },
+  });
 
 describe('function bundles', () => {
   it('each is a Node 24 function with its settings and the data files it reads', () => {
     for (const r of functionRoutes()) {
       const dir = fnDir(r.id);
       const vc = vcConfig(dir);
-      expect(vc, r.id).toMatchObject({ runtime: 'nodejs24.x', launcherType: 'Nodejs', memory: functionSettings(opOf(r.id)).memory, maxDuration: functionSettings(opOf(r.id)).maxDuration });
+      expect(vc, r.id).toMatchObject({
+        runtime: 'nodejs24.x',
+        launcherType: 'Nodejs',
+        memory: functionSettings(opOf(r.id)).memory,
+        maxDuration: functionSettings(opOf(r.id)).maxDuration,
+      });
       expect(existsSync(join(dir, vc.handler)), `${r.id} handler`).toBe(true);
       // includeFiles: the data files of what the operation reads, mapped from the checkout into the
       // function's root at deploy time; nothing else of build/ (no content.json, no other need's files).
       const wanted = dataFilesFor(opOf(r.id).data).map((f) => `build/${f}`);
-      const shipped = Object.keys(vc.filePathMap ?? {}).filter((f) => f.startsWith('build/')).sort();
+      const shipped = Object.keys(vc.filePathMap ?? {})
+        .filter((f) => f.startsWith('build/'))
+        .sort();
       expect(shipped, r.id).toEqual(wanted);
       for (const f of wanted) expect(existsSync(join(ROOT, f)), f).toBe(true);
     }
@@ -302,13 +423,20 @@ describe('function bundles', () => {
     const res = await call('getPagesBatch', post('/api/v1/pages/batch', { slugs: ['pricing', 'no-such-page'] }));
     expect(res.status).toBe(200);
     const body = BatchResponseSchema.parse(await res.json());
-    expect(body.results.map((r) => [r.slug, r.found])).toEqual([['pricing', true], ['no-such-page', false]]);
+    expect(body.results.map((r) => [r.slug, r.found])).toEqual([
+      ['pricing', true],
+      ['no-such-page', false],
+    ]);
   });
 
   it('validateLead answers 200 for a good lead and 422 with the problems for a bad one', async () => {
     const good = await call('validateLead', post('/api/v1/lead/validate', LEAD));
     expect(good.status).toBe(200);
-    expect(LeadValidationSchema.parse(await good.json())).toMatchObject({ sandbox: true, wouldSubmit: true, problems: [] });
+    expect(LeadValidationSchema.parse(await good.json())).toMatchObject({
+      sandbox: true,
+      wouldSubmit: true,
+      problems: [],
+    });
     const bad = await call('validateLead', post('/api/v1/lead/validate', { name: 'Sam Taylor' }));
     expect(bad.status).toBe(422);
     const body = LeadValidationSchema.parse(await bad.json());
@@ -324,7 +452,16 @@ describe('function bundles', () => {
   });
 
   it('mcp answers initialize with 200 at /mcp (the URL a rewritten request keeps) and GET with 405', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vercel-output-test', version: '1.0.0' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'vercel-output-test', version: '1.0.0' },
+      },
+    };
     for (const path of ['/mcp', '/api/mcp']) {
       const res = await call('mcp', post(path, init, { Accept: 'application/json, text/event-stream' }));
       expect(res.status, path).toBe(200);
@@ -343,7 +480,9 @@ describe('function bundles', () => {
       const res = await call('leadsFlush', get('/api/cron/leads-flush'));
       expect(res.status).toBe(404);
       expect(ErrorSchema.parse(await res.json()).status).toBe(404);
-      expect((await call('leadsFlush', get('/api/cron/leads-flush', { Authorization: 'Bearer wrong' }))).status).toBe(404);
+      expect((await call('leadsFlush', get('/api/cron/leads-flush', { Authorization: 'Bearer wrong' }))).status).toBe(
+        404,
+      );
       const ok = await call('leadsFlush', get('/api/cron/leads-flush', { Authorization: 'Bearer test-cron-secret' }));
       expect(ok.status).toBe(200);
       expect(await ok.json()).toMatchObject({ delivered: expect.any(Number), remaining: expect.any(Number) });
@@ -351,7 +490,6 @@ describe('function bundles', () => {
       delete process.env.CRON_SECRET;
     }
   });
-
 });
 
 describe('middleware bundle', () => {
@@ -441,7 +579,9 @@ describe('the contract', () => {
 
 describe('what ships', () => {
   it('no bundle carries local state (var/: the local lead file and outbox)', () => {
-    const bundles = readdirSync(FUNCTIONS, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory() && e.name.endsWith('.func'));
+    const bundles = readdirSync(FUNCTIONS, { recursive: true, withFileTypes: true }).filter(
+      (e) => e.isDirectory() && e.name.endsWith('.func'),
+    );
     expect(bundles.length).toBeGreaterThan(5);
     for (const b of bundles) expect(existsSync(join(b.parentPath, b.name, 'var')), b.name).toBe(false);
   });

@@ -8,12 +8,18 @@ import stem from 'wink-porter2-stemmer';
 
 /** Lowercase, accents removed (é -> e, ß -> ss, ﬁ -> fi, m³ -> m3). */
 export function fold(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ß/g, 'ss');
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
 }
 
 /** Words of a text after folding: runs of letters and digits. */
 export function words(s: string): string[] {
-  return fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return fold(s)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /**
@@ -41,12 +47,41 @@ export const isStopWord = (w: string) => w.length < 2 || STOP_WORDS.has(w);
 
 /** US -> Australian spelling: whole words (and their regular inflections) that differ. */
 const US_WORDS: Record<string, string> = {
-  color: 'colour', favor: 'favour', behavior: 'behaviour', labor: 'labour', neighbor: 'neighbour', harbor: 'harbour',
-  honor: 'honour', humor: 'humour', flavor: 'flavour', rumor: 'rumour', vapor: 'vapour', odor: 'odour',
-  endeavor: 'endeavour', armor: 'armour', parlor: 'parlour', savor: 'savour', defense: 'defence', offense: 'offence',
-  license: 'licence', pretense: 'pretence', catalog: 'catalogue', dialog: 'dialogue', analog: 'analogue',
-  program: 'programme', gray: 'grey', mold: 'mould', plow: 'plough', aluminum: 'aluminium', jewelry: 'jewellery',
-  enroll: 'enrol', fulfill: 'fulfil', install: 'install', tire: 'tyre', pajamas: 'pyjamas', cozy: 'cosy',
+  color: 'colour',
+  favor: 'favour',
+  behavior: 'behaviour',
+  labor: 'labour',
+  neighbor: 'neighbour',
+  harbor: 'harbour',
+  honor: 'honour',
+  humor: 'humour',
+  flavor: 'flavour',
+  rumor: 'rumour',
+  vapor: 'vapour',
+  odor: 'odour',
+  endeavor: 'endeavour',
+  armor: 'armour',
+  parlor: 'parlour',
+  savor: 'savour',
+  defense: 'defence',
+  offense: 'offence',
+  license: 'licence',
+  pretense: 'pretence',
+  catalog: 'catalogue',
+  dialog: 'dialogue',
+  analog: 'analogue',
+  program: 'programme',
+  gray: 'grey',
+  mold: 'mould',
+  plow: 'plough',
+  aluminum: 'aluminium',
+  jewelry: 'jewellery',
+  enroll: 'enrol',
+  fulfill: 'fulfil',
+  install: 'install',
+  tire: 'tyre',
+  pajamas: 'pyjamas',
+  cozy: 'cosy',
 };
 /** US -> Australian: words ending -er that Australians write -re (center, meter, liter, fiber, theater). */
 const ER_RE = /^(cent|met|lit|fib|theat|calib|sab|somb|spect|lust|manoeuv|maneuv)er(s|ed|ing)?$/;

@@ -11,26 +11,40 @@ describe('the search analyzer', () => {
       ['schedule', 'schedules', 'scheduling'],
       ['label', 'labels', 'labelled', 'labelling', 'labeled'],
       ['story', 'stories'],
-    ]) expect(new Set(group.map(termOf)), group.join()).toHaveProperty('size', 1);
+    ])
+      expect(new Set(group.map(termOf)), group.join()).toHaveProperty('size', 1);
     expect(termOf('customs')).not.toBe(termOf('customers'));
   });
 
   it('folds US spellings onto Australian ones', () => {
     const pairs = [
-      ['utilization', 'utilisation'], ['organizing', 'organising'], ['containerized', 'containerised'],
-      ['analyze', 'analyse'], ['center', 'centre'], ['centered', 'centred'], ['meters', 'metres'],
-      ['kilometer', 'kilometre'], ['color', 'colour'], ['favorite', 'favourite'], ['defense', 'defence'],
-      ['license', 'licence'], ['catalog', 'catalogue'], ['program', 'programme'], ['harbor', 'harbour'],
+      ['utilization', 'utilisation'],
+      ['organizing', 'organising'],
+      ['containerized', 'containerised'],
+      ['analyze', 'analyse'],
+      ['center', 'centre'],
+      ['centered', 'centred'],
+      ['meters', 'metres'],
+      ['kilometer', 'kilometre'],
+      ['color', 'colour'],
+      ['favorite', 'favourite'],
+      ['defense', 'defence'],
+      ['license', 'licence'],
+      ['catalog', 'catalogue'],
+      ['program', 'programme'],
+      ['harbor', 'harbour'],
     ];
     for (const [us, au] of pairs) expect(termOf(us!), us).toBe(termOf(au!));
-    for (const w of ['size', 'prize', 'seize', 'citizen', 'for', 'door', 'motor', 'water']) expect(auSpelling(w), w).toBe(w);
+    for (const w of ['size', 'prize', 'seize', 'citizen', 'for', 'door', 'motor', 'water'])
+      expect(auSpelling(w), w).toBe(w);
   });
 
   it('drops stop words and single letters, keeps topic words', () => {
     expect(analyze('How do I reduce the damage claims?')).toEqual(['reduc', 'damag', 'claim']);
     expect(analyze('e-signature')).toEqual(['signatur']);
     for (const w of ['the', 'how', 'my', 'does', 'a', 's', 'offer']) expect(isStopWord(w), w).toBe(true);
-    for (const w of ['storage', 'use', 'report', 'new', 'first', 'myob', 'support']) expect(isStopWord(w), w).toBe(false);
+    for (const w of ['storage', 'use', 'report', 'new', 'first', 'myob', 'support'])
+      expect(isStopWord(w), w).toBe(false);
   });
 
   it('folds case, accents and superscripts', () => {
