@@ -134,7 +134,7 @@ async function derive(
   await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
-  await writeMcpServerCard(opts.distDir, opts.origin, pages);
+  await writeMcpServerCard(opts.distDir, opts.origin, kinded);
   await writeAgentSkills(opts.distDir, opts.origin);
 
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(kinded, opts.origin, MACHINE_FILES));

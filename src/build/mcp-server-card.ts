@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SERVER_NAME } from '../contract/mcp.ts';
 import type { Page } from '../contract/schemas.ts';
+import type { PageKind } from '../contract/content.ts';
 import { resourceList, serverInfo, toolList } from '../mcp/server.ts';
 
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
@@ -20,7 +21,7 @@ export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schema
 /** `_meta` key (reverse DNS of kartage.com.au) holding the tools, resources and resource templates. */
 export const PRIMITIVES_KEY = 'au.com.kartage/primitives';
 
-export function mcpServerCard(origin: string, pages: readonly Page[]) {
+export function mcpServerCard(origin: string, pages: readonly (Page & { kind?: PageKind })[]) {
   const info = serverInfo(origin);
   return {
     $schema: SERVER_CARD_SCHEMA,
@@ -38,7 +39,11 @@ export function mcpServerCard(origin: string, pages: readonly Page[]) {
 }
 
 /** Writes the card into the build output (called by the derive step). */
-export async function writeMcpServerCard(distDir: string, origin: string, pages: readonly Page[]): Promise<void> {
+export async function writeMcpServerCard(
+  distDir: string,
+  origin: string,
+  pages: readonly (Page & { kind?: PageKind })[],
+): Promise<void> {
   const file = join(distDir, SERVER_CARD_PATH);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(mcpServerCard(origin, pages), null, 2)}\n`);

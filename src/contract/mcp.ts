@@ -2,6 +2,8 @@
  * @module What the MCP server is called and what it offers, in one place for the server, the discovery
  * files (/.well-known/mcp.json, ard.json), the OpenAPI description and the tests.
  */
+import type { PageKind } from './content.ts';
+import { sectionOf } from '../core/slugs.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Registry name: reverse DNS of kartage.com.au, one slash (server.json schema 2025-12-11). */
@@ -18,6 +20,10 @@ export const MCP_TOOLS = [
 ] as const;
 export type McpToolName = (typeof MCP_TOOLS)[number];
 
-/** Page slugs offered as fixed resources besides llms.txt, the sitemap and the OpenAPI document. */
-export const isKeyPage = (slug: string) =>
-  slug === 'index' || slug === 'pricing' || slug.startsWith('product/') || slug.startsWith('solutions/');
+/**
+ * Pages offered as fixed resources besides llms.txt, the sitemap and the OpenAPI document: the home and
+ * pricing pages (by kind, from their front matter) and the product and solutions sections.
+ */
+export const isKeyPage = (p: { slug: string; kind?: PageKind }) =>
+  p.kind === 'home' || p.kind === 'pricing' || KEY_SECTIONS.has(sectionOf(p.slug));
+const KEY_SECTIONS = new Set(['product', 'solutions']);

@@ -33,6 +33,7 @@ import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
+import type { PageKind } from '../contract/content.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { MOVES, SEGMENTS, SLUG_PATTERN, WAREHOUSES, type Page } from '../contract/schemas.ts';
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
@@ -449,7 +450,7 @@ const summariesOf = (entries: readonly Summary[]): Page[] =>
   entries.map(({ tokens: _t, ...summary }) => summary) as Page[];
 
 /** A page as the resource list sees it: no body. */
-type Summary = Pick<Page, 'slug' | 'title' | 'description' | 'url' | 'updated'> & { tokens?: number };
+type Summary = Pick<Page, 'slug' | 'title' | 'description' | 'url' | 'updated'> & { tokens?: number; kind?: PageKind };
 
 interface FixedResource {
   uri: string;
@@ -492,7 +493,7 @@ function fixedResources(
       read: () => JSON.stringify(buildOpenApi(origin), null, 2),
     },
     ...entries
-      .filter((p) => isKeyPage(p.slug))
+      .filter((p) => isKeyPage(p))
       .map((p) => ({
         uri: markdownUri(origin, p.slug),
         name: `page:${p.slug}`,
