@@ -16,34 +16,27 @@ const dflt = { dialcode: '+61', intent: 'enquiry' };
 const x = (n: number, c = 'a') => c.repeat(n);
 const email200 = `${x(185)}@example.com.au`; // 200 characters
 
+/** A lead with every field, each value already clean. */
+const FULL = {
+  ...base,
+  company: 'Harbourline Removals',
+  phone: '0412 345 678',
+  dialcode: '+61',
+  country: 'Australia',
+  message: 'We run 38 trucks.\nCan we see quoting?',
+  intent: 'demo',
+  segment: 'Local & interstate',
+  warehouses: '1',
+  moves: '2,000-10,000',
+};
+
 export const LEAD_CASES: LeadCase[] = [
   {
     name: 'every field, clean',
-    payload: {
-      ...base,
-      company: 'Harbourline Removals',
-      phone: '0412 345 678',
-      dialcode: '+61',
-      country: 'Australia',
-      message: 'We run 38 trucks.\nCan we see quoting?',
-      intent: 'demo',
-      segment: 'Local & interstate',
-      warehouses: '1',
-      moves: '2,000-10,000',
-    },
+    payload: FULL,
     problems: [],
-    stored: {
-      ...base,
-      company: 'Harbourline Removals',
-      phone: '0412 345 678',
-      dialcode: '+61',
-      country: 'Australia',
-      message: 'We run 38 trucks.\nCan we see quoting?',
-      intent: 'demo',
-      segment: 'Local & interstate',
-      warehouses: '1',
-      moves: '2,000-10,000',
-    },
+    // A clean lead is stored as it was sent.
+    stored: FULL,
   },
   { name: 'name and email only: defaults apply', payload: base, problems: [], stored: { ...base, ...dflt } },
   {
