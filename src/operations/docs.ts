@@ -36,6 +36,13 @@ export const KB = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 export const tooLargeDoc = (bytes: number): ResponseSpec =>
   errorDoc(`The body is larger than ${KB(bytes)}.`, `Request body is larger than ${bytes} bytes`, 413);
 
+/** The 400 of a metered read whose input the schema refused (it still spent a read). */
+export const badReadDoc = (description: string, example: string): ResponseSpec =>
+  errorDoc(description, example, 400, RATE_HEADERS);
+
+/** A public read: metered as a read, kept by private caches only, open to any origin, in the OpenAPI document. */
+export const PUBLIC_READ = { meter: 'read', cache: 'metered', cors: true, public: true } as const;
+
 /** The read budget's 429. */
 export const READ_429 = tooManyDoc(LIMITS.read);
 

@@ -10,7 +10,7 @@ import { wantsMarkdown } from '../core/accept.ts';
 import { markdownHeaders } from '../core/edge.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { notFound } from '../http/pipeline.ts';
-import { errorDoc, READ_429, SAMPLE_PAGE } from './docs.ts';
+import { errorDoc, PUBLIC_READ, READ_429, SAMPLE_PAGE } from './docs.ts';
 
 const MARKDOWN_EXAMPLE = '# Pricing\n\nPlans for every size of moving business.\n';
 
@@ -43,12 +43,9 @@ export const getPage = defineOperation({
     },
     429: READ_429,
   },
-  meter: 'read',
-  cache: 'metered',
-  cors: true,
+  ...PUBLIC_READ,
   mcp: 'get_kartage_page',
   data: ['entry'],
-  public: true,
   handler({ request, deps, params }) {
     const { slug = '' } = params;
     const content = deps.content();

@@ -3,7 +3,7 @@ import { LIMITS } from '../contract/limits.ts';
 import { ListPagesQuerySchema, ListPagesResponseSchema } from '../contract/schemas.ts';
 import { listPages as list } from '../core/pages.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
-import { errorDoc, READ_429, SAMPLE_PAGE } from './docs.ts';
+import { badReadDoc, PUBLIC_READ, READ_429, SAMPLE_PAGE } from './docs.ts';
 
 const { min, max } = LIMITS.listLimit;
 
@@ -24,19 +24,14 @@ export const listPages = defineOperation({
       example: { count: 1, pages: [SAMPLE_PAGE], nextCursor: 'pricing' },
       headers: [...RATE_HEADERS, 'Vary', 'Cache-Control'],
     },
-    400: errorDoc(
+    400: badReadDoc(
       `\`limit\` is not a whole number from ${min} to ${max}.`,
       `limit must be a whole number from ${min} to ${max}`,
-      400,
-      RATE_HEADERS,
     ),
     429: READ_429,
   },
-  meter: 'read',
-  cache: 'metered',
-  cors: true,
+  ...PUBLIC_READ,
   mcp: 'list_kartage_pages',
   data: ['entries'],
-  public: true,
   handler: ({ deps, query }) => ({ status: 200, body: list(deps.content(), query) }),
 });

@@ -3,7 +3,7 @@ import { LIMITS } from '../contract/limits.ts';
 import { SearchQuerySchema, SearchResponseSchema } from '../contract/schemas.ts';
 import { searchSite as search } from '../core/search.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
-import { errorDoc, READ_429 } from './docs.ts';
+import { badReadDoc, PUBLIC_READ, READ_429 } from './docs.ts';
 
 const { min, max } = LIMITS.searchLimit;
 
@@ -38,20 +38,15 @@ export const searchSite = defineOperation({
       },
       headers: [...RATE_HEADERS, 'Vary', 'Cache-Control'],
     },
-    400: errorDoc(
+    400: badReadDoc(
       `\`q\` is missing or shorter than ${LIMITS.searchMinLength} characters, or \`limit\` is not from ${min} to ${max}.`,
       `q must be at least ${LIMITS.searchMinLength} characters after trimming`,
-      400,
-      RATE_HEADERS,
     ),
     429: READ_429,
   },
-  meter: 'read',
-  cache: 'metered',
-  cors: true,
+  ...PUBLIC_READ,
   mcp: 'search_kartage_site',
   data: ['search'],
-  public: true,
   handler: ({ deps, query }) => {
     const content = deps.content();
     return { status: 200, body: search({ content, index: content.searchIndex() }, query.q, query.limit) };

@@ -92,29 +92,20 @@ describe('site paths', () => {
   });
 
   it('gives the site path of a page from the URL it renders at', () => {
-    expect(sitePathOfPageUrl('/pricing')).toBe('/pricing');
-    expect(sitePathOfPageUrl('/pricing.html')).toBe('/pricing');
-    expect(sitePathOfPageUrl('/index.html')).toBe('/');
-    expect(sitePathOfPageUrl('/index')).toBe('/');
-    expect(sitePathOfPageUrl('/')).toBe('/');
-    expect(sitePathOfPageUrl('')).toBe('/');
-    expect(sitePathOfPageUrl('/blog/x.html')).toBe('/blog/x');
-    expect(sitePathOfPageUrl('/404')).toBe('/404');
+    const cases = { '/pricing': '/pricing', '/pricing.html': '/pricing', '/index.html': '/', '/index': '/' };
+    const more = { '/': '/', '': '/', '/blog/x.html': '/blog/x', '/404': '/404' };
+    for (const [url, path] of Object.entries({ ...cases, ...more })) expect(sitePathOfPageUrl(url), url).toBe(path);
   });
 });
 
 describe('the markdown twin and the getPage file', () => {
   it('puts .md after the slug, the home page included', () => {
-    expect(twinPathOfSlug('pricing')).toBe('/pricing.md');
-    expect(twinPathOfSlug('index')).toBe('/index.md');
-    expect(twinPathOfSlug('blog/x')).toBe('/blog/x.md');
+    for (const slug of ['pricing', 'index', 'blog/x']) expect(twinPathOfSlug(slug)).toBe(`/${slug}.md`);
     expect(twinUrlOfSlug(ORIGIN, 'index')).toBe(`${ORIGIN}/index.md`);
   });
 
   it('reads the slug back from a twin path, and nothing else', () => {
-    expect(slugOfTwinPath('/pricing.md')).toBe('pricing');
-    expect(slugOfTwinPath('/index.md')).toBe('index');
-    expect(slugOfTwinPath('/blog/x.md')).toBe('blog/x');
+    for (const slug of ['pricing', 'index', 'blog/x']) expect(slugOfTwinPath(`/${slug}.md`)).toBe(slug);
     for (const p of [
       '/.md',
       '/pricing',
@@ -132,17 +123,15 @@ describe('the markdown twin and the getPage file', () => {
   });
 
   it('names the static JSON behind getPage', () => {
-    expect(pageJsonPathOfSlug('pricing')).toBe('/api/v1/pages/pricing.json');
-    expect(pageJsonPathOfSlug('index')).toBe('/api/v1/pages/index.json');
-    expect(pageJsonPathOfSlug('blog/x')).toBe('/api/v1/pages/blog/x.json');
+    for (const slug of ['pricing', 'index', 'blog/x']) {
+      expect(pageJsonPathOfSlug(slug)).toBe(`/api/v1/pages/${slug}.json`);
+    }
   });
 });
 
 describe('built HTML files (build.format: file)', () => {
   it('writes every page as <slug>.html, never <slug>/index.html', () => {
-    expect(htmlFileOfSlug('index')).toBe('index.html');
-    expect(htmlFileOfSlug('pricing')).toBe('pricing.html');
-    expect(htmlFileOfSlug('blog/x')).toBe('blog/x.html');
+    for (const slug of ['index', 'pricing', 'blog/x']) expect(htmlFileOfSlug(slug)).toBe(`${slug}.html`);
     expect(readFileSync(join(ROOT, 'astro.config.mjs'), 'utf8')).toMatch(/build: \{ format: 'file' \}/);
   });
 
