@@ -13,7 +13,7 @@ import { functionOf, type Operation } from '../src/http/operation.ts';
 import { notFound, runOperation } from '../src/http/pipeline.ts';
 import { operations, rewrites } from '../src/operations/index.ts';
 import { config as middlewareConfig } from '../middleware.ts';
-import { createStaticFiles, isCanonicalPath } from './static-files.ts';
+import { bodyOf, createStaticFiles, isCanonicalPath } from './static-files.ts';
 
 export interface AppOptions {
   distDir: string;
@@ -33,9 +33,15 @@ const BASE = Object.entries(BASE_HEADERS);
 
 /** Adds the headers every answer carries, where the answer has not set them itself. */
 export function withBaseHeaders(response: Response): Response {
+  const known = bodyOf(response);
+  if (known) {
+    for (const [k, v] of BASE_LOWER) if (!(k in known.head)) known.head[k] = v;
+    return response;
+  }
   for (const [k, v] of BASE) if (!response.headers.has(k)) response.headers.set(k, v);
   return response;
 }
+const BASE_LOWER = BASE.map(([k, v]) => [k.toLowerCase(), v] as const);
 
 /** The middleware's matcher as URL patterns (checked against the raw and the decoded path, as either may be). */
 const matcher = middlewareConfig.matcher.map((m) => new URLPattern({ pathname: m }));

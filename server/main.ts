@@ -125,9 +125,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       response ??= errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
     }
     status = response.status;
-    withBaseHeaders(response).headers.set('X-Request-Id', id);
+    const known = bodyOf(withBaseHeaders(response));
+    if (!known) response.headers.set('X-Request-Id', id);
     try {
-      await sendResponse(res, response, req.method === 'HEAD', bodyOf(response), { 'x-request-id': id });
+      await sendResponse(res, response, req.method === 'HEAD', known, { 'x-request-id': id });
     } catch {
       res.destroy();
     }

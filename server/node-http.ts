@@ -129,9 +129,9 @@ export async function sendResponse(
   known?: { bytes: Uint8Array; head: Record<string, string> },
   extra: Record<string, string> = {},
 ): Promise<void> {
-  if (known && !isHead) {
+  if (known) {
     res.writeHead(response.status, Object.assign({}, known.head, extra));
-    await new Promise<void>((ok) => res.end(known.bytes, ok));
+    await new Promise<void>((ok) => (isHead ? res.end(ok) : res.end(known.bytes, ok)));
     return;
   }
   const headers: Record<string, string | string[]> = {};
@@ -145,6 +145,12 @@ export async function sendResponse(
   if (!response.body || isHead) {
     await response.body?.cancel().catch(() => {});
     res.end();
+    return;
+  }
+  if (!headers['content-type']?.toString().startsWith('text/event-stream')) {
+    // A whole answer (JSON, markdown, HTML): one write, without a stream pipeline per response.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    await new Promise<void>((ok) => res.end(bytes, ok));
     return;
   }
   // Flush each chunk as it comes (SSE answers from the MCP endpoint stream).

@@ -84,8 +84,10 @@ export interface StaticFiles {
 }
 
 /**
- * What `serve` answered, beside the Response it returns: the bytes, and the same headers as a plain object
- * with lower-case names, so the node:http glue writes both without a web stream or a Headers walk.
+ * What `serve` answered, beside the Response it returns: the bytes, and its headers as a plain object with
+ * lower-case names. The Response itself carries neither (building a Headers object of fifteen entries and
+ * a body stream per request was most of a static answer's cost): the node:http glue writes `head` and
+ * `bytes` as they are, and `withBody` gives the ordinary Response to code that wants one.
  */
 export interface StaticBody {
   bytes: Uint8Array<ArrayBuffer>;
@@ -97,8 +99,8 @@ export const bodyOf = (response: Response): StaticBody | undefined => bodies.get
 export function withBody(response: Response): Response {
   const body = bodies.get(response);
   if (!body) return response;
-  const { status, statusText, headers } = response;
-  return new Response(body.bytes, { status, statusText, headers });
+  const { status, statusText } = response;
+  return new Response(body.bytes, { status, statusText, headers: body.head });
 }
 
 export function createStaticFiles(root: string): StaticFiles {
@@ -178,10 +180,9 @@ export function createStaticFiles(root: string): StaticFiles {
         }
       }
       head['content-length'] = String(entry.body.byteLength);
-      if (request.method === 'HEAD') return new Response(null, { status, headers: head });
-      // The body travels beside the response (`bodyOf`), not in it: a web body would copy the bytes into a
-      // stream for each request only for the node:http glue to read them back out.
-      const response = new Response(null, { status, headers: head });
+      // The body and the headers travel beside the response (`bodyOf`), not in it (a HEAD answer's bytes
+      // are not sent): a web body and Headers would be built per request only for the glue to read them.
+      const response = new Response(null, { status });
       const bytes = new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength);
       bodies.set(response, { bytes, head });
       return response;
