@@ -40,10 +40,9 @@ const ORIGIN = 'https://kartage.com.au';
 
 describe('site paths', () => {
   it('maps / to index and every other page path to its slug', () => {
-    expect(slugOfPath('/')).toBe('index');
-    expect(slugOfPath('/pricing')).toBe('pricing');
+    const cases = { '/': 'index', '/pricing': 'pricing', '/a/b/c': 'a/b/c' };
+    for (const [path, slug] of Object.entries(cases)) expect(slugOfPath(path), path).toBe(slug);
     expect(slugOfPath('/blog/planning-for-peak-season')).toBe('blog/planning-for-peak-season');
-    expect(slugOfPath('/a/b/c')).toBe('a/b/c');
     // The home page's file name is answered too, and names the home page.
     expect(slugOfPath('/index')).toBe(HOME_SLUG);
   });
@@ -177,15 +176,21 @@ describe('what a slug is', () => {
 
 describe('folders', () => {
   it('gives the folder, the top-level section, the leaf and the ancestors of a slug', () => {
-    expect(folderOf('blog/x')).toBe('blog');
-    expect(folderOf('a/b/c')).toBe('a/b');
-    expect(folderOf('pricing')).toBe('');
-    expect(sectionOf('a/b/c')).toBe('a');
-    expect(sectionOf('pricing')).toBe('');
-    expect(leafOf('customers/keystone-storage')).toBe('keystone-storage');
-    expect(leafOf('pricing')).toBe('pricing');
-    expect(ancestorsOf('a/b/c')).toEqual(['a', 'a/b']);
-    expect(ancestorsOf('pricing')).toEqual([]);
+    // slug: [folder, section, leaf, ancestors]
+    const cases: Record<string, [string, string, string, string[]]> = {
+      'blog/x': ['blog', 'blog', 'x', ['blog']],
+      'a/b/c': ['a/b', 'a', 'c', ['a', 'a/b']],
+      pricing: ['', '', 'pricing', []],
+      'customers/keystone-storage': ['customers', 'customers', 'keystone-storage', ['customers']],
+    };
+    for (const [slug, [folder, section, leaf, ancestors]] of Object.entries(cases)) {
+      expect([folderOf(slug), sectionOf(slug), leafOf(slug), ancestorsOf(slug)], slug).toEqual([
+        folder,
+        section,
+        leaf,
+        ancestors,
+      ]);
+    }
   });
 
   it('tells what sits under a folder: not the folder itself, not a sibling sharing its prefix', () => {

@@ -39,10 +39,7 @@ let s: FuzzServer;
 let slugs: string[];
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps
-    .content()
-    .entries()
-    .map((p) => p.slug);
+  slugs = s.slugs;
 });
 afterAll(async () => {
   console.info(report('http'));

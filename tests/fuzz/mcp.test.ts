@@ -51,10 +51,7 @@ const outputValid = new Map<string, ValidateFunction>();
 
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps
-    .content()
-    .entries()
-    .map((p) => p.slug);
+  slugs = s.slugs;
   origin = s.server.deps.content().origin;
   // The tools' advertised schemas decide which arguments are valid (formats are not checked).
   const ajv = new Ajv({ strict: false, validateFormats: false });

@@ -48,10 +48,7 @@ let slugs: string[];
 let known: Set<string>;
 beforeAll(async () => {
   s = await startFuzzServer();
-  slugs = s.server.deps
-    .content()
-    .entries()
-    .map((p) => p.slug);
+  slugs = s.slugs;
   known = new Set(slugs);
 });
 afterAll(async () => {

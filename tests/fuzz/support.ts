@@ -93,6 +93,8 @@ export const pickClient = (hot: string | undefined) => hot ?? nextClient();
 export interface FuzzServer {
   server: RunningServer;
   url: string;
+  /** Every page's slug, in order. */
+  slugs: string[];
   host: string;
   port: number;
   /** Leads recorded since the last call (the file sink's new lines). */
@@ -133,6 +135,10 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   return {
     server,
     url: server.url,
+    slugs: deps
+      .content()
+      .entries()
+      .map((p) => p.slug),
     host: url.hostname,
     port: Number(url.port),
     async newLeads() {

@@ -107,40 +107,35 @@ function redirectOf(path: string): Route | undefined {
   return config.routes.slice(0, mw).find((r) => r.status && r.status >= 300 && r.status < 400 && matches(r, path));
 }
 
-/** The function directory that answers `path` after the filesystem: its own, or through the rewrites. */
-function functionFor(path: string): string | undefined {
-  const own = (p: string) =>
-    [join(FUNCTIONS, `${p}.func`), join(FUNCTIONS, p, 'index.func')].find((d) => existsSync(d));
-  if (own(path)) return own(path);
+/** `found(path)`, else `found` of the first rewrite after the filesystem that matches `path` and finds something. */
+function viaRewrites(path: string, found: (p: string) => string | undefined): string | undefined {
+  const hit = found(path);
+  if (hit) return hit;
   const after = config.routes.slice(
     index((r) => r.handle === 'filesystem') + 1,
     index((r) => r.handle === 'error'),
   );
   for (const r of after) {
     if (!r.dest || !matches(r, path)) continue;
-    const dest = path.replace(new RegExp(r.src!), r.dest);
-    if (own(dest)) return own(dest);
+    const dest = found(path.replace(new RegExp(r.src!), r.dest));
+    if (dest) return dest;
   }
   return undefined;
 }
 
+/** The function directory that answers `path` after the filesystem: its own, or through the rewrites. */
+function functionFor(path: string): string | undefined {
+  return viaRewrites(path, (p) =>
+    [join(FUNCTIONS, `${p}.func`), join(FUNCTIONS, p, 'index.func')].find((d) => existsSync(d)),
+  );
+}
+
 /** The static file `path` is served from: the file itself, or the first rewrite after the filesystem that hits one. */
 function staticFor(path: string): string | undefined {
-  const file = (p: string) => {
+  return viaRewrites(path, (p) => {
     const full = join(STATIC, p === '/' ? 'index.html' : p);
     return statSync(full, { throwIfNoEntry: false })?.isFile() ? full : undefined;
-  };
-  if (file(path)) return file(path);
-  const after = config.routes.slice(
-    index((r) => r.handle === 'filesystem') + 1,
-    index((r) => r.handle === 'error'),
-  );
-  for (const r of after) {
-    if (!r.dest || !matches(r, path)) continue;
-    const hit = file(path.replace(new RegExp(r.src!), r.dest));
-    if (hit) return hit;
-  }
-  return undefined;
+  });
 }
 
 /** Response headers the header routes give `path` (later routes override earlier ones, names case-insensitive). */
