@@ -100,6 +100,8 @@ interface Target {
   size?: { bytes: number; files: number };
   /** Files Vercel adds from the project at deploy time (.vc-config.json filePathMap: the build data). */
   data?: { bytes: number; files: number };
+  /** The names of the build's data files it carries (`build/<name>`), to count the same ones of a bigger site. */
+  dataNames?: string[];
   /** The entry as reported (the bundle's own path when it runs from a folder of links). */
   shown?: string;
 }
@@ -142,6 +144,10 @@ export async function coldTargets(): Promise<{
       // build data): lay the function out as deployed, in a folder of links, and count those files too.
       const mapped = Object.entries(config.filePathMap ?? {});
       const data = { bytes: 0, files: 0 };
+      const dataNames = mapped
+        .map(([, p]) => p)
+        .filter((p) => p.startsWith('build/'))
+        .map((p) => p.slice(6));
       let cwd = f;
       if (mapped.length) {
         cwd = join(overlays, name.replace(/\//g, '_'));
@@ -164,6 +170,7 @@ export async function coldTargets(): Promise<{
         kind: 'bundle',
         size,
         data,
+        dataNames,
       });
     }
     const built = await stat(functionsDir);
@@ -301,9 +308,18 @@ async function measureAll(
     rows.push(await measure(t, t.name, {}, { bytes: size.bytes + data.bytes, files: size.files + data.files }));
   }
   if (opts.bigData) {
-    const big = await dirSize(opts.bigData.dir);
+    const whole = await dirSize(opts.bigData.dir);
     for (const t of targets.filter((x) => DATA_HEAVY.includes(x.name))) {
       const c = code.get(t)!;
+      // The bigger site's files of the same names as the function carries (its needs), or, for sources, all.
+      let big = whole;
+      if (t.dataNames) {
+        big = { bytes: 0, files: 0 };
+        for (const n of t.dataNames) {
+          big.bytes += (await stat(join(opts.bigData.dir, n)).catch(() => ({ size: 0 }))).size;
+          big.files++;
+        }
+      }
       rows.push(
         await measure(
           t,

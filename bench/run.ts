@@ -586,7 +586,7 @@ export function resultsMarkdown(r: BenchResults): string {
         ]),
       ),
       '',
-      `Median of ${r.cold.rows[0]?.runs ?? 0} fresh \`node\` processes per function, embedded store and file sink (no network). "first answer" includes reading and parsing the content data (build/content.json) and, for search, loading the index. The rows "on N pages" run the same bundle with KARTAGE_DATA_DIR pointing at the synthetic corpus's data: what a cold instance pays when the site is that big.`,
+      `Median of ${r.cold.rows[0]?.runs ?? 0} fresh \`node\` processes per function, embedded store and file sink (no network). "first answer" includes reading the content data files the function reads (its operation's needs) and, for search, loading the index. The rows "on N pages" run the same bundle with KARTAGE_DATA_DIR pointing at the synthetic corpus's data, and count that site's copies of the same data files in the size: what a cold instance pays when the site is that big.`,
       '',
     );
   }
