@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
+import { createDeps } from '../../src/adapters/deps.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 interface Check {
@@ -33,7 +35,11 @@ let server: RunningServer;
 let audit: Audit;
 let checks: Check[];
 beforeAll(async () => {
-  server = await startTestServer();
+  // Its own budget store: the audit's requests come from 127.0.0.1 like every other test server's, and the
+  // shared state folder's store would let a concurrent test file spend that address's read budget (429s).
+  server = await startTestServer({
+    deps: createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store: createMemoryStore() }),
+  });
   const origin = server.deps.content().origin;
   const args = ['--import', PRELOAD, CLI, 'audit', origin, '--json'];
   const { stdout } = await promisify(execFile)(process.execPath, args, {
