@@ -102,12 +102,17 @@ export async function checkRateLimit({
   const headers = rateLimitHeaders(policy, result, now);
   if (result.allowed) return { ok: true, headers, result };
   const retryAfter = secondsUntil(result.resetAt, now);
-  const what =
-    policy.name === 'lead' ? `${policy.limit} lead submissions per hour` : `${policy.limit} requests per minute`;
   return {
     ok: false,
     retryAfter,
     headers: { ...headers, 'Retry-After': String(retryAfter) },
-    error: `Rate limit exceeded: this address may make ${what}. Retry after ${retryAfter} seconds.`,
+    error: refusalText(policy, retryAfter),
   };
+}
+
+/** The Error text of a request refused under `policy`, `retryAfter` seconds before a unit frees. */
+export function refusalText(policy: Pick<LimitPolicy, 'name' | 'limit'>, retryAfter: number): string {
+  const what =
+    policy.name === 'lead' ? `${policy.limit} lead submissions per hour` : `${policy.limit} requests per minute`;
+  return `Rate limit exceeded: this address may make ${what}. Retry after ${retryAfter} seconds.`;
 }

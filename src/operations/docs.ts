@@ -1,9 +1,11 @@
 /**
  * @module Pieces the operations' response declarations share: the Error answer, the 429, the 413, and a
- * sample page. Example error texts are the ones the code produces (the limits are read from LIMITS).
+ * sample page. Example error texts are the ones the code produces (the 429's from src/core/rate-limit.ts).
  */
-import { LIMITS, policyOf } from '../contract/limits.ts';
+import { policyOf } from '../contract/limits.ts';
 import { ErrorSchema } from '../contract/schemas.ts';
+import { READ_POLICY, refusalText } from '../core/rate-limit.ts';
+import type { LimitPolicy } from '../core/ports.ts';
 import { RATE_HEADERS, type HeaderName, type ResponseSpec } from '../http/operation.ts';
 
 /** An Error answer: its description, an example text and the headers it carries. */
@@ -17,13 +19,10 @@ export function errorDoc(
 }
 
 /** The 429 of a metered operation. */
-export function tooManyDoc(limit: { limit: number; windowSeconds: number }, description?: string): ResponseSpec {
-  // The text checkRateLimit (src/core/rate-limit.ts) writes, for this limit.
-  const what =
-    limit === LIMITS.lead ? `${limit.limit} lead submissions per hour` : `${limit.limit} requests per minute`;
+export function tooManyDoc(policy: LimitPolicy, description?: string): ResponseSpec {
   return errorDoc(
-    description ?? `Rate limit exceeded (${policyOf(limit)}). Wait Retry-After seconds.`,
-    `Rate limit exceeded: this address may make ${what}. Retry after 12 seconds.`,
+    description ?? `Rate limit exceeded (${policyOf(policy)}). Wait Retry-After seconds.`,
+    refusalText(policy, 12),
     429,
     [...RATE_HEADERS, 'Retry-After'],
   );
@@ -44,7 +43,7 @@ export const badReadDoc = (description: string, example: string): ResponseSpec =
 export const PUBLIC_READ = { meter: 'read', cache: 'metered', cors: true, public: true } as const;
 
 /** The read budget's 429. */
-export const READ_429 = tooManyDoc(LIMITS.read);
+export const READ_429 = tooManyDoc(READ_POLICY);
 
 export const SAMPLE_PAGE = {
   slug: 'pricing',

@@ -10,6 +10,7 @@ import { formAnswer } from '../adapters/form-post.ts';
 import { headerText } from '../adapters/header-text.ts';
 import { badEmailError } from '../core/lead-examples.ts';
 import { formIdempotencyKey, submitLead as submit } from '../core/leads.ts';
+import { LEAD_POLICY } from '../core/rate-limit.ts';
 import { defineOperation, RATE_HEADERS, type ResponseSpec } from '../http/operation.ts';
 import { errorDoc, tooLargeDoc, tooManyDoc } from './docs.ts';
 
@@ -64,7 +65,7 @@ export const submitLead = defineOperation({
         'or resend the same payload to get the first answer.',
       422,
     ),
-    429: orPage(tooManyDoc(LIMITS.lead, `This client exceeded its budget (${policyOf(LIMITS.lead)}).`)),
+    429: orPage(tooManyDoc(LEAD_POLICY, `This client exceeded its budget (${policyOf(LIMITS.lead)}).`)),
     502: orPage(
       errorDoc(
         'The lead could not be recorded anywhere.',
