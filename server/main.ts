@@ -107,22 +107,19 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
           );
           return;
         }
-        response = internalError(
-          new Request(base || 'http://localhost', { headers: { 'x-request-id': id } }),
-          e,
-          (event, fields) =>
-            log(
-              JSON.stringify({
-                time: new Date().toISOString(),
-                event,
-                method: req.method,
-                path: (req.url ?? '').slice(0, 500),
-                ...fields,
-              }),
-            ),
+        response = internalError(id, e, (event, fields) =>
+          log(
+            JSON.stringify({
+              time: new Date().toISOString(),
+              event,
+              method: req.method,
+              path: (req.url ?? '').slice(0, 500),
+              ...fields,
+            }),
+          ),
         );
       }
-      response ??= errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
+      response ??= internalError(id, e); // only a `RESPONDED` throw set it already
     }
     status = response.status;
     const known = bodyOf(withBaseHeaders(response));

@@ -11,7 +11,7 @@ import { createLog } from '../adapters/log.ts';
 import { decodePath, handleEdge } from '../core/edge.ts';
 import type { Log } from '../core/ports.ts';
 import { matchOperation, routes } from '../operations/index.ts';
-import { internalError, notFound, runOperation } from './pipeline.ts';
+import { internalError, notFound, requestIdOf, runOperation } from './pipeline.ts';
 
 /** Static answers under /api/ that are not operations (the sandbox description). */
 const staticApiPaths = new Set(
@@ -52,7 +52,7 @@ export function createEdge(getDeps: () => Deps): (request: Request) => Promise<E
       return decision;
     } catch (e) {
       const path = new URL(request.url).pathname;
-      if (path.startsWith('/api/')) return internalError(request, e, log ?? createLog());
+      if (path.startsWith('/api/')) return internalError(requestIdOf(request), e, log ?? createLog());
       (log ?? createLog())('middleware_failed', { level: 'error', error: String((e as Error)?.stack ?? e) });
       return GO_ON;
     }

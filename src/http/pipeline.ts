@@ -53,9 +53,8 @@ export function requestIdOf(request: Request): string {
   return request.headers.get('x-vercel-id') ?? request.headers.get('x-request-id') ?? crypto.randomUUID();
 }
 
-/** The 500 answer for an unexpected throw: logged with the request id, which the body quotes. */
-export function internalError(request: Request, error: unknown, log: Log = createLog()): Response {
-  const id = requestIdOf(request);
+/** The 500 answer for an unexpected throw: logged with the request's id (`requestIdOf`), which the body quotes. */
+export function internalError(id: string, error: unknown, log: Log = createLog()): Response {
   log('unhandled_error', { level: 'error', id, error: String((error as Error)?.stack ?? error) });
   return errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
 }
@@ -195,6 +194,6 @@ export async function runOperation(
     }
     return finish(answer, rate);
   } catch (e) {
-    return finish({ response: internalError(request, e, deps.log) }, {});
+    return finish({ response: internalError(requestIdOf(request), e, deps.log) }, {});
   }
 }

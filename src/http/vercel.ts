@@ -5,7 +5,7 @@
  */
 import { processDeps, type Deps } from '../adapters/deps.ts';
 import type { Operation } from './operation.ts';
-import { internalError, runOperation } from './pipeline.ts';
+import { internalError, requestIdOf, runOperation } from './pipeline.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -17,7 +17,7 @@ export function vercelFunction(
     try {
       deps = processDeps();
     } catch (e) {
-      return internalError(request, e); // a broken environment still answers with the Error body
+      return internalError(requestIdOf(request), e); // a broken environment still answers with the Error body
     }
     // A function operation answers itself: the pipeline gives a Response (rewrites are the middleware's).
     return (await runOperation(op, request, deps)) as Response;
