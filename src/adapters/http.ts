@@ -97,10 +97,3 @@ export async function readJson(request: Request, maxBytes: number, headers: Head
     return { ok: false, response: errorResponse(400, 'Request body is not valid JSON', headers) };
   }
 }
-
-/** 405 with the Error body and `Allow`. */
-export function methodNotAllowed(allowed: readonly string[]): Response {
-  return errorResponse(405, `Method not allowed: use ${allowed.join(' or ')}`, {
-    Allow: [...allowed, 'OPTIONS'].join(', '),
-  });
-}

@@ -4,7 +4,6 @@
  */
 import type { PageKind } from '../contract/content.ts';
 import type { Page, PageSummary } from '../contract/schemas.ts';
-import { entryOf, type ContentSource, type PageEntry } from './content-source.ts';
 
 /** Folder (relative to the project root) and file the build writes for the functions. */
 export const DATA_DIR = 'build';
@@ -25,39 +24,6 @@ export interface ContentData {
   pages: ContentPage[];
   /** Public paths of the static files outside `/_astro/` and `/pagefind/` (for real 404s). */
   files: string[];
-}
-
-/**
- * Fast lookups over the loaded content. It also answers the entry and snippet-text reads of a ContentSource,
- * so search (which takes those) runs over it as over the file-backed source.
- */
-export interface Content extends Pick<ContentSource, 'entries' | 'entry' | 'snippetText'> {
-  data: ContentData;
-  bySlug: Map<string, ContentPage>;
-  staticFiles: Set<string>;
-}
-
-export function indexContent(data: ContentData): Content {
-  const bySlug = new Map(data.pages.map((p) => [p.slug, p]));
-  let entries: PageEntry[] | undefined;
-  // One entry is worked out when first asked for (search asks for the few it answers with), not all of them.
-  const entryBySlug = new Map<string, PageEntry>();
-  const entry = (slug: string) => {
-    let e = entryBySlug.get(slug);
-    if (!e) {
-      const page = bySlug.get(slug);
-      if (page) entryBySlug.set(slug, (e = entryOf(page)));
-    }
-    return e;
-  };
-  return {
-    data,
-    bySlug,
-    staticFiles: new Set(data.files),
-    entries: () => (entries ??= data.pages.map((p) => entry(p.slug)!)),
-    entry,
-    snippetText: (slug) => bySlug.get(slug)?.text,
-  };
 }
 
 /** The contract's Page (drops internal fields). */

@@ -48,8 +48,6 @@ export function decodePath(pathname: string): string | undefined {
   }
 }
 
-export { slugOfPath } from './slugs.ts';
-
 export function handleEdge(request: Request, deps: EdgeDeps): EdgeDecision {
   const url = new URL(request.url);
   const path = decodePath(url.pathname) ?? url.pathname;

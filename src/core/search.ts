@@ -180,7 +180,7 @@ function bestPassage(hits: { at: number; group: number }[], width: number): { at
 /**
  * What search reads of the content: the entries (titles, urls, descriptions of the pages it answers with, and
  * every title for a stop-word-only query) and the plain text of the pages it cuts snippets from. A
- * ContentSource (content-files.ts reads these from their own files) or the loaded content.json (indexContent).
+ * ContentSource: content-files.ts reads these from their own files, contentFromData from a loaded content.json.
  */
 export type SearchContent = Pick<ContentSource, 'entries' | 'entry' | 'snippetText'>;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSite } from '../../src/build/derive.ts';
 import { contentFromData, type ContentSource } from '../../src/core/content-source.ts';
-import { CONTENT_FILE, indexContent, SEARCH_FILE, type ContentData } from '../../src/core/content.ts';
+import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../../src/core/content.ts';
 import { loadSearchIndex, searchPartial, searchSite } from '../../src/core/search.ts';
 import {
   createContentFiles,
@@ -119,7 +119,7 @@ describe('createContentFiles agrees with content.json', () => {
 
 describe('search over the file-backed source', () => {
   it('gives the same answers as over content.json for every judged query (snippets included)', () => {
-    const content = indexContent(data);
+    const content = memory; // content.json, loaded whole
     const index = memory.searchIndex();
     const queries = [...loadJudged('judged-queries'), ...loadJudged('held-out-queries')].map((j) => j.q);
     expect(queries.length).toBeGreaterThan(50);
@@ -163,7 +163,7 @@ describe('each need reads only its declared files', () => {
 
   it('search: with only the search files', () => {
     const src = createContentFiles(only(DATA_FILES.search));
-    const content = indexContent(data);
+    const content = memory; // content.json, loaded whole
     for (const q of ['storage billing', 'pricing', 'sso', 'how to reduce damage claims']) {
       expect(searchSite({ content: src, index: src.searchIndex() }, q, 10), q).toEqual(
         searchSite({ content, index: memory.searchIndex() }, q, 10),
