@@ -148,6 +148,11 @@ export async function runOperation(
     const response = 'response' in answer ? answer.response : json(answer.body, answer.status, own);
     if ('response' in answer && response.headers.has('link')) extra.Link = `${link}, ${response.headers.get('link')}`;
     setMissing(response, { ...rate, ...common });
+    // A metered answer carries this client's counters: no shared cache may keep it, whatever built it (the
+    // not-found page is public elsewhere).
+    if (op.cache === 'metered' && /\bpublic\b/.test(response.headers.get('cache-control') ?? '')) {
+      response.headers.set('Cache-Control', CACHE_CONTROL.metered);
+    }
     for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
     return response;
   };

@@ -5,7 +5,6 @@
  */
 import { GetPageParamsSchema, PageSchema } from '../contract/schemas.ts';
 import { isSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
-import { CACHE_CONTROL } from '../contract/routes.ts';
 import { wantsMarkdown } from '../core/accept.ts';
 import { markdownHeaders } from '../core/edge.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
@@ -52,15 +51,8 @@ export const getPage = defineOperation({
     const entry = isSlug(slug) ? content.entry(slug) : undefined;
     if (!entry) {
       const path = new URL(request.url).pathname;
-      const response = notFound(
-        request,
-        path,
-        content.origin,
-        `No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`,
-      );
-      // A metered answer carries this client's counters, so no shared cache may keep it, a 404 included.
-      response.headers.set('Cache-Control', CACHE_CONTROL.metered);
-      return { response };
+      const error = `No page with slug "${slug.slice(0, 200)}". List slugs at /api/v1/pages.`;
+      return { response: notFound(request, path, content.origin, error) };
     }
     if (wantsMarkdown(request.headers.get('accept'))) {
       return { rewrite: twinPathOfSlug(slug), headers: markdownHeaders(entry) };
