@@ -74,14 +74,14 @@ export async function createApp(opts: AppOptions): Promise<App> {
     return file ? files.serve(request, file, path, extra) : undefined;
   }
 
+  /** The 404: the site's 404 page for a page read that wants HTML, the pipeline's not-found otherwise. */
   async function notFoundAnswer(request: Request, path: string): Promise<Response> {
-    if (path.startsWith('/api/') || !(request.method === 'GET' || request.method === 'HEAD')) {
-      return notFound(request, path, opts.deps.content().origin);
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (read && !path.startsWith('/api/') && !wantsMarkdown(request.headers.get('accept'))) {
+      // Header rules of the 404 page itself, not of the path asked for (`/x.md` must not make it markdown).
+      const page404 = await files.resolve('/404.html');
+      if (page404) return files.serve(request, page404, '/404.html', { 'Cache-Control': 'no-store' }, 404);
     }
-    if (wantsMarkdown(request.headers.get('accept'))) return notFound(request, path, opts.deps.content().origin);
-    // Header rules of the 404 page itself, not of the path asked for (`/x.md` must not make it markdown).
-    const page404 = await files.resolve('/404.html');
-    if (page404) return files.serve(request, page404, '/404.html', { 'Cache-Control': 'no-store' }, 404);
     return notFound(request, path, opts.deps.content().origin);
   }
 

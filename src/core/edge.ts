@@ -48,9 +48,8 @@ export function decodePath(pathname: string): string | undefined {
   }
 }
 
-export function handleEdge(request: Request, deps: EdgeDeps): EdgeDecision {
-  const url = new URL(request.url);
-  const path = decodePath(url.pathname) ?? url.pathname;
+/** The decision for `request` to the (once-decoded, `decodePath`) site `path`. */
+export function handleEdge(request: Request, path: string, deps: EdgeDeps): EdgeDecision {
   const { content } = deps;
   const read = request.method === 'GET' || request.method === 'HEAD';
 

@@ -47,7 +47,7 @@ export function createEdge(getDeps: () => Deps): (request: Request) => Promise<E
       if (found || staticApiPaths.has(path)) return GO_ON; // a function or a static file answers
       const content = deps.content();
       if (path.startsWith('/api/')) return notFound(request, path, content.origin);
-      const decision = handleEdge(request, { content });
+      const decision = handleEdge(request, path, { content });
       if (decision.type === 'not-found') return notFound(request, path, content.origin);
       return decision;
     } catch (e) {
