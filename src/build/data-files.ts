@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { deflateRawSync, gzipSync } from 'node:zlib';
-import { entryOf } from '../core/content-source.ts';
+import { entryOf, type PageEntry } from '../core/content-source.ts';
 import { toPage, type ContentData, type ContentPage } from '../core/content.ts';
 import {
   ENTRIES_FILE,
@@ -80,10 +80,18 @@ export interface Pack {
 /** The three packs: entries, pages, texts. */
 export type Packs = [Pack, Pack, Pack];
 
+/** The pages' entries, worked out once per list (the entries pack and entries.json.gz both need them). */
+const entryLists = new WeakMap<readonly ContentPage[], PageEntry[]>();
+function entriesOf(pages: readonly ContentPage[]): PageEntry[] {
+  let entries = entryLists.get(pages);
+  if (!entries) entryLists.set(pages, (entries = pages.map(entryOf)));
+  return entries;
+}
+
 /** Each pack's records, as strings. */
 function packRecords(pages: readonly ContentPage[]): string[][] {
   return [
-    pages.map((p) => JSON.stringify(entryOf(p))),
+    entriesOf(pages).map((e) => JSON.stringify(e)),
     pages.map((p) => JSON.stringify(toPage(p))),
     pages.map((p) => p.text),
   ];
@@ -117,7 +125,7 @@ export async function writeDataFiles(dataDir: string, data: ContentData, built?:
   await mkdir(dataDir, { recursive: true });
   const slugs = data.pages.map((p) => p.slug);
   const meta: MetaFile = { format: PACK_FORMAT, origin: data.origin, builtAt: data.builtAt };
-  const entries: EntriesFile = { entries: data.pages.map(entryOf) };
+  const entries: EntriesFile = { entries: entriesOf(data.pages) };
   const [entryPack, pages, texts] = await (built ?? buildPacks(data.pages, false));
   await Promise.all([
     writeFile(join(dataDir, META_FILE), JSON.stringify(meta)),
