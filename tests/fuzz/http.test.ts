@@ -35,6 +35,16 @@ import {
 } from './support.ts';
 import { rawExchange, timedRequest } from '../helpers/raw-http.ts';
 
+/** Up to four byte fragments: invalid UTF-8, one of `specials`, or a string of at most `maxString` characters. */
+const byteFragments = (specials: string[], maxString: number, minLength = 0) =>
+  fc.array(
+    fc.oneof(
+      fc.constantFrom(...INVALID_UTF8),
+      fc.constantFrom(...specials.map((c) => Buffer.from(c))),
+      fc.string({ maxLength: maxString }).map((t) => Buffer.from(t)),
+    ),
+    { minLength, maxLength: 4 },
+  );
 let s: FuzzServer;
 let slugs: string[];
 beforeAll(async () => {
@@ -378,20 +388,7 @@ const rawTarget = fc.oneof(
     arbitrary: fc
       .tuple(
         fc.constantFrom('/', '/api/v1/pages/', '/api/v1/search?q=', '/pricing', '/api/'),
-        fc.array(
-          fc.oneof(
-            fc.constantFrom(...INVALID_UTF8),
-            fc.constantFrom(
-              Buffer.from([0]),
-              Buffer.from([0x7f]),
-              Buffer.from(' '),
-              Buffer.from('\t'),
-              Buffer.from('é'),
-            ),
-            fc.string({ maxLength: 4 }).map((t) => Buffer.from(t)),
-          ),
-          { minLength: 1, maxLength: 4 },
-        ),
+        byteFragments(['\0', '\x7f', ' ', '\t', 'é'], 4, 1),
       )
       .map(([p, parts]) => Buffer.concat([Buffer.from(p), ...parts])),
   },
@@ -444,21 +441,7 @@ const rawHeader = fc.oneof(
           'If-None-Match',
           'User-Agent',
         ),
-        fc.array(
-          fc.oneof(
-            fc.constantFrom(...INVALID_UTF8),
-            fc.constantFrom(
-              Buffer.from([0]),
-              Buffer.from([0x7f]),
-              Buffer.from([0x0b]),
-              Buffer.from('\r'),
-              Buffer.from('\n'),
-              Buffer.from('é'),
-            ),
-            fc.string({ maxLength: 6 }).map((t) => Buffer.from(t)),
-          ),
-          { maxLength: 4 },
-        ),
+        byteFragments(['\0', '\x7f', '\x0b', '\r', '\n', 'é'], 6),
       )
       .map(([n, v]) => Buffer.concat([Buffer.from(`${n}: `), ...v])),
   },
