@@ -15,6 +15,8 @@ import type { Element, Root, RootContent } from 'hast';
 import type { Root as MdRoot } from 'mdast';
 import type { Page } from '../contract/schemas.ts';
 import { PAGE_KINDS, type PageKind } from '../contract/content.ts';
+import { fastMdast } from './html-to-mdast.ts';
+import { fastMarkdown } from './mdast-to-markdown.ts';
 
 const toMarkdown = unified()
   .use(rehypeRemark)
@@ -148,7 +150,7 @@ function prune(root: Element) {
 }
 
 /** What the page reads outside `<main>`: the first of each (document order), as a CSS selector would find it. */
-interface Found {
+export interface Found {
   main?: Element;
   title?: Element;
   meta: Map<string, Element>;
@@ -197,32 +199,51 @@ function kindOf(found: Found, slug: string): PageKind {
 
 /**
  * Reads a content page's HTML; `undefined` for pages that are not content (no `kartage:slug`). `whole` parses
- * the whole page instead of its head and `<main>` (the same result; the tests compare them).
+ * the whole page instead of its head and `<main>`, and `libraries` turns the markdown fast paths off (the
+ * libraries alone: the reference the fast paths are held to); the result is the same (the tests compare them).
  */
-export function pageFromHtml(html: string, opts: { whole?: boolean } = {}): PageFromHtml | undefined {
-  const tree = parseHtml(opts.whole ? html : headAndMain(html));
-  const found = findParts(tree);
+export function pageFromHtml(
+  html: string,
+  opts: { whole?: boolean; libraries?: boolean } = {},
+): PageFromHtml | undefined {
+  const read = readPage(html, opts.whole);
+  if (!read) return undefined;
+  const { slug, found, root } = read;
   const meta = (name: string) => attr(found.meta.get(name), 'content');
-  const slug = meta('kartage:slug');
-  if (!slug) return undefined;
-  const main = found.main;
-  if (!main) throw new Error(`page ${slug} has no <main>`);
-  prune(main);
-
   const title = textOf(found.title);
   const description = meta('description');
-  const url = attr(found.canonical, 'href');
+  const url = attr(found.canonical, 'href')!;
   const markdownUrl = attr(found.markdownLink, 'href');
   const updated = meta('kartage:updated');
-  if (!title || !url) throw new Error(`page ${slug} lacks <title> or canonical link`);
 
-  absolutize(main, new URL(url).origin);
-  const md = toMarkdown.runSync({ type: 'root', children: [main] } as Root) as unknown as MdRoot;
+  // The fast paths give the libraries' tree and text for what they know; anything else goes through the libraries.
+  const md = (opts.libraries ? undefined : fastMdast(root)) ?? (toMarkdown.runSync(root) as unknown as MdRoot);
   h1First(md);
-  const markdown = `${String(toMarkdown.stringify(md as Parameters<typeof toMarkdown.stringify>[0])).trim()}\n`;
+  const written =
+    (opts.libraries ? undefined : fastMarkdown(md)) ??
+    String(toMarkdown.stringify(md as Parameters<typeof toMarkdown.stringify>[0]));
+  const markdown = `${written.trim()}\n`;
   const page: Page = { slug, title, url, markdown };
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;
   if (updated) page.updated = updated;
-  return { page, text: textOf(main), kind: kindOf(found, slug) };
+  return { page, text: textOf(root.children[0] as Element), kind: kindOf(found, slug) };
+}
+
+/**
+ * A content page's parts: its slug, what the head holds, and the tree the markdown is made from (a root holding
+ * `<main>` with the skipped parts removed and links made absolute); `undefined` for pages that are not content.
+ */
+export function readPage(html: string, whole = false): { slug: string; found: Found; root: Root } | undefined {
+  const tree = parseHtml(whole ? html : headAndMain(html));
+  const found = findParts(tree);
+  const slug = attr(found.meta.get('kartage:slug'), 'content');
+  if (!slug) return undefined;
+  const main = found.main;
+  if (!main) throw new Error(`page ${slug} has no <main>`);
+  prune(main);
+  const url = attr(found.canonical, 'href');
+  if (!textOf(found.title) || !url) throw new Error(`page ${slug} lacks <title> or canonical link`);
+  absolutize(main, new URL(url).origin);
+  return { slug, found, root: { type: 'root', children: [main] } };
 }
