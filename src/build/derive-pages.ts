@@ -34,8 +34,17 @@ export interface DerivedPage {
   file: string;
 }
 
+/**
+ * Folders this thread has made (or found) in this run: one mkdir per folder, not one per file written. Emptied
+ * when a run starts (a worker thread lives for one run).
+ */
+const made = new Set<string>();
 function write(path: string, body: string) {
-  mkdirSync(dirname(path), { recursive: true });
+  const dir = dirname(path);
+  if (!made.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    made.add(dir);
+  }
   writeFileSync(path, body);
 }
 
@@ -128,6 +137,7 @@ export async function derivePages(
   cacheDir?: string,
 ): Promise<DerivedPage[]> {
   const cache = cacheDir ? { dir: cacheDir, salt: cacheSalt() } : undefined;
+  made.clear();
   const out = await deriveAll(distDir, files, workers, cache);
   if (cache) pruneCache(cache, new Set(out.map((r) => r.key!)));
   return out.map((r) => r.page).filter((d): d is DerivedPage => d !== undefined);

@@ -154,7 +154,6 @@ function minify(root: Root): Map<Text, string> {
     const children = parent.children as ElementContent[];
     for (let i = 0; i < children.length; i++) {
       const child = children[i]!;
-      const childAfter = collapsableAfter(children, i, after);
       if (child.type === 'text') {
         const value = child.value.replace(/[\t\n\v\f\r ]+/g, ' ');
         let start = 0;
@@ -162,7 +161,7 @@ function minify(root: Root): Map<Text, string> {
         let stripAtStart = false;
         if (before && value.charAt(0) === ' ') start++;
         if (start !== end && value.charAt(end - 1) === ' ') {
-          if (childAfter) end--;
+          if (collapsableAfter(children, i, after)) end--;
           else stripAtStart = true;
         }
         if (start === end) values.set(child, '');
@@ -171,8 +170,9 @@ function minify(root: Root): Map<Text, string> {
           before = stripAtStart;
         }
       } else if (child.type === 'element') {
+        // A block's edges are boundaries; what follows an inline element decides whether its end may collapse.
         const block = BLOCKS.has(child.tagName);
-        before = all(child, block || before, block || childAfter);
+        before = all(child, block || before, block || collapsableAfter(children, i, after));
       } else unsupported(child.type);
     }
     return before || Boolean(after);
