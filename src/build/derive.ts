@@ -56,6 +56,20 @@ async function* allFiles(dir: string): AsyncGenerator<string> {
   }
 }
 
+/**
+ * Per-phase timings of the step on stderr when KARTAGE_DERIVE_TIMINGS=1 (to see where the time goes; off by
+ * default): each call logs the time since the previous one under its name.
+ */
+function phaseClock(): (name: string) => void {
+  if (process.env.KARTAGE_DERIVE_TIMINGS !== '1') return () => {};
+  let last = performance.now();
+  return (name) => {
+    const now = performance.now();
+    process.stderr.write(`derive: ${name} ${(now - last).toFixed(0)} ms\n`);
+    last = now;
+  };
+}
+
 async function write(path: string, body: string) {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, body);
@@ -106,9 +120,12 @@ async function derive(
   pagefind: Promise<number>,
 ): Promise<{ pages: Page[]; timings: DeriveTimings }> {
   const started = performance.now();
+  const phase = phaseClock();
   const html: string[] = [];
   for await (const file of allFiles(opts.distDir)) if (file.endsWith('.html')) html.push(relative(opts.distDir, file));
+  phase('list html');
   const found = await derivePages(opts.distDir, html.sort(), opts.workers, opts.cacheDir);
+  phase('pages');
   const pagesMs = performance.now() - started;
   found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
   const seen = new Set<string>();
@@ -118,16 +135,19 @@ async function derive(
     seen.add(page.slug);
     PageSchema.parse(page);
   }
+  phase('check pages');
   const pages = found.map((f) => f.page);
   const contentPages = found.map((f) => ({ ...f.page, text: f.text, kind: f.kind }));
   const kinded = found.map((f) => ({ ...f.page, kind: f.kind }));
   // The data packs compress in a worker thread while this one writes the rest and builds the search index.
   const packs = buildPacks(contentPages, (opts.workers ?? defaultWorkers()) > 1);
   packs.catch(() => {});
+  phase('pack records');
 
   const openapi = buildOpenApi(opts.origin);
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
   await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
+  phase('openapi');
 
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await write(join(opts.distDir, DISCOVERY_PATHS.mcp), json(mcpServerJson(opts.origin, pkg.version)));
@@ -136,22 +156,27 @@ async function derive(
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
   await writeMcpServerCard(opts.distDir, opts.origin, kinded);
   await writeAgentSkills(opts.distDir, opts.origin);
+  phase('discovery files');
 
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(kinded, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
   await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
   await write(join(opts.distDir, 'sitemap.md'), sitemapMd(kinded, opts.origin));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
+  phase('site files');
 
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
+  phase('search index');
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;
   const waitMs = performance.now() - waitFrom;
+  phase('wait for pagefind');
   const files: string[] = [];
   for await (const file of allFiles(opts.distDir)) {
     const rel = `/${relative(opts.distDir, file).split(sep).join('/')}`;
     if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
   }
+  phase('list files');
   const data: ContentData = {
     origin: opts.origin,
     builtAt: new Date().toISOString(),
@@ -159,7 +184,9 @@ async function derive(
     files: files.sort(),
   };
   await writeContentJson(join(opts.dataDir, CONTENT_FILE), data);
+  phase('content.json');
   await writeDataFiles(opts.dataDir, data, packs);
+  phase('data files');
   const totalMs = performance.now() - started;
   return { pages, timings: { pagesMs, deriveMs: totalMs - waitMs, pagefindMs, totalMs } };
 }
