@@ -16,10 +16,10 @@ import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from
 import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from './site-files.ts';
-import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
+import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
-import { buildPacks, writeDataFiles } from './data-files.ts';
+import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
 
 export interface DeriveOptions {
@@ -90,15 +90,31 @@ async function runPagefind(distDir: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** content.json, written piece by piece: the same bytes as JSON.stringify(data), without one string of it all. */
-async function writeContentJson(path: string, data: ContentData) {
+/**
+ * A content page as JSON from its page record (`JSON.stringify(toPage(page))`, built for the pages pack): the
+ * same bytes as `JSON.stringify(page)` when the page is the record's fields followed by `text` and `kind` (how
+ * derive builds them), without writing its markdown out again.
+ */
+function contentPageJson(page: ContentPage, record: string): string {
+  const keys = Object.keys(page);
+  const last = keys.length - 1;
+  if (keys[last - 1] !== 'text' || keys[last] !== 'kind' || record.length < 3) return JSON.stringify(page);
+  if (typeof page.text !== 'string' || typeof page.kind !== 'string') return JSON.stringify(page);
+  return `${record.slice(0, -1)},"text":${JSON.stringify(page.text)},"kind":${JSON.stringify(page.kind)}}`;
+}
+
+/**
+ * content.json, written piece by piece: the same bytes as JSON.stringify(data), without one string of it all.
+ * `records[i]` is page i's record in the pages pack.
+ */
+async function writeContentJson(path: string, data: ContentData, records: readonly string[]) {
   await mkdir(dirname(path), { recursive: true });
   const out = createWriteStream(path);
   const put = async (s: string) => {
     if (!out.write(s)) await once(out, 'drain');
   };
   await put(`{"origin":${JSON.stringify(data.origin)},"builtAt":${JSON.stringify(data.builtAt)},"pages":[`);
-  for (let i = 0; i < data.pages.length; i++) await put((i ? ',' : '') + JSON.stringify(data.pages[i]));
+  for (let i = 0; i < data.pages.length; i++) await put((i ? ',' : '') + contentPageJson(data.pages[i]!, records[i]!));
   await put(`],"files":${JSON.stringify(data.files)}}`);
   out.end();
   await once(out, 'finish');
@@ -139,8 +155,9 @@ async function derive(
   const pages = found.map((f) => f.page);
   const contentPages = found.map((f) => ({ ...f.page, text: f.text, kind: f.kind }));
   const kinded = found.map((f) => ({ ...f.page, kind: f.kind }));
-  // The data packs compress in a worker thread while this one writes the rest and builds the search index.
-  const packs = buildPacks(contentPages, (opts.workers ?? defaultWorkers()) > 1);
+  // The data packs compress in worker threads while this one writes the rest and builds the search index.
+  const records = packRecords(contentPages);
+  const packs = buildPacks(records, (opts.workers ?? defaultWorkers()) > 1);
   packs.catch(() => {});
   phase('pack records');
 
@@ -183,7 +200,7 @@ async function derive(
     pages: contentPages,
     files: files.sort(),
   };
-  await writeContentJson(join(opts.dataDir, CONTENT_FILE), data);
+  await writeContentJson(join(opts.dataDir, CONTENT_FILE), data, records[1]);
   phase('content.json');
   await writeDataFiles(opts.dataDir, data, packs);
   phase('data files');
