@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { entryOf, type PageEntry } from '../core/content-source.ts';
 import { toPage, type ContentData, type ContentPage } from '../core/content.ts';
-import { deflatePack, LEVEL, type DeflatedPack } from './pack.ts';
+import { deflatePack, encodeRecords, LEVEL, type DeflatedPack, type EncodedRecords } from './pack.ts';
 import {
   ENTRIES_FILE,
   ENTRIES_INDEX,
@@ -75,9 +75,12 @@ export function packRecords(pages: readonly ContentPage[]): PackRecords {
 }
 
 /** Deflates one pack in a worker thread (only node:zlib loaded there). */
-function packInWorker(records: string[]): Promise<DeflatedPack> {
+function packInWorker(records: EncodedRecords): Promise<DeflatedPack> {
   return new Promise<DeflatedPack>((resolve, reject) => {
-    const w = new Worker(new URL('./pack-worker.ts', import.meta.url), { workerData: { records } });
+    const w = new Worker(new URL('./pack-worker.ts', import.meta.url), {
+      workerData: records,
+      transferList: [records.bytes.buffer as ArrayBuffer],
+    });
     w.once('message', (deflated: DeflatedPack) => {
       resolve(deflated);
       void w.terminate();
@@ -93,9 +96,10 @@ function packInWorker(records: string[]): Promise<DeflatedPack> {
  * caller, which goes on meanwhile (the search index, the site files). The same bytes either way.
  */
 export async function buildPacks(records: PackRecords, inWorker: boolean): Promise<Packs> {
-  const deflated = records.map((list) =>
-    inWorker ? packInWorker(list) : Promise.resolve(deflatePack(list.map((r) => Buffer.from(r)))),
-  );
+  const deflated = records.map((list) => {
+    const encoded = encodeRecords(list);
+    return inWorker ? packInWorker(encoded) : Promise.resolve(deflatePack(encoded));
+  });
   return (await Promise.all(deflated)).map(packOf) as Packs;
 }
 

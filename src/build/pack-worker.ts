@@ -1,5 +1,5 @@
 /** A pack worker thread (src/build/data-files.ts buildPacks): deflates the one pack of records it is given. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { deflatePack } from './pack.ts';
+import { deflatePack, type EncodedRecords } from './pack.ts';
 
-parentPort!.postMessage(deflatePack((workerData as { records: string[] }).records.map((r) => Buffer.from(r))));
+parentPort!.postMessage(deflatePack(workerData as EncodedRecords));

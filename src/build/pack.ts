@@ -25,6 +25,32 @@ export function packDictionary(records: readonly Buffer[]): Buffer {
   return Buffer.concat(parts).subarray(0, DICTIONARY_BYTES);
 }
 
+/** Records as UTF-8, back to back in one buffer of its own (a pack worker is handed its memory, not a copy). */
+export interface EncodedRecords {
+  bytes: Uint8Array;
+  lengths: number[];
+}
+
+export function encodeRecords(records: readonly string[]): EncodedRecords {
+  const lengths = records.map((r) => Buffer.byteLength(r));
+  const bytes = Buffer.allocUnsafeSlow(lengths.reduce((a, b) => a + b, 0));
+  let at = 0;
+  for (const r of records) at += bytes.write(r, at);
+  if (at !== bytes.length) throw new Error(`pack records: wrote ${at} of ${bytes.length} bytes`);
+  return { bytes, lengths };
+}
+
+/** Each record of an encoded list (views of its buffer). */
+function recordsOf({ bytes, lengths }: EncodedRecords): Buffer[] {
+  const out: Buffer[] = [];
+  let at = bytes.byteOffset;
+  for (const n of lengths) {
+    out.push(Buffer.from(bytes.buffer, at, n));
+    at += n;
+  }
+  return out;
+}
+
 /** A pack's bytes, its dictionary's length and each record's deflated length. */
 export interface DeflatedPack {
   pack: Uint8Array;
@@ -33,7 +59,8 @@ export interface DeflatedPack {
 }
 
 /** The records deflated against a dictionary sampled from them, after it. */
-export function deflatePack(records: readonly Buffer[]): DeflatedPack {
+export function deflatePack(encoded: EncodedRecords): DeflatedPack {
+  const records = recordsOf(encoded);
   const dictionary = packDictionary(records);
   const parts: Buffer[] = [dictionary];
   const lengths: number[] = [];
