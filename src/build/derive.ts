@@ -4,10 +4,10 @@
  * load, llms.txt, llms-full.txt, sitemap.xml, sitemap.md, robots.txt, the OpenAPI document, the discovery
  * files (.well-known, sandbox info) and the Pagefind index.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createWriteStream, readdirSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
@@ -48,24 +48,47 @@ export interface DeriveTimings {
   totalMs: number;
 }
 
-async function* allFiles(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* allFiles(path);
-    else yield path;
-  }
+/**
+ * Every file under `dir`, as paths relative to it joined with '/', leaving out the top-level folders named in
+ * `skip`. One synchronous walk (at 10,000 pages, 40,000 files: ~30 ms, against ~140 ms for an async walk).
+ */
+function filesUnder(dir: string, skip: readonly string[] = []): string[] {
+  const out: string[] = [];
+  const walk = (abs: string, rel: string) => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (!entry.isDirectory()) out.push(path);
+      else if (rel || !skip.includes(entry.name)) walk(join(abs, entry.name), path);
+    }
+  };
+  walk(dir, '');
+  return out;
 }
 
 /**
  * Per-phase timings of the step on stderr when KARTAGE_DERIVE_TIMINGS=1 (to see where the time goes; off by
- * default): each call logs the time since the previous one under its name.
+ * default): each call logs the wall-clock time since the previous one under its name, and the CPU time the
+ * process spent meanwhile in all its threads (workers included; less sensitive to a busy machine). With `since`,
+ * it also logs both since the end of that earlier phase.
  */
-function phaseClock(): (name: string) => void {
+function phaseClock(): (name: string, since?: string) => void {
   if (process.env.KARTAGE_DERIVE_TIMINGS !== '1') return () => {};
-  let last = performance.now();
-  return (name) => {
-    const now = performance.now();
-    process.stderr.write(`derive: ${name} ${(now - last).toFixed(0)} ms\n`);
+  const cpuNow = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const ends = new Map<string, { wall: number; cpu: number }>();
+  let last = { wall: performance.now(), cpu: cpuNow() };
+  const log = (name: string, from: { wall: number; cpu: number }, to: { wall: number; cpu: number }) =>
+    process.stderr.write(
+      `derive: ${name} ${(to.wall - from.wall).toFixed(0)} ms (cpu ${(to.cpu - from.cpu).toFixed(0)} ms)\n`,
+    );
+  return (name, since) => {
+    const now = { wall: performance.now(), cpu: cpuNow() };
+    log(name, last, now);
+    const start = since === undefined ? undefined : ends.get(since);
+    if (start) log(`since ${since}`, start, now);
+    ends.set(name, now);
     last = now;
   };
 }
@@ -137,8 +160,9 @@ async function derive(
 ): Promise<{ pages: Page[]; timings: DeriveTimings }> {
   const started = performance.now();
   const phase = phaseClock();
-  const html: string[] = [];
-  for await (const file of allFiles(opts.distDir)) if (file.endsWith('.html')) html.push(relative(opts.distDir, file));
+  const html = filesUnder(opts.distDir)
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => (sep === '/' ? file : file.split('/').join(sep)));
   phase('list html');
   const found = await derivePages(opts.distDir, html.sort(), opts.workers, opts.cacheDir);
   phase('pages');
@@ -188,11 +212,7 @@ async function derive(
   const pagefindMs = await pagefind;
   const waitMs = performance.now() - waitFrom;
   phase('wait for pagefind');
-  const files: string[] = [];
-  for await (const file of allFiles(opts.distDir)) {
-    const rel = `/${relative(opts.distDir, file).split(sep).join('/')}`;
-    if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
-  }
+  const files = filesUnder(opts.distDir, ['_astro', 'pagefind']).map((file) => `/${file}`);
   phase('list files');
   const data: ContentData = {
     origin: opts.origin,
@@ -203,7 +223,7 @@ async function derive(
   await writeContentJson(join(opts.dataDir, CONTENT_FILE), data, records[1]);
   phase('content.json');
   await writeDataFiles(opts.dataDir, data, packs);
-  phase('data files');
+  phase('data files', 'pages');
   const totalMs = performance.now() - started;
   return { pages, timings: { pagesMs, deriveMs: totalMs - waitMs, pagefindMs, totalMs } };
 }
