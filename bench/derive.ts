@@ -7,6 +7,7 @@
  *
  * `--no-pagefind` runs the derive step alone (the figure compared with the render); `--cache=<dir>` uses the
  * content-hash page cache there (a rebuild: only pages whose HTML changed are derived again).
+ * `KARTAGE_DERIVE_TIMINGS=1` makes the step log each phase's time to stderr (list, pages, search index, ...).
  *
  *   node bench/derive.ts [--no-pagefind] [--cache=<dir>] <distDir> <dataDir> [origin]   # one JSON line
  */

@@ -6,9 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { deflateRawSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { entryOf, type PageEntry } from '../core/content-source.ts';
 import { toPage, type ContentData, type ContentPage } from '../core/content.ts';
+import { deflatePack, encodeRecords, LEVEL, type DeflatedPack, type EncodedRecords } from './pack.ts';
 import {
   ENTRIES_FILE,
   ENTRIES_INDEX,
@@ -27,41 +28,14 @@ import {
   type PackIndex,
 } from '../adapters/content-files.ts';
 
-/** Deflate's window: a preset dictionary longer than this is never referenced. */
-const DICTIONARY_BYTES = 32 * 1024;
-/** Records sampled for the dictionary, and how much of each. */
-const DICTIONARY_SAMPLES = 64;
-/** zlib level 6 (the default); at 10,000 pages level 9 made the page pack 0.4 % smaller and took 13 % longer. */
-const LEVEL = 6;
-
 /** Paths every page has, one per template (`{slug}` is the page's slug). */
 const CANDIDATE_TEMPLATES = ['/{slug}.html', '/{slug}/index.html', '/{slug}.md', '/api/v1/pages/{slug}.json'];
 
-/**
- * A preset dictionary for the records: the start of evenly spaced records (page bodies share their wording,
- * headings and markup), later samples last (deflate reaches the end of the dictionary most cheaply).
- */
-export function packDictionary(records: readonly Buffer[]): Buffer {
-  if (!records.length) return Buffer.alloc(0);
-  const n = Math.min(DICTIONARY_SAMPLES, records.length);
-  const each = Math.floor(DICTIONARY_BYTES / n);
-  const parts: Buffer[] = [];
-  for (let k = 0; k < n; k++) parts.push(records[Math.floor((k * records.length) / n)]!.subarray(0, each));
-  return Buffer.concat(parts).subarray(0, DICTIONARY_BYTES);
-}
-
-/** A pack of records (deflated against a shared dictionary) and its table. */
-export function buildPack(records: readonly Buffer[]): { pack: Buffer; index: PackIndex } {
-  const dictionary = packDictionary(records);
-  const parts: Buffer[] = [dictionary];
-  const lengths: number[] = [];
-  for (const record of records) {
-    const z = deflateRawSync(record, { level: LEVEL, ...(dictionary.length ? { dictionary } : {}) });
-    parts.push(z);
-    lengths.push(z.length);
-  }
-  return { pack: Buffer.concat(parts), index: { format: PACK_FORMAT, dictionary: dictionary.length, lengths } };
-}
+/** A pack and its table. */
+const packOf = ({ pack, dictionary, lengths }: DeflatedPack): Pack => ({
+  pack,
+  index: { format: PACK_FORMAT, dictionary, lengths },
+});
 
 /** The static paths as templates that hold for every page plus the paths no template covers. */
 export function filesWithTemplates(files: readonly string[], slugs: readonly string[]): FilesFile {
@@ -88,8 +62,11 @@ function entriesOf(pages: readonly ContentPage[]): PageEntry[] {
   return entries;
 }
 
-/** Each pack's records, as strings. */
-function packRecords(pages: readonly ContentPage[]): string[][] {
+/** Each pack's records, as strings: entries (JSON), pages (the contract's Page as JSON), texts. */
+export type PackRecords = [string[], string[], string[]];
+
+/** Each pack's records (the page records are also what content.json's pages start with: derive.ts). */
+export function packRecords(pages: readonly ContentPage[]): PackRecords {
   return [
     entriesOf(pages).map((e) => JSON.stringify(e)),
     pages.map((p) => JSON.stringify(toPage(p))),
@@ -97,27 +74,33 @@ function packRecords(pages: readonly ContentPage[]): string[][] {
   ];
 }
 
-/** Builds the packs of records given as strings (what a pack worker runs). */
-export function buildPacksOf(lists: readonly string[][]): Pack[] {
-  return lists.map((records) => buildPack(records.map((r) => Buffer.from(r))));
-}
-
-/**
- * Builds the packs (compression: about 3 s of 10,000 pages), in a worker thread when `inWorker`, so the caller
- * goes on meanwhile (the search index, the site files). The same bytes either way.
- */
-export function buildPacks(pages: readonly ContentPage[], inWorker: boolean): Promise<Packs> {
-  const lists = packRecords(pages);
-  if (!inWorker) return Promise.resolve(buildPacksOf(lists) as Packs);
-  return new Promise<Packs>((resolve, reject) => {
-    const w = new Worker(new URL('./pack-worker.ts', import.meta.url), { workerData: { lists } });
-    w.once('message', (packs: Packs) => {
-      resolve(packs);
+/** Deflates one pack in a worker thread (only node:zlib loaded there). */
+function packInWorker(records: EncodedRecords): Promise<DeflatedPack> {
+  return new Promise<DeflatedPack>((resolve, reject) => {
+    const w = new Worker(new URL('./pack-worker.ts', import.meta.url), {
+      workerData: records,
+      transferList: [records.bytes.buffer as ArrayBuffer],
+    });
+    w.once('message', (deflated: DeflatedPack) => {
+      resolve(deflated);
       void w.terminate();
     });
     w.once('error', reject);
     w.once('exit', (code) => code !== 0 && reject(new Error(`pack worker exited with code ${code}`)));
   });
+}
+
+/**
+ * Builds the packs (compression: about 3 s of 10,000 pages, a third of it zlib taking in the dictionary once per
+ * record), each in its own worker thread when `inWorker`, so they share the cores with each other and with the
+ * caller, which goes on meanwhile (the search index, the site files). The same bytes either way.
+ */
+export async function buildPacks(records: PackRecords, inWorker: boolean): Promise<Packs> {
+  const deflated = records.map((list) => {
+    const encoded = encodeRecords(list);
+    return inWorker ? packInWorker(encoded) : Promise.resolve(deflatePack(encoded));
+  });
+  return (await Promise.all(deflated)).map(packOf) as Packs;
 }
 
 /** Writes the split data files for `data` into `dataDir` (with the packs when already built). */
@@ -126,7 +109,7 @@ export async function writeDataFiles(dataDir: string, data: ContentData, built?:
   const slugs = data.pages.map((p) => p.slug);
   const meta: MetaFile = { format: PACK_FORMAT, origin: data.origin, builtAt: data.builtAt };
   const entries: EntriesFile = { entries: entriesOf(data.pages) };
-  const [entryPack, pages, texts] = await (built ?? buildPacks(data.pages, false));
+  const [entryPack, pages, texts] = await (built ?? buildPacks(packRecords(data.pages), false));
   await Promise.all([
     writeFile(join(dataDir, META_FILE), JSON.stringify(meta)),
     writeFile(join(dataDir, SLUGS_FILE), JSON.stringify(slugs)),

@@ -4,10 +4,10 @@
  * load, llms.txt, llms-full.txt, sitemap.xml, sitemap.md, robots.txt, the OpenAPI document, the discovery
  * files (.well-known, sandbox info) and the Pagefind index.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createWriteStream, readdirSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
@@ -16,10 +16,10 @@ import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from
 import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from './site-files.ts';
-import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
+import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
-import { buildPacks, writeDataFiles } from './data-files.ts';
+import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
 
 export interface DeriveOptions {
@@ -48,12 +48,49 @@ export interface DeriveTimings {
   totalMs: number;
 }
 
-async function* allFiles(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* allFiles(path);
-    else yield path;
-  }
+/**
+ * Every file under `dir`, as paths relative to it joined with '/', leaving out the top-level folders named in
+ * `skip`. One synchronous walk (at 10,000 pages, 40,000 files: ~30 ms, against ~140 ms for an async walk).
+ */
+function filesUnder(dir: string, skip: readonly string[] = []): string[] {
+  const out: string[] = [];
+  const walk = (abs: string, rel: string) => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (!entry.isDirectory()) out.push(path);
+      else if (rel || !skip.includes(entry.name)) walk(join(abs, entry.name), path);
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+/**
+ * Per-phase timings of the step on stderr when KARTAGE_DERIVE_TIMINGS=1 (to see where the time goes; off by
+ * default): each call logs the wall-clock time since the previous one under its name, and the CPU time the
+ * process spent meanwhile in all its threads (workers included; less sensitive to a busy machine). With `since`,
+ * it also logs both since the end of that earlier phase.
+ */
+function phaseClock(): (name: string, since?: string) => void {
+  if (process.env.KARTAGE_DERIVE_TIMINGS !== '1') return () => {};
+  const cpuNow = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
+  const ends = new Map<string, { wall: number; cpu: number }>();
+  let last = { wall: performance.now(), cpu: cpuNow() };
+  const log = (name: string, from: { wall: number; cpu: number }, to: { wall: number; cpu: number }) =>
+    process.stderr.write(
+      `derive: ${name} ${(to.wall - from.wall).toFixed(0)} ms (cpu ${(to.cpu - from.cpu).toFixed(0)} ms)\n`,
+    );
+  return (name, since) => {
+    const now = { wall: performance.now(), cpu: cpuNow() };
+    log(name, last, now);
+    const start = since === undefined ? undefined : ends.get(since);
+    if (start) log(`since ${since}`, start, now);
+    ends.set(name, now);
+    last = now;
+  };
 }
 
 async function write(path: string, body: string) {
@@ -76,15 +113,31 @@ async function runPagefind(distDir: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** content.json, written piece by piece: the same bytes as JSON.stringify(data), without one string of it all. */
-async function writeContentJson(path: string, data: ContentData) {
+/**
+ * A content page as JSON from its page record (`JSON.stringify(toPage(page))`, built for the pages pack): the
+ * same bytes as `JSON.stringify(page)` when the page is the record's fields followed by `text` and `kind` (how
+ * derive builds them), without writing its markdown out again.
+ */
+function contentPageJson(page: ContentPage, record: string): string {
+  const keys = Object.keys(page);
+  const last = keys.length - 1;
+  if (keys[last - 1] !== 'text' || keys[last] !== 'kind' || record.length < 3) return JSON.stringify(page);
+  if (typeof page.text !== 'string' || typeof page.kind !== 'string') return JSON.stringify(page);
+  return `${record.slice(0, -1)},"text":${JSON.stringify(page.text)},"kind":${JSON.stringify(page.kind)}}`;
+}
+
+/**
+ * content.json, written piece by piece: the same bytes as JSON.stringify(data), without one string of it all.
+ * `records[i]` is page i's record in the pages pack.
+ */
+async function writeContentJson(path: string, data: ContentData, records: readonly string[]) {
   await mkdir(dirname(path), { recursive: true });
   const out = createWriteStream(path);
   const put = async (s: string) => {
     if (!out.write(s)) await once(out, 'drain');
   };
   await put(`{"origin":${JSON.stringify(data.origin)},"builtAt":${JSON.stringify(data.builtAt)},"pages":[`);
-  for (let i = 0; i < data.pages.length; i++) await put((i ? ',' : '') + JSON.stringify(data.pages[i]));
+  for (let i = 0; i < data.pages.length; i++) await put((i ? ',' : '') + contentPageJson(data.pages[i]!, records[i]!));
   await put(`],"files":${JSON.stringify(data.files)}}`);
   out.end();
   await once(out, 'finish');
@@ -106,9 +159,13 @@ async function derive(
   pagefind: Promise<number>,
 ): Promise<{ pages: Page[]; timings: DeriveTimings }> {
   const started = performance.now();
-  const html: string[] = [];
-  for await (const file of allFiles(opts.distDir)) if (file.endsWith('.html')) html.push(relative(opts.distDir, file));
+  const phase = phaseClock();
+  const html = filesUnder(opts.distDir)
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => (sep === '/' ? file : file.split('/').join(sep)));
+  phase('list html');
   const found = await derivePages(opts.distDir, html.sort(), opts.workers, opts.cacheDir);
+  phase('pages');
   const pagesMs = performance.now() - started;
   found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
   const seen = new Set<string>();
@@ -118,16 +175,20 @@ async function derive(
     seen.add(page.slug);
     PageSchema.parse(page);
   }
+  phase('check pages');
   const pages = found.map((f) => f.page);
   const contentPages = found.map((f) => ({ ...f.page, text: f.text, kind: f.kind }));
   const kinded = found.map((f) => ({ ...f.page, kind: f.kind }));
-  // The data packs compress in a worker thread while this one writes the rest and builds the search index.
-  const packs = buildPacks(contentPages, (opts.workers ?? defaultWorkers()) > 1);
+  // The data packs compress in worker threads while this one writes the rest and builds the search index.
+  const records = packRecords(contentPages);
+  const packs = buildPacks(records, (opts.workers ?? defaultWorkers()) > 1);
   packs.catch(() => {});
+  phase('pack records');
 
   const openapi = buildOpenApi(opts.origin);
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
   await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
+  phase('openapi');
 
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   await write(join(opts.distDir, DISCOVERY_PATHS.mcp), json(mcpServerJson(opts.origin, pkg.version)));
@@ -136,30 +197,33 @@ async function derive(
   await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
   await writeMcpServerCard(opts.distDir, opts.origin, kinded);
   await writeAgentSkills(opts.distDir, opts.origin);
+  phase('discovery files');
 
   await write(join(opts.distDir, 'llms.txt'), llmsTxt(kinded, opts.origin, MACHINE_FILES));
   await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
   await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
   await write(join(opts.distDir, 'sitemap.md'), sitemapMd(kinded, opts.origin));
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
+  phase('site files');
 
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
+  phase('search index');
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;
   const waitMs = performance.now() - waitFrom;
-  const files: string[] = [];
-  for await (const file of allFiles(opts.distDir)) {
-    const rel = `/${relative(opts.distDir, file).split(sep).join('/')}`;
-    if (!rel.startsWith('/_astro/') && !rel.startsWith('/pagefind/')) files.push(rel);
-  }
+  phase('wait for pagefind');
+  const files = filesUnder(opts.distDir, ['_astro', 'pagefind']).map((file) => `/${file}`);
+  phase('list files');
   const data: ContentData = {
     origin: opts.origin,
     builtAt: new Date().toISOString(),
     pages: contentPages,
     files: files.sort(),
   };
-  await writeContentJson(join(opts.dataDir, CONTENT_FILE), data);
+  await writeContentJson(join(opts.dataDir, CONTENT_FILE), data, records[1]);
+  phase('content.json');
   await writeDataFiles(opts.dataDir, data, packs);
+  phase('data files', 'pages');
   const totalMs = performance.now() - started;
   return { pages, timings: { pagesMs, deriveMs: totalMs - waitMs, pagefindMs, totalMs } };
 }

@@ -1,5 +1,5 @@
-/** A pack worker thread (src/build/data-files.ts buildPacks): builds the packs of the records it is given. */
+/** A pack worker thread (src/build/data-files.ts buildPacks): deflates the one pack of records it is given. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildPacksOf } from './data-files.ts';
+import { deflatePack, type EncodedRecords } from './pack.ts';
 
-parentPort!.postMessage(buildPacksOf((workerData as { lists: string[][] }).lists));
+parentPort!.postMessage(deflatePack(workerData as EncodedRecords));

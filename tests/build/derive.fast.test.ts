@@ -107,6 +107,28 @@ describe('derive step: worker threads give the same bytes as one thread', () => 
     expect(listFiles(cacheDir)).toEqual(entries);
   });
 
+  it("content.json's files are every file of dist but _astro/ and pagefind/ at its top, sorted", async () => {
+    const dist = join(work, 'files', 'dist');
+    cpSync('dist', dist, { recursive: true, filter: (src) => !src.includes('/pagefind') });
+    // Only the top-level folders are left out: the same names deeper down, or a file so named, are static files.
+    for (const file of ['pagefind/pagefind.js', 'guides/pagefind/note.txt', 'guides/_astro/x.css', 'docs/a/b/c.txt'])
+      cpSync(join(dist, 'favicon.svg'), join(dist, file));
+    writeFileSync(join(dist, 'pagefind.txt'), 'x');
+    const data = join(work, 'files', 'data');
+    await deriveSite({ distDir: dist, dataDir: data, origin: ORIGIN, pagefind: false, workers: 1 });
+    const { files } = JSON.parse(readFileSync(join(data, 'content.json'), 'utf8')) as { files: string[] };
+    const expected = listFiles(dist)
+      .filter((f) => !f.startsWith('_astro/') && !f.startsWith('pagefind/'))
+      .map((f) => `/${f}`)
+      .sort();
+    expect(files).toEqual(expected);
+    expect(files).toEqual(
+      expect.arrayContaining(['/guides/pagefind/note.txt', '/guides/_astro/x.css', '/docs/a/b/c.txt', '/pagefind.txt']),
+    );
+    expect(files).not.toContain('/pagefind/pagefind.js');
+    expect(listFiles(dist).some((f) => f.startsWith('_astro/'))).toBe(true);
+  });
+
   it('content.json written piece by piece is exactly JSON.stringify of the data', async () => {
     const { data } = await derived('json', 2);
     const text = readFileSync(join(data, 'content.json'), 'utf8');

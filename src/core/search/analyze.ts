@@ -22,6 +22,48 @@ export function words(s: string): string[] {
     .filter(Boolean);
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+/** ASCII letters and digits (after folding only lower-case ones occur, but the table does not rely on it). */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = /[\p{L}\p{N}]/u.test(String.fromCharCode(c)) ? 1 : 0;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/** Whether each non-ASCII code point seen so far is a letter or digit. */
+const wordCodePoints = new Map<number, boolean>();
+function isWordCodePoint(cp: number): boolean {
+  let yes = wordCodePoints.get(cp);
+  if (yes === undefined) wordCodePoints.set(cp, (yes = LETTER_OR_DIGIT.test(String.fromCodePoint(cp))));
+  return yes;
+}
+
+/**
+ * The same words as `words(s)`, in order, handed to `each` one at a time: one scan of the folded text, no regex
+ * split and no array (the build's indexer reads every page's text this way). Plain ASCII text is only
+ * lower-cased (what `fold` makes of it).
+ */
+export function eachWord(s: string, each: (word: string) => void): void {
+  const f = ASCII_ONLY.test(s) ? s.toLowerCase() : fold(s);
+  let start = -1;
+  for (let i = 0; i < f.length; ) {
+    const c = f.charCodeAt(i);
+    let width = 1;
+    let word: boolean;
+    if (c < 128) word = ASCII_WORD[c] === 1;
+    else {
+      const cp = f.codePointAt(i)!;
+      if (cp > 0xffff) width = 2;
+      word = isWordCodePoint(cp);
+    }
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      each(f.slice(start, i));
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) each(f.slice(start));
+}
+
 /**
  * Stop words: function words that carry no topic (articles, pronouns, auxiliaries, prepositions, question
  * words) and the filler of questions as people and agents phrase them ("please tell me…", "does Kartage offer…",

@@ -6,7 +6,7 @@
  * loading the file is one JSON.parse and a term table; nothing else is decoded until a query asks for it.
  */
 import type { PageKind } from '../../contract/content.ts';
-import { analyze, analyzeSynonyms, type SynonymEntry } from './analyze.ts';
+import { analyze, analyzeSynonyms, eachWord, isStopWord, termOf, type SynonymEntry } from './analyze.ts';
 
 /** What the index reads of a page. */
 export interface IndexablePage {
@@ -82,59 +82,118 @@ function pushVarint(out: string[], n: number) {
   out.push(ALPHABET[n]!);
 }
 
-/** Builds the serialized index from the pages (at build time). */
+/** A growable array of integers (a term's raw postings while the index is built). */
+class IntList {
+  data = new Int32Array(10);
+  length = 0;
+  push5(a: number, b: number, c: number, d: number, e: number) {
+    if (this.length + 5 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const x = this.data;
+    const n = this.length;
+    x[n] = a;
+    x[n + 1] = b;
+    x[n + 2] = c;
+    x[n + 3] = d;
+    x[n + 4] = e;
+    this.length = n + 5;
+  }
+}
+
+/**
+ * Builds the serialized index from the pages (at build time). The fields' terms are `analyze`'s (the title's
+ * and description's are kept as text); the headings and body are scanned word by word (`eachWord`) and each
+ * distinct word is analyzed once, straight to its term id: the same terms, ids and counts, at 10,000 pages
+ * about half the time.
+ */
 export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []): SerializedIndex {
   const n = pages.length;
   const termIds = new Map<string, number>();
   const termList: string[] = [];
   // Per term: flat [doc, tfTitle, tfHeadings, tfDescription, tfBody, ...] (docs ascending).
-  const raw: number[][] = [];
+  const raw: IntList[] = [];
   const lengths = FIELD_NAMES.map(() => new Float64Array(n));
   const titles: string[] = [];
   const descriptions: string[] = [];
-  pages.forEach((page, doc) => {
-    const title = bareTitle(page.title);
-    const fields = [title, headingsOf(page.markdown), page.description ?? '', page.text].map(analyze);
-    titles.push(fields[0]!.join(' '));
-    descriptions.push(fields[2]!.join(' '));
-    const local = new Map<number, Float64Array>();
-    fields.forEach((ts, f) => {
-      lengths[f]![doc] = ts.length;
-      for (const t of ts) {
-        let id = termIds.get(t);
-        if (id === undefined) {
-          termIds.set(t, (id = termList.length));
-          termList.push(t);
-          raw.push([]);
-        }
-        let tf = local.get(id);
-        if (!tf) local.set(id, (tf = new Float64Array(4)));
-        tf[f]!++;
-      }
-    });
-    for (const [id, tf] of local) raw[id]!.push(doc, tf[0]!, tf[1]!, tf[2]!, tf[3]!);
-  });
+  const idOfTerm = (t: string): number => {
+    let id = termIds.get(t);
+    if (id === undefined) {
+      termIds.set(t, (id = termList.length));
+      termList.push(t);
+      raw.push(new IntList());
+    }
+    return id;
+  };
+  /** A folded word's term id, or -1 for a stop word. */
+  const wordIds = new Map<string, number>();
+  // Per term id, this page's counts per field (4 each), and the ids this page holds in order of first use.
+  let counts = new Int32Array(4096 * 4);
+  const held: number[] = [];
+  let field = 0;
+  let doc = 0;
+  const count = (id: number) => {
+    if (id * 4 + 4 > counts.length) {
+      const grown = new Int32Array(Math.max(counts.length * 2, id * 4 + 4));
+      grown.set(counts);
+      counts = grown;
+    }
+    const at = id * 4;
+    if (counts[at]! === 0 && counts[at + 1]! === 0 && counts[at + 2]! === 0 && counts[at + 3]! === 0) held.push(id);
+    counts[at + field]!++;
+    lengths[field]![doc]!++;
+  };
+  const countWord = (w: string) => {
+    let id = wordIds.get(w);
+    if (id === undefined) wordIds.set(w, (id = isStopWord(w) ? -1 : idOfTerm(termOf(w))));
+    if (id >= 0) count(id);
+  };
+  for (; doc < n; doc++) {
+    const page = pages[doc]!;
+    const title = analyze(bareTitle(page.title));
+    const description = analyze(page.description ?? '');
+    titles.push(title.join(' '));
+    descriptions.push(description.join(' '));
+    field = 0;
+    for (const t of title) count(idOfTerm(t));
+    field = 1;
+    eachWord(headingsOf(page.markdown), countWord);
+    field = 2;
+    for (const t of description) count(idOfTerm(t));
+    field = 3;
+    eachWord(page.text, countWord);
+    for (const id of held) {
+      const at = id * 4;
+      raw[id]!.push5(doc, counts[at]!, counts[at + 1]!, counts[at + 2]!, counts[at + 3]!);
+      counts.fill(0, at, at + 4);
+    }
+    held.length = 0;
+  }
   const avg = lengths.map((l) => Math.max(1, l.reduce((a, b) => a + b, 0) / Math.max(1, n)));
+  const weights = FIELD_NAMES.map((name) => FIELDS[name].weight);
+  const bs = FIELD_NAMES.map((name) => FIELDS[name].b);
   const idf: number[] = [];
   const df: number[] = [];
   const offsets: number[] = [];
   const out: string[] = [];
   let length = 0;
   for (let id = 0; id < termList.length; id++) {
-    const r = raw[id]!;
-    const d = r.length / 5;
+    const { data: r, length: rl } = raw[id]!;
+    const d = rl / 5;
     df.push(d);
     idf.push(Math.round(1000 * Math.max(MIN_IDF, Math.log(1 + (n - d + 0.5) / (d + 0.5)))));
     offsets.push(length);
     const start = out.length;
     let prev = -1;
-    for (let i = 0; i < r.length; i += 5) {
+    for (let i = 0; i < rl; i += 5) {
       const doc = r[i]!;
       let tf = 0;
-      FIELD_NAMES.forEach((name, f) => {
-        const { weight, b } = FIELDS[name];
-        tf += (weight * r[i + 1 + f]!) / (1 - b + (b * lengths[f]![doc]!) / avg[f]!);
-      });
+      for (let f = 0; f < 4; f++) {
+        const b = bs[f]!;
+        tf += (weights[f]! * r[i + 1 + f]!) / (1 - b + (b * lengths[f]![doc]!) / avg[f]!);
+      }
       pushVarint(out, doc - prev - 1);
       prev = doc;
       out.push(ALPHABET[Math.max(1, Math.min(63, Math.round((63 * tf) / (K1 + tf))))]!);
