@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Page } from '../contract/schemas.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
@@ -57,8 +58,16 @@ export interface PageCache {
 /** What decides a page besides its HTML: the code that derives it and the versions of the packages it uses. */
 export function cacheSalt(): string {
   const h = createHash('sha256');
-  for (const f of ['./page-from-html.ts', './derive-pages.ts', '../../package-lock.json'])
-    h.update(readFileSync(new URL(f, import.meta.url)));
+  // Every source file a page's derivation could read (the build step, the contract, the core), not only the
+  // ones it imports today: a change anywhere there costs one cold derive, a stale cache would cost wrong pages.
+  const files: string[] = [];
+  for (const dir of ['./', '../contract/', '../core/']) {
+    const url = new URL(dir, import.meta.url);
+    for (const f of readdirSync(url, { recursive: true, encoding: 'utf8' }))
+      if (f.endsWith('.ts')) files.push(fileURLToPath(new URL(f, url)));
+  }
+  for (const f of files.sort()) h.update(f.slice(f.lastIndexOf('/src/'))).update(readFileSync(f));
+  h.update(readFileSync(new URL('../../package-lock.json', import.meta.url)));
   return h.digest('hex');
 }
 
