@@ -74,12 +74,38 @@ export function headingsOf(markdown: string | undefined): string {
   return out.join('. ');
 }
 
-function pushVarint(out: string[], n: number) {
-  while (n >= 32) {
-    out.push(ALPHABET[32 | (n & 31)]!);
-    n = Math.floor(n / 32);
+const ALPHABET_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+
+/**
+ * The postings string while it is written: ASCII codes of ALPHABET characters in a growing byte array, decoded
+ * once at the end (not millions of one-character strings joined).
+ */
+class PostingsOut {
+  private bytes = new Uint8Array(1 << 16);
+  length = 0;
+
+  /** One character: ALPHABET[value]. */
+  push(value: number) {
+    if (this.length === this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes[this.length++] = ALPHABET_CODES[value]!;
   }
-  out.push(ALPHABET[n]!);
+
+  /** A base-32 varint: 5 bits a character, low bits first, 32 set on every character but the last. */
+  varint(n: number) {
+    while (n >= 32) {
+      this.push(32 | (n & 31));
+      n = Math.floor(n / 32);
+    }
+    this.push(n);
+  }
+
+  text(): string {
+    return new TextDecoder().decode(this.bytes.subarray(0, this.length));
+  }
 }
 
 /** A growable array of integers (a term's raw postings while the index is built). */
@@ -177,15 +203,13 @@ export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []
   const idf: number[] = [];
   const df: number[] = [];
   const offsets: number[] = [];
-  const out: string[] = [];
-  let length = 0;
+  const out = new PostingsOut();
   for (let id = 0; id < termList.length; id++) {
     const { data: r, length: rl } = raw[id]!;
     const d = rl / 5;
     df.push(d);
     idf.push(Math.round(1000 * Math.max(MIN_IDF, Math.log(1 + (n - d + 0.5) / (d + 0.5)))));
-    offsets.push(length);
-    const start = out.length;
+    offsets.push(out.length);
     let prev = -1;
     for (let i = 0; i < rl; i += 5) {
       const doc = r[i]!;
@@ -194,11 +218,10 @@ export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []
         const b = bs[f]!;
         tf += (weights[f]! * r[i + 1 + f]!) / (1 - b + (b * lengths[f]![doc]!) / avg[f]!);
       }
-      pushVarint(out, doc - prev - 1);
+      out.varint(doc - prev - 1);
       prev = doc;
-      out.push(ALPHABET[Math.max(1, Math.min(63, Math.round((63 * tf) / (K1 + tf))))]!);
+      out.push(Math.max(1, Math.min(63, Math.round((63 * tf) / (K1 + tf)))));
     }
-    for (let i = start; i < out.length; i++) length += out[i]!.length;
   }
   return {
     format: 'kartage-bm25f-1',
@@ -210,7 +233,7 @@ export function buildIndex(pages: IndexablePage[], synonyms: SynonymEntry[] = []
     idf,
     df,
     offsets,
-    postings: out.join(''),
+    postings: out.text(),
     synonyms: analyzeSynonyms(synonyms),
   };
 }
