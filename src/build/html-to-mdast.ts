@@ -35,32 +35,11 @@ const unsupported = (what: string): never => {
 };
 
 /** Elements that are blocks to rehype-minify-whitespace (its `block.js`, the ones this path knows). */
-const BLOCKS = new Set([
-  'article',
-  'blockquote',
-  'br',
-  'caption',
-  'div',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'header',
-  'li',
-  'main',
-  'ol',
-  'p',
-  'section',
-  'table',
-  'tbody',
-  'td',
-  'th',
-  'thead',
-  'tr',
-  'ul',
-]);
+const BLOCKS = new Set(
+  'article blockquote br caption div h1 h2 h3 h4 h5 h6 header li main ol p section table tbody td th thead tr ul'.split(
+    ' ',
+  ),
+);
 
 /** What hast-util-to-mdast does with each element this path knows. */
 type Handling =

@@ -5,6 +5,8 @@
  * escapes (`*`, `_`, `#`, `-` and `1.` at a line start, `&`, `www.`, `https://`, brackets, spaces, line breaks).
  * Each is parsed as the derive step parses a page, and the libraries' output is what the fast paths must give.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Element, Root as HastRoot } from 'hast';
 import type { Root as MdRoot } from 'mdast';
@@ -14,6 +16,7 @@ import { unified } from 'unified';
 import rehypeRemark from 'rehype-remark';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
+import { readPage } from '../../src/build/page-from-html.ts';
 
 /** The derive step's libraries, as src/build/page-from-html.ts configures them. */
 export const libraries = unified()
@@ -165,4 +168,13 @@ export function mainRoot(body: string): HastRoot {
   const main = find(doc);
   if (!main) throw new Error('no <main>');
   return { type: 'root', children: [main] } as HastRoot;
+}
+
+/** Every content page of the project's build (`dist/`): its file and the tree the derive step converts. */
+export function builtPages(): { file: string; root: HastRoot }[] {
+  const files = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+  return files.flatMap((file) => {
+    const read = readPage(readFileSync(join('dist', file), 'utf8'));
+    return read ? [{ file, root: read.root }] : [];
+  });
 }
