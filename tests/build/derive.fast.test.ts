@@ -135,3 +135,29 @@ describe('derive step: worker threads give the same bytes as one thread', () => 
     expect(JSON.stringify(JSON.parse(text))).toBe(text);
   });
 });
+
+describe('derive step: Pagefind', () => {
+  it('indexes the slices the page workers write as it would index the pages, and leaves no slice behind', async () => {
+    const dist = join(work, 'pagefind', 'dist');
+    cpSync('dist', dist, {
+      recursive: true,
+      filter: (src) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind'),
+    });
+    const before = existsSync('/dev/shm') ? readdirSync('/dev/shm') : [];
+    await deriveSite({ distDir: dist, dataDir: join(work, 'pagefind', 'data'), origin: ORIGIN, workers: 2 });
+    if (existsSync('/dev/shm')) expect(readdirSync('/dev/shm').filter((f) => !before.includes(f))).toEqual([]);
+
+    // Pagefind over the whole pages, as a site without the derive step would run it.
+    const pagefind = await import('pagefind');
+    const { index } = await pagefind.createIndex({});
+    await index!.addDirectory({ path: dist, glob: '**/*.html' });
+    const whole = join(work, 'pagefind', 'whole');
+    await index!.writeFiles({ outputPath: whole });
+    await pagefind.close();
+
+    // The same pages, word counts, text and anchors (each fragment's name is the hash of its bytes).
+    const fragments = listFiles(join(dist, 'pagefind', 'fragment'));
+    expect(fragments.length).toBeGreaterThan(50);
+    expect(fragments).toEqual(listFiles(join(whole, 'fragment')));
+  });
+});
