@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Page } from '../contract/schemas.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
-import { headAndMain, pageFromHtml, type PageFromHtml } from './page-from-html.ts';
+import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
 import type { PageKind } from '../contract/content.ts';
 import { pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
 
@@ -96,16 +96,8 @@ function derivedOf(html: string, cache: PageCache | undefined): { derived: PageF
  * One HTML file (relative to `distDir`): its Page and text, with its twin and JSON written (`page` undefined when
  * it is no content page), and the cache key used.
  */
-export function derivePageFile(
-  distDir: string,
-  file: string,
-  cache?: PageCache,
-  sliceDir?: string,
-): { page?: DerivedPage; key?: string } {
-  const html = readFileSync(join(distDir, file), 'utf8');
-  // What Pagefind reads of the page (src/build/derive.ts): the same index from two fifths less HTML.
-  if (sliceDir) write(join(sliceDir, file), headAndMain(html));
-  const { derived, key } = derivedOf(html, cache);
+export function derivePageFile(distDir: string, file: string, cache?: PageCache): { page?: DerivedPage; key?: string } {
+  const { derived, key } = derivedOf(readFileSync(join(distDir, file), 'utf8'), cache);
   if (!derived) return { key };
   write(join(distDir, twinPath(derived.page.slug)), markdownTwin(derived.page));
   write(join(distDir, pageJsonPath(derived.page.slug)), JSON.stringify(derived.page));
@@ -141,7 +133,6 @@ export type WorkerReply =
 export interface WorkerData {
   distDir: string;
   cache?: PageCache;
-  sliceDir?: string;
 }
 
 /**
@@ -153,11 +144,10 @@ export async function derivePages(
   files: string[],
   workers = defaultWorkers(),
   cacheDir?: string,
-  sliceDir?: string,
 ): Promise<DerivedPage[]> {
   const cache = cacheDir ? { dir: cacheDir, salt: cacheSalt() } : undefined;
   made.clear();
-  const out = await deriveAll(distDir, files, workers, cache, sliceDir);
+  const out = await deriveAll(distDir, files, workers, cache);
   if (cache) pruneCache(cache, new Set(out.map((r) => r.key!)));
   return out.map((r) => r.page).filter((d): d is DerivedPage => d !== undefined);
 }
@@ -167,10 +157,9 @@ async function deriveAll(
   files: string[],
   workers: number,
   cache: PageCache | undefined,
-  sliceDir: string | undefined,
 ): Promise<{ page?: DerivedPage; key?: string }[]> {
   const count = Math.min(workers, Math.ceil(files.length / BATCH));
-  if (count <= 1) return files.map((f) => derivePageFile(distDir, f, cache, sliceDir));
+  if (count <= 1) return files.map((f) => derivePageFile(distDir, f, cache));
   const out: { page?: DerivedPage; key?: string }[] = new Array(files.length);
   let next = 0;
   const pool: Worker[] = [];
@@ -188,7 +177,7 @@ async function deriveAll(
       };
       for (let i = 0; i < count; i++) {
         const w = new Worker(new URL('./derive-worker.ts', import.meta.url), {
-          workerData: { distDir, cache, sliceDir } satisfies WorkerData,
+          workerData: { distDir, cache } satisfies WorkerData,
         });
         pool.push(w);
         running++;

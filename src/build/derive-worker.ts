@@ -2,11 +2,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { derivePageFile, type WorkerData, type WorkerReply, type WorkerRequest } from './derive-pages.ts';
 
-const { distDir, cache, sliceDir } = workerData as WorkerData;
+const { distDir, cache } = workerData as WorkerData;
 parentPort!.on('message', ({ id, files }: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    reply = { id, results: files.map((f) => derivePageFile(distDir, f, cache, sliceDir)) };
+    reply = { id, results: files.map((f) => derivePageFile(distDir, f, cache)) };
   } catch (e) {
     reply = { id, error: e instanceof Error ? e.message : String(e) };
   }

@@ -4,7 +4,17 @@
  * load, llms.txt, llms-full.txt, sitemap.xml, sitemap.md, robots.txt, the OpenAPI document, the discovery
  * files (.well-known, sandbox info) and the Pagefind index.
  */
-import { createWriteStream, mkdtempSync, readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, sep } from 'node:path';
@@ -12,6 +22,7 @@ import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../contract/openapi.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
 import { defaultWorkers, derivePages } from './derive-pages.ts';
+import { headAndMain } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
@@ -101,42 +112,51 @@ async function write(path: string, body: string) {
 export { pageJsonPath, twinPath } from './derive-pages.ts';
 
 /**
- * A folder in memory (/dev/shm) for what Pagefind reads of each page, or undefined where there is none or too
- * little room. The page workers write there each page's head and `<main>` (headAndMain, 60 % of its bytes;
- * Pagefind indexes only `<main>`, data-pagefind-body, and reads the head's language and title), and Pagefind
- * indexes that folder after them: at 10,000 pages it took Pagefind 14 instead of 17.6 CPU seconds, with the
- * same fragments.
+ * What Pagefind reads, in a folder in memory (/dev/shm): each HTML page's head and `<main>` (headAndMain, 60 %
+ * of its bytes; Pagefind indexes only `<main>`, data-pagefind-body, and reads the head's language and title),
+ * written before the page workers start (under a second at 10,000 pages). Pagefind then took 14 instead of
+ * 17.6 CPU seconds, with the same fragments. Undefined (Pagefind reads dist) where there is no /dev/shm or it
+ * has less room than twice the HTML.
  */
-function sliceFolder(distDir: string): string | undefined {
+function pagefindSlices(distDir: string, html: readonly string[]): string | undefined {
+  let dir: string | undefined;
   try {
     let bytes = 0;
-    for (const file of filesUnder(distDir, ['_astro', 'pagefind']))
-      if (file.endsWith('.html')) bytes += statSync(join(distDir, file)).size;
+    for (const file of html) bytes += statSync(join(distDir, file)).size;
     const { bavail, bsize } = statfsSync('/dev/shm');
     if (bavail * bsize < 2 * bytes) return undefined;
-    return mkdtempSync(join('/dev/shm', 'kartage-pagefind-'));
+    dir = mkdtempSync(join('/dev/shm', 'kartage-pagefind-'));
+    const made = new Set<string>();
+    for (const file of html) {
+      const path = join(dir, file);
+      const parent = dirname(path);
+      if (!made.has(parent)) mkdirSync(parent, { recursive: true });
+      made.add(parent);
+      writeFileSync(path, headAndMain(readFileSync(join(distDir, file), 'utf8')));
+    }
+    return dir;
   } catch {
+    if (dir) rmSync(dir, { recursive: true, force: true });
     return undefined;
   }
 }
 
 /**
- * Pagefind's index of the HTML pages, written to `<distDir>/pagefind`; resolves to how long it took (from when
- * it starts reading). With `sliceDir`, it reads the slices the page workers wrote there once they are done
- * (`pagesWritten`), and removes the folder. Without, it reads the pages in dist alongside the page workers but
- * builds and writes its files (its longer, busier half) only after them: run beside them, that half made the
- * pages' CPU time about double and the whole step slower (10,000 pages: 21-22 s this way, 23-25 s at once).
+ * Pagefind's index of the HTML pages (or of their slices in `sliceDir`, a folder it removes), written to
+ * `<distDir>/pagefind`; resolves to how long it took. It reads and indexes the pages alongside the page workers
+ * but builds and writes its files (its longer, busier half) only once they are done (`pagesWritten`): run beside
+ * them, that half made the pages' CPU time about double and the whole step slower (10,000 pages: 21-22 s this
+ * way, 23-25 s at once).
  */
 async function runPagefind(distDir: string, pagesWritten: Promise<void>, sliceDir?: string): Promise<number> {
   try {
-    if (sliceDir) await pagesWritten;
     const started = performance.now();
     const pagefind = await import('pagefind');
     const { index, errors } = await pagefind.createIndex({});
     if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
     const added = await index.addDirectory({ path: sliceDir ?? distDir, glob: '**/*.html' });
     if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
-    if (!sliceDir) await pagesWritten;
+    await pagesWritten;
     const wrote = await index.writeFiles({ outputPath: join(distDir, 'pagefind') });
     if (wrote.errors.length) throw new Error(`pagefind: ${wrote.errors.join('; ')}`);
     await pagefind.close();
@@ -177,6 +197,12 @@ async function writeContentJson(path: string, data: ContentData, records: readon
 }
 
 export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; timings: DeriveTimings }> {
+  const started = performance.now();
+  const phase = phaseClock();
+  const html = filesUnder(opts.distDir)
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => (sep === '/' ? file : file.split('/').join(sep)))
+    .sort();
   // Pagefind reads only the HTML, which this step never writes: it runs in its own process, alongside.
   let pagesDone!: () => void;
   let pagesFailed!: (e: unknown) => void;
@@ -185,10 +211,10 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; 
     pagesFailed = reject;
   });
   pagesWritten.catch(() => {});
-  const sliceDir = opts.pagefind !== false ? sliceFolder(opts.distDir) : undefined;
+  const sliceDir = opts.pagefind !== false ? pagefindSlices(opts.distDir, html) : undefined;
   const pagefind = opts.pagefind !== false ? runPagefind(opts.distDir, pagesWritten, sliceDir) : Promise.resolve(0);
   try {
-    return await derive(opts, pagefind, pagesDone, sliceDir);
+    return await derive(opts, html, started, phase, pagefind, pagesDone);
   } catch (e) {
     pagesFailed(e);
     await pagefind.catch(() => {});
@@ -196,19 +222,17 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; 
   }
 }
 
+/** The step after listing the HTML files (`html`, sorted; `started` when the listing began). */
 async function derive(
   opts: DeriveOptions,
+  html: string[],
+  started: number,
+  phase: ReturnType<typeof phaseClock>,
   pagefind: Promise<number>,
   pagesWritten: () => void,
-  sliceDir: string | undefined,
 ): Promise<{ pages: Page[]; timings: DeriveTimings }> {
-  const started = performance.now();
-  const phase = phaseClock();
-  const html = filesUnder(opts.distDir)
-    .filter((file) => file.endsWith('.html'))
-    .map((file) => (sep === '/' ? file : file.split('/').join(sep)));
-  phase('list html');
-  const found = await derivePages(opts.distDir, html.sort(), opts.workers, opts.cacheDir, sliceDir);
+  phase('list html and Pagefind slices');
+  const found = await derivePages(opts.distDir, html, opts.workers, opts.cacheDir);
   pagesWritten();
   phase('pages');
   const pagesMs = performance.now() - started;
