@@ -15,13 +15,6 @@ export function fold(s: string): string {
     .replace(/ß/g, 'ss');
 }
 
-/** Words of a text after folding: runs of letters and digits. */
-export function words(s: string): string[] {
-  return fold(s)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
-
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 /** ASCII letters and digits (after folding only lower-case ones occur, but the table does not rely on it). */
 const ASCII_WORD = new Uint8Array(128);
@@ -36,9 +29,9 @@ function isWordCodePoint(cp: number): boolean {
 }
 
 /**
- * The same words as `words(s)`, in order, handed to `each` one at a time: one scan of the folded text, no regex
- * split and no array (the build's indexer reads every page's text this way). Plain ASCII text is only
- * lower-cased (what `fold` makes of it).
+ * The words of a text after folding (runs of letters and digits), in order, handed to `each` one at a time: one
+ * scan of the folded text, no regex split and no array (the build's indexer reads every page's text this way).
+ * Plain ASCII text is only lower-cased (what `fold` makes of it).
  */
 export function eachWord(s: string, each: (word: string) => void): void {
   const f = ASCII_ONLY.test(s) ? s.toLowerCase() : fold(s);
@@ -62,6 +55,13 @@ export function eachWord(s: string, each: (word: string) => void): void {
     i += width;
   }
   if (start >= 0) each(f.slice(start));
+}
+
+/** Words of a text after folding: runs of letters and digits (eachWord's, as a list). */
+export function words(s: string): string[] {
+  const out: string[] = [];
+  eachWord(s, (w) => out.push(w));
+  return out;
 }
 
 /**
