@@ -149,9 +149,10 @@ function pagefindSlices(distDir: string, html: readonly string[]): string | unde
  * way, 23-25 s at once).
  */
 async function runPagefind(distDir: string, pagesWritten: Promise<void>, sliceDir?: string): Promise<number> {
+  let pagefind: typeof import('pagefind') | undefined;
   try {
     const started = performance.now();
-    const pagefind = await import('pagefind');
+    pagefind = await import('pagefind');
     const { index, errors } = await pagefind.createIndex({});
     if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
     const added = await index.addDirectory({ path: sliceDir ?? distDir, glob: '**/*.html' });
@@ -159,9 +160,10 @@ async function runPagefind(distDir: string, pagesWritten: Promise<void>, sliceDi
     await pagesWritten;
     const wrote = await index.writeFiles({ outputPath: join(distDir, 'pagefind') });
     if (wrote.errors.length) throw new Error(`pagefind: ${wrote.errors.join('; ')}`);
-    await pagefind.close();
     return performance.now() - started;
   } finally {
+    // Its service process goes whether the index was written or not (a failed page stops the step early).
+    await pagefind?.close();
     if (sliceDir) rmSync(sliceDir, { recursive: true, force: true });
   }
 }
