@@ -27,6 +27,7 @@ import type { Page } from '../contract/schemas.ts';
 import type { ContentSource, PageEntry } from '../core/content-source.ts';
 import { loadSearchIndex, type SearchIndex } from '../core/search.ts';
 import { SEARCH_FILE } from '../core/content.ts';
+import { ASK_FILE, type AskIndex, loadAskIndex } from '../core/ask/index.ts';
 
 export const META_FILE = 'meta.json';
 export const SLUGS_FILE = 'slugs.json';
@@ -54,6 +55,7 @@ export const DATA_FILES: Record<ContentNeed, readonly string[]> = {
   entry: [META_FILE, SLUGS_FILE, ENTRIES_INDEX, ENTRIES_PACK],
   pages: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK],
   search: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
+  ask: [META_FILE, ASK_FILE],
   files: [META_FILE, SLUGS_FILE, FILES_FILE],
 };
 
@@ -193,6 +195,7 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
   let entries: PageEntry[] | undefined;
   let entryBySlug: Map<string, PageEntry> | undefined;
   let index: SearchIndex | undefined;
+  let ask: AskIndex | undefined;
   let files: { set: Set<string>; templates: string[] } | undefined;
   let slugIndex: Map<string, number> | undefined;
   const slugs = () => (slugIndex ??= new Map(read<string[]>(SLUGS_FILE).map((s, i) => [s, i])));
@@ -229,6 +232,7 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
       return json === undefined ? undefined : (JSON.parse(json) as Page);
     },
     searchIndex: () => (index ??= loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8'))),
+    askIndex: () => (ask ??= loadAskIndex(readFileSync(join(dataDir, ASK_FILE), 'utf8'))),
     snippetText: (slug) => texts.get(slug),
     hasFile(path) {
       if (!files) {

@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import type { Page } from '../contract/schemas.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
 import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
+import type { HeadingAnchor } from '../core/ask/sections.ts';
 import type { PageKind } from '../contract/content.ts';
 import { pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
 
@@ -33,6 +34,8 @@ export interface DerivedPage {
   kind: PageKind;
   /** The HTML file, relative to the dist folder. */
   file: string;
+  /** The `<h2>`/`<h3>` headings with an id (the assistant's section anchors). */
+  headings: HeadingAnchor[];
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Page } from '../contract/schemas.ts';
 import { PAGE_KINDS, type PageKind } from '../contract/content.ts';
 import { fastMdast } from './html-to-mdast.ts';
 import { fastMarkdown } from './mdast-to-markdown.ts';
+import type { HeadingAnchor } from '../core/ask/sections.ts';
 
 const toMarkdown = unified()
   .use(rehypeRemark)
@@ -188,6 +189,28 @@ export interface PageFromHtml {
   text: string;
   /** The page's kind, from its `kartage:kind` meta tag (BaseLayout); `page` when the tag is absent. */
   kind: PageKind;
+  /** The `<h2>`/`<h3>` headings of `<main>` that have an id, in order (the assistant's section anchors). */
+  headings: HeadingAnchor[];
+}
+
+/** The text of an element's text nodes, joined as they are (a heading's inline content). */
+const inlineText = (n: Element | RootContent): string =>
+  n.type === 'text' ? n.value : 'children' in n ? n.children.map((c) => inlineText(c as RootContent)).join('') : '';
+
+/** The `<h2>`/`<h3>` elements with an id under `node`, in document order. */
+function headingsOf(node: Element): HeadingAnchor[] {
+  const out: HeadingAnchor[] = [];
+  const walk = (n: Element) => {
+    for (const c of n.children) {
+      if (c.type !== 'element') continue;
+      const id = attr(c, 'id');
+      if ((c.tagName === 'h2' || c.tagName === 'h3') && id) {
+        out.push({ depth: Number(c.tagName[1]), id, text: inlineText(c).replace(/\s+/g, ' ').trim() });
+      } else walk(c);
+    }
+  };
+  walk(node);
+  return out;
 }
 
 /** A page's kind from its `kartage:kind` meta tag; an unknown kind is a build error. */
@@ -209,6 +232,7 @@ export function pageFromHtml(
   const read = readPage(html, opts.whole);
   if (!read) return undefined;
   const { slug, found, root } = read;
+  const headings = headingsOf(root.children[0] as Element);
   const meta = (name: string) => attr(found.meta.get(name), 'content');
   const title = textOf(found.title);
   const description = meta('description');
@@ -227,7 +251,7 @@ export function pageFromHtml(
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;
   if (updated) page.updated = updated;
-  return { page, text: textOf(root.children[0] as Element), kind: kindOf(found, slug) };
+  return { page, text: textOf(root.children[0] as Element), kind: kindOf(found, slug), headings };
 }
 
 /**

@@ -22,6 +22,7 @@ import {
 import type { Operation, ResponseSpec } from '../http/operation.ts';
 import { operations } from '../operations/index.ts';
 import { notAllowedText } from '../http/pipeline.ts';
+import { AskRequestSchema, AskResponseSchema, AskSourceSchema, HandoffSchema, WorkingSchema } from './ask.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -38,6 +39,11 @@ for (const s of [
   SearchResponseSchema,
   BatchRequestSchema,
   BatchResponseSchema,
+  AskRequestSchema,
+  AskSourceSchema,
+  HandoffSchema,
+  WorkingSchema,
+  AskResponseSchema,
 ]) {
   registry.add(s, { id: (s.meta() as { id: string }).id });
 }

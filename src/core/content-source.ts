@@ -10,6 +10,7 @@ import type { Page, PageSummary } from '../contract/schemas.ts';
 import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 import { toPage, type ContentData, type ContentPage } from './content.ts';
 import type { SearchIndex } from './search.ts';
+import { AskIndex, buildAskIndex } from './ask/index.ts';
 
 /**
  * What an operation reads of the content: every entry (listPages), one entry by slug (the edge step's
@@ -17,7 +18,7 @@ import type { SearchIndex } from './search.ts';
  * results' entries), the static paths (the edge step's real 404s). Operations declare theirs, and each
  * Vercel function ships only those data files (src/adapters/content-files.ts `DATA_FILES`).
  */
-export type ContentNeed = 'entries' | 'entry' | 'pages' | 'search' | 'files';
+export type ContentNeed = 'entries' | 'entry' | 'pages' | 'search' | 'ask' | 'files';
 
 /** A page without its body: the contract's summary plus what routing and headers need. */
 export interface PageEntry extends PageSummary {
@@ -42,6 +43,8 @@ export interface ContentSource {
   page(slug: string): Page | undefined;
   /** The search index. */
   searchIndex(): SearchIndex;
+  /** The assistant's section index (src/core/ask/index.ts). */
+  askIndex(): AskIndex;
   /** The plain text search cuts a page's snippet from, or undefined. */
   snippetText(slug: string): string | undefined;
   /** Whether the site publishes a static file at this public path (outside `/_astro/` and `/pagefind/`). */
@@ -53,13 +56,21 @@ export function entryOf({ text: _t, markdown, ...entry }: ContentPage): PageEntr
   return { ...entry, tokens: markdownTokens(markdownTwin({ ...entry, markdown })) };
 }
 
-/** A content source over data already in memory; `index` loads the search index on first use. */
-export function contentFromData(data: ContentData, index: () => SearchIndex): ContentSource {
+/**
+ * A content source over data already in memory; `index` loads the search index on first use, `ask` the
+ * assistant's (default: built from the pages' markdown, without the rendered anchors).
+ */
+export function contentFromData(
+  data: ContentData,
+  index: () => SearchIndex,
+  ask: () => AskIndex = () => new AskIndex(buildAskIndex(data.pages)),
+): ContentSource {
   const bySlug = new Map(data.pages.map((p) => [p.slug, p]));
   const files = new Set(data.files);
   let entries: PageEntry[] | undefined;
   let entryBySlug: Map<string, PageEntry> | undefined;
   let loaded: SearchIndex | undefined;
+  let askLoaded: AskIndex | undefined;
   const all = () => (entries ??= data.pages.map(entryOf));
   return {
     origin: data.origin,
@@ -71,6 +82,7 @@ export function contentFromData(data: ContentData, index: () => SearchIndex): Co
       return p && toPage(p);
     },
     searchIndex: () => (loaded ??= index()),
+    askIndex: () => (askLoaded ??= ask()),
     snippetText: (slug) => bySlug.get(slug)?.text,
     hasFile: (path) => files.has(path),
   };

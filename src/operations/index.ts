@@ -5,6 +5,7 @@
  */
 import { functionPath, staticRewrites, staticRoutes, type RouteSpec } from '../contract/routes.ts';
 import { functionOf, type Operation } from '../http/operation.ts';
+import { askSite } from './ask-site.ts';
 import { getPage } from './get-page.ts';
 import { getPagesBatch } from './get-pages-batch.ts';
 import { leadsFlush } from './leads-flush.ts';
@@ -19,6 +20,7 @@ export const operations: readonly Operation[] = [
   getPage,
   searchSite,
   getPagesBatch,
+  askSite,
   validateLead,
   submitLead,
   leadsFlush,

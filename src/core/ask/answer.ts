@@ -1,0 +1,378 @@
+/**
+ * @module askSite: the assistant. Extractive and deterministic: it ranks the site's sections for the question
+ * (BM25 over heading and body with the site's analyzer, src/core/ask/question.ts for how questions are read),
+ * quotes the sentences of the best sections that hold the question's words, and links each section (its anchor
+ * plus a text fragment for the quoted sentence). It answers only when one section holds the question's words:
+ * otherwise it says so in one sentence, lists what is related as related, and offers a person. Pricing arithmetic
+ * comes from the price list with its working (src/core/ask/pricing.ts), each price cited. The answer is built
+ * here, in one place, from quoted sentences only: a later model could only rephrase behind the same check.
+ */
+import type { Pricing } from '../../contract/content.ts';
+import { termOf, words, isStopWord } from '../search/analyze.ts';
+import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
+import type { AskIndex } from './index.ts';
+import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
+import { isFollowUp, type TermGroup, termGroups } from './question.ts';
+import { plainOf } from './sections.ts';
+
+export interface AskTurn {
+  question: string;
+  sources?: readonly { slug: string; heading: string | null }[];
+}
+
+export interface AskInput {
+  question: string;
+  conversation?: readonly AskTurn[];
+}
+
+export interface AskSourceOut {
+  slug: string;
+  title: string;
+  heading: string | null;
+  url: string;
+  text: string;
+  role: 'answer' | 'related';
+}
+
+export interface AskResult {
+  question: string;
+  answered: boolean;
+  answer: string;
+  sources: AskSourceOut[];
+  handoff: Handoff | null;
+  mode: 'extractive';
+  working?: Working;
+}
+
+export interface AskDeps {
+  index: AskIndex;
+  pricing: Pricing;
+  /** The site's origin (handoff URLs). */
+  origin: string;
+  /** Now, ms since the epoch (the handoff's label fits the hour). */
+  now: number;
+}
+
+/** The one sentence of an answer when the site has none (the only words of an answer not quoted from the site). */
+export const NO_ANSWER = "The Kartage website doesn't answer that, so I won't guess.";
+/** The sentence before the related sections' list, when there are some. */
+export const NO_ANSWER_RELATED = 'These pages are related but do not answer it:';
+
+const MAX_SOURCES = 5;
+const K1 = 1.2;
+const B = 0.75;
+const HEADING_WEIGHT = 2.5;
+/** Share of the question's weight a section must hold to answer it. */
+const MIN_COVERAGE = 0.6;
+
+interface Ranked {
+  section: number;
+  score: number;
+  coverage: number;
+  /** Which groups it holds. */
+  holds: boolean[];
+}
+
+const idfOf = (index: AskIndex, term: string) => {
+  const n = index.sectionCount;
+  const df = index.df(term);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+};
+
+/** The weight of a group: the idf of its rarest known term (an unknown word weighs as a word on one section). */
+function groupIdf(index: AskIndex, g: TermGroup): number {
+  let best = 0;
+  for (const t of g.terms) if (index.df(t) > 0) best = Math.max(best, idfOf(index, t));
+  return (best || idfOf(index, '\u0000')) * g.weight;
+}
+
+/** Sections ranked for the groups (best first); `boost` multiplies the score of sections of some pages. */
+function rank(index: AskIndex, groups: readonly TermGroup[], boost?: ReadonlySet<string>): Ranked[] {
+  const scores = new Map<number, { score: number[]; holds: boolean[] }>();
+  const weights = groups.map((g) => groupIdf(index, g));
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  groups.forEach((g, gi) => {
+    for (const term of g.terms) {
+      const list = index.postings(term);
+      if (!list) continue;
+      const idf = idfOf(index, term) * g.weight * (term === g.terms[0] ? 1 : 0.8);
+      for (let i = 0; i < list.length; i += 3) {
+        const s = list[i]!;
+        const tf = list[i + 1]! + HEADING_WEIGHT * list[i + 2]!;
+        const norm = 1 - B + (B * index.data.lengths[s]!) / index.averageLength;
+        const v = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
+        let e = scores.get(s);
+        if (!e)
+          scores.set(s, (e = { score: new Array(groups.length).fill(0), holds: new Array(groups.length).fill(false) }));
+        if (v > e.score[gi]!) e.score[gi] = v;
+        e.holds[gi] = true;
+      }
+    }
+  });
+  const out: Ranked[] = [];
+  for (const [section, e] of scores) {
+    const page = index.data.sections[section]!.p;
+    let score = 0;
+    let held = 0;
+    groups.forEach((g, gi) => {
+      score += e.score[gi]!;
+      if (e.holds[gi]) held += weights[gi]!;
+      else if (g.terms.some((t) => index.titleHas(page, t))) {
+        // A word of the page's title counts for its sections, a little ("does the crew app work offline?").
+        score += 0.35 * weights[gi]!;
+        held += 0.75 * weights[gi]!;
+        e.holds[gi] = true;
+      }
+    });
+    const coverage = held / total;
+    if (boost?.has(index.data.pages[page]!.slug)) score *= 1.3;
+    if (index.data.pages[page]!.listing) score *= 0.8;
+    out.push({ section, score: score * (0.25 + coverage * coverage), coverage, holds: e.holds });
+  }
+  return out.sort((a, b) => b.score - a.score || a.section - b.section);
+}
+
+/** A sentence's terms (plain text through the analyzer). */
+function sentenceTerms(plain: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of words(plain)) if (!isStopWord(w)) out.add(termOf(w));
+  return out;
+}
+
+interface Quote {
+  section: number;
+  start: number;
+  end: number;
+  plain: string;
+  row: boolean;
+}
+
+/** The sentences of a section that answer the groups: the best, with what it leans on ("Yes." before it). */
+function quotesFrom(index: AskIndex, section: number, groups: readonly TermGroup[], weights: number[]): Quote[] {
+  const s = index.data.sections[section]!;
+  const sentences: Quote[] = [];
+  for (let i = 0; i < s.s.length; i += 3) {
+    const start = s.s[i]!;
+    const end = s.s[i + 1]!;
+    const kind = s.s[i + 2]!;
+    if (kind === 2) continue;
+    const row = kind === 1;
+    const raw = s.t.slice(start, end);
+    sentences.push({ section, start, end, row, plain: row ? plainOf(raw.replace(/\s*\|\s*/g, ' ')) : plainOf(raw) });
+  }
+  if (!sentences.length) return [];
+  const scores = sentences.map((q) => {
+    const terms = sentenceTerms(q.plain);
+    let v = 0;
+    groups.forEach((g, gi) => {
+      if (g.terms.some((t) => terms.has(t))) v += weights[gi]!;
+    });
+    return v;
+  });
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  const picked = new Set<number>([best]);
+  // A headed section whose first sentence is the short answer ("Yes.", "No.") keeps it.
+  if (best > 0 && sentences[0]!.plain.length <= 24) picked.add(0);
+  if (scores[best] === 0) picked.add(0);
+  // A short best sentence, or one that leads into a list (":"), brings the next one.
+  const b = sentences[best]!;
+  if ((b.plain.length < 70 || b.plain.endsWith(':')) && best + 1 < sentences.length) picked.add(best + 1);
+  // Another sentence holding words the picked ones lack (up to three sentences in all).
+  const covered = new Set<number>();
+  for (const i of picked) {
+    const terms = sentenceTerms(sentences[i]!.plain);
+    groups.forEach((g, gi) => {
+      if (g.terms.some((t) => terms.has(t))) covered.add(gi);
+    });
+  }
+  let extra = -1;
+  let extraGain = 0;
+  sentences.forEach((q, i) => {
+    if (picked.has(i)) return;
+    const terms = sentenceTerms(q.plain);
+    let gain = 0;
+    groups.forEach((g, gi) => {
+      if (!covered.has(gi) && g.terms.some((t) => terms.has(t))) gain += weights[gi]!;
+    });
+    if (gain > extraGain) {
+      extra = i;
+      extraGain = gain;
+    }
+  });
+  if (extra >= 0 && picked.size < 3) picked.add(extra);
+  return [...picked].sort((x, y) => x - y).map((i) => sentences[i]!);
+}
+
+/** Percent-encodes a text directive's term (also `-`, `,` and `&`, which the syntax reserves). */
+const fragmentTerm = (s: string) => encodeURIComponent(s).replace(/-/g, '%2D');
+
+/** `#:~:text=` for a sentence: whole when short, else its first and last words (textStart,textEnd). */
+export function textFragment(plain: string): string {
+  const ws = plain.split(' ');
+  if (ws.length <= 8) return `:~:text=${fragmentTerm(plain)}`;
+  return `:~:text=${fragmentTerm(ws.slice(0, 4).join(' '))},${fragmentTerm(ws.slice(-4).join(' '))}`;
+}
+
+/** A source: the section, its URL landing on it (anchor, and the first quoted sentence's text fragment). */
+function sourceOf(index: AskIndex, section: number, role: 'answer' | 'related', quote?: Quote): AskSourceOut {
+  const s = index.data.sections[section]!;
+  const page = index.data.pages[s.p]!;
+  const fragment = quote && !quote.row ? textFragment(quote.plain) : '';
+  const hash = s.a || fragment ? `#${s.a ?? ''}${fragment}` : '';
+  return { slug: page.slug, title: page.title, heading: s.h, url: `${page.url}${hash}`, text: s.t, role };
+}
+
+/** The sections an earlier turn cited that the index still has. */
+function citedPages(turn: AskTurn | undefined): Set<string> {
+  return new Set((turn?.sources ?? []).map((s) => s.slug));
+}
+
+/** The pricing page's sections that state a price (the plan's row, each add-on's row), and its GST statement. */
+function pricingQuotes(index: AskIndex, working: Working, pricing: Pricing): Quote[] {
+  const out: Quote[] = [];
+  const find = (needles: string[]): Quote | undefined => {
+    for (const s of index.sectionsOf('pricing')) {
+      const sec = index.data.sections[s]!;
+      for (let i = 0; i < sec.s.length; i += 3) {
+        const raw = sec.t.slice(sec.s[i]!, sec.s[i + 1]!);
+        if (needles.every((n) => raw.includes(n))) {
+          const row = sec.s[i + 2] !== 0;
+          if (sec.s[i + 2] === 2) continue;
+          return {
+            section: s,
+            start: sec.s[i]!,
+            end: sec.s[i + 1]!,
+            row,
+            plain: plainOf(row ? raw.replace(/\s*\|\s*/g, ' ') : raw),
+          };
+        }
+      }
+    }
+    return undefined;
+  };
+  for (const line of working.lines) {
+    const name = line.item.replace(/ plan$/, '');
+    const q = find([name, dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]);
+    if (q) out.push(q);
+  }
+  if (working.annual !== undefined) {
+    const q = find(['two months off']);
+    if (q) out.push(q);
+  }
+  const gst = find(['exclude GST']) ?? find(['GST']);
+  if (gst) out.push(gst);
+  void pricing;
+  return out;
+}
+
+/** Joins quotes into the answer: sentences of one section run on; sections and table rows are paragraphs. */
+function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
+  const parts: string[] = [];
+  let last: Quote | undefined;
+  for (const q of quotes) {
+    const text = index.data.sections[q.section]!.t.slice(q.start, q.end);
+    if (last && last.section === q.section && !q.row && !last.row) parts[parts.length - 1] += ` ${text}`;
+    else parts.push(text);
+    last = q;
+  }
+  return parts.join('\n\n');
+}
+
+/** Answers a question from the site (see the module comment). */
+export function askSite(d: AskDeps, input: AskInput): AskResult {
+  const question = input.question.trim();
+  const turns = input.conversation ?? [];
+  const previous = turns.at(-1);
+  const { index } = d;
+  const asked = handoffIntent(question);
+  const intent = asked?.intent;
+  let groups = termGroups(asked ? asked.rest : question, index);
+  const followUp = previous !== undefined && isFollowUp(question, groups);
+  if (followUp) {
+    const own = new Set(groups.flatMap((g) => g.terms));
+    const carried = termGroups(previous.question, index, 0.5).filter((g) => !g.terms.some((t) => own.has(t)));
+    groups = [...groups, ...carried.filter((g) => !g.unknown)];
+  }
+  const support = intent === 'contact' && isSupportRequest(question);
+  // In a request for a person, words on no page are names (of the person, their company): not the question.
+  if (intent) groups = groups.filter((g) => !g.unknown);
+  const result = (
+    answered: boolean,
+    answer: string,
+    sources: AskSourceOut[],
+    handoff: Handoff | null,
+    working?: Working,
+  ): AskResult => {
+    const r: AskResult = {
+      question,
+      answered,
+      answer,
+      sources: sources.slice(0, MAX_SOURCES),
+      handoff,
+      mode: 'extractive',
+    };
+    if (working) r.working = working;
+    return r;
+  };
+  const handoff = (fallback: boolean) =>
+    intent ? handoffFor(intent, d.now, d.origin, support) : fallback ? handoffFor('contact', d.now, d.origin) : null;
+
+  const working = priceQuestion(question, d.pricing, followUp ? previous.question : undefined);
+  if (working) {
+    const quotes = pricingQuotes(index, working, d.pricing);
+    const seen = new Map<number, Quote>();
+    for (const q of quotes) if (!seen.has(q.section)) seen.set(q.section, q);
+    const sources = [...seen].map(([s, q]) => sourceOf(index, s, 'answer', q));
+    // The prices are cited by their sections; the answer states the working and quotes what the page says of GST
+    // (and of annual billing when asked).
+    const said = quotes.filter((q) => !q.row);
+    const answer = [workingSentence(working), joinQuotes(index, said)].filter(Boolean).join('\n\n');
+    return result(true, answer, sources, handoff(false), working);
+  }
+
+  const boost = followUp ? citedPages(previous) : undefined;
+  const ranked = rank(index, groups, boost);
+  const own = groups.filter((g) => g.weight === 1);
+  const unknown = own.some((g) => g.unknown);
+  const top = ranked[0];
+  // A fault report goes to support: the site's pages are not the answer to "our crew can't sign in".
+  const answerable = top !== undefined && own.length > 0 && !unknown && top.coverage >= MIN_COVERAGE && !support;
+  if (!answerable) {
+    const related = unknown ? [] : ranked.slice(0, 3).filter((r) => r.coverage >= 0.3);
+    const sources = related.map((r) => sourceOf(index, r.section, 'related'));
+    const list = sources.map((s) => `- [${s.heading ? `${s.title}: ${s.heading}` : s.title}](${s.url})`).join('\n');
+    const person = handoff(true)!;
+    const lead = intent ? person.label : NO_ANSWER;
+    const answer = sources.length ? `${lead} ${NO_ANSWER_RELATED}\n\n${list}` : lead;
+    return result(false, answer, sources, person);
+  }
+
+  const weights = groups.map((g) => groupIdf(index, g));
+  const quotes = quotesFrom(index, top.section, groups, weights);
+  const answerSections = [top.section];
+  // A second need the first section does not cover ("is there a trial and do prices include GST?").
+  const missing = groups.filter((g, gi) => !top.holds[gi] && g.weight === 1 && weights[gi]! > 1);
+  if (missing.length) {
+    const second = rank(index, missing).find((r) => r.section !== top.section && r.coverage >= 0.99);
+    if (second) {
+      answerSections.push(second.section);
+      quotes.push(
+        ...quotesFrom(
+          index,
+          second.section,
+          missing,
+          missing.map((g) => groupIdf(index, g)),
+        ),
+      );
+    }
+  }
+  const firstQuote = (s: number) => quotes.find((q) => q.section === s);
+  const sources = answerSections.map((s) => sourceOf(index, s, 'answer', firstQuote(s)));
+  for (const r of ranked) {
+    if (sources.length >= MAX_SOURCES) break;
+    if (answerSections.includes(r.section) || r.coverage < 0.3) continue;
+    sources.push(sourceOf(index, r.section, 'related'));
+  }
+  return result(true, joinQuotes(index, quotes), sources, handoff(false));
+}

@@ -1,0 +1,132 @@
+/**
+ * @module When the assistant offers a person: the visitor (or an agent writing for one) asks for a demo, a
+ * person, a call back, a quote or to leave a message, or the site has no answer. The label fits the hour: within
+ * the support hours the site states (7am to 7pm AEST, Monday to Saturday; AEST is UTC+10 all year) it gives the
+ * phone number for now; outside them it says when a person will reply.
+ */
+import { fold } from '../search/analyze.ts';
+import { COMPANY } from '../../contract/company.ts';
+
+export type HandoffIntent = 'demo' | 'contact' | 'callback' | 'message';
+
+export interface Handoff {
+  intent: HandoffIntent;
+  label: string;
+  url: string;
+}
+
+/** Patterns on the folded question, tried in order: the first intent whose pattern matches wins. */
+const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
+  [
+    'message',
+    /\b(leave|drop|send|take|pass on|passing on|record) (a |an |my |me a )?(message|msg|note|voicemail|question for)|\b(nobody|no one|noone|nobody'?s|no-one) (is )?(around|online|there|available|answering)|\bafter hours\b|\bout of hours\b|\boutside (of )?(your |business |office )?hours\b|\bwhen you('re| are) (back|open)\b|\bget back to me\b/,
+  ],
+  [
+    'callback',
+    /\b(call|ring|phone|bell) (me|us|him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b/,
+  ],
+  [
+    'demo',
+    /\b(demo|demos|demonstration|walkthrough|walk-through|walk through|walk me through|show (me|us) (around|how|the|kartage|it)|see (it|kartage|the (software|product|app)) (in action|working|live)|product tour|guided tour)\b/,
+  ],
+  [
+    'contact',
+    /\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\b(not working|isn'?t working|doesn'?t work|stopped working|broken|bug|crash|crashes|crashing|error|outage|is down|can'?t (log|sign) in|locked out)\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b/,
+  ],
+];
+
+/**
+ * The intent a question asks a person for, if any, and the question with the words of that request taken out
+ * (what is left may still be a question for the site: "book a demo of storage billing" -> "of storage billing").
+ */
+export function handoffIntent(question: string): { intent: HandoffIntent; rest: string } | undefined {
+  const q = fold(question).replace(/[’‘]/g, "'");
+  for (const [intent, pattern] of INTENTS) {
+    if (pattern.test(q)) {
+      let rest = q;
+      for (const [, p] of INTENTS) rest = rest.replace(new RegExp(p.source, 'g'), ' ');
+      return { intent, rest };
+    }
+  }
+  return undefined;
+}
+
+/** Whether an existing customer reports a fault (the right channel is support, not sales). */
+export const isSupportRequest = (question: string) =>
+  /\b(not working|isn'?t working|doesn'?t work|stopped working|broken|bug|crash|crashes|crashing|error|outage|is down|can'?t (log|sign) in|locked out|our account|my account)\b/.test(
+    fold(question),
+  );
+
+const AEST_MS = 10 * 3600_000;
+const OPEN_HOUR = 7;
+const CLOSE_HOUR = 19;
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** Whether `now` (ms since the epoch) falls within support hours, and when they next open. */
+export function supportHours(now: number): { open: boolean; opens: string } {
+  const local = new Date(now + AEST_MS);
+  const day = local.getUTCDay();
+  const hour = local.getUTCHours();
+  const open = day !== 0 && hour >= OPEN_HOUR && hour < CLOSE_HOUR;
+  let next = day;
+  let ahead = 0;
+  if (open || hour >= CLOSE_HOUR || day === 0) {
+    do {
+      next = (next + 1) % 7;
+      ahead++;
+    } while (next === 0);
+  }
+  const when = ahead === 0 ? 'today' : ahead === 1 ? 'tomorrow' : DAYS[next];
+  return { open, opens: `${OPEN_HOUR}am AEST ${when}` };
+}
+
+/** The handoff for an intent at a time: what to tell the visitor and where the form is. */
+export function handoffFor(intent: HandoffIntent, now: number, origin: string, support = false): Handoff {
+  const { open, opens } = supportHours(now);
+  const phone = COMPANY.phone;
+  const hours = COMPANY.supportHours;
+  const url = (path: string) => `${origin}${path}`;
+  switch (intent) {
+    case 'demo':
+      return {
+        intent,
+        label: open
+          ? `Book a demo: leave your details here and a product specialist will arrange a 45-minute walkthrough, or call ${phone} now (${hours}).`
+          : `Book a demo: leave your details here and a product specialist will contact you from ${opens} to arrange a 45-minute walkthrough.`,
+        url: url('/demo'),
+      };
+    case 'callback':
+      return {
+        intent,
+        label: open
+          ? `Ask for a call back: leave your number and a good time and we will ring you, or call ${phone} now (${hours}).`
+          : `Ask for a call back: leave your number and a good time. We are offline until ${opens} and will ring you at the time you choose.`,
+        url: url('/contact'),
+      };
+    case 'message':
+      return {
+        intent,
+        label: open
+          ? `Leave a message here and a person will reply within one business day, or call ${phone} now (${hours}).`
+          : `Leave a message here: nobody is online until ${opens}, and a person will reply then, within one business day.`,
+        url: url('/contact'),
+      };
+    default:
+      if (support) {
+        return {
+          intent: 'contact',
+          label: open
+            ? `For a problem with your Kartage account, contact support: call ${phone} now or email ${COMPANY.supportEmail}.`
+            : `For a problem with your Kartage account, email ${COMPANY.supportEmail} or use in-app chat: support is back at ${opens}, and urgent problems are picked up first.`,
+          url: url('/contact#who-to-contact'),
+        };
+      }
+      return {
+        intent: 'contact',
+        label: open
+          ? `Talk to a person: call ${phone} now (${hours}), or send your question here and we will reply within one business day.`
+          : `Send your question to our team here: nobody is online until ${opens}, and a person will reply then, within one business day.`,
+        url: url('/contact'),
+      };
+  }
+}

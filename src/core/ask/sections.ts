@@ -1,0 +1,222 @@
+/**
+ * @module The assistant's unit of text: a page's sections, cut from its markdown twin's body (the contract's
+ * `markdown`), each with its sentences. A section is the text under a `##`/`###` heading up to the next heading
+ * of any level; the page intro is the title, lead and text before the first `##`. A sentence is a range of the
+ * section's own markdown (so a quote is always a substring of the section), with its plain text (what the page
+ * shows: the text fragment of a citation link, and what the analyzer reads). Done at build time, once.
+ */
+
+/** A heading as the rendered page has it: its level, its `id` (the anchor) and its text. */
+export interface HeadingAnchor {
+  depth: number;
+  id: string;
+  text: string;
+}
+
+/** One sentence (or list item, or table row) of a section: offsets into the section's `text`, and its plain text. */
+export interface Sentence {
+  start: number;
+  end: number;
+  plain: string;
+  /** A table row (quoted whole; its link lands on the section's anchor). */
+  row?: boolean;
+  /** A table's header row (never quoted on its own). */
+  header?: boolean;
+}
+
+export interface Section {
+  slug: string;
+  /** The heading's text as the twin writes it, without the #s; null for the page intro. */
+  heading: string | null;
+  /** The heading's anchor on the rendered page (undefined for the intro, or a heading without an id). */
+  anchor?: string;
+  /** The section's markdown as the twin has it (its heading line first, for a headed section). */
+  text: string;
+  sentences: Sentence[];
+}
+
+/** Inline markdown to the text a reader sees: links and images to their text; emphasis, code marks, escapes gone. */
+export function plainOf(md: string): string {
+  return md
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+    .replace(/<(https?:[^>]+)>/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, '$1$2')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Abbreviations after which a full stop does not end a sentence (the segmenter splits after some of them). */
+const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|incl|No|Nos|St|Pty|Ltd|Mr|Mrs|Ms|Dr|Inc|Co|cf|p\.a)\.$/i;
+
+const segmenter = new Intl.Segmenter('en-AU', { granularity: 'sentence' });
+
+/** Sentence ranges of one paragraph's text (offsets relative to it), trimmed; abbreviations do not split. */
+export function splitSentences(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const piece of segmentsOf(text)) {
+    // The segmenter runs on when a lower-case word follows (". 30-day trial"): split there too.
+    let from = piece.start;
+    for (const m of text.slice(piece.start, piece.end).matchAll(/[.!?]["”’)]?(?= +[\d(“"]*[\dA-Z])/g)) {
+      const cut = piece.start + m.index + m[0].length;
+      const head = text.slice(from, cut);
+      if (ABBREVIATIONS.test(head) || unbalanced(head) || /\d\.$/.test(head)) continue;
+      out.push({ start: from, end: cut });
+      from = cut + (text.slice(cut).length - text.slice(cut).trimStart().length);
+    }
+    out.push({ start: from, end: piece.end });
+  }
+  return out;
+}
+
+/** The segmenter's sentences, trimmed, joined again where it broke after an abbreviation or inside a span. */
+function segmentsOf(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let pending: { start: number; end: number } | undefined;
+  for (const seg of segmenter.segment(text)) {
+    const lead = seg.segment.length - seg.segment.trimStart().length;
+    const start = seg.index + lead;
+    const end = seg.index + seg.segment.trimEnd().length;
+    if (end <= start) continue;
+    if (pending) pending.end = end;
+    else pending = { start, end };
+    const piece = text.slice(pending.start, pending.end);
+    // Keep going when the break follows an abbreviation, or falls inside a link or inline code.
+    if (ABBREVIATIONS.test(piece) || unbalanced(piece)) continue;
+    out.push(pending);
+    pending = undefined;
+  }
+  if (pending) out.push(pending);
+  return out;
+}
+
+/** An open `[`, `(` of a link, inline code span or `**` strong span that the piece does not close. */
+function unbalanced(s: string): boolean {
+  let square = 0;
+  let round = 0;
+  for (const c of s) {
+    if (c === '[') square++;
+    else if (c === ']') square = Math.max(0, square - 1);
+    else if (c === '(') round++;
+    else if (c === ')') round = Math.max(0, round - 1);
+  }
+  return square > 0 || round > 0 || (s.match(/`/g)?.length ?? 0) % 2 === 1 || (s.match(/\*\*/g)?.length ?? 0) % 2 === 1;
+}
+
+const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const FENCE = /^\s*(```|~~~)/;
+const TABLE_RULE = /^\|?\s*:?-{2,}/;
+const LIST_ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+/;
+
+/** The sentences of a section's text: paragraphs split into sentences, each list item and table row one unit. */
+export function sentencesOf(text: string, skipFirstLine: boolean): Sentence[] {
+  const out: Sentence[] = [];
+  let offset = 0;
+  let inFence = false;
+  const lines = text.split('\n');
+  let para: { start: number; end: number } | undefined;
+  const flush = () => {
+    if (!para) return;
+    const body = text.slice(para.start, para.end);
+    // A line of a word or two with no full stop is a label (an eyebrow, a caption), not a sentence.
+    if (body.split(/\s+/).length < 3 && !/[.!?:]$/.test(body)) return void (para = undefined);
+    for (const s of splitSentences(body)) push(para.start + s.start, para.start + s.end);
+    para = undefined;
+  };
+  const push = (start: number, end: number, row = false) => {
+    const raw = text.slice(start, end);
+    const plain = row
+      ? plainOf(
+          raw
+            .replace(/^\|/, '')
+            .replace(/\|$/, '')
+            .replace(/\s*\|\s*/g, ' · '),
+        )
+      : plainOf(raw);
+    if (/[\p{L}\p{N}]/u.test(plain)) out.push(row ? { start, end, plain, row } : { start, end, plain });
+  };
+  lines.forEach((line, i) => {
+    const start = offset;
+    offset += line.length + 1;
+    if (i === 0 && skipFirstLine) return;
+    if (FENCE.test(line)) {
+      flush();
+      inFence = !inFence;
+      return;
+    }
+    if (inFence) return;
+    const trimmed = line.trim();
+    if (!trimmed || HEADING.test(line)) {
+      flush();
+      return;
+    }
+    if (trimmed.startsWith('|')) {
+      flush();
+      if (!TABLE_RULE.test(trimmed)) push(start + line.indexOf('|'), start + line.trimEnd().length, true);
+      else if (out.at(-1)?.row) out.at(-1)!.header = true;
+      return;
+    }
+    const item = LIST_ITEM.exec(line);
+    if (item) {
+      flush();
+      para = { start: start + item[0].length, end: start + line.trimEnd().length };
+      return;
+    }
+    if (para) para.end = start + line.trimEnd().length;
+    else para = { start: start + (line.length - line.trimStart().length), end: start + line.trimEnd().length };
+  });
+  flush();
+  return out;
+}
+
+/** The heading text as the page shows it (markdown marks removed), for matching a rendered heading. */
+const headingKey = (s: string) => plainOf(s).toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * A page's sections from its markdown body (which starts with its `# Title`) and the rendered headings (their
+ * anchors, matched by text in order). Sections with no sentence (a heading straight above another) are left out.
+ */
+export function splitSections(slug: string, markdown: string, anchors: readonly HeadingAnchor[] = []): Section[] {
+  const lines = markdown.split('\n');
+  const cuts: { at: number; depth: number; heading: string }[] = [];
+  let offset = 0;
+  let inFence = false;
+  for (const line of lines) {
+    if (FENCE.test(line)) inFence = !inFence;
+    const m = inFence ? null : HEADING.exec(line);
+    if (m) cuts.push({ at: offset, depth: m[1]!.length, heading: m[2]! });
+    offset += line.length + 1;
+  }
+  const firstSection = cuts.find((c) => c.depth === 2 || c.depth === 3);
+  const sections: Section[] = [];
+  const introEnd = firstSection ? firstSection.at : markdown.length;
+  const intro = markdown.slice(0, introEnd).trimEnd();
+  // The intro: title, lead and text before the first ## (its # line is the title: not a sentence of its own).
+  const introSentences = sentencesOf(intro, intro.startsWith('# '));
+  if (introSentences.length) sections.push({ slug, heading: null, text: intro, sentences: introSentences });
+  let anchorAt = 0;
+  cuts.forEach((cut, i) => {
+    if (cut.depth !== 2 && cut.depth !== 3) return;
+    if (firstSection && cut.at < firstSection.at) return;
+    const end = i + 1 < cuts.length ? cuts[i + 1]!.at : markdown.length;
+    const text = markdown.slice(cut.at, end).trimEnd();
+    const key = headingKey(cut.heading);
+    let anchor: string | undefined;
+    for (let k = anchorAt; k < anchors.length; k++) {
+      if (headingKey(anchors[k]!.text) === key) {
+        anchor = anchors[k]!.id;
+        anchorAt = k + 1;
+        break;
+      }
+    }
+    const sentences = sentencesOf(text, true);
+    if (!sentences.length) return;
+    const section: Section = { slug, heading: plainOf(cut.heading), text, sentences };
+    if (anchor) section.anchor = anchor;
+    sections.push(section);
+  });
+  return sections;
+}
