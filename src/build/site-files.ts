@@ -41,6 +41,10 @@ export interface MachineFile {
 export const MACHINE_FILES: readonly MachineFile[] = [
   { path: '/openapi.json', note: 'OpenAPI 3.1 description of the content, lead and sandbox API (also /openapi.yaml).' },
   { path: '/api/v1/pages', note: 'Page index as JSON; one page at /api/v1/pages/{slug}; search at /api/v1/search?q=.' },
+  {
+    path: '/api/v1/ask',
+    note: 'Ask a question (POST JSON {"question"}): an answer quoted from the site\'s sections, each linked; says so when the site has no answer.',
+  },
   { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
   { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
   { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },

@@ -9,7 +9,7 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { llmsTxt, sitemapMd, type SitePage } from '../../src/build/site-files.ts';
+import { llmsTxt, MACHINE_FILES, sitemapMd, type SitePage } from '../../src/build/site-files.ts';
 import { PageFrontmatterSchema } from '../../src/contract/content.ts';
 import { CONTENT_FILE, DATA_DIR, toPage, toSummary, type ContentData } from '../../src/core/content.ts';
 import { htmlFileOfSlug, pageJsonPathOfSlug, slugOfEntry, twinPathOfSlug } from '../../src/core/slugs.ts';
@@ -70,6 +70,23 @@ describe('llms.txt and sitemap.md sections', () => {
     expect(md.indexOf('## Start here')).toBeLessThan(md.indexOf(`(${ORIGIN}/apply)`));
     expect(md.indexOf(`(${ORIGIN}/apply)`)).toBeLessThan(md.indexOf('## Product'));
     expect(md.indexOf('## Other pages')).toBeLessThan(md.indexOf(`(${ORIGIN}/stories)`));
+  });
+});
+
+describe('llms.txt machine-readable files', () => {
+  it('lists the ask endpoint with a one-line note, after the page API and before the MCP server', () => {
+    const lines = llmsTxt([], ORIGIN, MACHINE_FILES).split('\n');
+    const files = lines.slice(lines.indexOf('## Machine-readable files') + 2);
+    const ask = files.find((l) => l.startsWith(`- [/api/v1/ask](${ORIGIN}/api/v1/ask): `));
+    expect(ask).toBeDefined();
+    expect(ask).toMatch(/^- \[\/api\/v1\/ask\]\([^)]+\): Ask a question \(POST JSON \{"question"\}\): .+\.$/);
+    expect(ask).toContain('quoted from the site');
+    expect(ask).toContain('says so when the site has no answer');
+    const at = (path: string) => files.findIndex((l) => l.startsWith(`- [${path}](`));
+    expect(at('/api/v1/pages')).toBeLessThan(at('/api/v1/ask'));
+    expect(at('/api/v1/ask')).toBeLessThan(at('/mcp'));
+    // One line each: no note runs over a line break.
+    for (const f of MACHINE_FILES) expect(f.note, f.path).not.toMatch(/\n/);
   });
 });
 
