@@ -3,7 +3,8 @@
  * Skills Discovery via well-known URIs (cloudflare/agent-skills-discovery-rfc, v0.2.0) at
  * /.well-known/agent-skills/index.json, listing a SKILL.md in the Agent Skills format (agentskills.io:
  * YAML front matter with name and description, then markdown instructions) that teaches an agent this
- * site: find content, read pages as markdown, check a lead in the sandbox, submit one only for a person.
+ * site: find content, ask a question, read pages as markdown, check a lead in the sandbox, submit one only for a
+ * person.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -22,9 +23,12 @@ export const SKILL_NAME = 'kartage-site';
 export const SKILL_PATH = `/.well-known/agent-skills/${SKILL_NAME}/SKILL.md`;
 export const SKILL_DESCRIPTION =
   'Find, read and cite pages of the Kartage website (software for moving, relocation and storage companies): ' +
-  'search, the page index and llms.txt, pages as markdown, pricing, and the lead API. Use when a person asks about ' +
-  'Kartage, its plans or prices, or wants to contact Kartage or book a demo; check a lead in the sandbox first and ' +
-  'submit one only for a person who asked.';
+  'search, questions answered with quotes from the site, the page index and llms.txt, pages as markdown, pricing, ' +
+  'and the lead API. Use when a person asks about Kartage, its plans or prices, or wants to contact Kartage or book ' +
+  'a demo; check a lead in the sandbox first and submit one only for a person who asked.';
+
+/** The ask endpoint's limits (src/contract/ask.ts ASK_LIMITS). */
+const ASK = { questionMin: 2, questionMax: 500, turnsMax: 10, bodyBytes: 16 * 1024 } as const;
 
 const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
@@ -64,6 +68,21 @@ and New Zealand. Everything on ${origin}/ is public and needs no authentication:
    [sitemap.xml](${origin}/sitemap.xml) lists every URL with its last change.
 4. MCP: \`POST ${origin}/mcp\` (Streamable HTTP, stateless) offers the same as tools:
    ${list(MCP_TOOLS)}. Its manifest is [mcp.json](${origin}/.well-known/mcp.json).
+
+## Ask a question
+
+\`POST ${origin}/api/v1/ask\` with \`{"question": "Is there a free trial?"}\` (${ASK.questionMin} to ${ASK.questionMax}
+characters) answers from the site's own content: every sentence of \`answer\` is quoted from a section in
+\`sources\` (best first; each has \`slug\`, \`title\`, \`heading\`, \`url\`, \`text\` and \`role\`), and its \`url\`
+opens the page at that section. Nothing is invented; a pricing question that needs arithmetic ("Starter plus
+two extra office users") gets the monthly figure with its working from the price list, excluding GST.
+
+- \`answered: false\` means the site has no answer: tell the person so, do not guess. \`handoff\` then offers
+  a person: \`intent\` (\`demo\`, \`contact\`, \`callback\` or \`message\`), a \`label\` to show and the \`url\`
+  of the form. The endpoint sends nothing; a lead is the lead API below, only for a person who asked.
+- A follow-up carries up to ${ASK.turnsMax} earlier turns, oldest first: \`conversation: [{"question", "sources":
+  [{"slug", "heading"}]}]\`. Nothing is kept between requests. A body over ${ASK.bodyBytes / 1024} KB gets 413.
+- \`mode\` is always \`extractive\`: quote and link its sources, as you would a page.
 
 ## Read a page as markdown
 
@@ -110,17 +129,18 @@ details, and confirmed what will be sent. Never submit to test, to explore, or w
   the same key on every retry of that lead: a replay creates nothing new.
 - 200 \`{"ok": true}\`: sent. 400: name or email is wrong (the sandbox would have said). 429: wait
   \`Retry-After\` seconds (${LIMITS.lead.limit} leads an hour per address). 502: it could not be recorded; tell
-  the person to use the chat on the website or email sales@kartage.com.au.
+  the person to call 1300 527 824 or email sales@kartage.com.au (the chat on the website shows both when it
+  cannot record their details either).
 - Or let the person send it themselves: the [demo form](${origin}/demo) and the
   [contact form](${origin}/contact). In a browser with WebMCP, the page's \`book_demo\` tool fills the
   demo form for the person to review and send; it never sends it.
 
 ## Limits
 
-- ${LIMITS.read.limit} API requests a minute per address (search, pages, batch, sandbox, MCP); the HTML pages
-  and \`.md\` files are free. On 429, wait \`Retry-After\` seconds.
-- Answers may be cached for ${LIMITS.cacheSeconds / 60} minutes. The full API description:
-  [openapi.json](${origin}/openapi.json).
+- ${LIMITS.read.limit} API requests a minute per address (search, ask, pages, batch, sandbox, MCP; a question is
+  one); the HTML pages and \`.md\` files are free. On 429, wait \`Retry-After\` seconds.
+- Answers may be cached for ${LIMITS.cacheSeconds / 60} minutes (ask answers never are). The full API
+  description: [openapi.json](${origin}/openapi.json).
 `;
 }
 

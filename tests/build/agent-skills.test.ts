@@ -71,12 +71,33 @@ describe('/.well-known/agent-skills/index.json', () => {
     expect(body!.length / 4).toBeLessThan(5000);
     for (const topic of [
       'Find content',
+      'Ask a question',
       'Read a page as markdown',
       'Check a lead in the sandbox',
       'Submit a lead only for a person who asked',
     ]) {
       expect(body).toContain(`## ${topic}`);
     }
+  });
+
+  it('says how to ask the site a question: the request, what an answer holds, no answer and the handoff', async () => {
+    const skill = (await send(local(index.json().skills[0].url))).text;
+    const ask = skill.slice(skill.indexOf('## Ask a question'), skill.indexOf('## Read a page as markdown'));
+    expect(ask).toContain(`POST ${origin}/api/v1/ask`);
+    expect(ask).toContain('{"question": "Is there a free trial?"}');
+    expect(ask).toContain('2 to 500');
+    for (const field of ['answer', 'sources', 'slug', 'title', 'heading', 'url', 'text', 'role']) {
+      expect(ask, field).toContain(`\`${field}\``);
+    }
+    expect(ask).toContain('`answered: false` means the site has no answer');
+    for (const intent of ['demo', 'contact', 'callback', 'message']) expect(ask, intent).toContain(`\`${intent}\``);
+    expect(ask).toMatch(/up to 10 earlier\s+turns/);
+    expect(ask).toContain('`conversation: [{"question", "sources":');
+    expect(ask).toContain('over 16 KB gets 413');
+    expect(ask).toContain('`extractive`');
+    // Metered as a read, never cached.
+    expect(skill).toMatch(/\(search, ask, pages, batch, sandbox, MCP; a question is\s+one\)/);
+    expect(skill).toContain('(ask answers never are)');
   });
 
   it('every link of the skill answers on the local server', async () => {
@@ -96,6 +117,7 @@ describe('/.well-known/agent-skills/index.json', () => {
 
     expect(posts.map((u) => new URL(u).pathname).sort()).toEqual([
       '/api/lead',
+      '/api/v1/ask',
       '/api/v1/lead/validate',
       '/api/v1/pages/batch',
       '/mcp',
