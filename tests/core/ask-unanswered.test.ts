@@ -1,0 +1,261 @@
+/**
+ * What the assistant could not answer, counted for the content team (src/core/ask/unanswered.ts): the
+ * scrubbing (no email, phone number, link with a query or long number survives), the normalised key, the
+ * 200-character bound, and the recorder the operation calls: it returns at once, never throws, hands a
+ * write that always settles (within its bound) to `defer`, and logs a run of failures once.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createUnansweredRecorder,
+  QUESTION_MAX_CHARS,
+  questionKey,
+  scrubQuestion,
+  UNANSWERED_TIMEOUT_MS,
+} from '../../src/core/ask/unanswered.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import type { Store } from '../../src/core/ports.ts';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('scrubQuestion', () => {
+  it.each([
+    ['my email is Jo.Smith+quotes@Example.com.au, reply there', 'my email is [email], reply there'],
+    ['write to JO_S@mail.example.org.', 'write to [email].'],
+    ['jo (at) example (dot) com or jo[at]example[dot]com', '[email] or [email]'],
+    ['mailto:jo@example.com', 'mailto:[email]'],
+  ])('emails: %j', (q, out) => {
+    expect(scrubQuestion(q)).toBe(out);
+  });
+
+  it.each([
+    // Australian mobiles, landlines and business numbers, in the ways people write them.
+    ['call me on 0412 345 678 tomorrow', 'call me on [phone] tomorrow'],
+    ['call me on 0412345678', 'call me on [phone]'],
+    ['0412-345-678?', '[phone]?'],
+    ['+61 412 345 678', '[phone]'],
+    ['+61412345678', '[phone]'],
+    ['+61 (0)412 345 678', '[phone]'],
+    ['my office is (03) 9123 4567', 'my office is [phone]'],
+    ['03 9123 4567', '[phone]'],
+    ['(02) 9876-5432 after 5', '[phone] after 5'],
+    ['is 1300 527 824 your number', 'is [phone] your number'],
+    ['1800 123 456 or 1300527824', '[phone] or [phone]'],
+    // International forms.
+    ['+1 (555) 123-4567', '[phone]'],
+    ['+44 20 7946 0958', '[phone]'],
+    ['+64 21 123 4567', '[phone]'],
+    ['555-123-4567', '[phone]'],
+    ['+49 30 12345678', '[phone]'],
+    ['555.123.4567', '[phone]'],
+    // Full-width digits are digits too.
+    ['０４１２ ３４５ ６７８', '[phone]'],
+  ])('phone numbers: %j', (q, out) => {
+    expect(scrubQuestion(q)).toBe(out);
+  });
+
+  it.each([
+    ['see https://app.example.com/invoice?id=42&token=abc please', 'see [link] please'],
+    ['www.kartage.com.au/pricing?utm_source=mail&email=jo%40x.com', '[link]'],
+    ['kartage.com/demo?name=jo why', '[link] why'],
+    ['http://localhost:4321/?q=x', '[link]'],
+    ['https://x.com/signup?email=jo@x.com&ph=0412345678 fails', '[link] fails'],
+    // A link without a query names a page, not a person; a question mark after one is punctuation.
+    ['is kartage.com/pricing up to date?', 'is kartage.com/pricing up to date?'],
+    ['what is on https://kartage.com/pricing?', 'what is on https://kartage.com/pricing?'],
+  ])('links with a query string: %j', (q, out) => {
+    expect(scrubQuestion(q)).toBe(out);
+  });
+
+  it.each([
+    ['my account number 12345678901 is locked', 'my account number [phone] is locked'],
+    ['order 123456 and card 4111111111111111', 'order [number] and card [phone]'],
+    ['ref abc1234567def', 'ref abc[number]def'],
+  ])('long digit runs: %j', (q, out) => {
+    expect(scrubQuestion(q)).toBe(out);
+  });
+
+  it.each([
+    ['How much is $1,890.50 a month for 25 trucks?', 'how much is $1,890.50 a month for 25 trucks?'],
+    ['Do you cover postcode 3000 or 2000?', 'do you cover postcode 3000 or 2000?'],
+    ['what changed since 2026-11-23 or 23.11.2026', 'what changed since 2026-11-23 or 23.11.2026'],
+    ['pricing for 2025-2026 and 2025 2026', 'pricing for 2025-2026 and 2025 2026'],
+    ['12345 items', '12345 items'],
+    ['Version 2.1.3?', 'version 2.1.3?'],
+  ])('keeps what is not personal: %j', (q, out) => {
+    expect(scrubQuestion(q)).toBe(out);
+  });
+
+  it('collapses whitespace (tabs, newlines, zero-width and no-break spaces) and lower-cases', () => {
+    expect(scrubQuestion('  Do\tYou\n\nSUPPORT\u00a0Xero\u200b?  ')).toBe('do you support xero ?');
+    expect(scrubQuestion('DOES  IT   WORK')).toBe('does it work');
+  });
+
+  it(`caps the text at ${QUESTION_MAX_CHARS} characters (code points: an emoji is one)`, () => {
+    expect(scrubQuestion('a'.repeat(500))).toBe('a'.repeat(QUESTION_MAX_CHARS));
+    const emoji = scrubQuestion('🚚'.repeat(300));
+    expect(Array.from(emoji)).toHaveLength(QUESTION_MAX_CHARS);
+    expect(emoji.isWellFormed()).toBe(true);
+    expect(Array.from(scrubQuestion(`${'word '.repeat(100)}call 0412 345 678`)).length).toBeLessThanOrEqual(200);
+  });
+
+  it('a very long input is read up to a word, and no piece of a number cut in two survives', () => {
+    // A long link shrinks to [link], so what stood near the cut (2,000 characters in) comes within the 200 kept.
+    const before = ' call 0412 34';
+    const link = (n: number) => `https://x.com/?t=${'y'.repeat(n - 17)}`;
+    const cutInside = `${link(2_000 - before.length)}${before}5 678 now`;
+    expect(scrubQuestion(cutInside)).toBe('[link] call');
+    expect(scrubQuestion(`${link(1_900)}${before}5 678 now`)).toBe('[link] call [phone] now');
+  });
+
+  it('never throws, keeps at most 200 characters, and leaves no 6-digit run or address (property)', () => {
+    const digits = fc.stringMatching(/^[0-9]{6,12}$/);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 600 }), digits, fc.string({ maxLength: 40 }), (a, d, b) => {
+        const out = scrubQuestion(`${a} ${d} ${b}`);
+        expect(Array.from(out).length).toBeLessThanOrEqual(QUESTION_MAX_CHARS);
+        expect(out).not.toContain(d);
+        expect(out).toBe(out.toLowerCase());
+        expect(out).not.toMatch(/\s{2}/);
+      }),
+      { numRuns: 300, seed: 23 },
+    );
+    fc.assert(
+      fc.property(fc.emailAddress(), (email) => {
+        // All of it goes (one that also reads as a host with a query, `a.aa?b@c.au`, goes as a link).
+        expect(scrubQuestion(`is ${email} on file`)).toMatch(/^is \[(?:email|link)\] on file$/);
+      }),
+      { numRuns: 2_000, seed: 23 },
+    );
+    for (const odd of [undefined, null, 42, {}] as unknown as string[]) expect(() => scrubQuestion(odd)).not.toThrow();
+  });
+});
+
+describe('questionKey', () => {
+  it('one key for the same question asked with other case, spacing, punctuation or accents', () => {
+    const key = (q: string) => questionKey(scrubQuestion(q));
+    expect(key('How much does it cost?')).toBe('how much does it cost');
+    expect(key('how much   does it cost')).toBe(key('How much does it cost?!'));
+    expect(key("What's the café rate")).toBe(key('whats the cafe rate'));
+    expect(key('call 0412 345 678')).toBe(key('Call +61 412 999 000.'));
+    expect(key('call 0412 345 678')).toBe('call [phone]');
+    expect(key('?!')).toBe('');
+  });
+});
+
+/** A store whose counting the test controls, and what the recorder handed to `defer` and `log`. */
+function harness(countQuestion: Store['countQuestion']) {
+  const calls: unknown[][] = [];
+  const deferred: Promise<unknown>[] = [];
+  const logs: { event: string; fields?: Record<string, unknown> }[] = [];
+  const record = createUnansweredRecorder({
+    store: {
+      countQuestion: (...args) => {
+        calls.push(args);
+        return countQuestion(...args);
+      },
+    },
+    log: (event, fields) => logs.push({ event, fields }),
+    now: () => Date.UTC(2026, 10, 23, 10, 0, 0),
+    defer: (work) => deferred.push(work),
+  });
+  return { record, calls, deferred, logs };
+}
+
+describe('createUnansweredRecorder', () => {
+  it('hands the store the key, the scrubbed text and the time, nothing else, and the work to defer', async () => {
+    const store = createMemoryStore();
+    const h = harness((...args) => store.countQuestion(...args));
+    h.record('Can I call you on 0412 345 678 about Xero?');
+    h.record('can i call you on +61 499 000 111 about xero');
+    expect(h.calls).toEqual([]); // the write starts on a later turn, never inside the caller's
+    expect(h.deferred).toHaveLength(2);
+    await Promise.all(h.deferred);
+    expect(h.calls[0]).toEqual([
+      'can i call you on [phone] about xero',
+      'can i call you on [phone] about xero?',
+      Date.UTC(2026, 10, 23, 10, 0, 0),
+    ]);
+    expect(await store.topQuestions(5)).toEqual([
+      { text: 'can i call you on [phone] about xero?', count: 2, lastAsked: Date.UTC(2026, 10, 23, 10, 0, 0) },
+    ]);
+    expect(h.logs).toEqual([]);
+  });
+
+  it('counts nothing for a message with no words left (only a phone number, only punctuation)', () => {
+    const h = harness(() => Promise.resolve());
+    for (const q of ['0412 345 678', '?', '   ', 'jo@example.com 123456']) h.record(q);
+    expect(h.deferred).toEqual([]);
+  });
+
+  it('returns before a slow store finishes; the deferred work settles at the bound, logged', async () => {
+    vi.useFakeTimers();
+    let finish: () => void = () => {};
+    const h = harness(() => new Promise<void>((r) => (finish = r)));
+    h.record('is there a free trial');
+    let settled = false;
+    void h.deferred[0]!.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(UNANSWERED_TIMEOUT_MS - 1);
+    expect(h.calls).toHaveLength(1); // the store is counting, and has not finished
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBe(true); // the store still has not
+    expect(h.logs).toMatchObject([{ event: 'unanswered_not_counted', fields: { level: 'warn' } }]);
+    expect(String(h.logs[0]!.fields!.reason)).toContain(`${UNANSWERED_TIMEOUT_MS} ms`);
+    finish();
+  });
+
+  it('never throws: a store that throws, rejects or never answers, a failing defer or log', async () => {
+    vi.useFakeTimers();
+    const throwing = harness(() => {
+      throw new Error('sync boom');
+    });
+    const rejecting = harness(() => Promise.reject(new Error('ECONNREFUSED')));
+    const hanging = harness(() => new Promise<void>(() => {}));
+    for (const h of [throwing, rejecting, hanging]) {
+      expect(() => h.record('do you support xero')).not.toThrow();
+    }
+    const badDefer = createUnansweredRecorder({
+      store: createMemoryStore(),
+      log: () => {
+        throw new Error('log broken');
+      },
+      now: () => 0,
+      defer: () => {
+        throw new Error('no request context');
+      },
+    });
+    expect(() => badDefer('do you support xero')).not.toThrow();
+    const badNow = createUnansweredRecorder({
+      store: createMemoryStore(),
+      log: () => {},
+      now: () => {
+        throw new Error('clock broken');
+      },
+      defer: () => {},
+    });
+    expect(() => badNow('do you support xero')).not.toThrow();
+    await vi.advanceTimersByTimeAsync(UNANSWERED_TIMEOUT_MS);
+    for (const h of [throwing, rejecting, hanging]) await expect(h.deferred[0]).resolves.toBeUndefined();
+    expect(throwing.logs[0]).toMatchObject({ event: 'unanswered_not_counted', fields: { error: 'sync boom' } });
+    expect(rejecting.logs[0]).toMatchObject({ event: 'unanswered_not_counted', fields: { error: 'ECONNREFUSED' } });
+  });
+
+  it('logs the first failure of a run once, and how many were not counted when counting works again', async () => {
+    let fail = true;
+    const h = harness(() => (fail ? Promise.reject(new Error('down')) : Promise.resolve()));
+    for (let i = 0; i < 4; i++) h.record(`question ${i}`);
+    await Promise.all(h.deferred);
+    expect(h.logs.map((l) => l.event)).toEqual(['unanswered_not_counted']);
+    fail = false;
+    h.record('question 5');
+    h.record('question 6');
+    await Promise.all(h.deferred);
+    expect(h.logs).toMatchObject([
+      { event: 'unanswered_not_counted' },
+      { event: 'unanswered_counting_resumed', fields: { dropped: 4 } },
+    ]);
+  });
+});
