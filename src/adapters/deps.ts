@@ -11,6 +11,7 @@ import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts'
 import { contentFromData, type ContentSource } from '../core/content-source.ts';
 import { loadSearchIndex } from '../core/search.ts';
 import { checkRateLimit, READ_POLICY, type RateLimitOutcome } from '../core/rate-limit.ts';
+import { createUnansweredRecorder } from '../core/ask/unanswered.ts';
 import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
@@ -42,6 +43,13 @@ export interface Deps {
   defer(work: Promise<unknown>): void;
   /** Spends one unit of `client`'s budget under `policy` (default: the read budget). */
   meter(client: string, policy?: LimitPolicy): Promise<RateLimitOutcome>;
+  /**
+   * Counts a question the assistant could not answer, for the content team (`npm run ask:report`): scrubbed
+   * of emails, phone numbers, links with a query and long numbers first; nothing else about the visitor is
+   * kept. Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms,
+   * failures logged (src/core/ask/unanswered.ts).
+   */
+  recordUnanswered(question: string): void;
   /** One line describing the engines in use, for the start-up message. */
   describe(): string;
 }
@@ -106,6 +114,7 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   let content = opts.content;
   let pricing: Pricing | undefined;
   const now = opts.now ?? (() => Date.now());
+  const defer = opts.defer ?? ((work: Promise<unknown>) => waitUntil(work));
   const leadSink = () => (sink ??= createSink(config.sink));
   const salesNotifier = () =>
     (notifier ??= config.salesWebhookUrl
@@ -124,8 +133,9 @@ export function createDeps(opts: DepsOptions = {}): Deps {
     },
     log,
     now,
-    defer: opts.defer ?? ((work) => waitUntil(work)),
+    defer,
     meter: (client, policy = READ_POLICY) => checkRateLimit({ store, policy, client, log, now: now() }),
+    recordUnanswered: createUnansweredRecorder({ store, log, now, defer }),
     describe: () =>
       `content from ${dataDir}; ${store.describe()}; leads to ${leadSink().name}; ` +
       `sales notified by ${salesNotifier().name}`,

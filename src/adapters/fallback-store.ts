@@ -4,7 +4,9 @@
  * store). A Redis outage then degrades the limits to per-instance, never to none, and a key used twice on
  * one instance still makes one lead. Every fallback is logged (`store_fallback`, with the running count)
  * and counted (`fallbacks()`). The outbox has no fallback: a lead is acknowledged only once the CRM or the
- * shared outbox holds it (a memory queue would be lost with the instance).
+ * shared outbox holds it (a memory queue would be lost with the instance). Unanswered questions have none
+ * either: with the shared store failing, counting is dropped, never an error, and logged once
+ * (`unanswered_not_counted`, then `unanswered_counting_resumed` with how many were dropped when it answers).
  *
  * Idempotency keys are claimed in this process first: a key this process has seen (pending or answered)
  * is answered from here without asking the shared store, so a retry during an outage finds the first
@@ -23,6 +25,8 @@ const unitOf = (units: { shared?: string; local?: string }) => JSON.stringify(un
 
 export function createFallbackStore(shared: Store, log: Log, local: Store = createMemoryStore()): FallbackStore {
   let count = 0;
+  /** Unanswered questions not counted since the shared store last counted one. */
+  let dropped = 0;
   const fellBack = (op: string, e: unknown, fields: Record<string, unknown> = {}) => {
     count++;
     log('store_fallback', {
@@ -93,6 +97,25 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
         fellBack('release', e);
       }
     },
+    async countQuestion(key, text, at) {
+      try {
+        await shared.countQuestion(key, text, at);
+      } catch (e) {
+        if (dropped++ === 0)
+          log('unanswered_not_counted', {
+            level: 'warn',
+            op: 'countQuestion',
+            error: String((e as Error)?.message ?? e).slice(0, 300),
+            note: 'the shared store failed; questions are not counted (logged once) until it answers again',
+          });
+        return;
+      }
+      if (dropped) {
+        log('unanswered_counting_resumed', { level: 'info', op: 'countQuestion', dropped });
+        dropped = 0;
+      }
+    },
+    topQuestions: (limit) => shared.topQuestions(limit),
     describe: () => `${shared.describe()}, falling back to per-instance limits when it fails`,
   };
 }

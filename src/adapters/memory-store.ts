@@ -1,15 +1,19 @@
 /**
- * @module The in-process store: rate limits, idempotency records and an outbox in this process's memory.
+ * @module The in-process store: rate limits, idempotency records, an outbox and the count of unanswered
+ * questions in this process's memory.
  * It is the fallback the resilient store (`fallback-store.ts`) turns to for one request when the shared
  * store is slow or down, so limits degrade to per-instance, never to none; and the store of tests that
  * need nothing durable. Nothing here survives the process: the local default is the SQLite store.
  */
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
+import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
 import type { IdempotencyRecord, LimitPolicy, LimitResult, OutboxItem, Store } from '../core/ports.ts';
 
 export interface MemoryStoreOptions {
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;
+  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  questionLimit?: number;
 }
 
 interface Entry<T> {
@@ -24,6 +28,16 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   const keys = new Map<string, Entry<IdempotencyRecord>>();
   const outbox = new Map<string, { payload: string; attempts: number; leaseUntil: number; seq: number }>();
   const quarantine = new Map<string, string>();
+  const questions = new Map<string, { text: string; count: number; lastAsked: number }>();
+  const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
+  type Counted = [key: string, { count: number; lastAsked: number }];
+  const byKey = (a: Counted, b: Counted) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  /** The order the engines trim in: least asked first, then the longest unasked. */
+  const leastAsked = (a: Counted, b: Counted) =>
+    a[1].count - b[1].count || a[1].lastAsked - b[1].lastAsked || byKey(a, b);
+  /** The order of the report: most asked first, then the last asked. */
+  const mostAsked = (a: Counted, b: Counted) =>
+    b[1].count - a[1].count || b[1].lastAsked - a[1].lastAsked || byKey(a, b);
   let seq = 0;
   let units = 0;
   let lastSweep = 0;
@@ -119,6 +133,26 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     },
     outboxSize: async () => outbox.size,
     quarantineSize: async () => quarantine.size,
+
+    async countQuestion(key, text, at) {
+      const second = Math.floor(at / 1000) * 1000;
+      const held = questions.get(key);
+      if (held) {
+        held.count++;
+        held.lastAsked = Math.max(held.lastAsked, second);
+        return;
+      }
+      questions.set(key, { text, count: 1, lastAsked: second });
+      if (questions.size <= questionLimit) return;
+      const others = [...questions].filter(([k]) => k !== key).sort(leastAsked);
+      for (const [k] of others.slice(0, questions.size - questionLimit)) questions.delete(k);
+    },
+    async topQuestions(limit) {
+      return [...questions]
+        .sort(mostAsked)
+        .slice(0, Math.max(0, Math.floor(limit)))
+        .map(([, q]) => ({ ...q }));
+    },
     describe: () => 'in-process store (memory)',
   };
 }

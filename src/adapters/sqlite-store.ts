@@ -1,19 +1,22 @@
 /**
  * @module The embedded store, the local default: one SQLite file (`node:sqlite`, built into Node 24) in
- * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox and the local
- * lead sink. WAL mode, so the server and `npm run leads:flush` (or any other process) read and write it
- * at the same time; `busy_timeout` makes one wait for the other's write instead of failing. Every change
+ * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox, the local
+ * lead sink and the count of questions the assistant could not answer (`unanswered`). WAL mode, so the
+ * server and `npm run leads:flush` (or any other process) read and write it at the same time;
+ * `busy_timeout` makes one wait for the other's write instead of failing. Every change
  * is one transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so two processes never both read
  * and then write on stale data). Lead-path changes (idempotency, the lead budget, the outbox, the lead
  * table) go through a connection with `synchronous=FULL`: committed means on disk before the answer. The
  * read budget goes through a second connection with `synchronous=NORMAL` (WAL): it survives a crashed or
  * killed process, not a power cut, which costs a client at most a few reads back; a metered read then
- * costs no disk flush. Everything survives a restart.
+ * costs no disk flush. The unanswered questions go through the second connection too. Everything survives
+ * a restart.
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
+import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
 import type {
   IdempotencyRecord,
   LeadRecord,
@@ -22,6 +25,7 @@ import type {
   LimitResult,
   OutboxItem,
   Store,
+  UnansweredQuestion,
 } from '../core/ports.ts';
 
 /** The file name inside KARTAGE_VAR_DIR. */
@@ -41,6 +45,9 @@ CREATE TABLE IF NOT EXISTS quarantine (n INTEGER PRIMARY KEY AUTOINCREMENT, id T
   reason TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS leads (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
   at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS unanswered (key TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL,
+  last_asked INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS unanswered_rank ON unanswered (count, last_asked);
 `;
 
 interface Database {
@@ -156,11 +163,14 @@ export interface SqliteStoreOptions {
   file: string;
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;
+  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  questionLimit?: number;
 }
 
 export function createSqliteStore(opts: SqliteStoreOptions): Store {
   const db = openDatabase(opts.file);
   const clock = opts.now ?? (() => Date.now());
+  const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
   const { durable, fast } = db;
   const get = (c: DatabaseSync, sql: string, ...args: SQLInputValue[]) =>
     prepared(c, sql).get(...args) as Record<string, SQLInputValue> | undefined;
@@ -349,6 +359,39 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     },
     outboxSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM outbox')!.n),
     quarantineSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM quarantine')!.n),
+
+    async countQuestion(key, text, at) {
+      const second = Math.floor(at / 1000) * 1000;
+      transaction(fast, () => {
+        const row = get(
+          fast,
+          `INSERT INTO unanswered (key, text, count, last_asked) VALUES (?, ?, 1, ?)
+           ON CONFLICT (key) DO UPDATE SET count = count + 1, last_asked = max(last_asked, excluded.last_asked)
+           RETURNING count`,
+          key,
+          text,
+          second,
+        );
+        if (Number(row?.count) !== 1) return;
+        // A new question: past the bound, the least asked go (the longest unasked first), never this one.
+        const excess = Number(get(fast, 'SELECT count(*) AS n FROM unanswered')!.n) - questionLimit;
+        if (excess > 0)
+          prepared(
+            fast,
+            `DELETE FROM unanswered WHERE key IN
+             (SELECT key FROM unanswered WHERE key != ? ORDER BY count, last_asked, key LIMIT ?)`,
+          ).run(key, excess);
+      });
+    },
+    async topQuestions(limit) {
+      const rows = prepared(
+        fast,
+        'SELECT text, count, last_asked FROM unanswered ORDER BY count DESC, last_asked DESC, key LIMIT ?',
+      ).all(Math.max(0, Math.floor(limit))) as { text: string; count: number; last_asked: number }[];
+      return rows.map(
+        (r): UnansweredQuestion => ({ text: r.text, count: Number(r.count), lastAsked: Number(r.last_asked) }),
+      );
+    },
     describe: () => `embedded store (SQLite ${opts.file})`,
   };
 }

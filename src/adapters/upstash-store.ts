@@ -10,11 +10,15 @@
  * `@upstash/ratelimit`'s slidingWindow, written here so `now` is ours and the decision is shared with the
  * other engines). Leads: a sliding log, one sorted set per client, because the contract's lead reset is
  * "seconds until a slot frees". The outbox: a sorted set of delivery ids scored by when each may next be
- * claimed (queue order, then lease end), a hash of payloads and a hash of attempt counts.
+ * claimed (queue order, then lease end), a hash of payloads and a hash of attempt counts. Unanswered
+ * questions: a sorted set of counts (the score also carries the last-asked second, so the least asked and
+ * longest unasked rank lowest and are trimmed first) and a hash of their scrubbed texts, at most
+ * `questionLimit` of them.
  */
 import { Redis } from '@upstash/redis';
 import { slidingWindowResult } from '../core/rate-limit.ts';
-import type { IdempotencyRecord, LimitResult, OutboxItem, Store } from '../core/ports.ts';
+import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
+import type { IdempotencyRecord, LimitResult, OutboxItem, Store, UnansweredQuestion } from '../core/ports.ts';
 
 export interface UpstashStoreOptions {
   url: string;
@@ -25,6 +29,8 @@ export interface UpstashStoreOptions {
   leadTimeoutMs?: number;
   /** Prefix of every key. @default 'kartage' */
   prefix?: string;
+  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  questionLimit?: number;
 }
 
 /** Refuses to run a script Redis reaches after ARGV[1] (epoch ms): its caller has given up on it. */
@@ -137,6 +143,49 @@ return 1`;
 
 const SIZE = `return redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[2])`;
 
+/**
+ * The score of an unanswered question: count * QUESTION_SCALE + the epoch second it was last asked. Exact in
+ * a double while the count stays under 900,000 (where it stops); the order is by count, then by recency.
+ */
+const QUESTION_SCALE = 1e10;
+const QUESTION_MAX_COUNT = 900_000;
+
+// KEYS: counts (sorted set), texts (hash). ARGV: key, text, second, limit. A new question keeps its text and,
+// past the limit, the lowest ranked others go (the least asked, the longest unasked among equal counts).
+const COUNT_QUESTION = `
+local scale, second = ${QUESTION_SCALE}, tonumber(ARGV[3])
+local held = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local count, last = 1, second
+if held then
+  local score = tonumber(held)
+  local c = math.floor(score / scale)
+  count = math.min(c + 1, ${QUESTION_MAX_COUNT})
+  last = math.max(score - c * scale, second)
+end
+redis.call('ZADD', KEYS[1], string.format('%.0f', count * scale + last), ARGV[1])
+if held then return 1 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if excess <= 0 then return 1 end
+for _, k in ipairs(redis.call('ZRANGE', KEYS[1], 0, excess)) do
+  if excess > 0 and k ~= ARGV[1] then
+    redis.call('ZREM', KEYS[1], k)
+    redis.call('HDEL', KEYS[2], k)
+    excess = excess - 1
+  end
+end
+return 1`;
+
+// KEYS: counts, texts. ARGV: limit. Returns text, score, text, score… most asked first.
+const TOP_QUESTIONS = `
+local out = {}
+local ranked = redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+for i = 1, #ranked, 2 do
+  out[#out + 1] = redis.call('HGET', KEYS[2], ranked[i]) or ranked[i]
+  out[#out + 1] = ranked[i + 1]
+end
+return out`;
+
 /** Margin between a script's deadline and the caller's bound, so a script that ran has time to answer. */
 const DEADLINE_MARGIN_MS = 100;
 
@@ -169,11 +218,16 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const retryScript = leads.createScript<number>(RETRY);
   const quarantineScript = leads.createScript<number>(QUARANTINE);
   const sizeScript = leads.createScript<number>(SIZE);
+  // Counting goes through the read client (its short bound); the report through the lead client (longer).
+  const countQuestionScript = reads.createScript<number>(COUNT_QUESTION);
+  const topQuestionsScript = leads.createScript<string[]>(TOP_QUESTIONS);
   const key = (k: string) => `${prefix}:${k}`;
   const queue = [key('outbox:queue'), key('outbox:payloads'), key('outbox:attempts')];
   const legacy = key('outbox');
   const quarantine = key('outbox:quarantine');
   const windowKey = (name: string, client: string, idx: number) => key(`rl:${name}:${client}:${idx}`);
+  const questions = [key('ask:unanswered:counts'), key('ask:unanswered:texts')];
+  const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
 
   return {
     async hit(policy, client, now): Promise<LimitResult> {
@@ -249,6 +303,22 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     },
     async quarantineSize() {
       return Number(await leads.llen(quarantine));
+    },
+
+    async countQuestion(k, text, at) {
+      await countQuestionScript.exec(questions, [k, text, String(Math.floor(at / 1000)), String(questionLimit)]);
+    },
+    async topQuestions(limit) {
+      const n = Math.floor(limit);
+      if (!(n > 0)) return [];
+      const flat = await topQuestionsScript.exec(questions, [String(n)]);
+      const out: UnansweredQuestion[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const score = Number(flat[i + 1]);
+        const count = Math.floor(score / QUESTION_SCALE);
+        out.push({ text: String(flat[i]), count, lastAsked: (score - count * QUESTION_SCALE) * 1000 });
+      }
+      return out;
     },
     describe: () => `Upstash Redis at ${new URL(opts.url).host}`,
   };

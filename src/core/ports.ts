@@ -1,7 +1,8 @@
 /**
  * @module The ports the domain needs from the outside: a store (rate limits, idempotency records, the
- * lead outbox), lead sinks, the sales notifier and a logger. The embedded defaults and the production
- * engines (Upstash, a CRM, a webhook) implement them in `src/adapters/`.
+ * lead outbox, the count of questions the assistant could not answer), lead sinks, the sales notifier and
+ * a logger. The embedded defaults and the production engines (Upstash, a CRM, a webhook) implement them in
+ * `src/adapters/`.
  */
 import type { Lead } from '../contract/schemas.ts';
 
@@ -46,6 +47,16 @@ export interface OutboxItem {
   attempts: number;
 }
 
+/** A question the assistant could not answer, as the store counted it (src/core/ask/unanswered.ts). */
+export interface UnansweredQuestion {
+  /** The scrubbed question, as it was first asked (no email, phone number, link with a query, long number). */
+  text: string;
+  /** Times it was asked (every asking with the same normalised text). */
+  count: number;
+  /** Epoch milliseconds of the last asking, to the second. */
+  lastAsked: number;
+}
+
 /** The narrow surface the domain needs; the SQLite store, Upstash and the in-process store satisfy it. */
 export interface Store {
   /** Spends one unit of `policy` for `client`, unless the budget is spent. */
@@ -80,6 +91,17 @@ export interface Store {
   /** Entries waiting in the outbox (leased ones included), and entries in quarantine. */
   outboxSize(): Promise<number>;
   quarantineSize(): Promise<number>;
+  /**
+   * Counts one more asking of a question the assistant could not answer. `key` is its normalised text (one
+   * counter per key), `text` its scrubbed form, kept from the first asking only; `at` (epoch ms, kept to
+   * the second) becomes its last-asked time. Both are already free of personal data (the caller scrubs);
+   * nothing else about the visitor reaches the store. Bounded: past the engine's limit of distinct
+   * questions (UNANSWERED_LIMIT, 5,000) the least asked go, the longest unasked first among equal counts,
+   * never the one just counted.
+   */
+  countQuestion(key: string, text: string, at: number): Promise<void>;
+  /** The `limit` most asked unanswered questions, most first (equal counts: the last asked first). */
+  topQuestions(limit: number): Promise<UnansweredQuestion[]>;
   /** One line naming the engine, for the start-up message. */
   describe(): string;
 }

@@ -5,12 +5,14 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store.ts';
 import { Redis } from '@upstash/redis';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { useEngines } from '../helpers/engines.ts';
@@ -186,6 +188,81 @@ describe.each(engines)('$name store', (engine) => {
     expect(new Set(seen).size).toBe(300);
     expect(await store.outboxSize()).toBe(0);
   });
+
+  it('unanswered questions: one counter per key, the first text kept, the last asking, most asked first', async () => {
+    const store = engine.create();
+    expect(await store.topQuestions(10)).toEqual([]);
+    const t = WINDOW_START;
+    await store.countQuestion('do you integrate with xero', 'Do you integrate with Xero?', t);
+    await store.countQuestion('is there a free trial', 'is there a free trial', t + 1_000);
+    await store.countQuestion('do you integrate with xero', 'do you integrate with xero', t + 60_400);
+    await store.countQuestion('do you integrate with xero', 'do you integrate with xero!', t + 30_000);
+    await store.countQuestion('can i pay by [phone]', 'can i pay by [phone]', t + 2_000);
+    await store.countQuestion('is there a free trial', 'is there a free trial?', t + 5_000);
+    expect(await store.topQuestions(10)).toEqual([
+      // The last asking is the latest time seen (to the second), whatever order the calls came in.
+      { text: 'Do you integrate with Xero?', count: 3, lastAsked: t + 60_000 },
+      { text: 'is there a free trial', count: 2, lastAsked: t + 5_000 },
+      { text: 'can i pay by [phone]', count: 1, lastAsked: t + 2_000 },
+    ]);
+    expect((await store.topQuestions(2)).map((q) => q.count)).toEqual([3, 2]);
+    expect(await store.topQuestions(0)).toEqual([]);
+    // Equal counts: the last asked first.
+    await store.countQuestion('what is the price', 'what is the price', t + 9_000);
+    expect((await store.topQuestions(10)).slice(2).map((q) => q.text)).toEqual([
+      'what is the price',
+      'can i pay by [phone]',
+    ]);
+  });
+
+  it('unanswered questions: 40 concurrent askings of one question count 40', async () => {
+    const store = engine.create();
+    await Promise.all(Array.from({ length: 40 }, (_, i) => store.countQuestion('same', `same ${i}`, WINDOW_START)));
+    const [top] = await store.topQuestions(5);
+    expect(top!.count).toBe(40);
+    expect(top!.text).toMatch(/^same \d+$/);
+  });
+});
+
+/** Each engine with a bound of 3 distinct questions. */
+const bounded: Record<string, () => Store> = {
+  embedded: () =>
+    createSqliteStore({ file: join(mkdtempSync(join(tmpdir(), 'kartage-store-')), 'kartage.db'), questionLimit: 3 }),
+  upstash: () =>
+    createUpstashStore({
+      url: bridge().url,
+      token: bridge().token,
+      prefix: `bound${process.pid}-${Math.random().toString(36).slice(2)}`,
+      questionLimit: 3,
+    }),
+  'in-process': () => createMemoryStore({ questionLimit: 3 }),
+};
+
+describe.each(engines)('$name store: the bound on unanswered questions', (engine) => {
+  it('keeps at most the limit: the least asked go, the longest unasked first, never the one just counted', async () => {
+    const store = bounded[engine.name]!();
+    const t = WINDOW_START;
+    await store.countQuestion('a', 'a', t);
+    await store.countQuestion('a', 'a', t + 1_000);
+    await store.countQuestion('b', 'b', t + 2_000);
+    await store.countQuestion('c', 'c', t + 3_000);
+    await store.countQuestion('d', 'd', t + 4_000); // full: b (once, asked before c) goes
+    expect((await store.topQuestions(10)).map((q) => [q.text, q.count])).toEqual([
+      ['a', 2],
+      ['d', 1],
+      ['c', 1],
+    ]);
+    // A newcomer asked at the same second as the others still stays (another goes instead).
+    await store.countQuestion('e', 'e', t + 4_000);
+    const kept = (await store.topQuestions(10)).map((q) => q.text);
+    expect(kept).toHaveLength(3);
+    expect(kept).toContain('e');
+    expect(kept).toContain('a');
+    // A question trimmed away starts again from one, with the text it now comes with.
+    await store.countQuestion('b', 'b again', t + 5_000);
+    expect(await store.topQuestions(10)).toContainEqual({ text: 'b again', count: 1, lastAsked: t + 5_000 });
+    expect(await store.topQuestions(10)).toHaveLength(3);
+  });
 });
 
 describe('upstash store failures', () => {
@@ -245,6 +322,28 @@ describe('upstash store failures', () => {
     } finally {
       bridge().setFault('none');
     }
+  });
+
+  it('the fallback store drops unanswered questions while Redis is down, logged once, never an error', async () => {
+    const upstash = engines.find((e) => e.name === 'upstash')!;
+    const events: { event: string; fields?: Record<string, unknown> }[] = [];
+    const store = createFallbackStore(upstash.create({ timeoutMs: 100, leadTimeoutMs: 150 }), (event, fields) =>
+      events.push({ event, fields }),
+    );
+    await store.countQuestion('before', 'before', WINDOW_START);
+    bridge().setFault('down');
+    try {
+      for (let i = 0; i < 5; i++) await expect(store.countQuestion('q', 'q', WINDOW_START)).resolves.toBeUndefined();
+      expect(events.map((e) => e.event)).toEqual(['unanswered_not_counted']);
+      await expect(store.topQuestions(10)).rejects.toBeTruthy(); // the report says the store is down
+    } finally {
+      bridge().setFault('none');
+    }
+    await store.countQuestion('after', 'after', WINDOW_START + 1_000);
+    expect(events.map((e) => e.event)).toEqual(['unanswered_not_counted', 'unanswered_counting_resumed']);
+    expect(events[1]!.fields).toMatchObject({ dropped: 5 });
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['after', 'before']);
+    expect(store.fallbacks()).toBe(0); // dropping a count is not a limit falling back
   });
 });
 
