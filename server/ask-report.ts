@@ -1,0 +1,109 @@
+/**
+ * `npm run ask:report [-- --limit N] [-- --json]`: the questions the site's assistant could not answer, most
+ * asked first, with how often and when last (top 50 by default), read from the store the configuration names
+ * (Upstash when its settings are present, else the SQLite file in KARTAGE_VAR_DIR), the same as the server.
+ * The questions were scrubbed of emails, phone numbers, links with a query and long numbers before they were
+ * stored (src/core/ask/unanswered.ts). A store that cannot be read ends it with one line and exit code 1.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseConfig } from '../src/adapters/config.ts';
+import { createStore } from '../src/adapters/deps.ts';
+import { UNANSWERED_LIMIT } from '../src/core/ask/unanswered.ts';
+import type { UnansweredQuestion } from '../src/core/ports.ts';
+
+const USAGE = `usage: npm run ask:report [-- --limit N] [-- --json]   (N from 1 to ${UNANSWERED_LIMIT}, default 50)`;
+
+/** One line for an error: its message and, for a failed fetch, the cause's code (ECONNREFUSED, …). */
+function oneLine(e: unknown): string {
+  const err = e as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const message = String(err?.message ?? e);
+  const cause = err?.cause?.code ?? err?.cause?.message;
+  return `${message}${cause && !message.includes(String(cause)) ? ` (${cause})` : ''}`
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
+}
+
+/** An expected failure: its one line, and the exit code (1: the store, 2: the command line). */
+class Refusal extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+function options(argv: string[]): { limit: number; json: boolean; help: boolean } {
+  let values: { limit?: string; json?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        limit: { type: 'string', short: 'n' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    throw new Refusal(`${oneLine(e)}; ${USAGE}`, 2);
+  }
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!/^\d+$/.test(values.limit ?? '50') || limit < 1 || limit > UNANSWERED_LIMIT)
+    throw new Refusal(`--limit must be a whole number from 1 to ${UNANSWERED_LIMIT}; ${USAGE}`, 2);
+  return { limit, json: !!values.json, help: !!values.help };
+}
+
+/** `2026-11-23 10:05` (UTC). */
+const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+
+function table(rows: UnansweredQuestion[]): string {
+  const width = Math.max(5, ...rows.map((r) => String(r.count).length));
+  const head = `${'count'.padStart(width)}  ${'last asked (UTC)'.padEnd(16)}  question`;
+  const rule = `${'-'.repeat(width)}  ${'-'.repeat(16)}  ${'-'.repeat(8)}`;
+  const lines = rows.map((r) => `${String(r.count).padStart(width)}  ${when(r.lastAsked)}  ${r.text}`);
+  return `${[head, rule, ...lines].join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const opts = options(process.argv.slice(2));
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = parseConfig(process.env);
+  if (config.store.kind === 'sqlite' && !existsSync(config.store.file)) {
+    if (opts.json) process.stdout.write('[]\n');
+    else process.stdout.write(`No unanswered questions counted yet (no database at ${config.store.file}).\n`);
+    return;
+  }
+  let where = config.store.kind === 'upstash' ? 'Upstash Redis' : config.store.file;
+  let rows: UnansweredQuestion[];
+  try {
+    const store = createStore(config.store);
+    where = store.describe();
+    rows = await store.topQuestions(opts.limit);
+  } catch (e) {
+    throw new Refusal(`cannot read the unanswered questions from ${where}: ${oneLine(e)}`, 1);
+  }
+  if (opts.json) {
+    const out = rows.map((r) => ({ count: r.count, lastAsked: new Date(r.lastAsked).toISOString(), text: r.text }));
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return;
+  }
+  if (!rows.length) {
+    process.stdout.write(`No unanswered questions counted yet (${where}).\n`);
+    return;
+  }
+  process.stdout.write(
+    `The ${rows.length} most asked questions the assistant could not answer (${where}; ` +
+      `at most ${UNANSWERED_LIMIT.toLocaleString('en-AU')} kept, the least asked go first):\n\n${table(rows)}`,
+  );
+}
+
+try {
+  await main();
+} catch (e) {
+  process.stderr.write(`ask:report: ${e instanceof Refusal ? e.message : oneLine(e)}\n`);
+  process.exitCode = e instanceof Refusal ? e.exitCode : 1;
+}
