@@ -18,8 +18,10 @@ const FIELDS = [
 ] as const;
 // The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
 import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
-const FAILURE =
-  'Sorry, we could not record your enquiry. Please use the chat on this website or email sales@kartage.com.au and we will get back to you.';
+const CHAT = 'the chat on this website';
+const FAILURE = `Sorry, we could not record your enquiry. Please use ${CHAT} or email sales@kartage.com.au and we will get back to you.`;
+/** The event the chat launcher (chat/launcher.ts) listens for on `document`; `detail.opener` gets focus back. */
+const OPEN_CHAT = 'kartage:open-chat';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 type Problem = [field: string, message: string];
@@ -135,7 +137,19 @@ export function initLeadForm(form: HTMLFormElement): void {
 
   function setStatus(kind: 'info' | 'success' | 'error', message: string, focus = false): void {
     status.dataset.state = kind;
-    status.textContent = message;
+    // "the chat on this website" is a button that opens the chat (the contract's fallback for a 502).
+    const at = message.indexOf(CHAT);
+    if (at < 0) status.textContent = message;
+    else {
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.className = 'chat-open-link';
+      open.textContent = CHAT;
+      open.addEventListener('click', () =>
+        document.dispatchEvent(new CustomEvent(OPEN_CHAT, { detail: { opener: open } })),
+      );
+      status.replaceChildren(message.slice(0, at), open, message.slice(at + CHAT.length));
+    }
     if (focus) {
       status.tabIndex = -1;
       status.focus();
