@@ -199,6 +199,8 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
   let timer: ReturnType<typeof setTimeout> | undefined;
   let sending = false;
   let done = false;
+  /** Edited since the last sandbox check. */
+  let dirty = false;
 
   /** The lead as /api/lead takes it. */
   function lead(): Record<string, string> {
@@ -256,13 +258,17 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
 
   async function validate(): Promise<void> {
     const check = ++checks;
+    dirty = false;
     try {
       const res = await fetch('/api/v1/lead/validate', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify(lead()),
       });
-      if (res.status !== 200 && res.status !== 422) return; // over the read budget, say: the browser's check stays
+      if (res.status !== 200 && res.status !== 422) {
+        serverProblems = new Map(); // over the read budget, say: the browser's check stays, the lead path checks again
+        return;
+      }
       const body = (await res.json()) as { problems?: { field: string; error: string }[] };
       if (check !== checks || done) return;
       serverProblems = new Map((body.problems ?? []).map((p) => [p.field, `${capital(p.error)}.`]));
@@ -277,6 +283,7 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
     if (!name) return;
     if (e.type !== 'input' || (e.target as Control).getAttribute('aria-invalid')) touched.add(name);
     show();
+    dirty = true;
     clearTimeout(timer);
     timer = setTimeout(validate, DEBOUNCE_MS);
   };
@@ -326,6 +333,7 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
     e.preventDefault();
     if (sending || done) return;
     clearTimeout(timer);
+    if (dirty) await validate(); // the sandbox's word on what is in the form now
     for (const f of fields) touched.add(f.name);
     const bad = show(true);
     if (bad.length) {

@@ -1,0 +1,420 @@
+/**
+ * The chat on every page, in Chromium against the real local server (file sink under test-results/, see
+ * playwright.config.ts): the launcher without JavaScript, no chat code before first use, a question answered
+ * with quoted sentences and a citation that lands on its section, the keyboard alone, axe with the panel open,
+ * the conversation kept across pages of the tab, a demo booked through the real lead path with the
+ * conversation in its message, the lead path's 429 and 502 (a server whose CRM and outbox fail, as the lead
+ * form's spec does), the ask endpoint's own 429, and the lead form's 502 message opening the chat.
+ */
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, type Request as PwRequest, test } from '@playwright/test';
+import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
+import { createDeps } from '../../src/adapters/deps.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import type { Store } from '../../src/core/ports.ts';
+import { actAs, clientFor, fillLeadForm, leadLines } from './helpers.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const pathOf = (r: PwRequest) => new URL(r.url()).pathname;
+const isPost = (path: string) => (r: PwRequest) => r.method() === 'POST' && pathOf(r) === path;
+const isAsk = isPost('/api/v1/ask');
+const isLead = isPost('/api/lead');
+const isValidate = isPost('/api/v1/lead/validate');
+const isChatChunk = (r: PwRequest) => /^\/_astro\/chat\.[\w-]+\.js$/.test(pathOf(r));
+
+test.beforeEach(async ({ page }, info) => {
+  await actAs(page, clientFor(info));
+});
+
+const launcher = (page: Page) => page.getByRole('button', { name: 'Ask Kartage' });
+const panel = (page: Page) => page.getByRole('dialog', { name: 'Ask Kartage' });
+
+async function openChat(page: Page): Promise<Locator> {
+  await launcher(page).click();
+  await expect(panel(page)).toBeVisible();
+  return panel(page);
+}
+
+/** Asks `question` in the open panel; answers the ask response. */
+async function ask(page: Page, question: string) {
+  const dialog = panel(page);
+  await dialog.getByLabel('Your question').fill(question);
+  const answered = page.waitForResponse((r) => isAsk(r.request()));
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+  return answered;
+}
+
+test('without JavaScript the launcher is a link to the contact page', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/pricing');
+  const link = page.getByRole('link', { name: 'Ask Kartage' });
+  await expect(link).toHaveAttribute('href', '/contact');
+  await expect(link).toBeVisible();
+  expect(await link.evaluate((a) => getComputedStyle(a).position)).toBe('fixed');
+  await link.click();
+  await expect(page).toHaveURL(/\/contact$/);
+  await context.close();
+});
+
+test('no chat code is fetched before first use; hovering the launcher fetches it, pressing it opens the chat', async ({
+  page,
+}) => {
+  const chunks: string[] = [];
+  page.on('request', (r) => isChatChunk(r) && chunks.push(r.url()));
+  for (const path of ['/', '/pricing', '/contact']) {
+    await page.goto(path, { waitUntil: 'networkidle' });
+    await expect(launcher(page)).toHaveAttribute('aria-haspopup', 'dialog');
+    await expect(page.locator('dialog')).toHaveCount(0);
+  }
+  expect(chunks, 'nothing of the chat before first use').toEqual([]);
+
+  const fetched = page.waitForRequest(isChatChunk);
+  await launcher(page).hover();
+  await fetched;
+  await expect(page.locator('dialog')).toHaveCount(0); // loaded, not opened
+  await launcher(page).click();
+  await expect(panel(page)).toBeVisible();
+  await expect(panel(page).getByLabel('Your question')).toBeFocused();
+  expect(chunks).toHaveLength(1);
+});
+
+test('a question gets the quoted answer, its citation and related pages; the citation lands on its section', async ({
+  page,
+}) => {
+  await page.goto('/pricing');
+  const dialog = await openChat(page);
+  const res = await ask(page, 'is there a free trial?');
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { answer: string; sources: { url: string; role: string; heading: string }[] };
+  const cited = body.sources.filter((s) => s.role === 'answer');
+  expect(cited.length).toBeGreaterThan(0);
+
+  const answer = dialog.locator('.chat-a').last();
+  await expect(answer).toContainText('30-day trial');
+  // Announced once, whole, through the polite live region.
+  const live = dialog.locator('[aria-live="polite"]');
+  await expect(live).toContainText('30-day trial');
+  await expect(live).toContainText(`${cited.length} source`);
+
+  const citations = answer.getByRole('list', { name: /^Sources?$/ }).getByRole('link');
+  await expect(citations).toHaveCount(cited.length);
+  const citation = citations.first();
+  await expect(citation).toHaveText(/Is there a free trial\?/);
+  const href = (await citation.getAttribute('href'))!;
+  const expected = new URL(cited[0]!.url);
+  expect(href).toBe(expected.pathname + expected.hash); // a path on this host, with its section and text fragment
+  expect(href).toMatch(/^\/faq#is-there-a-free-trial/);
+  if (body.sources.some((s) => s.role === 'related'))
+    await expect(answer.getByRole('list', { name: 'Related pages' }).getByRole('link').first()).toBeVisible();
+
+  // Every control of the panel is at least 44 by 44 px.
+  for (const target of await dialog.locator('button, a.btn, .chat-sources a, input').all()) {
+    const box = await target.boundingBox();
+    if (!box) continue;
+    expect(box.width, await target.evaluate((e) => e.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
+    expect(box.height, await target.evaluate((e) => e.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
+  }
+
+  await citation.click();
+  await expect(page).toHaveURL(/\/faq#is-there-a-free-trial(:~:text=.*)?$/);
+  await expect(page.locator('#is-there-a-free-trial')).toBeInViewport();
+  await expect(page.locator('dialog[open]')).toHaveCount(0);
+});
+
+test('keyboard only: Tab to the launcher, Enter, type, Enter, Escape returns focus to the launcher', async ({
+  page,
+}) => {
+  await page.goto('/about');
+  let reached = false;
+  for (let i = 0; i < 200 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await launcher(page).evaluate((b) => b === document.activeElement);
+  }
+  expect(reached, 'the launcher is in the tab order').toBe(true);
+  await page.keyboard.press('Enter');
+  const dialog = panel(page);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Your question')).toBeFocused();
+  await page.keyboard.type('is there a free trial?');
+  const answered = page.waitForResponse((r) => isAsk(r.request()));
+  await page.keyboard.press('Enter');
+  expect((await answered).status()).toBe(200);
+  await expect(dialog.locator('.chat-a').last()).toContainText('30-day trial');
+  // Tab stays inside the open panel (a modal dialog): from the question box to Send, and on.
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Send', exact: true })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(launcher(page)).toBeFocused();
+});
+
+test('axe finds nothing with the panel open: intro, an answer, and a handoff form showing its errors', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const dialog = await openChat(page);
+  const axe = async () => {
+    const { violations } = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+  expect(await axe()).toEqual([]);
+  await ask(page, 'is there a free trial?');
+  await expect(dialog.locator('.chat-a').last()).toContainText('30-day trial');
+  expect(await axe()).toEqual([]);
+  await dialog.getByRole('button', { name: 'Send a message' }).click();
+  const form = dialog.getByRole('form', { name: 'Send a message' });
+  await form.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(form.getByText('Enter your name.')).toBeVisible();
+  expect(await axe()).toEqual([]);
+});
+
+test('the conversation is kept across pages of the tab, and a follow-up carries it; another tab starts afresh', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await openChat(page);
+  await ask(page, 'is there a free trial?');
+  await expect(panel(page).locator('.chat-a').last()).toContainText('30-day trial');
+
+  await page.goto('/pricing');
+  const dialog = await openChat(page);
+  await expect(dialog.locator('.chat-q')).toHaveText(['You asked: is there a free trial?']);
+  await expect(dialog.locator('.chat-a').first()).toContainText('30-day trial');
+
+  const sent = page.waitForRequest(isAsk);
+  await ask(page, 'do prices include GST?');
+  const request = (await sent).postDataJSON() as { question: string; conversation: unknown[] };
+  expect(request.question).toBe('do prices include GST?');
+  expect(request.conversation).toEqual([
+    { question: 'is there a free trial?', sources: [{ slug: 'faq', heading: 'Is there a free trial?' }] },
+  ]);
+  await expect(dialog.locator('.chat-q')).toHaveCount(2);
+
+  const other = await context.newPage();
+  await other.goto('/pricing');
+  await launcher(other).click();
+  await expect(panel(other).locator('.chat-q')).toHaveCount(0);
+
+  // "New chat" forgets it.
+  await dialog.getByRole('button', { name: 'New chat' }).click();
+  await expect(dialog.locator('.chat-q')).toHaveCount(0);
+  await page.reload();
+  await openChat(page);
+  await expect(panel(page).locator('.chat-q')).toHaveCount(0);
+});
+
+test('hand off: a demo booked in the chat lands through the lead path, with the conversation in its message', async ({
+  page,
+}) => {
+  await page.goto('/pricing');
+  const dialog = await openChat(page);
+  await ask(page, 'is there a free trial?');
+  const res = await ask(page, "I'd like to book a demo");
+  const body = (await res.json()) as { handoff: { intent: string; label: string } };
+  expect(body.handoff.intent).toBe('demo');
+  const turn = dialog.locator('.chat-turn').last();
+  await expect(turn).toContainText(body.handoff.label);
+  await expect(dialog.locator('[aria-live="polite"]')).toContainText(body.handoff.label);
+
+  await turn.getByRole('button', { name: 'Book a demo' }).click();
+  const form = dialog.getByRole('form', { name: 'Book a demo' });
+  await expect(form.getByLabel('Name')).toBeFocused();
+  // The browser checks what it can (a required field, the email's form)…
+  await form.getByLabel('Work email').fill('priya@localhost');
+  await form.getByLabel('Work email').blur();
+  await expect(form.getByText('Enter a valid email address')).toBeVisible();
+  await expect(form.getByLabel('Work email')).toHaveAttribute('aria-invalid', 'true');
+  // …and the sandbox checks the rest as it is typed: its problem shows beside the field.
+  const checked = page.waitForRequest(isValidate);
+  await form.getByLabel('Name').fill('Priya\tRaman');
+  await form.getByLabel('Name').blur();
+  expect((await checked).postDataJSON()).toMatchObject({ name: 'Priya\tRaman', intent: 'demo' });
+  await expect(
+    form.getByText('Name contains control characters (such as a line break); send it on one line.'),
+  ).toBeVisible();
+  await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+
+  await form.getByLabel('Name').fill('Priya Raman');
+  await form.getByLabel('Work email').fill('priya.raman@coastwide-relocations.example');
+  await form.getByLabel('Company').fill('Coastwide Relocations');
+  await form.getByLabel('Dial code').fill('+64');
+  await form.getByLabel('Phone').fill('021 555 0142');
+  await form.getByLabel('Kind of moving work').selectOption('International');
+  await form.getByLabel('Warehouses').selectOption('2-5');
+  await form.getByLabel('Moves per year').selectOption('2,000-10,000');
+  await form.getByLabel('Anything we should know').fill('We run 24 trucks between Auckland and Sydney.');
+  await expect(form.locator('.field-error:visible')).toHaveCount(0);
+
+  const before = (await leadLines()).length;
+  const sent = page.waitForRequest(isLead);
+  const answered = page.waitForResponse((r) => isLead(r.request()));
+  await form.getByRole('button', { name: 'Request my demo' }).click();
+  const req = await sent;
+  expect((await answered).status()).toBe(200);
+  expect(req.headers()['idempotency-key']).toMatch(UUID);
+
+  const status = form.getByRole('status');
+  await expect(status).toContainText('Thank you, Priya.');
+  await expect(status).toContainText('within one business day');
+  await expect(status).toContainText('7am to 7pm AEST, Monday to Saturday');
+  await expect(status).toBeFocused();
+
+  const lines = await leadLines();
+  expect(lines).toHaveLength(before + 1);
+  const lead = lines.at(-1)!.lead;
+  expect(lead).toEqual({
+    name: 'Priya Raman',
+    email: 'priya.raman@coastwide-relocations.example',
+    company: 'Coastwide Relocations',
+    dialcode: '+64',
+    phone: '021 555 0142',
+    segment: 'International',
+    warehouses: '2-5',
+    moves: '2,000-10,000',
+    intent: 'demo',
+    message: expect.any(String),
+  });
+  expect(lead.message).toMatch(
+    /^We run 24 trucks between Auckland and Sydney\.\n\nQuestions asked in the chat:\n- is there a free trial\?\n/,
+  );
+  expect(lead.message).toMatch(
+    /\n {2}Frequently asked questions: Is there a free trial\? \(http\S+\/faq#is-there-a-free-trial\)\n/,
+  );
+  expect(lead.message).toContain("\n- I'd like to book a demo\n");
+  expect(lines.at(-1)!.source).toMatch(/\/pricing$/);
+});
+
+test('429: over the lead budget, the chat says in how many minutes to try again and keeps what was typed', async ({
+  page,
+  request,
+}, info) => {
+  const client = clientFor(info);
+  for (let i = 1; i <= 5; i++) {
+    const r = await request.post('/api/lead', {
+      headers: { 'X-Forwarded-For': client },
+      data: { name: `Budget Filler ${i}`, email: `filler${i}@example.com`, intent: 'enquiry' },
+    });
+    expect(r.status(), `lead ${i} of 5`).toBe(200);
+  }
+  const before = (await leadLines()).length;
+  await page.goto('/');
+  const dialog = await openChat(page);
+  await dialog.getByRole('button', { name: 'Send a message' }).click();
+  const form = dialog.getByRole('form', { name: 'Send a message' });
+  await form.getByLabel('Name').fill('Sam Taylor');
+  await form.getByLabel('Email').fill('sam@harbourline.example');
+  await form.getByLabel('Your message').fill('Do you import from MoveitPro?');
+  const answered = page.waitForResponse((r) => isLead(r.request()));
+  await form.getByRole('button', { name: 'Send', exact: true }).click();
+  const res = await answered;
+  expect(res.status()).toBe(429);
+  const minutes = Math.ceil(Number(res.headers()['retry-after']) / 60);
+  expect(minutes).toBeGreaterThanOrEqual(59);
+  await expect(form.getByRole('status')).toContainText(`Please try again in ${minutes} minutes`);
+  await expect(form.getByLabel('Your message')).toHaveValue('Do you import from MoveitPro?');
+  expect(await leadLines()).toHaveLength(before);
+});
+
+test('429 from the chat itself: over the read budget, it says when to ask again and keeps the question', async ({
+  page,
+  request,
+}, info) => {
+  const client = clientFor(info);
+  await page.goto('/');
+  await openChat(page);
+  // Spend this client's read budget (120 a minute) on real reads.
+  for (let i = 0; i < 120; i++) {
+    const r = await request.get('/api/v1/pages?limit=1', { headers: { 'X-Forwarded-For': client } });
+    if (r.status() === 429) break;
+  }
+  const res = await ask(page, 'is there a free trial?');
+  expect(res.status()).toBe(429);
+  const error = panel(page).locator('.chat-a--error');
+  await expect(error).toContainText(/Please ask again in \d+ (seconds?|minutes)/);
+  await expect(panel(page).getByLabel('Your question')).toHaveValue('is there a free trial?');
+  await expect(panel(page).locator('[aria-live="polite"]')).toContainText('Please ask again');
+});
+
+test.describe('502: neither the CRM nor the outbox takes the lead', () => {
+  let down: RunningServer;
+  test.beforeAll(async () => {
+    const fail = (what: string) => () => Promise.reject(new Error(what));
+    const store: Store = { ...createMemoryStore(), outboxPush: fail('disk full') };
+    const deps = createDeps({
+      dataDir: join(PROJECT_ROOT, 'build'),
+      store,
+      sink: { name: 'crm (down)', deliver: fail('CRM unreachable') },
+      log: () => {},
+    });
+    down = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+  });
+  test.afterAll(async () => {
+    await down?.close();
+  });
+
+  test('a callback asked in the chat shows the phone number and email, keeps what was typed, retries with its key', async ({
+    page,
+  }) => {
+    await page.goto(`${down.url}/`);
+    const dialog = await openChat(page);
+    await dialog.getByRole('button', { name: 'Request a callback' }).click();
+    const form = dialog.getByRole('form', { name: 'Request a callback' });
+    await form.getByLabel('Name').fill('Sam Taylor');
+    await form.getByLabel('Email').fill('sam@harbourline.example');
+    await form.getByLabel('Phone').fill('0400 111 222');
+    await form.getByLabel('When should we call?').fill('Tuesday after 2pm');
+
+    const keys: string[] = [];
+    for (const attempt of [1, 2]) {
+      const sent = page.waitForRequest(isLead);
+      const answered = page.waitForResponse((r) => isLead(r.request()));
+      await form.getByRole('button', { name: 'Send', exact: true }).click();
+      keys.push((await sent).headers()['idempotency-key']!);
+      const req = await sent;
+      expect(req.postDataJSON()).toEqual({
+        name: 'Sam Taylor',
+        email: 'sam@harbourline.example',
+        dialcode: '+61',
+        phone: '0400 111 222',
+        message: 'Please call me back. Preferred time: Tuesday after 2pm',
+        intent: 'enquiry',
+      });
+      expect((await answered).status(), `attempt ${attempt}`).toBe(502);
+      const status = form.getByRole('status');
+      await expect(status).toContainText('1300 527 824');
+      await expect(status).toContainText('sales@kartage.com.au');
+      await expect(status.getByRole('link', { name: 'Call 1300 527 824' })).toHaveAttribute('href', 'tel:1300527824');
+      const mail = status.getByRole('link', { name: 'Email sales@kartage.com.au' });
+      await expect(mail).toHaveAttribute(
+        'href',
+        /^mailto:sales@kartage\.com\.au\?subject=.+&body=.*Tuesday%20after%202pm/,
+      );
+      await expect(form.getByLabel('Name')).toHaveValue('Sam Taylor');
+      await expect(form.getByLabel('When should we call?')).toHaveValue('Tuesday after 2pm');
+    }
+    expect(keys[0]).toMatch(UUID);
+    expect(keys[1], 'the same form sends the same key').toBe(keys[0]);
+  });
+
+  test("the lead form's 502 message opens the chat, and closing it returns focus there", async ({ page }) => {
+    await page.goto(`${down.url}/contact`);
+    await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@harbourline.example' });
+    const answered = page.waitForResponse((r) => isLead(r.request()));
+    await page.getByRole('button', { name: 'Send enquiry' }).click();
+    expect((await answered).status()).toBe(502);
+    const status = page.locator('#lead-form-status');
+    await expect(status).toContainText('Please use the chat on this website or email sales@kartage.com.au');
+    const open = status.getByRole('button', { name: 'the chat on this website' });
+    await open.click();
+    await expect(panel(page)).toBeVisible();
+    await expect(panel(page).getByLabel('Your question')).toBeFocused();
+    await panel(page).getByRole('button', { name: 'Close the chat' }).click();
+    await expect(panel(page)).toBeHidden();
+    await expect(open).toBeFocused();
+  });
+});
