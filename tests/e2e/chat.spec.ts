@@ -123,6 +123,37 @@ test('a question gets the quoted answer, its citation and related pages; the cit
   await expect(page.locator('dialog[open]')).toHaveCount(0);
 });
 
+for (const [device, viewport] of [
+  ['desktop', { width: 1280, height: 800 }],
+  ['phone', { width: 375, height: 740 }],
+] as const) {
+  test(`the panel fits a ${device} (${viewport.width} px): within the screen, nothing wider than it`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await page.goto('/pricing');
+    const box = (await launcher(page).boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+    const dialog = await openChat(page);
+    await ask(page, 'is there a free trial?');
+    await expect(dialog.locator('.chat-a').last()).toContainText('30-day trial');
+    await dialog.getByRole('button', { name: 'Request a callback' }).click();
+    const panelBox = (await dialog.boundingBox())!;
+    expect(panelBox.x).toBeGreaterThanOrEqual(0);
+    expect(panelBox.y).toBeGreaterThanOrEqual(0);
+    expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(viewport.width);
+    expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(viewport.height);
+    if (device === 'phone') expect(panelBox).toEqual({ x: 0, y: 0, ...viewport });
+    // The header and the question box stay in view; the conversation scrolls between them, never sideways.
+    await expect(dialog.getByRole('heading', { name: 'Ask Kartage' })).toBeInViewport();
+    await expect(dialog.getByLabel('Your question')).toBeInViewport();
+    const log = dialog.getByRole('region', { name: 'Conversation' });
+    expect(await log.evaluate((e) => e.scrollWidth - e.clientWidth)).toBe(0);
+    await page.screenshot({ path: `test-results/chat-${device}.png` });
+  });
+}
+
 test('keyboard only: Tab to the launcher, Enter, type, Enter, Escape returns focus to the launcher', async ({
   page,
 }) => {
@@ -167,7 +198,7 @@ test('axe finds nothing with the panel open: intro, an answer, and a handoff for
   expect(await axe()).toEqual([]);
   await dialog.getByRole('button', { name: 'Send a message' }).click();
   const form = dialog.getByRole('form', { name: 'Send a message' });
-  await form.getByRole('button', { name: 'Send', exact: true }).click();
+  await form.getByRole('button', { name: 'Send my message' }).click();
   await expect(form.getByText('Enter your name.')).toBeVisible();
   expect(await axe()).toEqual([]);
 });
@@ -310,7 +341,7 @@ test('429: over the lead budget, the chat says in how many minutes to try again 
   await form.getByLabel('Email').fill('sam@harbourline.example');
   await form.getByLabel('Your message').fill('Do you import from MoveitPro?');
   const answered = page.waitForResponse((r) => isLead(r.request()));
-  await form.getByRole('button', { name: 'Send', exact: true }).click();
+  await form.getByRole('button', { name: 'Send my message' }).click();
   const res = await answered;
   expect(res.status()).toBe(429);
   const minutes = Math.ceil(Number(res.headers()['retry-after']) / 60);
@@ -373,7 +404,7 @@ test.describe('502: neither the CRM nor the outbox takes the lead', () => {
     for (const attempt of [1, 2]) {
       const sent = page.waitForRequest(isLead);
       const answered = page.waitForResponse((r) => isLead(r.request()));
-      await form.getByRole('button', { name: 'Send', exact: true }).click();
+      await form.getByRole('button', { name: 'Ask for the call' }).click();
       keys.push((await sent).headers()['idempotency-key']!);
       const req = await sent;
       expect(req.postDataJSON()).toEqual({

@@ -21,6 +21,13 @@ export const ACTION: Record<Intent, string> = {
   callback: 'Request a callback',
   message: 'Send a message',
 };
+/** The submit button of each form (not "Send": the chat's question box has that one). */
+const SUBMIT: Record<Intent, string> = {
+  demo: 'Request my demo',
+  contact: 'Send my question',
+  callback: 'Ask for the call',
+  message: 'Send my message',
+};
 const DIALCODES = ['+61', '+64', '+65', '+44', '+1', '+852', '+971', '+91', '+63', '+679', '+675', '+27'];
 const DEBOUNCE_MS = 450;
 
@@ -151,7 +158,7 @@ function formHtml(intent: Intent, prefix: string): string {
     `<p class="chat-form-title" id="${prefix}-title">${ACTION[intent]}</p>` +
     `<p class="chat-form-intro">${intro} Your questions from this chat are attached, so you need not repeat them.</p>` +
     `${parts.join('')}<div class="chat-form-actions">` +
-    `<button class="btn btn-primary" type="submit">${intent === 'demo' ? 'Request my demo' : 'Send'}</button>` +
+    `<button class="btn btn-primary" type="submit">${SUBMIT[intent]}</button>` +
     '<button class="btn btn-secondary" type="button" data-cancel>Cancel</button></div>' +
     `<div class="form-status" id="${prefix}-status" role="status" tabindex="-1"></div>`
   );
