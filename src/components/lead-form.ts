@@ -19,7 +19,9 @@ const FIELDS = [
 // The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
 import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
 const CHAT = 'the chat on this website';
-const FAILURE = `Sorry, we could not record your enquiry. Please use ${CHAT} or email sales@kartage.com.au and we will get back to you.`;
+const FAILURE =
+  `Sorry, we could not record your enquiry. Please use ${CHAT} or email sales@kartage.com.au ` +
+  'and we will get back to you.';
 /** The event the chat launcher (chat/launcher.ts) listens for on `document`; `detail.opener` gets focus back. */
 const OPEN_CHAT = 'kartage:open-chat';
 

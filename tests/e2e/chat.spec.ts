@@ -388,7 +388,7 @@ test.describe('502: neither the CRM nor the outbox takes the lead', () => {
     await down?.close();
   });
 
-  test('a callback asked in the chat shows the phone number and email, keeps what was typed, retries with its key', async ({
+  test('a callback asked in the chat shows the phone and email, keeps what was typed, retries with its key', async ({
     page,
   }) => {
     await page.goto(`${down.url}/`);

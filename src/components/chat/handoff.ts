@@ -28,6 +28,7 @@ const SUBMIT: Record<Intent, string> = {
   callback: 'Ask for the call',
   message: 'Send my message',
 };
+const ATTACHED = 'Your questions from this chat come with it, so you need not repeat them.';
 const DIALCODES = ['+61', '+64', '+65', '+44', '+1', '+852', '+971', '+91', '+63', '+679', '+675', '+27'];
 const DEBOUNCE_MS = 450;
 
@@ -131,7 +132,8 @@ function fieldHtml(f: Field, id: string): string {
     const auto = f.auto ? ` autocomplete="${f.auto}"` : '';
     control = `<input ${common} type="${type}" maxlength="${f.max}"${auto}${extra}>`;
     if (f.name === 'dialcode')
-      control += `<datalist id="${id}-list">${DIALCODES.map((d) => `<option value="${d}"></option>`).join('')}</datalist>`;
+      control += `<datalist id="${id}-list">${DIALCODES.map((d) => `<option value="${d}"></option>`).join('')}`;
+    control += '</datalist>';
   }
   const hint = f.hint ? `<p class="field-hint" id="${id}-hint">${escapeHtml(f.hint)}</p>` : '';
   const cls = f.name === 'dialcode' ? 'field field--dialcode' : 'field';
@@ -141,7 +143,7 @@ function fieldHtml(f: Field, id: string): string {
   );
 }
 
-function formHtml(intent: Intent, prefix: string): string {
+function formHtml(intent: Intent, prefix: string, asked: boolean): string {
   const parts: string[] = [];
   const fields = fieldsOf(intent);
   for (let i = 0; i < fields.length; i++) {
@@ -156,7 +158,7 @@ function formHtml(intent: Intent, prefix: string): string {
   const intro = intent === 'callback' ? `We call ${HOURS}.` : 'A person from our team replies within one business day.';
   return (
     `<p class="chat-form-title" id="${prefix}-title">${ACTION[intent]}</p>` +
-    `<p class="chat-form-intro">${intro} Your questions from this chat are attached, so you need not repeat them.</p>` +
+    `<p class="chat-form-intro">${intro}${asked ? ` ${ATTACHED}` : ''}</p>` +
     `${parts.join('')}<div class="chat-form-actions">` +
     `<button class="btn btn-primary" type="submit">${SUBMIT[intent]}</button>` +
     '<button class="btn btn-secondary" type="button" data-cancel>Cancel</button></div>' +
@@ -193,7 +195,7 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
   form.className = 'chat-lead lead-form';
   form.noValidate = true;
   form.setAttribute('aria-labelledby', `${prefix}-title`);
-  form.innerHTML = formHtml(intent, prefix);
+  form.innerHTML = formHtml(intent, prefix, turns().length > 0);
   const fields = fieldsOf(intent);
   const control = (name: string) => form.elements.namedItem(name) as Control | null;
   const value = (name: string) => control(name)?.value.trim() ?? '';
@@ -327,11 +329,13 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
       .join('\n')
       .trim();
     const subject = `${ACTION[intent]} (from the website chat)`;
-    const mail = `mailto:${EMAIL}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body.slice(0, 1500))}`;
+    const query = `subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body.slice(0, 1500))}`;
+    const mail = `mailto:${EMAIL}?${query}`;
     say(
       'error',
       `<p>${why} Please call us on ${PHONE} or email ${EMAIL}; what you typed is still in the form.</p>` +
-        `<p class="chat-fallback"><a class="btn btn-secondary" href="tel:${PHONE.replace(/\s/g, '')}">Call ${PHONE}</a>` +
+        '<p class="chat-fallback">' +
+        `<a class="btn btn-secondary" href="tel:${PHONE.replace(/\s/g, '')}">Call ${PHONE}</a>` +
         `<a class="btn btn-secondary" href="${escapeHtml(mail)}">Email ${EMAIL}</a></p>`,
     );
   }
@@ -373,10 +377,11 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
       const first = escapeHtml((data.name ?? '').split(/\s+/)[0] ?? '');
       const next =
         intent === 'callback'
-          ? `We'll ring you on ${escapeHtml(`${data.dialcode ?? ''} ${data.phone ?? ''}`.trim())} at the time you asked ` +
-            `(${escapeHtml(value('when'))}, AEST). We call ${HOURS}; if that time falls outside them, we'll email you first.`
+          ? `We'll ring you on ${escapeHtml(`${data.dialcode ?? ''} ${data.phone ?? ''}`.trim())} ` +
+            `at the time you asked: ${escapeHtml(value('when'))}.`
           : intent === 'demo'
-            ? `Your demo request is in: a person from our team will email ${escapeHtml(data.email!)} within one business day to pick a time.`
+            ? `Your demo request is in: a person from our team will email ${escapeHtml(data.email!)} ` +
+              'within one business day to pick a time.'
             : `A person from our team will reply to ${escapeHtml(data.email!)} within one business day.`;
       for (const el of form.querySelectorAll('.field, .field-row, .chat-form-actions, .chat-form-intro')) el.remove();
       say('success', `<p>Thank you, ${first}. ${next} Our hours are ${HOURS}.</p>`);
