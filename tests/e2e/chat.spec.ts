@@ -430,6 +430,7 @@ test.describe('502: neither the CRM nor the outbox takes the lead', () => {
     }
     expect(keys[0]).toMatch(UUID);
     expect(keys[1], 'the same form sends the same key').toBe(keys[0]);
+    await page.screenshot({ path: 'test-results/chat-502.png' });
   });
 
   test("the lead form's 502 message opens the chat, and closing it returns focus there", async ({ page }) => {
