@@ -1,6 +1,7 @@
 /** @module askSite: POST /api/v1/ask, the assistant (src/core/ask/answer.ts): answers quoted from the site. */
 import { ASK_LIMITS, AskRequestSchema, AskResponseSchema } from '../contract/ask.ts';
 import { askSite as ask } from '../core/ask/answer.ts';
+import { handoffIntent } from '../core/ask/handoff.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { badReadDoc, READ_429, tooLargeDoc } from './docs.ts';
 
@@ -64,6 +65,8 @@ export const askSite = defineOperation({
       { index: content.askIndex(), pricing: deps.pricing(), origin: content.origin, now: deps.now() },
       body,
     );
+    // The content team's to-do list (not requests for a person): counted off the answer's path, scrubbed, bounded.
+    if (!answer.answered && !handoffIntent(answer.question)) deps.recordUnanswered(answer.question);
     return { status: 200, body: answer };
   },
 });

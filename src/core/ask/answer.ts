@@ -12,7 +12,7 @@ import { termOf, words, isStopWord } from '../search/analyze.ts';
 import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
-import { isFollowUp, type TermGroup, termGroups } from './question.ts';
+import { isFollowUp, questionParts, type TermGroup, termGroups } from './question.ts';
 import { plainOf } from './sections.ts';
 
 export interface AskTurn {
@@ -59,11 +59,25 @@ export const NO_ANSWER = "The Kartage website doesn't answer that, so I won't gu
 export const NO_ANSWER_RELATED = 'These pages are related but do not answer it:';
 
 const MAX_SOURCES = 5;
-const K1 = 1.2;
-const B = 0.75;
-const HEADING_WEIGHT = 2.5;
-/** Share of the question's weight a section must hold to answer it. */
-const MIN_COVERAGE = 0.6;
+
+/** The ranking's and the answer decision's settings (tuned on the judged set's tuning part only). */
+export const ASK_TUNING = {
+  k1: 1.2,
+  b: 0.9,
+  /** A heading word counts as this many body words. */
+  headingWeight: 6,
+  /** Share of the question's weight one section must hold to answer it. */
+  minCoverage: 0.5,
+  /** What a word on no page weighs against the coverage, as a share of the rarest word's weight. */
+  unknownWeight: 1,
+  /** A word of the page title counts for its sections this much (of the word's weight). */
+  titleShare: 0.75,
+  /**
+   * The answering section must hold every word of the question whose weight is at least this share of the
+   * heaviest word's (the question's topic: "dark" in "does the crew app have a dark mode?"). Above 1: no such rule.
+   */
+  topicShare: 2,
+};
 
 interface Ranked {
   section: number;
@@ -71,6 +85,8 @@ interface Ranked {
   coverage: number;
   /** Which groups it holds. */
   holds: boolean[];
+  /** It holds every topic word of the question (ASK_TUNING.topicShare). */
+  topical: boolean;
 }
 
 const idfOf = (index: AskIndex, term: string) => {
@@ -79,18 +95,22 @@ const idfOf = (index: AskIndex, term: string) => {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 };
 
-/** The weight of a group: the idf of its rarest known term (an unknown word weighs as a word on one section). */
+const T = ASK_TUNING;
+
+/** The weight of a group: the idf of its rarest known term (an unknown word: a share of the rarest word's). */
 function groupIdf(index: AskIndex, g: TermGroup): number {
   let best = 0;
   for (const t of g.terms) if (index.df(t) > 0) best = Math.max(best, idfOf(index, t));
-  return (best || idfOf(index, '\u0000')) * g.weight;
+  return (best || T.unknownWeight * idfOf(index, '\u0000')) * g.weight;
 }
 
 /** Sections ranked for the groups (best first); `boost` multiplies the score of sections of some pages. */
 function rank(index: AskIndex, groups: readonly TermGroup[], boost?: ReadonlySet<string>): Ranked[] {
   const scores = new Map<number, { score: number[]; holds: boolean[] }>();
   const weights = groups.map((g) => groupIdf(index, g));
-  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  // Optional groups (the site's words for a phrase) count only where a section holds them.
+  const total = weights.reduce((a, b, gi) => a + (groups[gi]!.optional ? 0 : b), 0) || 1;
+  const heaviest = Math.max(0, ...weights.filter((_, gi) => !groups[gi]!.optional));
   groups.forEach((g, gi) => {
     for (const term of g.terms) {
       const list = index.postings(term);
@@ -98,9 +118,9 @@ function rank(index: AskIndex, groups: readonly TermGroup[], boost?: ReadonlySet
       const idf = idfOf(index, term) * g.weight * (term === g.terms[0] ? 1 : 0.8);
       for (let i = 0; i < list.length; i += 3) {
         const s = list[i]!;
-        const tf = list[i + 1]! + HEADING_WEIGHT * list[i + 2]!;
-        const norm = 1 - B + (B * index.data.lengths[s]!) / index.averageLength;
-        const v = (idf * tf * (K1 + 1)) / (tf + K1 * norm);
+        const tf = list[i + 1]! + T.headingWeight * list[i + 2]!;
+        const norm = 1 - T.b + (T.b * index.data.lengths[s]!) / index.averageLength;
+        const v = (idf * tf * (T.k1 + 1)) / (tf + T.k1 * norm);
         let e = scores.get(s);
         if (!e)
           scores.set(s, (e = { score: new Array(groups.length).fill(0), holds: new Array(groups.length).fill(false) }));
@@ -114,20 +134,24 @@ function rank(index: AskIndex, groups: readonly TermGroup[], boost?: ReadonlySet
     const page = index.data.sections[section]!.p;
     let score = 0;
     let held = 0;
+    let extra = 0;
     groups.forEach((g, gi) => {
       score += e.score[gi]!;
-      if (e.holds[gi]) held += weights[gi]!;
-      else if (g.terms.some((t) => index.titleHas(page, t))) {
+      if (e.holds[gi]) {
+        if (g.optional) extra += weights[gi]!;
+        else held += weights[gi]!;
+      } else if (!g.optional && g.terms.some((t) => index.titleHas(page, t))) {
         // A word of the page's title counts for its sections, a little ("does the crew app work offline?").
         score += 0.35 * weights[gi]!;
-        held += 0.75 * weights[gi]!;
+        held += T.titleShare * weights[gi]!;
         e.holds[gi] = true;
       }
     });
-    const coverage = held / total;
+    const coverage = Math.min(1, (held + extra) / (total + extra));
+    const topical = groups.every((g, gi) => g.optional || e.holds[gi] || weights[gi]! < T.topicShare * heaviest);
     if (boost?.has(index.data.pages[page]!.slug)) score *= 1.3;
     if (index.data.pages[page]!.listing) score *= 0.8;
-    out.push({ section, score: score * (0.25 + coverage * coverage), coverage, holds: e.holds });
+    out.push({ section, score: score * (0.25 + coverage * coverage), coverage, holds: e.holds, topical });
   }
   return out.sort((a, b) => b.score - a.score || a.section - b.section);
 }
@@ -266,17 +290,26 @@ function pricingQuotes(index: AskIndex, working: Working, pricing: Pricing): Quo
   return out;
 }
 
-/** Joins quotes into the answer: sentences of one section run on; sections and table rows are paragraphs. */
+/**
+ * Joins quotes into the answer: sentences that follow each other in one paragraph of a section are one run of its
+ * text (so each paragraph of the answer is a substring of its section); anything else starts a new paragraph.
+ */
 function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
-  const parts: string[] = [];
-  let last: Quote | undefined;
+  const runs: { section: number; start: number; end: number }[] = [];
   for (const q of quotes) {
-    const text = index.data.sections[q.section]!.t.slice(q.start, q.end);
-    if (last && last.section === q.section && !q.row && !last.row) parts[parts.length - 1] += ` ${text}`;
-    else parts.push(text);
-    last = q;
+    const last = runs.at(-1);
+    const text = index.data.sections[q.section]!.t;
+    if (
+      last &&
+      last.section === q.section &&
+      !q.row &&
+      q.start >= last.end &&
+      !/\n/.test(text.slice(last.end, q.start))
+    )
+      last.end = q.end;
+    else runs.push({ section: q.section, start: q.start, end: q.end });
   }
-  return parts.join('\n\n');
+  return runs.map((r) => index.data.sections[r.section]!.t.slice(r.start, r.end)).join('\n\n');
 }
 
 /** Answers a question from the site (see the module comment). */
@@ -287,16 +320,10 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   const { index } = d;
   const asked = handoffIntent(question);
   const intent = asked?.intent;
-  let groups = termGroups(asked ? asked.rest : question, index);
-  const followUp = previous !== undefined && isFollowUp(question, groups);
-  if (followUp) {
-    const own = new Set(groups.flatMap((g) => g.terms));
-    const carried = termGroups(previous.question, index, 0.5).filter((g) => !g.terms.some((t) => own.has(t)));
-    groups = [...groups, ...carried.filter((g) => !g.unknown)];
-  }
+  // A request for a person is read without its request words ("can someone call me back about storage billing?"),
+  // but a demo request keeps them: the demo pages are what it is about.
+  const read = asked && intent !== 'demo' ? asked.rest : question;
   const support = intent === 'contact' && isSupportRequest(question);
-  // In a request for a person, words on no page are names (of the person, their company): not the question.
-  if (intent) groups = groups.filter((g) => !g.unknown);
   const result = (
     answered: boolean,
     answer: string,
@@ -318,6 +345,9 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   const handoff = (fallback: boolean) =>
     intent ? handoffFor(intent, d.now, d.origin, support) : fallback ? handoffFor('contact', d.now, d.origin) : null;
 
+  const firstGroups = termGroups(read, index);
+  // A request for a person is never a follow-up: it asks for what it says, not for more of the last answer.
+  const followUp = previous !== undefined && !intent && isFollowUp(question, firstGroups);
   const working = priceQuestion(question, d.pricing, followUp ? previous.question : undefined);
   if (working) {
     const quotes = pricingQuotes(index, working, d.pricing);
@@ -331,15 +361,30 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     return result(true, answer, sources, handoff(false), working);
   }
 
+  // Each part of a two-part question is answered on its own; a follow-up carries the earlier question's words.
   const boost = followUp ? citedPages(previous) : undefined;
-  const ranked = rank(index, groups, boost);
-  const own = groups.filter((g) => g.weight === 1);
-  const unknown = own.some((g) => g.unknown);
-  const top = ranked[0];
-  // A fault report goes to support: the site's pages are not the answer to "our crew can't sign in".
-  const answerable = top !== undefined && own.length > 0 && !unknown && top.coverage >= MIN_COVERAGE && !support;
-  if (!answerable) {
-    const related = unknown ? [] : ranked.slice(0, 3).filter((r) => r.coverage >= 0.3);
+  const carried = (groups: TermGroup[]) => {
+    if (!followUp) return groups;
+    const own = new Set(groups.flatMap((g) => g.terms));
+    const before = termGroups(previous.question, index, 0.5).filter(
+      (g) => !g.unknown && !g.terms.some((t) => own.has(t)),
+    );
+    return [...groups, ...before.map((g) => ({ ...g, optional: true }))];
+  };
+  const parts = questionParts(read).map((part, _, all) => {
+    let groups = carried(all.length === 1 ? firstGroups : termGroups(part, index));
+    // In a request for a person, words on no page are names (of the person, their company), not the question.
+    if (intent) groups = groups.filter((g) => !g.unknown);
+    const ranked = rank(index, groups, boost);
+    const top = ranked[0];
+    const own = groups.filter((g) => !g.optional);
+    const answerable = top !== undefined && own.length > 0 && top.coverage >= T.minCoverage && top.topical && !support;
+    return { groups, ranked, top, answerable };
+  });
+
+  const answering = parts.filter((p) => p.answerable);
+  if (!answering.length) {
+    const related = parts[0]!.ranked.slice(0, 3).filter((r) => r.coverage >= 0.3);
     const sources = related.map((r) => sourceOf(index, r.section, 'related'));
     const list = sources.map((s) => `- [${s.heading ? `${s.title}: ${s.heading}` : s.title}](${s.url})`).join('\n');
     const person = handoff(true)!;
@@ -348,31 +393,27 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     return result(false, answer, sources, person);
   }
 
-  const weights = groups.map((g) => groupIdf(index, g));
-  const quotes = quotesFrom(index, top.section, groups, weights);
-  const answerSections = [top.section];
-  // A second need the first section does not cover ("is there a trial and do prices include GST?").
-  const missing = groups.filter((g, gi) => !top.holds[gi] && g.weight === 1 && weights[gi]! > 1);
-  if (missing.length) {
-    const second = rank(index, missing).find((r) => r.section !== top.section && r.coverage >= 0.99);
-    if (second) {
-      answerSections.push(second.section);
-      quotes.push(
-        ...quotesFrom(
-          index,
-          second.section,
-          missing,
-          missing.map((g) => groupIdf(index, g)),
-        ),
-      );
-    }
+  const quotes: Quote[] = [];
+  const answerSections: number[] = [];
+  for (const part of answering) {
+    const top = part.top!;
+    if (answerSections.includes(top.section)) continue;
+    answerSections.push(top.section);
+    const weights = part.groups.map((g) => groupIdf(index, g));
+    quotes.push(...quotesFrom(index, top.section, part.groups, weights));
   }
   const firstQuote = (s: number) => quotes.find((q) => q.section === s);
   const sources = answerSections.map((s) => sourceOf(index, s, 'answer', firstQuote(s)));
-  for (const r of ranked) {
-    if (sources.length >= MAX_SOURCES) break;
-    if (answerSections.includes(r.section) || r.coverage < 0.3) continue;
-    sources.push(sourceOf(index, r.section, 'related'));
+  // Then the next best sections of each part, in turn, as related.
+  const rest = parts.map((p) => p.ranked.filter((r) => r.coverage >= 0.3 && !answerSections.includes(r.section)));
+  const listed = new Set(answerSections);
+  for (let k = 0; sources.length < MAX_SOURCES && rest.some((r) => k < r.length); k++) {
+    for (const r of rest) {
+      const next = r[k];
+      if (!next || listed.has(next.section) || sources.length >= MAX_SOURCES) continue;
+      listed.add(next.section);
+      sources.push(sourceOf(index, next.section, 'related'));
+    }
   }
   return result(true, joinQuotes(index, quotes), sources, handoff(false));
 }

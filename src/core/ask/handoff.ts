@@ -19,19 +19,19 @@ export interface Handoff {
 const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   [
     'message',
-    /\b(leave|drop|send|take|pass on|passing on|record) (a |an |my |me a )?(message|msg|note|voicemail|question for)|\b(nobody|no one|noone|nobody'?s|no-one) (is )?(around|online|there|available|answering)|\bafter hours\b|\bout of hours\b|\boutside (of )?(your |business |office )?hours\b|\bwhen you('re| are) (back|open)\b|\bget back to me\b/,
+    /\b(leave|drop|send|take|pass on|passing on|pass|record) (a |an |my |me a |the |this )?(message|msg|note|voicemail|question for)|\b(nobody|no one|noone|nobody'?s|no-one) (is )?(around|online|there|available|answering)|\bafter hours\b|\bout of hours\b|\boutside (of )?(your |business |office )?hours\b|\bwhen you('re| are) (back|open)\b|\bget back to me\b/,
   ],
   [
     'callback',
-    /\b(call|ring|phone|bell) (me|us|him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b/,
+    /\b(call|ring|phone|bell) (me|us|him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\bcall (him|her|them) (on|at|back)\b/,
   ],
   [
     'demo',
-    /\b(demo|demos|demonstration|walkthrough|walk-through|walk through|walk me through|show (me|us) (around|how|the|kartage|it)|see (it|kartage|the (software|product|app)) (in action|working|live)|product tour|guided tour)\b/,
+    /\b(book|booking|schedule|scheduling|arrange|arranging|organise|organize|set up|get|have|want|like|request|requesting|see|need|keen on|interested in|after|do)\b[^.?!]{0,30}\b(demo|demos|demonstration|walkthrough|walk-through|walk through)\b|\b(demo|walkthrough) (please|for (me|us|my|our|[a-z]+ from))\b|\bwalk (me|us) through\b|\bshow (me|us) (around|how|the|kartage|it)\b|\bsee\b[^.?!]{0,40}\b(in action|working|running|live)\b|\b(product|guided) tour\b/,
   ],
   [
     'contact',
-    /\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\b(not working|isn'?t working|doesn'?t work|stopped working|broken|bug|crash|crashes|crashing|error|outage|is down|can'?t (log|sign) in|locked out)\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b/,
+    /\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(not working|isn'?t working|doesn'?t work|stopped working|broken|bug|crash|crashes|crashing|error|outage|is down|can'?t (log|sign) in|locked out)\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b/,
   ],
 ];
 

@@ -83,7 +83,8 @@ export function buildAskIndex(pages: readonly AskSource[]): AskData {
         c[0]++;
         tf.set(t, c);
       });
-      for (const t of analyze(section.heading ?? data.pages[p]!.title)) {
+      // The intro's heading is the page title, which every section of the page shares (AskIndex.titleHas).
+      for (const t of section.heading === null ? [] : analyze(section.heading)) {
         const c = tf.get(t) ?? [0, 0];
         c[1]++;
         tf.set(t, c);

@@ -8,12 +8,27 @@
 export const ASK_FILLER: ReadonlySet<string> = new Set(
   `hi hello hey hiya gday g'day thanks thank cheers mate mates guys folks team please pls plz wondering wonder
   wondered question questions ask asking asked quick quickly curious anybody somebody everyone anyone possible
-  possibly able maybe perhaps actually basically currently ok okay kartage kartages company companies business
-  businesses im ive id youre youve dont doesnt isnt arent cant wont whats hows wheres ill well good great sure
+  possibly able maybe perhaps actually basically currently ok okay kartage kartages im ive id youre youve dont
+  doesnt isnt arent cant wont whats hows wheres ill well good great sure re ve ll
   much many lot lots bit really stuff thing things also still already etc yeah yep nope look looking see seeing
   find finding info information details detail let like would could should might please give show go going get
-  use using used work works working does do did say says said mean means meaning via type types sort sorts
-  kind kinds`.split(/\s+/),
+  using does do did say says said mean means meaning via type types sort sorts kind kinds`.split(/\s+/),
+);
+
+/**
+ * Everyday words that name no topic of their own on this site ("commit", "run", "big", "back"): they count in a
+ * question, at a third of their weight, so a rare but generic word never outweighs the topic words.
+ */
+export const GENERIC_WORDS: ReadonlySet<string> = new Set(
+  `use used uses work works worked one two three first last next big small large little long short old new run
+  runs running make makes made take takes taking took put puts putting come comes came keep keeps kept start starts
+  started stop stops end ends back able whole full fully real really right wrong best better good bad easy hard
+  quick fast slow commit committed sure day days week weeks month months year years time times today tomorrow
+  someone people person team staff everyone everything anything nothing way part parts lot lots number numbers
+  line lines set sets send sent give gives given getting happen happened live living still already ever always
+  never often much many few several each every other another same different own need needs needed want wants
+  try trying help helps helped thing things stuff bit kind sort going gone go goes went see sees seen saw look
+  looks looking show shows find finds found able available possible instead actually currently`.split(/\s+/),
 );
 
 /**
@@ -34,7 +49,7 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bpay (yearly|annually|upfront|up front|for a year)\b|\bper year\b|\ba year up ?front\b/, 'annual billing'],
   [/\b(cancel|leave|quit|get out|exit)\b/, 'cancel notice'],
   [/\b(talk|speak|chat) to (a |an |some)?(person|human|someone|somebody|real|sales|team)\b/, 'contact'],
-  [/\bphone number\b|\bcall you\b|\bring you\b/, 'phone'],
+  [/\bphone number\b|\bcall you\b|\bring (you|it|them)\b|\b(support|help|phone) ?line\b|\bhotline\b/, 'phone hours'],
   [/\b(opening|business|support|office) hours\b|\bwhat time\b|\bwhen are you open\b/, 'hours phone'],
   [/\bwho (are you|is behind|owns|runs)\b|\babout (you|the company)\b/, 'about'],
   [
@@ -45,6 +60,9 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bdamage claims?\b|\bbroken (items?|furniture)\b/, 'damage claims photos'],
   [/\bheavy vehicle\b|\bfatigue\b|\bload restraint\b/, 'chain responsibility'],
   [/\bback ?load/, 'backloading'],
+  [/\bcut (us|them|me) off\b|\block (us|them|me) out\b/, 'suspend access'],
+  [/\b(get|got|be|were|was) hacked\b|\bdata breach/, 'breach incident'],
+  [/\bput(ting)? (the |your |our )?prices? up\b/, 'price changes notice'],
   [/\bmilitary|\bdefen[cs]e force|\bdefence\b|\bgovernment\b/, 'defence government'],
 ];
 
@@ -122,7 +140,6 @@ export const WORD_ALTERNATIVES: Readonly<Record<string, readonly string[]>> = {
   accounting: ['xero', 'myob', 'invoicing'],
   accounts: ['xero', 'myob', 'accounts'],
   bookkeeping: ['xero', 'myob'],
-  quickbooks: ['xero', 'myob'],
   integrate: ['integration', 'integrations', 'sync', 'connect'],
   integration: ['integrations', 'sync', 'connect'],
   integrations: ['integration', 'sync'],
@@ -242,4 +259,19 @@ export const WORD_ALTERNATIVES: Readonly<Record<string, readonly string[]>> = {
   weight: ['weight', 'kg'],
   volume: ['cubic', 'm3'],
   cubic: ['m3'],
+  pen: ['penetration'],
+  pentest: ['penetration', 'test'],
+  pentests: ['penetration', 'test'],
+  warn: ['notice'],
+  warning: ['notice'],
+  notify: ['notice', 'tell'],
+  late: ['overdue'],
+  overdue: ['late'],
+  increase: ['change', 'changes'],
+  rise: ['change', 'changes'],
+  hike: ['change', 'changes'],
+  vulnerability: ['disclosure', 'security'],
+  vulnerabilities: ['disclosure', 'security'],
+  remote: ['remote', 'hybrid'],
+  wfh: ['remote', 'hybrid'],
 };

@@ -23,8 +23,12 @@ export interface Working {
   lines: WorkingLine[];
   /** AUD a month, excluding GST. */
   monthly: number;
-  /** AUD a year when paid annually (twelve months for the price of ten), when the question asks for it. */
+  /** AUD a year, when the question asks for it: paid annually (twelve months for the price of ten), or monthly. */
   annual?: number;
+  /** How the year is paid: annually (two months off) or month by month. */
+  yearBilled?: 'annually' | 'monthly';
+  /** The plan the figure is compared with ("how much more is Professional than Growth?"): its price is subtracted. */
+  comparedWith?: string;
   /** The plan is priced "from" and quoted (Enterprise): the figure is a starting price, not a total. */
   from: boolean;
   currency: 'AUD';
@@ -59,28 +63,39 @@ const numberOf = (s: string) => NUMBER_WORDS[s.replace(/^a couple of$/, 'couple'
 
 /** [add-on id, pattern of the thing counted after a number]. */
 const COUNTED: readonly (readonly [string, string])[] = [
-  ['office-user', String.raw`(?:\s+office)?\s+(?:users?|logins?|log-ins?|seats?|licen[cs]es?|staff|people|accounts?)`],
+  [
+    'office-user',
+    String.raw`(?:\s+office)?\s+(?:users?|logins?|log-ins?|seats?|licen[cs]es?|staff|people|accounts?)|\s+of us(?=\s+in the office)`,
+  ],
   ['crew-device', String.raw`(?:\s+crew)?\s+(?:devices?|phones?|mobiles?|tablets?|ipads?|iphones?|androids?)`],
   ['sms-bundle', String.raw`\s+(?:sms|text(?: message)?)\s+bundles?|\s+bundles?(?:\s+of\s+sms)?`],
   ['video-survey', String.raw`\s+video\s+survey(?:\s+apps?)?`],
 ];
 
-/** The plan a question names, by id. */
-function planOf(q: string): string | undefined {
-  const m = /\b(starter|growth|professional|pro|enterprise)\b/.exec(q);
-  return m ? (m[1] === 'pro' ? 'professional' : m[1]) : undefined;
+/** The plans a question names, by id, in order. */
+function plansOf(q: string): string[] {
+  const out: string[] = [];
+  for (const m of q.matchAll(/\b(starter|growth|professional|pro|enterprise)\b/g)) {
+    const id = m[1] === 'pro' ? 'professional' : m[1]!;
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
 }
+const planOf = (q: string): string | undefined => plansOf(q)[0];
 
 /** Quantities of each add-on the question counts. */
 function addOnsOf(q: string, pricing: Pricing): Map<string, { n: number; extra: boolean }> {
   const out = new Map<string, { n: number; extra: boolean }>();
   for (const [id, thing] of COUNTED) {
-    const re = new RegExp(String.raw`\b${NUM}${MORE}${thing}\b`, 'g');
+    const re = new RegExp(String.raw`\b${NUM}${MORE}(?:${thing})\b`, 'g');
     for (const m of q.matchAll(re)) {
       const n = numberOf(m[1]!);
       if (!Number.isFinite(n) || n <= 0 || n > 10_000) continue;
-      const before = q.slice(Math.max(0, m.index - 12), m.index);
-      const extra = /\b(more|extra|additional|further|new|plus|and|another)\b/.test(m[0] + before);
+      // Extra when the request says so anywhere before the count ("Starter plus 2 more logins and 4 phones");
+      // "Starter with 7 office users" is a total, of which the plan's own are free.
+      const extra = /\b(more|extra|additional|further|plus|another|add|adding|on top)\b/.test(
+        q.slice(0, m.index) + m[0],
+      );
       out.set(id, { n: (out.get(id)?.n ?? 0) + n, extra });
     }
   }
@@ -99,7 +114,11 @@ function addOnsOf(q: string, pricing: Pricing): Map<string, { n: number; extra: 
 const ASKS_PRICE =
   /\b(cost|costs|price|prices|priced|pricing|how much|total|pay|per month|a month|monthly|bill|\$|aud|dollars|budget|quote me)\b/;
 const ANNUAL =
-  /\b(annual|annually|yearly|per year|a year|each year|every year|12 months|twelve months|upfront|up front)\b/;
+  /\b(annual|annually|yearly|per year|a year|a full year|a whole year|the year|each year|every year|12 months|twelve months|upfront|up front)\b/;
+/** The year paid month by month ("month to month, what's that over a year?"). */
+const MONTH_BY_MONTH = /\b(month to month|month-to-month|monthly|each month|every month|by the month)\b/;
+/** A comparison of two plans ("how much more is Professional than Growth?"). */
+const COMPARE = /\b(more than|less than|cheaper than|dearer than|difference|vs|versus|compared (to|with)|than)\b/;
 
 /**
  * The working for a pricing question, or undefined when the question is not one (no plan, or no figure asked
@@ -120,6 +139,17 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const lines: WorkingLine[] = [
     { item: `${plan.name} plan`, quantity: 1, unitPrice: plan.monthly, amount: plan.monthly, unit: 'per month' },
   ];
+  const named = plansOf(q);
+  const other = named.length === 2 && COMPARE.test(q) ? pricing.plans.find((p) => p.id === named[1]) : undefined;
+  if (other && !other.priceFrom) {
+    lines.push({
+      item: `${other.name} plan`,
+      quantity: -1,
+      unitPrice: other.monthly,
+      amount: -other.monthly,
+      unit: 'per month',
+    });
+  }
   for (const addOn of pricing.addOns) {
     const asked = addOns.get(addOn.id);
     if (!asked) continue;
@@ -140,7 +170,12 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     currency: 'AUD',
     gst: 'excluded',
   };
-  if (annual) working.annual = monthly * 10;
+  if (other && !other.priceFrom) working.comparedWith = other.name;
+  if (annual) {
+    const monthByMonth = MONTH_BY_MONTH.test(q) && !/\b(annual|annually|yearly|upfront|up front)\b/.test(q);
+    working.yearBilled = monthByMonth ? 'monthly' : 'annually';
+    working.annual = monthly * (monthByMonth ? 12 : 10);
+  }
   return working;
 }
 
@@ -149,6 +184,10 @@ export const dollars = (n: number) => `$${n.toLocaleString('en-AU')}`;
 
 /** The working as one sentence: the total first, then each line. */
 export function workingSentence(w: Working): string {
+  if (w.comparedWith) {
+    const [a, b] = w.lines;
+    return `${w.plan} is ${dollars(w.monthly)} a month more than ${w.comparedWith}, excluding GST: ${dollars(a!.unitPrice)} − ${dollars(b!.unitPrice)} = ${dollars(w.monthly)}.`;
+  }
   const parts = w.lines.map((l) =>
     l.quantity === 1 && l.item.endsWith('plan')
       ? `${dollars(l.unitPrice)} for ${l.item}`

@@ -8,7 +8,7 @@
  */
 import { analyze, fold, isStopWord, termOf, words } from '../search/analyze.ts';
 import type { AskIndex } from './index.ts';
-import { ASK_FILLER, PHRASES, WORD_ALTERNATIVES } from './phrases.ts';
+import { ASK_FILLER, GENERIC_WORDS, PHRASES, WORD_ALTERNATIVES } from './phrases.ts';
 
 /** One query word: its own term, and the terms that may stand for it on the site. */
 export interface TermGroup {
@@ -19,18 +19,21 @@ export interface TermGroup {
   weight: number;
   /** The word is on no page, in no form: the question asks about something the site does not name. */
   unknown: boolean;
+  /** Added from a phrase the site says otherwise: counts when a section holds it, never against one that does not. */
+  optional?: boolean;
 }
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
-/** Words one edit (delete, transpose, replace, insert) away from `w`. */
-function edits1(w: string): string[] {
+/** Words one edit (delete, transpose, replace, insert) away from `w`; `cheap`: deletes and transposes only. */
+function edits1(w: string, cheap = false): string[] {
   const out: string[] = [];
   for (let i = 0; i <= w.length; i++) {
     const a = w.slice(0, i);
     const b = w.slice(i);
     if (b) out.push(a + b.slice(1));
     if (b.length > 1) out.push(a + b[1] + b[0] + b.slice(2));
+    if (cheap) continue;
     for (const c of ALPHABET) {
       if (b) out.push(a + c + b.slice(1));
       out.push(a + c + b);
@@ -39,59 +42,79 @@ function edits1(w: string): string[] {
   return out;
 }
 
-/** The site word a misspelt word stands for: one edit away (two for long words), used by most sections. */
+/**
+ * The site word a misspelt word stands for: one edit away (for long words also two deletes or transposes), the
+ * one most sections use. About 60 look-ups a letter, so a question costs well under a millisecond.
+ */
 export function correct(word: string, index: AskIndex): string | undefined {
   if (word.length < 4 || /\d/.test(word) || index.wordCount(word)) return undefined;
   let best: string | undefined;
   let bestCount = 0;
-  const first = edits1(word);
-  for (const c of first) {
+  const consider = (c: string) => {
     const n = index.wordCount(c);
     if (n > bestCount && !isStopWord(c)) {
       best = c;
       bestCount = n;
     }
-  }
-  if (best || word.length < 7) return best;
-  for (const e of first) {
-    for (const c of edits1(e)) {
-      const n = index.wordCount(c);
-      if (n > bestCount && !isStopWord(c)) {
-        best = c;
-        bestCount = n;
-      }
-    }
-  }
+  };
+  // Short words are only taken for a swap of two letters ("trail" -> "trial"): "apple" is not "apply", "IRAP" not
+  // "wrap". Longer ones for any one edit.
+  for (const c of edits1(word, word.length < 6)) consider(c);
+  if (best || word.length < 8) return best;
+  for (const e of edits1(word, true)) for (const c of edits1(e, true)) consider(c);
   return best;
 }
 
-/** Phrases of the question replaced by the site's words (the replacement is added, the phrase kept). */
-function expandPhrases(folded: string): string {
-  let out = folded;
-  for (const [pattern, addition] of PHRASES) if (pattern.test(folded)) out += ` ${addition}`;
-  return out;
+/** The site's words for phrases of the question (added as optional groups: the phrase's own words stay). */
+function phraseWords(folded: string): string {
+  const out: string[] = [];
+  for (const [pattern, addition] of PHRASES) if (pattern.test(folded)) out.push(addition);
+  return out.join(' ');
 }
 
-/** The question's term groups, in order, each word once. */
+/** The question's term groups, in order, each word once; then the optional groups of its phrases. */
 export function termGroups(question: string, index: AskIndex, weight = 1): TermGroup[] {
-  const folded = fold(question);
+  // Contact details and links are the visitor's, not the question's.
+  const folded = fold(question)
+    .replace(/\S+@\S+/g, ' ')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\+?\d[\d ()-]{6,}\d/g, ' ');
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
-  for (const raw of words(expandPhrases(folded))) {
-    if (isStopWord(raw) || ASK_FILLER.has(raw)) continue;
+  const add = (raw: string, optional: boolean) => {
+    if (isStopWord(raw) || ASK_FILLER.has(raw)) return;
     const fixed = correct(raw, index);
     const word = fixed ?? raw;
     const term = termOf(word);
-    if (seen.has(term)) continue;
+    if (seen.has(term)) return;
     seen.add(term);
     const terms = [term];
     for (const alt of WORD_ALTERNATIVES[word] ?? WORD_ALTERNATIVES[term] ?? []) {
       for (const t of analyze(alt)) if (!terms.includes(t)) terms.push(t);
     }
     const known = terms.some((t) => index.df(t) > 0);
-    groups.push({ word, terms, weight, unknown: !known });
-  }
+    if (optional && !known) return;
+    const g: TermGroup = { word, terms, weight: GENERIC_WORDS.has(word) ? weight / 3 : weight, unknown: !known };
+    if (optional) g.optional = true;
+    groups.push(g);
+  };
+  for (const raw of words(folded)) add(raw, false);
+  for (const raw of words(phraseWords(folded))) add(raw, true);
   return groups;
+}
+
+/**
+ * The parts of a question with two needs ("is there a trial and do prices include GST?"): split at a second
+ * question mark, a semicolon, or "and"/"also" followed by a question word. One part when there is no such break.
+ */
+export function questionParts(question: string): string[] {
+  const parts = question
+    .split(
+      /(?:\?\s+|;\s+|,?\s+(?:and|also|plus)\s+)(?=(?:how|what|whats|what's|when|where|which|who|why|is|are|can|could|do|does|did|will|would|should|if|and)\b)/i,
+    )
+    .map((p) => p.trim())
+    .filter((p) => words(p).some((w) => !isStopWord(w) && !ASK_FILLER.has(w)));
+  return parts.length >= 2 ? parts.slice(0, 3) : [question];
 }
 
 /** Words that mark a question as a follow-up of the one before ("and the Professional one?", "does that…"). */

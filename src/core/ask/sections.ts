@@ -37,14 +37,17 @@ export interface Section {
 
 /** Inline markdown to the text a reader sees: links and images to their text; emphasis, code marks, escapes gone. */
 export function plainOf(md: string): string {
+  // Escaped characters are set aside first, so that `\*` is never read as emphasis.
+  const escaped: string[] = [];
   return md
+    .replace(/\\([!-/:-@[-`{-~])/g, (_, c: string) => `\uE000${escaped.push(c) - 1}\uE001`)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-    .replace(/<(https?:[^>]+)>/g, '$1')
+    .replace(/<((?:https?:|mailto:)[^>\s]+|[^>\s@]+@[^>\s]+)>/g, (_, link: string) => link.replace(/^mailto:/, ''))
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
     .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, '$1$2')
     .replace(/`+([^`]*)`+/g, '$1')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/\uE000(\d+)\uE001/g, (_, i: string) => escaped[Number(i)]!)
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -117,12 +120,15 @@ export function sentencesOf(text: string, skipFirstLine: boolean): Sentence[] {
   let offset = 0;
   let inFence = false;
   const lines = text.split('\n');
-  let para: { start: number; end: number } | undefined;
+  let para: { start: number; end: number; item?: boolean } | undefined;
   const flush = () => {
     if (!para) return;
     const body = text.slice(para.start, para.end);
-    // A line of a word or two with no full stop is a label (an eyebrow, a caption), not a sentence.
-    if (body.split(/\s+/).length < 3 && !/[.!?:]$/.test(body)) return void (para = undefined);
+    // A line of a few words with no full stop is a label (an eyebrow, a caption), not a sentence.
+    if (!para.item && body.split(/\s+/).length < 5 && !/[.!?:]$/.test(body) && !/^\*\*/.test(body)) {
+      para = undefined;
+      return;
+    }
     for (const s of splitSentences(body)) push(para.start + s.start, para.start + s.end);
     para = undefined;
   };
@@ -162,7 +168,7 @@ export function sentencesOf(text: string, skipFirstLine: boolean): Sentence[] {
     const item = LIST_ITEM.exec(line);
     if (item) {
       flush();
-      para = { start: start + item[0].length, end: start + line.trimEnd().length };
+      para = { start: start + item[0].length, end: start + line.trimEnd().length, item: true };
       return;
     }
     if (para) para.end = start + line.trimEnd().length;

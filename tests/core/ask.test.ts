@@ -1,0 +1,278 @@
+// The assistant's parts on their own: sections and sentences, pricing arithmetic, handoff intents and hours,
+// follow-ups, and answers built only of quoted sentences (src/core/ask/).
+import { describe, expect, it } from 'vitest';
+import pricingData from '../../content/data/pricing.json' with { type: 'json' };
+import { PricingSchema } from '../../src/contract/content.ts';
+import { askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
+import { handoffFor, handoffIntent, supportHours } from '../../src/core/ask/handoff.ts';
+import { AskIndex, buildAskIndex } from '../../src/core/ask/index.ts';
+import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
+import { plainOf, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
+import { inventedSentences } from '../helpers/ask-metrics.ts';
+
+const pricing = PricingSchema.parse(pricingData);
+const sentences = (text: string) => splitSentences(text).map(({ start, end }) => text.slice(start, end));
+
+describe('sentences', () => {
+  it('splits on full stops but not after abbreviations, inside amounts or inside links', () => {
+    expect(
+      sentences('Use a dolly, e.g. for pianos. Kartage Pty Ltd is in Collingwood. It costs $1,890.50 a month.'),
+    ).toEqual(['Use a dolly, e.g. for pianos.', 'Kartage Pty Ltd is in Collingwood.', 'It costs $1,890.50 a month.']);
+    expect(sentences('See [the guide. It helps](https://x.example/a.b). Then call.')).toEqual([
+      'See [the guide. It helps](https://x.example/a.b).',
+      'Then call.',
+    ]);
+    expect(sentences('**Never log out. Really.** Restarting is fine.')).toEqual([
+      '**Never log out. Really.** Restarting is fine.',
+    ]);
+  });
+
+  it('splits where a lower-case word starts the next sentence after a number', () => {
+    expect(sentences('Annual billing takes two months off. 30-day trial on Starter and Growth.')).toEqual([
+      'Annual billing takes two months off.',
+      '30-day trial on Starter and Growth.',
+    ]);
+    expect(sentences('Version 2.5 ships today.')).toEqual(['Version 2.5 ships today.']);
+  });
+
+  it('takes list items and table rows as units, skips fences, labels and header rows', () => {
+    const text = [
+      'Intro line here.',
+      '',
+      '- **One:** first item.',
+      '- Two items here',
+      '',
+      '| A | B |',
+      '|---|---|',
+      '| x | $1 |',
+      '',
+      '```',
+      'code. here.',
+      '```',
+      '',
+      'Label',
+    ].join('\n');
+    const units = sentencesOf(text, false);
+    expect(units.map((u) => text.slice(u.start, u.end))).toEqual([
+      'Intro line here.',
+      '**One:** first item.',
+      'Two items here',
+      '| A | B |',
+      '| x | $1 |',
+    ]);
+    expect(units[3]).toMatchObject({ row: true, header: true });
+    expect(units[4]).toMatchObject({ row: true });
+    expect(units[4]!.header).toBeUndefined();
+  });
+
+  it('plain text is what the page shows', () => {
+    expect(plainOf('See the [crew app](https://k.example/crew) and **bold** `code` \\*x\\*.')).toBe(
+      'See the crew app and bold code *x*.',
+    );
+  });
+});
+
+describe('sections', () => {
+  const md = [
+    '# Title',
+    '',
+    'Eyebrow',
+    '',
+    'Lead sentence here.',
+    '',
+    '## First',
+    '',
+    'One. Two.',
+    '',
+    '### Sub',
+    '',
+    'Three.',
+    '',
+    '#### Deep',
+    '',
+    'Four.',
+    '',
+    '## Empty',
+    '',
+    '## Last',
+    '',
+    'Five.',
+  ].join('\n');
+  const sections = splitSections('p', md, [
+    { depth: 2, id: 'first', text: 'First' },
+    { depth: 3, id: 'sub', text: 'Sub' },
+    { depth: 2, id: 'empty', text: 'Empty' },
+    { depth: 2, id: 'last', text: 'Last' },
+  ]);
+
+  it('cuts the intro, ## and ### sections, up to the next heading of any level', () => {
+    expect(sections.map((s) => [s.heading, s.anchor])).toEqual([
+      [null, undefined],
+      ['First', 'first'],
+      ['Sub', 'sub'],
+      ['Last', 'last'],
+    ]);
+    expect(sections[0]!.text).toBe('# Title\n\nEyebrow\n\nLead sentence here.');
+    expect(sections[2]!.text).toBe('### Sub\n\nThree.');
+    expect(sections[3]!.text).toBe('## Last\n\nFive.');
+  });
+
+  it('each sentence is a range of its section text', () => {
+    for (const s of sections)
+      for (const u of s.sentences) expect(s.text.slice(u.start, u.end).length).toBeGreaterThan(0);
+    expect(sections[1]!.sentences.map((u) => u.plain)).toEqual(['One.', 'Two.']);
+  });
+});
+
+describe('pricing arithmetic', () => {
+  it('prices a plan with extra office users and crew devices, with its working', () => {
+    const w = priceQuestion('What would Starter plus 2 more office logins and 4 crew phones cost?', pricing)!;
+    expect(w.monthly).toBe(390 + 2 * 45 + 4 * 12);
+    expect(w.lines.map((l) => [l.item, l.quantity])).toEqual([
+      ['Starter plan', 1],
+      ['Extra office user', 2],
+      ['Extra crew device', 4],
+    ]);
+    expect(workingSentence(w)).toContain('$528 a month excluding GST');
+  });
+
+  it('counts users beyond the plan when the question gives a total, and prices a year paid annually', () => {
+    expect(priceQuestion('starter with 7 office users, how much a month?', pricing)!.monthly).toBe(390 + 2 * 45);
+    const w = priceQuestion('growth with the video survey app, paid annually?', pricing)!;
+    expect([w.monthly, w.annual]).toEqual([890 + 150, (890 + 150) * 10]);
+    expect(priceQuestion('Professional plus two SMS bundles per month?', pricing)!.monthly).toBe(1890 + 120);
+  });
+
+  it('gives Enterprise no total, and leaves non-pricing questions alone', () => {
+    const w = priceQuestion('how much is enterprise with 3 extra users?', pricing)!;
+    expect(w.from).toBe(true);
+    expect(workingSentence(w)).toMatch(/quoted/);
+    expect(priceQuestion('does the crew app work offline?', pricing)).toBeUndefined();
+    expect(priceQuestion('what does Growth include?', pricing)).toBeUndefined();
+  });
+
+  it('a follow-up keeps the add-ons and takes the new plan', () => {
+    const w = priceQuestion('and the Professional one?', pricing, 'How much is Growth with 3 extra users a month?')!;
+    expect(w.plan).toBe('Professional');
+    expect(w.monthly).toBe(1890 + 3 * 45);
+  });
+});
+
+describe('handoff', () => {
+  it.each([
+    ["I'd like to book a demo", 'demo'],
+    ["I'm an assistant booking a demo for Jo from Acme Removals", 'demo'],
+    ['can someone call me back tomorrow morning?', 'callback'],
+    ['please ring me on 0412 345 678', 'callback'],
+    ['can I leave a message for sales?', 'message'],
+    ['nobody is answering, I want to leave a note', 'message'],
+    ['can I talk to a real person', 'contact'],
+    ['our crew app is not working since the update', 'contact'],
+    ['I need a quote for my house move to Perth', 'contact'],
+  ] as const)('%s -> %s', (q, intent) => {
+    expect(handoffIntent(q)?.intent).toBe(intent);
+  });
+
+  it('asks for nobody in a plain question', () => {
+    for (const q of ['is there a free trial?', 'does the crew app work offline?', 'how much is Growth?'])
+      expect(handoffIntent(q)).toBeUndefined();
+  });
+
+  it('knows the support hours: 7am to 7pm AEST (UTC+10), Monday to Saturday', () => {
+    // Wednesday 25 November 2026, 12:00 AEST.
+    expect(supportHours(Date.parse('2026-11-25T02:00:00Z'))).toEqual({ open: true, opens: '7am AEST tomorrow' });
+    // 6:59am AEST Wednesday: closed, opens today.
+    expect(supportHours(Date.parse('2026-11-24T20:59:00Z'))).toEqual({ open: false, opens: '7am AEST today' });
+    // 7pm AEST Saturday: closed until Monday.
+    expect(supportHours(Date.parse('2026-11-28T09:00:00Z'))).toEqual({ open: false, opens: '7am AEST Monday' });
+    // Sunday noon AEST.
+    expect(supportHours(Date.parse('2026-11-29T02:00:00Z')).open).toBe(false);
+  });
+
+  it('offers the phone now within hours, and says when a person replies outside them', () => {
+    const open = handoffFor('contact', Date.parse('2026-11-25T02:00:00Z'), 'https://k.example');
+    expect(open.label).toContain('call 1300 527 824 now');
+    const closed = handoffFor('callback', Date.parse('2026-11-28T10:00:00Z'), 'https://k.example');
+    expect(closed.label).toContain('7am AEST Monday');
+    expect(closed.label).not.toContain('now');
+    expect(handoffFor('demo', 0, 'https://k.example').url).toBe('https://k.example/demo');
+  });
+});
+
+describe('askSite on a small site', () => {
+  const page = (slug: string, title: string, markdown: string) => ({
+    slug,
+    title: `${title} | Kartage`,
+    url: `https://k.example/${slug}`,
+    markdown,
+  });
+  const index = new AskIndex(
+    buildAskIndex([
+      page(
+        'faq',
+        'FAQ',
+        '# FAQ\n\n## Is there a free trial?\n\nYes. Starter and Growth come with a 30-day trial.\n\n## Do prices include GST?\n\nNo. Prices exclude GST.\n',
+      ),
+      page(
+        'product/crew-app',
+        'Crew app',
+        '# Crew app\n\nThe app for crews.\n\n## Offline mode\n\nThe crew app works without signal and syncs later.\n',
+      ),
+      page(
+        'pricing',
+        'Pricing',
+        '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Starter | $390 |\n| Growth | $890 |\n| Professional | $1,890 |\n\n## Add-ons\n\n| Add-on | Price |\n|---|---|\n| Extra office user | $45 |\n\n## GST\n\nAll prices exclude GST.\n',
+      ),
+    ]),
+  );
+  const at = Date.parse('2026-11-25T02:00:00Z');
+  const ask = (question: string, conversation?: Parameters<typeof askSite>[1]['conversation']) =>
+    askSite({ index, pricing, origin: 'https://k.example', now: at }, { question, conversation });
+
+  it('answers with the section that holds the question, quoted and linked to it', () => {
+    const r = ask('can we trial it for free?');
+    expect(r.answered).toBe(true);
+    expect(r.sources[0]).toMatchObject({ slug: 'faq', heading: 'Is there a free trial?', role: 'answer' });
+    expect(r.answer).toBe('Yes. Starter and Growth come with a 30-day trial.');
+    expect(r.sources[0]!.url).toMatch(/^https:\/\/k\.example\/faq#:~:text=/);
+    expect(r.handoff).toBeNull();
+    expect(inventedSentences(r, pricing)).toEqual([]);
+  });
+
+  it('says plainly when no page names what is asked, offers a person, invents nothing', () => {
+    const r = ask('do you integrate with salesforce?');
+    expect(r.answered).toBe(false);
+    expect(r.answer.startsWith(NO_ANSWER)).toBe(true);
+    expect(r.handoff?.intent).toBe('contact');
+    expect(r.sources.every((s) => s.role === 'related')).toBe(true);
+    expect(inventedSentences(r, pricing)).toEqual([]);
+  });
+
+  it('answers pricing arithmetic with its working, each price cited', () => {
+    const r = ask('Starter plus 2 extra office users, how much a month?');
+    expect(r.working?.monthly).toBe(480);
+    expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons', 'GST']);
+    expect(r.answer).toContain('All prices exclude GST.');
+    expect(inventedSentences(r, pricing)).toEqual([]);
+  });
+
+  it('understands a follow-up from the earlier turn', () => {
+    const first = ask('does the crew app work without signal?');
+    expect(first.sources[0]!.heading).toBe('Offline mode');
+    const r = ask('and does it sync later?', [{ question: first.question, sources: first.sources.slice(0, 1) }]);
+    expect(r.sources[0]!.heading).toBe('Offline mode');
+  });
+
+  it('hands a request for a person over, with the label of the hour', () => {
+    const r = ask('can someone call me back this afternoon?');
+    expect(r.handoff?.intent).toBe('callback');
+    expect(r.handoff?.label).toContain('1300 527 824');
+  });
+
+  it('the never-invent check catches a sentence that is not in its cited section', () => {
+    const r = ask('can we trial it for free?');
+    expect(inventedSentences({ ...r, answer: `${r.answer}\n\nEnterprise is free forever.` }, pricing)).toEqual([
+      'Enterprise is free forever.',
+    ]);
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * The assistant's judged question set (tests/data/ask-judged.json, and the held-out fifth in ask-held-out.json,
+ * written from the content alone by someone who did not write the assistant) and its scores: answer@1 and
+ * answer@3 on fact questions, two-part questions with every part in the top 3, absent-correct, handoff-correct
+ * by intent, pricing arithmetic, and the no-answer rate on answerable questions. `npm test` holds floors on
+ * them (tests/core/ask.judged.test.ts); `npm run bench` reports them beside a plain MiniSearch baseline.
+ */
+import { readFileSync } from 'node:fs';
+import type { AskIndex } from '../../src/core/ask/index.ts';
+import type { AskResult, AskTurn } from '../../src/core/ask/answer.ts';
+import { NO_ANSWER, NO_ANSWER_RELATED } from '../../src/core/ask/answer.ts';
+import { plainOf, splitSentences } from '../../src/core/ask/sections.ts';
+import { workingSentence } from '../../src/core/ask/pricing.ts';
+import type { Pricing } from '../../src/contract/content.ts';
+
+export interface SectionRef {
+  slug: string;
+  heading: string | null;
+}
+
+export interface JudgedQuestion {
+  id: string;
+  question: string;
+  kind: 'fact' | 'two-part' | 'pricing' | 'absent' | 'handoff' | 'follow-up';
+  answers?: SectionRef[];
+  parts?: SectionRef[][];
+  related?: SectionRef[];
+  intent?: 'demo' | 'contact' | 'callback' | 'message';
+  expect?: { monthly?: number; annual?: number };
+  conversation?: { question: string; sources: SectionRef[] }[];
+}
+
+export interface JudgedSet {
+  about: string;
+  questions: JudgedQuestion[];
+}
+
+export const loadJudged = (file: string): JudgedSet =>
+  JSON.parse(readFileSync(new URL(`../data/${file}`, import.meta.url), 'utf8')) as JudgedSet;
+
+const key = (h: string | null) =>
+  h === null ? null : plainOf(h).replace(/[’‘]/g, "'").replace(/[“”]/g, '"').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** The index's section for a judged reference (slug and heading as the content writes it), or undefined. */
+export function sectionOf(index: AskIndex, ref: SectionRef): number | undefined {
+  const want = key(ref.heading);
+  for (const i of index.sectionsOf(ref.slug)) {
+    const h = index.data.sections[i]!.h;
+    if (key(h) === want) return i;
+  }
+  return undefined;
+}
+
+/** A source's section in the index. */
+const sourceSection = (index: AskIndex, s: { slug: string; heading: string | null }) => sectionOf(index, s);
+
+/** The judged references no section of the index has (the set must name only real sections). */
+export function unmatched(index: AskIndex, set: JudgedSet): string[] {
+  const out: string[] = [];
+  for (const q of set.questions) {
+    const refs = [...(q.answers ?? []), ...(q.parts ?? []).flat(), ...(q.conversation ?? []).flatMap((t) => t.sources)];
+    for (const r of refs) if (sectionOf(index, r) === undefined) out.push(`${q.id}: ${r.slug} # ${r.heading}`);
+  }
+  return out;
+}
+
+export interface Scored {
+  q: JudgedQuestion;
+  r: AskResult;
+  /** For fact and follow-up questions: rank (1-based) of the first judged section in `sources`, 0 when none. */
+  rank?: number;
+  correct: boolean;
+}
+
+export interface AskScores {
+  counts: Record<string, number>;
+  answerAt1: number;
+  answerAt3: number;
+  twoPart: number;
+  absentCorrect: number;
+  handoffCorrect: number;
+  handoffByIntent: Record<string, number>;
+  pricingCorrect: number;
+  noAnswerRate: number;
+  /** Sentences shown that are not in their cited sections (must be 0). */
+  invented: string[];
+  failures: Scored[];
+}
+
+export type Asker = (question: string, conversation?: AskTurn[]) => AskResult;
+
+const ratio = (n: number, d: number) => (d ? n / d : 1);
+
+/** Scores an asker over a judged set. */
+export function scoreAsk(index: AskIndex, set: JudgedSet, ask: Asker, pricing?: Pricing): AskScores {
+  const counts: Record<string, number> = {};
+  const scored: Scored[] = [];
+  let at1 = 0;
+  let at3 = 0;
+  let facts = 0;
+  let twoOk = 0;
+  let twos = 0;
+  let absentOk = 0;
+  let absents = 0;
+  const byIntent: Record<string, [number, number]> = {};
+  let priceOk = 0;
+  let prices = 0;
+  let unanswered = 0;
+  let answerable = 0;
+  const invented: string[] = [];
+  for (const q of set.questions) {
+    counts[q.kind] = (counts[q.kind] ?? 0) + 1;
+    const r = ask(q.question, q.conversation);
+    if (pricing) invented.push(...inventedSentences(r, pricing).map((s) => `${q.id}: ${s}`));
+    const top = r.sources.map((s) => sourceSection(index, s));
+    const judged = new Set((q.answers ?? []).map((a) => sectionOf(index, a)));
+    if (q.kind !== 'absent' && q.kind !== 'handoff') {
+      answerable++;
+      if (!r.answered) unanswered++;
+    }
+    if (q.kind === 'fact' || q.kind === 'follow-up') {
+      facts++;
+      const rank = r.answered ? top.findIndex((s) => s !== undefined && judged.has(s)) + 1 : 0;
+      if (rank === 1) at1++;
+      if (rank >= 1 && rank <= 3) at3++;
+      scored.push({ q, r, rank, correct: rank === 1 });
+    } else if (q.kind === 'two-part') {
+      twos++;
+      const ok =
+        r.answered &&
+        (q.parts ?? []).every((part) => {
+          const want = new Set(part.map((p) => sectionOf(index, p)));
+          return top.slice(0, 3).some((s) => s !== undefined && want.has(s));
+        });
+      if (ok) twoOk++;
+      scored.push({ q, r, correct: ok });
+    } else if (q.kind === 'absent') {
+      absents++;
+      if (!r.answered) absentOk++;
+      scored.push({ q, r, correct: !r.answered });
+    } else if (q.kind === 'handoff') {
+      const e = (byIntent[q.intent!] ??= [0, 0]);
+      e[1]++;
+      const ok = r.handoff?.intent === q.intent;
+      if (ok) e[0]++;
+      scored.push({ q, r, correct: ok });
+    } else if (q.kind === 'pricing') {
+      prices++;
+      const w = r.working;
+      const ok =
+        r.answered &&
+        w !== undefined &&
+        (q.expect?.monthly === undefined || w.monthly === q.expect.monthly) &&
+        (q.expect?.annual === undefined || w.annual === q.expect.annual);
+      if (ok) priceOk++;
+      scored.push({ q, r, correct: ok });
+    }
+  }
+  const intents = Object.values(byIntent);
+  return {
+    counts,
+    answerAt1: ratio(at1, facts),
+    answerAt3: ratio(at3, facts),
+    twoPart: ratio(twoOk, twos),
+    absentCorrect: ratio(absentOk, absents),
+    handoffCorrect: ratio(
+      intents.reduce((a, [ok]) => a + ok, 0),
+      intents.reduce((a, [, n]) => a + n, 0),
+    ),
+    handoffByIntent: Object.fromEntries(Object.entries(byIntent).map(([k, [ok, n]]) => [k, ratio(ok, n)])),
+    pricingCorrect: ratio(priceOk, prices),
+    noAnswerRate: ratio(unanswered, answerable),
+    invented,
+    failures: scored.filter((s) => !s.correct),
+  };
+}
+
+const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The sentences of an answer that are not in a cited section: every sentence of an answered question's answer
+ * must occur in the text of a source with role `answer`, but for the pricing working, which is recomputed from
+ * the price list and must quote only prices its cited sections state. An unanswered question's answer is the
+ * one no-answer sentence (or the handoff's label) and the related sections' links.
+ */
+export function inventedSentences(r: AskResult, pricing: Pricing): string[] {
+  const out: string[] = [];
+  const cited = r.sources.filter((s) => s.role === 'answer').map((s) => squash(s.text));
+  if (!r.answered) {
+    const [first, ...rest] = r.answer.split('\n\n');
+    const lead = first!.replace(` ${NO_ANSWER_RELATED}`, '');
+    if (lead !== NO_ANSWER && lead !== r.handoff?.label) out.push(lead);
+    const links = new Set(r.sources.map((s) => s.url));
+    for (const line of rest.join('\n').split('\n').filter(Boolean)) {
+      const m = /^- \[[^\]]*\]\(([^)]+)\)$/.exec(line);
+      if (!m || !links.has(m[1]!)) out.push(line);
+    }
+    return out;
+  }
+  for (const para of r.answer.split('\n\n')) {
+    if (r.working && para === workingSentence(r.working)) {
+      out.push(...unfoundedWorking(r, pricing, cited));
+      continue;
+    }
+    // A paragraph of the answer is one run of a section's text (sentences that follow each other there).
+    const quoted = squash(para);
+    if (!cited.some((t) => t.includes(quoted))) {
+      for (const { start, end } of splitSentences(para)) {
+        const sentence = squash(para.slice(start, end));
+        out.push(cited.some((t) => t.includes(sentence)) ? `(not one run of its section) ${sentence}` : sentence);
+      }
+    }
+  }
+  return out;
+}
+
+/** What is wrong with a pricing working: a price not the price list's, or in no cited section, or a wrong sum. */
+function unfoundedWorking(r: AskResult, pricing: Pricing, cited: string[]): string[] {
+  const w = r.working!;
+  const out: string[] = [];
+  const price = (item: string) =>
+    pricing.plans.find((p) => `${p.name} plan` === item)?.monthly ?? pricing.addOns.find((a) => a.name === item)?.price;
+  for (const l of w.lines) {
+    if (price(l.item) !== l.unitPrice) out.push(`${l.item}: ${l.unitPrice} is not the price list's ${price(l.item)}`);
+    if (l.amount !== l.quantity * l.unitPrice) out.push(`${l.item}: ${l.quantity} x ${l.unitPrice} != ${l.amount}`);
+    const shown = `$${l.unitPrice.toLocaleString('en-AU')}`;
+    if (!cited.some((t) => t.includes(shown))) out.push(`${l.item}: ${shown} is in no cited section`);
+  }
+  const sum = w.lines.reduce((a, l) => a + l.amount, 0);
+  if (sum !== w.monthly) out.push(`total ${w.monthly} != ${sum}`);
+  const months = w.yearBilled === 'monthly' ? 12 : 10;
+  if (w.annual !== undefined && w.annual !== w.monthly * months)
+    out.push(`annual ${w.annual} != ${months} x ${w.monthly}`);
+  return out;
+}
