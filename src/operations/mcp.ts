@@ -70,7 +70,7 @@ export const mcp = defineOperation({
   meter: 'read',
   cache: 'none',
   cors: true,
-  data: ['entries', 'pages', 'search'],
+  data: ['entries', 'pages', 'search', 'ask'],
   public: true,
   refuses: [
     {
