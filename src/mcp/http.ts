@@ -114,7 +114,7 @@ export async function handleMcp(request: Request, d: Deps, rate: Record<string, 
     }
   }
 
-  const server = buildMcpServer({ content, pricing: d.pricing() });
+  const server = buildMcpServer({ content, pricing: d.pricing(), now: () => d.now() });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -7,6 +7,9 @@
  * objects, and every error code is ours to choose: -32602 with a readable message for malformed params,
  * -32002 for a resource that does not exist, a tool error (`isError`) for bad tool arguments.
  *
+ * A search query that is a question is also answered by the assistant (src/core/ask/answer.ts, as POST
+ * /api/v1/ask): the quoted answer and its sections come first, beside the same page results.
+ *
  * Sized for an agent's context: list and search default to 25 and 20 entries; a page's markdown comes
  * once (in the text; the structured result holds its fields); page reads and search results carry
  * `resource_link` items; every resource is read in parts of at most `PART_CHARS` characters.
@@ -32,6 +35,7 @@ import {
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
+import { HandoffSchema } from '../contract/ask.ts';
 import { isKeyPage, MCP_SERVER_VERSION, type McpToolName } from '../contract/mcp.ts';
 import type { PageKind } from '../contract/content.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
@@ -45,11 +49,14 @@ import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
 import { toolJsonSchema } from './schema-json.ts';
 import { searchWithFallback } from './partial-search.ts';
+import { askSite } from '../core/ask/answer.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
 
 export interface McpDeps {
   content: ContentSource;
   pricing: Pricing;
+  /** Now, ms since the epoch: the assistant's handoff fits the hour. */
+  now: () => number;
 }
 
 /** Longest markdown one tool answer or resource read carries; longer texts come in parts. */
@@ -80,10 +87,11 @@ const INSTRUCTIONS = [
     'reporting). This server gives read-only access to the public website: product pages, solutions by ' +
     'segment, pricing, customer stories, blog posts and developer documentation. Everything is public; no ' +
     'authentication.',
-  'Use search_kartage_site to find pages for a question, get_kartage_page to read one as markdown (long ' +
-    'pages come in parts), list_kartage_pages to browse by section (prefix "blog/", "product/", ' +
+  'Use search_kartage_site to find pages (given a question, it also answers from the site, quoting the ' +
+    'sections with links to them), get_kartage_page to read one as markdown (long pages come in parts), ' +
+    'list_kartage_pages to browse by section (prefix "blog/", "product/", ' +
     '"solutions/", "customers/"), and get_kartage_pricing for plans, add-ons and a plan recommendation. ' +
-    'Cite page URLs in answers.',
+    'Cite page URLs, or the section URLs of an answer, in answers.',
   'Booking a demo or sending an enquiry is not a tool here: it is POST /api/lead on the website ' +
     '(described in /openapi.json), to be used only on behalf of a person who asked to be contacted, with ' +
     'their own details. Check a payload first with POST /api/v1/lead/validate, which writes nothing.',
@@ -163,6 +171,30 @@ export function splitExact(text: string, max = PART_CHARS): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Questions
+
+/** Words that open a question ("how", "what's", "does", ...). */
+const QUESTION_WORDS = new Set(
+  ['how', 'what', 'when', 'where', 'which', 'who', 'whom', 'whose', 'why']
+    .concat(['can', 'could', 'do', 'does', 'did', 'is', 'are', 'was', 'were', 'will', 'would', 'should'])
+    .concat(['has', 'have']),
+);
+/** A query of this many words or more is read as a question. */
+export const QUESTION_MIN_WORDS = 5;
+
+/**
+ * Whether a search query is a question the assistant should answer too: it ends with "?", starts with a question
+ * word, or has five words or more. Keyword queries ("storage billing") are not.
+ */
+export function isQuestion(query: string): boolean {
+  const q = query.trim();
+  if (q.endsWith('?')) return true;
+  const first = /^\p{L}+/u.exec(q)?.[0]?.toLowerCase();
+  if (first && QUESTION_WORDS.has(first)) return true;
+  return q.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length >= QUESTION_MIN_WORDS;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Tool definitions
 
 /**
@@ -238,6 +270,30 @@ const summaryOut = {
   description: z.string().optional(),
   updated: z.string().optional().describe('YYYY-MM-DD'),
 };
+const AnswerOut = z
+  .object({
+    answered: z
+      .boolean()
+      .describe('Whether the site answers it; when false, `answer` says so and lists related pages.'),
+    answer: z.string().describe('Markdown quoted from `sections` (pricing arithmetic shows its working).'),
+    sections: z
+      .array(
+        z.object({
+          slug: z.string(),
+          title: z.string(),
+          heading: z.string().nullable().describe('null: the page intro.'),
+          url: z.string().describe('Lands on the section; cite it.'),
+          text: z.string().describe("The section's markdown."),
+        }),
+      )
+      .describe('The sections the answer quotes, best first.'),
+    handoff: z
+      .object({ intent: z.enum(HandoffSchema.shape.intent.options), label: z.string(), url: z.string() })
+      .nullable()
+      .describe('A person to turn to: when one was asked for, or the site has no answer.'),
+  })
+  .optional()
+  .describe('Questions only: the answer from the site, as POST /api/v1/ask gives it.');
 const SearchOut = z.object({
   query: z.string(),
   count: z.number().int(),
@@ -254,6 +310,7 @@ const SearchOut = z.object({
       matched: z.array(z.string()).optional().describe('Partial matches: the query words this page holds.'),
     }),
   ),
+  answer: AnswerOut,
 });
 const PageOut = z.object({
   ...summaryOut,
@@ -301,6 +358,33 @@ const link = (origin: string, slug: string): ContentBlock => ({
 
 const tool = <I extends z.ZodObject>(t: ToolDef<I>) => t as unknown as ToolDef;
 
+/**
+ * The assistant's answer to a question (src/core/ask/answer.ts, as POST /api/v1/ask gives it): the structured
+ * `answer` (only the sections it quotes) and the text that comes first in the tool's content, the answer and then
+ * each section with its heading, URL and text.
+ */
+function answerOf(d: McpDeps, question: string): { out: z.output<typeof AnswerOut>; text: string } {
+  const origin = d.content.origin;
+  const r = askSite({ index: d.content.askIndex(), pricing: d.pricing, origin, now: d.now() }, { question });
+  const sections = r.sources
+    .filter((s) => s.role === 'answer')
+    .map(({ slug, title, heading, url, text }) => ({ slug, title, heading, url, text }));
+  const handoff = r.handoff && { intent: r.handoff.intent, label: r.handoff.label, url: r.handoff.url };
+  const lines = [
+    `Answer from the Kartage website${r.answered ? ', quoted from the sections below (cite their URLs)' : ''}:`,
+    '',
+    r.answer,
+    ...sections.flatMap((s, i) => [
+      '',
+      `Section ${i + 1}: ${s.heading ? `${s.title}: ${s.heading}` : s.title} (${s.url})`,
+      '',
+      s.text,
+    ]),
+    ...(handoff ? ['', `A person: ${handoff.label} (${handoff.url})`] : []),
+  ];
+  return { out: { answered: r.answered, answer: r.answer, sections, handoff }, text: lines.join('\n') };
+}
+
 export const TOOLS: readonly ToolDef[] = [
   tool({
     name: 'search_kartage_site',
@@ -308,7 +392,10 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'Ranked search over every page of the Kartage website (product, solutions, pricing, customers, blog, ' +
       'developer docs); same engine as GET /api/v1/search. Use it first, then read a page with get_kartage_page. ' +
-      'When no page holds every term, returns the pages holding most of the words, marked "partial".',
+      'When no page holds every term, returns the pages holding most of the words, marked "partial". A question ' +
+      '(ending in "?", starting with how/what/can/does..., or of 5+ words) is also answered from the site, as ' +
+      'POST /api/v1/ask does: `answer` holds sentences quoted from the sections it lists, each with a URL that ' +
+      'lands on the section.',
     input: SearchInput,
     output: SearchOut,
     run(d, { query, limit }) {
@@ -316,8 +403,11 @@ export const TOOLS: readonly ToolDef[] = [
       const found = searchWithFallback({ content: d.content, index: d.content.searchIndex() }, query, limit);
       // The markdown URL travels once, as the resource_link; the text is a short ranked list.
       const result = { ...found, results: found.results.map(({ markdown_url: _m, ...r }) => r) };
+      const answer = isQuestion(query) ? answerOf(d, query) : undefined;
+      const out = answer ? { ...result, answer: answer.out } : result;
+      const first = answer ? `${answer.text}\n\n` : '';
       if (!result.count)
-        return { structuredContent: result, content: [text(`No page matches "${query}". Try other words.`)] };
+        return { structuredContent: out, content: [text(`${first}No page matches "${query}". Try other words.`)] };
       const lines = result.results.map(
         (r, i) => `${i + 1}. ${r.title} (${r.slug})${r.matched ? ` [matches: ${r.matched.join(', ')}]` : ''}`,
       );
@@ -328,8 +418,11 @@ export const TOOLS: readonly ToolDef[] = [
       const tail =
         'URLs and snippets are in the structured result; read a page with get_kartage_page or its resource link.';
       return {
-        structuredContent: result,
-        content: [text(`${head}:\n${lines.join('\n')}\n${tail}`), ...result.results.map((r) => link(origin, r.slug))],
+        structuredContent: out,
+        content: [
+          text(`${first}${head}:\n${lines.join('\n')}\n${tail}`),
+          ...result.results.map((r) => link(origin, r.slug)),
+        ],
       };
     },
   }),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
+import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
@@ -17,7 +18,7 @@ import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from
 import { createDeps } from '../../src/adapters/deps.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
-import { graphemeCut, MCP_DEFAULTS, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/server.ts';
+import { graphemeCut, isQuestion, MCP_DEFAULTS, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/server.ts';
 import { startTestServer, PROJECT_ROOT } from '../helpers/server.ts';
 import { postJson, send } from '../helpers/http.ts';
 import type { RunningServer } from '../../server/main.ts';
@@ -117,6 +118,104 @@ describe('tools through the SDK client', () => {
     const got = (read.contents[0] as { text: string }).text;
     expect(got.length).toBeGreaterThan(Math.min(twin.length, 2000) - 1);
     expect(twin.startsWith(got.replace(/\n\n\[Part 1 of \d+ of [^\]]+\]$/, ''))).toBe(true);
+  });
+
+  it('reads a query as a question when it ends with "?", starts with a question word, or has 5+ words', () => {
+    for (const q of [
+      'Is there a free trial?',
+      'trial?',
+      'how do I bill storage',
+      "What's the price of Growth",
+      'does the crew app work offline',
+      'Can I import jobs',
+      'storage billing for self storage operators',
+    ])
+      expect(isQuestion(q), q).toBe(true);
+    for (const q of ['storage billing', 'crew app', 'pricing', 'Xero MYOB sync', 'however storage'])
+      expect(isQuestion(q), q).toBe(false);
+  });
+
+  it('a question gets the answering sections first (heading, text, section URL), then the same page results', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([...MCP_TOOLS]);
+    const validate = new Ajv({ strict: false }).compile(
+      tools.find((t) => t.name === 'search_kartage_site')!.outputSchema!,
+    );
+    const origin = server.deps.content().origin;
+    const question = 'Is there a free trial?';
+    const r = await client.callTool({ name: 'search_kartage_site', arguments: { query: question, limit: 5 } });
+    expect(r.isError).toBeFalsy();
+    expect(validate(r.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+    type Section = { slug: string; title: string; heading: string | null; url: string; text: string };
+    const { answer, ...pages } = r.structuredContent as {
+      answer: { answered: boolean; answer: string; sections: Section[]; handoff: unknown };
+    };
+    // The page results are exactly what the keyword form gives: GET /api/v1/search's, markdown_url moved to links.
+    const rest = (await send(`${server.url}/api/v1/search?q=${encodeURIComponent(question)}&limit=5`)).json();
+    const lean = rest.results.map(({ markdown_url: _m, ...x }: { markdown_url: string }) => x);
+    expect(pages).toEqual({ ...rest, results: lean, match: 'all' });
+    // The answer is POST /api/v1/ask's, with only the sections it quotes.
+    const asked = (await postJson(`${server.url}/api/v1/ask`, { question })).json();
+    const quoted = asked.sources
+      .filter((x: { role: string }) => x.role === 'answer')
+      .map(({ role: _r, ...x }: { role: string }) => x);
+    expect(answer).toEqual({ answered: true, answer: asked.answer, sections: quoted, handoff: asked.handoff });
+    expect(answer.sections.length).toBeGreaterThan(0);
+    const top = answer.sections[0]!;
+    expect(top).toMatchObject({ slug: 'faq', heading: 'Is there a free trial?' });
+    // The section URL lands on the section: the page URL, the heading's anchor, the quoted sentence.
+    expect(top.url).toMatch(new RegExp(`^${origin}/faq#is-there-a-free-trial(:~:text=.+)?$`));
+    expect(top.text).toContain('30-day trial');
+    expect(answer.answer).toContain('30-day trial');
+    // In the text, the answer and its sections come first, then the ranked pages as before.
+    const body = text(r);
+    const at = (needle: string) => {
+      expect(body).toContain(needle);
+      return body.indexOf(needle);
+    };
+    expect(at('Answer from the Kartage website')).toBe(0);
+    expect(at(answer.answer)).toBeLessThan(at(top.url));
+    expect(at(top.url)).toBeLessThan(at(top.text));
+    expect(at(top.text)).toBeLessThan(at(`${rest.count} results for "${question}"`));
+    expect(at(`1. ${rest.results[0].title} (${rest.results[0].slug})`)).toBeGreaterThan(at(top.text));
+    const links = (r.content as Block[]).filter((c) => c.type === 'resource_link');
+    expect(links.map((l) => l.uri)).toEqual(rest.results.map((x: { markdown_url: string }) => x.markdown_url));
+  });
+
+  it('a keyword query has no answer; every shape of the answer fits the declared outputSchema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([...MCP_TOOLS]);
+    const schema = tools.find((t) => t.name === 'search_kartage_site')!.outputSchema!;
+    expect(Object.keys(schema.properties as object)).toContain('answer');
+    expect(schema.required).not.toContain('answer');
+    const validate = new Ajv({ strict: false }).compile(schema);
+    const call = (query: string) => client.callTool({ name: 'search_kartage_site', arguments: { query } });
+
+    const keyword = await call('storage billing');
+    expect(keyword.structuredContent).not.toHaveProperty('answer');
+    expect(text(keyword)).toMatch(/^\d+ results for "storage billing":/);
+    expect(validate(keyword.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+
+    // A question the site does not answer: `answered` false, no sections, a person to turn to.
+    const off = await call('What is the capital of France?');
+    expect(validate(off.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+    expect((off.structuredContent as { answer: unknown }).answer).toMatchObject({
+      answered: false,
+      sections: [],
+      handoff: { intent: 'contact', url: expect.stringMatching(/\/contact$/) },
+    });
+    expect(text(off)).toMatch(/^Answer from the Kartage website:\n\nThe Kartage website doesn't answer that/);
+    // No page at all: the answer still comes first, then "no page matches".
+    const none = await call('zzqxv qqzvx wwzq?');
+    expect(validate(none.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+    expect(none.structuredContent).toMatchObject({ count: 0, results: [], answer: { answered: false } });
+    expect(text(none)).toMatch(/doesn't answer that[\s\S]*No page matches "zzqxv qqzvx wwzq\?"/);
+    // A pricing question: the answer shows its working; every source is a section of the pricing page.
+    const price = await call('How much is Growth with 3 extra office users a month?');
+    expect(validate(price.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+    const priced = (price.structuredContent as { answer: { answer: string; sections: { url: string }[] } }).answer;
+    expect(priced.answer).toMatch(/\$1,025/);
+    for (const x of priced.sections) expect(x.url).toMatch(/\/pricing#/);
   });
 
   it('list and search default to 25 and 20 entries; limit still reaches the contract maximum', async () => {
