@@ -69,7 +69,7 @@ export const ASK_TUNING = {
   /** Share of the question's weight one section must hold to answer it. */
   minCoverage: 0.5,
   /** What a word on no page weighs against the coverage, as a share of the rarest word's weight. */
-  unknownWeight: 1,
+  unknownWeight: 1.5,
   /** A word of the page title counts for its sections this much (of the word's weight). */
   titleShare: 0.75,
   /**
@@ -150,7 +150,7 @@ function rank(index: AskIndex, groups: readonly TermGroup[], boost?: ReadonlySet
     const coverage = Math.min(1, (held + extra) / (total + extra));
     const topical = groups.every((g, gi) => g.optional || e.holds[gi] || weights[gi]! < T.topicShare * heaviest);
     if (boost?.has(index.data.pages[page]!.slug)) score *= 1.3;
-    if (index.data.pages[page]!.listing) score *= 0.8;
+    if (index.data.pages[page]!.listing) score *= 0.6;
     out.push({ section, score: score * (0.25 + coverage * coverage), coverage, holds: e.holds, topical });
   }
   return out.sort((a, b) => b.score - a.score || a.section - b.section);
@@ -371,14 +371,24 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     );
     return [...groups, ...before.map((g) => ({ ...g, optional: true }))];
   };
-  const parts = questionParts(read).map((part, _, all) => {
+  const split = questionParts(read);
+  const parts = split.map((part, i, all) => {
     let groups = carried(all.length === 1 ? firstGroups : termGroups(part, index));
+    // A later part leans on the first ("how long is a demo and is it online?"): its words come along, optional.
+    if (i > 0) {
+      const own = new Set(groups.flatMap((g) => g.terms));
+      const lead = termGroups(all[0]!, index).filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)));
+      groups = [...groups, ...lead.map((g) => ({ ...g, optional: true }))];
+    }
     // In a request for a person, words on no page are names (of the person, their company), not the question.
     if (intent) groups = groups.filter((g) => !g.unknown);
     const ranked = rank(index, groups, boost);
     const top = ranked[0];
     const own = groups.filter((g) => !g.optional);
-    const answerable = top !== undefined && own.length > 0 && top.coverage >= T.minCoverage && top.topical && !support;
+    // A call back or a message asks for a person, not for the site's words on the subject.
+    const forPerson = support || intent === 'callback' || intent === 'message';
+    const answerable =
+      top !== undefined && own.length > 0 && top.coverage >= T.minCoverage && top.topical && !forPerson;
     return { groups, ranked, top, answerable };
   });
 

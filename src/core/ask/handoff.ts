@@ -31,7 +31,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   ],
   [
     'contact',
-    /\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(not working|isn'?t working|doesn'?t work|stopped working|broken|bug|crash|crashes|crashing|error|outage|is down|can'?t (log|sign) in|locked out)\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b/,
+    /\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out)\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b/,
   ],
 ];
 
@@ -53,7 +53,7 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
 
 /** Whether an existing customer reports a fault (the right channel is support, not sales). */
 export const isSupportRequest = (question: string) =>
-  /\b(not working|isn'?t working|doesn'?t work|stopped working|broken|bug|crash|crashes|crashing|error|outage|is down|can'?t (log|sign) in|locked out|our account|my account)\b/.test(
+  /\b(not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out|our account|my account)\b/.test(
     fold(question),
   );
 

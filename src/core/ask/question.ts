@@ -47,7 +47,7 @@ function edits1(w: string, cheap = false): string[] {
  * one most sections use. About 60 look-ups a letter, so a question costs well under a millisecond.
  */
 export function correct(word: string, index: AskIndex): string | undefined {
-  if (word.length < 4 || /\d/.test(word) || index.wordCount(word)) return undefined;
+  if (word.length < 4 || /\d/.test(word) || index.wordCount(word) || index.df(termOf(word)) > 0) return undefined;
   let best: string | undefined;
   let bestCount = 0;
   const consider = (c: string) => {
