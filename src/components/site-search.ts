@@ -3,7 +3,14 @@
  * page and the API agree) and lists the results. When the API cannot answer (offline, an error, the visitor's
  * rate limit), the page hands over to Pagefind's static index instead (src/components/pagefind.ts).
  * Without JavaScript the form still works: it opens the API's JSON answer.
+ *
+ * A query that reads as a question (isQuestion) also goes to the chat's endpoint (POST /api/v1/ask) at the same
+ * time; when the site answers it, the quoted sentences and the sections they come from show in a box above the
+ * results (rendered by the chat's own renderer), with the handoff's offer and a button opening the chat. Each
+ * of the two answers shows when it arrives; an unanswered question, or a failed ask, adds nothing.
  */
+import { type Source, sourceName, type Turn, turnOf } from './chat/conversation.ts';
+import { plainText, renderAnswer } from './chat/render.ts';
 import { loadPagefind } from './pagefind.ts';
 
 interface Hit {
@@ -15,6 +22,26 @@ interface Hit {
 
 const TITLE_SUFFIX = /\s+\|\s+[^|]+$/;
 const DEBOUNCE_MS = 250;
+/** The event the chat launcher (chat/launcher.ts) listens for on `document`; `detail.opener` gets focus back. */
+const OPEN_CHAT = 'kartage:open-chat';
+/** The longest question POST /api/v1/ask takes (src/contract/ask.ts ASK_LIMITS; the page does not bundle zod). */
+const ASK_MAX = 500;
+const QUESTION_WORDS = new Set(
+  'how what when where which who why can could do does is are will would should'.split(' '),
+);
+
+/**
+ * Whether a query reads as a question, so the page also asks the chat's endpoint: it ends with "?", starts with a
+ * question word ("how", "what", "does", …; "what's" counts, "cancel" is not "can"), or has five words or more.
+ */
+export function isQuestion(query: string): boolean {
+  const q = query.trim();
+  if (!q) return false;
+  if (/[?？]$/.test(q)) return true;
+  const first = /^[^\p{L}\p{N}]*([\p{L}]+)/u.exec(q.toLowerCase())?.[1];
+  if (first && QUESTION_WORDS.has(first)) return true;
+  return q.split(/\s+/).length >= 5;
+}
 
 /** Same-origin path of a result URL (the API answers canonical URLs; the visitor stays on this host). */
 function pathOf(url: string): string {
@@ -26,14 +53,96 @@ function pathOf(url: string): string {
   }
 }
 
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text = ''): HTMLElementTagNameMap[K] => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+};
+
+/**
+ * The box above the results (#search-answer, hidden until an answer arrives): the quoted sentences, the sections
+ * they come from (links landing on each section, on this host), and the handoff's offer with a button opening
+ * the chat. `say` is the polite live region that announces it once.
+ */
+function answerBox(box: HTMLElement, body: HTMLElement, say: HTMLElement | null) {
+  const clear = () => {
+    box.hidden = true;
+    box.removeAttribute('aria-busy');
+    body.replaceChildren();
+    if (say) say.textContent = '';
+  };
+  const show = (t: Turn) => {
+    const cited = t.sources.filter((s) => s.role === 'answer');
+    const text = el('div', 'search-answer-text');
+    // The chat's renderer: everything escaped, only inline marks and safe links become elements.
+    text.innerHTML = renderAnswer(t.answer);
+    // Links to the site's own pages stay on this host, as the sources' links do.
+    const site = new Set(t.sources.map((s) => originOf(s.url)));
+    for (const a of text.querySelectorAll<HTMLAnchorElement>('a[href]'))
+      if (site.has(originOf(a.href))) a.setAttribute('href', pathOf(a.href));
+    const parts: HTMLElement[] = [text];
+    if (cited.length) parts.push(...sourceList(cited));
+    if (t.handoff?.label) {
+      const handoff = el('div', 'search-answer-handoff');
+      const open = el('button', 'btn btn-secondary', 'Open the chat');
+      open.type = 'button';
+      open.addEventListener('click', () =>
+        document.dispatchEvent(new CustomEvent(OPEN_CHAT, { detail: { opener: open } })),
+      );
+      handoff.append(el('p', '', t.handoff.label), open);
+      parts.push(handoff);
+    }
+    body.replaceChildren(...parts);
+    box.removeAttribute('aria-busy');
+    box.hidden = false;
+    if (say) {
+      const links = cited.length ? ` ${cited.length} source${cited.length === 1 ? '' : 's'} linked.` : '';
+      say.textContent = `Answer quoted from this website, above the results: ${plainText(t.answer)}${links}`;
+    }
+  };
+  /** A newer question is on its way: the answer shown stays until its own answer replaces it. */
+  const busy = () => {
+    if (!box.hidden) box.setAttribute('aria-busy', 'true');
+  };
+  return { show, clear, busy };
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url, location.href).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** The cited sections, numbered in the order the answer gives them, under their label. */
+function sourceList(cited: Source[]): HTMLElement[] {
+  const label = el('p', 'search-answer-label', cited.length === 1 ? 'Source' : 'Sources');
+  label.id = 'search-answer-sources';
+  const list = el('ol', 'search-answer-sources');
+  list.setAttribute('aria-labelledby', label.id);
+  for (const s of cited) {
+    const a = el('a', '', sourceName(s));
+    a.href = pathOf(s.url);
+    const li = el('li');
+    li.append(a);
+    list.append(li);
+  }
+  return [label, list];
+}
+
 export function initSiteSearch(): void {
   const form = document.getElementById('search-form') as HTMLFormElement | null;
   const input = document.getElementById('search-q') as HTMLInputElement | null;
   const status = document.getElementById('search-status');
   const list = document.getElementById('search-results');
+  const box = document.getElementById('search-answer');
+  const boxBody = document.getElementById('search-answer-body');
   if (!form || !input || !status || !list) return;
   document.getElementById('search-hint')?.setAttribute('hidden', '');
   form.dataset.engine = 'api';
+  const answer = box && boxBody ? answerBox(box, boxBody, document.getElementById('search-answer-status')) : null;
 
   let pending: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -58,10 +167,32 @@ export function initSiteSearch(): void {
       : `No page holds every word of “${q}”. Try fewer or other words.`;
   };
 
+  /** Asks the chat's endpoint beside the search; shows the answer only when the site has one. */
+  const ask = async (q: string, signal: AbortSignal) => {
+    if (!answer) return;
+    answer.busy();
+    let t: Turn | null = null;
+    try {
+      const res = await fetch('/api/v1/ask', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ question: q }),
+        signal,
+      });
+      if (res.ok) t = turnOf(await res.json(), q);
+    } catch {
+      // No answer (offline, an error, the visitor's rate limit): the results are the page.
+    }
+    if (signal.aborted) return;
+    if (t?.answered && t.answer.trim()) answer.show(t);
+    else answer.clear();
+  };
+
   const fallBack = (q: string) => {
     if (fellBack) return;
     fellBack = true;
     pending?.abort();
+    answer?.clear();
     form.hidden = true;
     list.replaceChildren();
     status.textContent = 'Searching the site’s static index.';
@@ -79,10 +210,14 @@ export function initSiteSearch(): void {
     pending?.abort();
     if (q.length < 2) {
       list.replaceChildren();
+      answer?.clear();
       status.textContent = q ? 'Type at least two characters.' : '';
       return;
     }
     const controller = (pending = new AbortController());
+    // The answer and the results each show when they arrive: neither waits for the other.
+    if (isQuestion(q) && [...q].length <= ASK_MAX) void ask(q, controller.signal);
+    else answer?.clear();
     try {
       const res = await fetch(`/api/v1/search?q=${encodeURIComponent(q)}&limit=10`, {
         headers: { accept: 'application/json' },

@@ -1,12 +1,44 @@
 /**
  * The /search page as a visitor sees it, in Chromium: it lists what the search API answers (so the page and the
  * API agree), scores the judged query sets through the page itself, falls back to Pagefind when the API is
- * unreachable, and works without JavaScript.
+ * unreachable, and works without JavaScript. A question also goes to POST /api/v1/ask: the site's answer,
+ * quoted, shows above the results with its sources (landing on their sections) and the handoff's button to the
+ * chat; the results and the answer never wait for each other; a keyword query asks nothing, and a question the
+ * site cannot answer adds nothing.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page, type Request as PwRequest, type Route, test } from '@playwright/test';
 import { evaluate, loadJudged } from '../helpers/search-metrics.ts';
 import { actAs, clientFor } from './helpers.ts';
+
+const isAsk = (r: PwRequest) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/ask';
+/** The box above the results: a region named by its heading. */
+const answerBox = (page: Page) => page.getByRole('region', { name: 'Answer quoted from this website' });
+const UNANSWERABLE = 'What is the airspeed velocity of an unladen swallow?';
+
+interface AskBody {
+  answered: boolean;
+  answer: string;
+  sources: { url: string; role: string; heading: string | null }[];
+  handoff: { intent: string; label: string } | null;
+}
+
+/** Submits `q` on the page and reads the ask endpoint's answer to it. */
+async function askOnPage(page: Page, q: string): Promise<AskBody> {
+  const asked = page.waitForResponse((r) => isAsk(r.request()) && r.request().postDataJSON()?.question === q);
+  await page.locator('#search-q').fill(q);
+  await page.locator('#search-q').press('Enter');
+  const res = await asked;
+  expect(res.status()).toBe(200);
+  return (await res.json()) as AskBody;
+}
+
+async function expectNoSeriousAxe(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+}
 
 /** Types `q` into the page's search box, submits, and reads the result links (as slugs). */
 async function searchOnPage(page: Page, q: string): Promise<string[]> {
@@ -33,14 +65,117 @@ test('the search page lists the API answer: titles, snippets, same-origin links,
   ).json();
   const slugs = await page.locator('#search-results li > a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   expect(slugs).toEqual(api.results.map((r: { slug: string }) => `/${r.slug}`));
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await expectNoSeriousAxe(page);
   await searchOnPage(page, 'crew app');
   await expect(page).toHaveURL(/\/search\?q=crew\+app$/);
   await page.locator('#search-results li > a').first().click();
   await expect(page).toHaveURL(/\/product\/crew-app$/);
+});
+
+test('a question shows the answer quoted from the site above the results; its source lands on its section', async ({
+  page,
+}, info) => {
+  await actAs(page, clientFor(info));
+  await page.goto('/search');
+  const body = await askOnPage(page, 'Is there a free trial?');
+  expect(body.answered).toBe(true);
+  const cited = body.sources.filter((s) => s.role === 'answer');
+  expect(cited.length).toBeGreaterThan(0);
+
+  const box = answerBox(page);
+  await expect(box).toBeVisible();
+  await expect(box).toContainText('30-day trial');
+  await expect(page.locator('#search-results li').first()).toBeVisible(); // the results are there too
+  // Above the results, and announced once through its own polite live region.
+  const [boxTop, listTop] = await Promise.all([box.boundingBox(), page.locator('#search-results').boundingBox()]);
+  expect(boxTop!.y).toBeLessThan(listTop!.y);
+  await expect(page.locator('#search-answer-status')).toContainText('Answer quoted from this website');
+  await expect(page.locator('#search-answer-status')).toContainText(`${cited.length} source`);
+
+  const links = box.getByRole('list', { name: /^Sources?$/ }).getByRole('link');
+  await expect(links).toHaveCount(cited.length);
+  const first = links.first();
+  await expect(first).toHaveText(/Is there a free trial\?/);
+  const expected = new URL(cited[0]!.url);
+  const href = (await first.getAttribute('href'))!;
+  expect(href).toBe(expected.pathname + expected.hash); // a path on this host, with its section and text fragment
+  expect(href).toMatch(/^\/faq#is-there-a-free-trial/);
+  await expectNoSeriousAxe(page);
+
+  await first.click();
+  await expect(page).toHaveURL(/\/faq#is-there-a-free-trial(:~:text=.*)?$/);
+  await expect(page.locator('#is-there-a-free-trial')).toBeInViewport();
+});
+
+test('a keyword query asks nothing and shows no answer box; a question the site cannot answer shows none', async ({
+  page,
+}, info) => {
+  await actAs(page, clientFor(info));
+  const asks: PwRequest[] = [];
+  page.on('request', (r) => isAsk(r) && asks.push(r));
+  await page.goto('/search?q=storage%20billing');
+  await expect(page.locator('#search-results li').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(asks).toEqual([]);
+  await expect(page.locator('#search-answer')).toBeHidden();
+
+  // An answered question, then one the site cannot answer: the first answer goes, nothing takes its place.
+  expect((await askOnPage(page, 'Does the crew app work without signal?')).answered).toBe(true);
+  await expect(answerBox(page)).toBeVisible();
+  const body = await askOnPage(page, UNANSWERABLE);
+  expect(body.answered).toBe(false);
+  await expect(page.locator('#search-answer')).toBeHidden();
+  await expect(page.locator('#search-status')).toContainText(`“${UNANSWERABLE}”`);
+  await expect(page.locator('#search-answer-status')).toBeEmpty();
+
+  // Back to keywords: the box stays hidden and the ask endpoint is not called again.
+  const before = asks.length;
+  await searchOnPage(page, 'storage billing');
+  await expect(page.locator('#search-answer')).toBeHidden();
+  expect(asks).toHaveLength(before);
+});
+
+test('the results and the answer each show when they arrive, neither waiting for the other', async ({ page }, info) => {
+  await actAs(page, clientFor(info));
+  const held: Route[] = [];
+  await page.route('**/api/v1/ask', (route) => void held.push(route));
+  await page.goto('/search?q=Is%20there%20a%20free%20trial%3F');
+  // The ask is held: the results are listed all the same.
+  await expect(page.locator('#search-results li').first()).toBeVisible();
+  await expect.poll(() => held.length).toBe(1);
+  await expect(page.locator('#search-answer')).toBeHidden();
+  await held[0]!.continue();
+  await page.unroute('**/api/v1/ask');
+  await expect(answerBox(page)).toContainText('30-day trial');
+
+  // The other way round: the search is held, the answer shows first.
+  const search: Route[] = [];
+  await page.route('**/api/v1/search**', (route) => void search.push(route));
+  await page.locator('#search-q').fill('How much does Kartage cost?');
+  await page.locator('#search-q').press('Enter');
+  await expect(answerBox(page)).toContainText('$390');
+  await expect.poll(() => search.length).toBeGreaterThan(0);
+  await expect(page.locator('#search-status')).not.toContainText('How much does Kartage cost?');
+  for (const route of search) await route.continue().catch(() => {}); // an aborted one is gone already
+  await page.unroute('**/api/v1/search**');
+  await expect(page.locator('#search-status')).toContainText('“How much does Kartage cost?”');
+});
+
+test('an answer with a handoff shows its offer and a button that opens the chat', async ({ page }, info) => {
+  await actAs(page, clientFor(info));
+  await page.goto('/search');
+  const body = await askOnPage(page, 'Can I book a demo?');
+  expect(body.answered).toBe(true);
+  expect(body.handoff, 'the site answers this with a demo handoff').not.toBeNull();
+  const box = answerBox(page);
+  await expect(box).toContainText(body.handoff!.label);
+  const open = box.getByRole('button', { name: 'Open the chat' });
+  await open.click();
+  const chat = page.getByRole('dialog', { name: 'Ask Kartage' });
+  await expect(chat).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(chat).toBeHidden();
+  await expect(open).toBeFocused(); // focus comes back to the button that opened it
 });
 
 test('a query no page answers says so; the page keeps working', async ({ page }, info) => {
@@ -102,8 +237,9 @@ test('without JavaScript the form asks the API and opens its JSON answer', async
     extraHTTPHeaders: { 'X-Forwarded-For': clientFor(info) },
   });
   const page = await context.newPage();
-  await page.goto('/search');
+  await page.goto('/search?q=Is%20there%20a%20free%20trial%3F');
   await expect(page.locator('#search-hint')).toBeVisible();
+  await expect(page.locator('#search-answer')).toBeHidden();
   await page.locator('#search-q').fill('storage billing');
   await page.locator('#search-form button[type="submit"]').click();
   await expect(page).toHaveURL(/\/api\/v1\/search\?q=storage\+billing$/);
