@@ -83,6 +83,7 @@ two extra office users") gets the monthly figure with its working from the price
 - A follow-up carries up to ${ASK.turnsMax} earlier turns, oldest first: \`conversation: [{"question", "sources":
   [{"slug", "heading"}]}]\`. Nothing is kept between requests. A body over ${ASK.bodyBytes / 1024} KB gets 413.
 - \`mode\` is always \`extractive\`: quote and link its sources, as you would a page.
+- In a browser with WebMCP, the page's \`ask_site\` tool asks the same endpoint and returns its JSON answer.
 
 ## Read a page as markdown
 

@@ -1,5 +1,6 @@
 /**
- * @module WebMCP tools of the site (webmachinelearning/webmcp): `search_site` runs the site search and
+ * @module WebMCP tools of the site (webmachinelearning/webmcp): `search_site` runs the site search, `ask_site`
+ * asks the chat's endpoint (answers quoted from the site, each sentence linked to its section) and
  * `book_demo` fills the demo form for the person to review and send; it never sends it. Loaded only when the
  * browser offers a model context (SiteHeader's script checks first, so a browser without one fetches
  * nothing). The current draft puts it at `document.modelContext` with `registerTool(tool, {signal})`
@@ -32,6 +33,8 @@ interface ModelContextLike {
 const PENDING_KEY = 'kartage:book_demo';
 const DEMO_PATH = '/demo';
 const F = LIMITS.lead_fields;
+/** POST /api/v1/ask's limits (src/contract/ask.ts ASK_LIMITS; that module brings zod, which this one leaves out). */
+const ASK = { questionMin: 2, questionMax: 500, turnsMax: 10, sourcesMax: 5 } as const;
 
 const text = (t: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult => ({
   content: [{ type: 'text', text: t }],
@@ -99,6 +102,80 @@ function searchSite(): WebMcpTool {
       return text(results.length ? lines.join('\n') : `No page contains every term of "${String(body.query)}".`, {
         structuredContent: body,
       });
+    },
+  };
+}
+
+function askSite(): WebMcpTool {
+  return {
+    name: 'ask_site',
+    title: 'Ask the Kartage website a question',
+    description:
+      'Ask a question about Kartage (software for moving, relocation and storage companies): its product, plans ' +
+      'and prices, security, getting started. The answer is made only of sentences quoted from the website, and ' +
+      "each cited section's URL opens the page at that section; nothing is invented. Returns the JSON answer: " +
+      '`answered` false means the site has no answer (say so, do not guess); `handoff` offers a person and the ' +
+      'form to reach them, and nothing is ever sent. Pass earlier turns in `conversation` for a follow-up.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        question: {
+          type: 'string',
+          minLength: ASK.questionMin,
+          maxLength: ASK.questionMax,
+          description: 'The question, e.g. "Is there a free trial?".',
+        },
+        conversation: {
+          type: 'array',
+          maxItems: ASK.turnsMax,
+          description: 'Earlier turns, oldest first, so a follow-up ("and the Professional one?") is understood.',
+          items: {
+            type: 'object',
+            properties: {
+              question: { type: 'string', maxLength: ASK.questionMax, description: 'The earlier question.' },
+              sources: {
+                type: 'array',
+                maxItems: ASK.sourcesMax,
+                description: 'The sections its answer cited (its `sources` with role "answer").',
+                items: {
+                  type: 'object',
+                  properties: {
+                    slug: { type: 'string', maxLength: 200 },
+                    heading: { type: ['string', 'null'], maxLength: 300 },
+                  },
+                  required: ['slug', 'heading'],
+                  additionalProperties: false,
+                },
+              },
+            },
+            required: ['question'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['question'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    async execute(input) {
+      const args = asObject(input);
+      const request: Record<string, unknown> = { question: args.question };
+      if (args.conversation !== undefined) request.conversation = args.conversation;
+      const res = await fetch('/api/v1/ask', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(request),
+      });
+      const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      if (!res.ok) {
+        const wait = res.headers.get('Retry-After');
+        return text(
+          `Ask failed (${res.status}): ${String(body.error ?? res.statusText)}` +
+            (wait ? `; retry after ${wait} s` : ''),
+          { isError: true },
+        );
+      }
+      return text(JSON.stringify(body), { structuredContent: body });
     },
   };
 }
@@ -233,13 +310,13 @@ function fillPending(): void {
   }
 }
 
-/** Registers both tools with the browser's model context (no-op without one). */
+/** Registers the tools with the browser's model context (no-op without one). */
 export async function registerSiteTools(context: ModelContextLike | undefined = modelContext()): Promise<void> {
   if (!context) return;
   fillPending();
-  const tools = [searchSite(), bookDemo()];
+  const tools = [searchSite(), askSite(), bookDemo()];
   // A refusal (a throw, or a rejection such as a name another script registered first) is left at that:
-  // the other tool stays registered and the page works as before.
+  // the other tools stay registered and the page works as before.
   const attempt = async (register: () => unknown) => {
     try {
       await register();

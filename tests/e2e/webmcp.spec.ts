@@ -1,13 +1,15 @@
 /**
  * WebMCP in Chromium against the real local server, with a stand-in model context injected before any page
- * script runs: the site registers `search_site` and `book_demo` with valid JSON Schemas (on
+ * script runs: the site registers `search_site`, `ask_site` and `book_demo` with valid JSON Schemas (on
  * `document.modelContext` as the current draft has it, on `navigator.modelContext` as Chromium's preview
  * has it, and through the first drafts' `provideContext`); search_site returns the search API's real
- * results; book_demo fills the demo form (on /demo, or by opening /demo) and nothing is ever sent. Without
- * a model context the pages fetch nothing more and log no error or CSP violation.
+ * results; ask_site returns the ask endpoint's JSON answer (quoted, or "no answer" with a handoff; a follow-up
+ * with its conversation); book_demo fills the demo form (on /demo, or by opening /demo) and nothing is ever
+ * sent. Without a model context the pages fetch nothing more and log no error or CSP violation.
  */
 import { expect, test, type Page, type Request as PwRequest } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ASK_LIMITS } from '../../src/contract/ask.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { MOVES, SEGMENTS, WAREHOUSES } from '../../src/contract/schemas.ts';
 import { actAs, clientFor, FULL_BOOKING, leadLines } from './helpers.ts';
@@ -80,10 +82,12 @@ test.beforeEach(async ({ page }, info) => {
 
 for (const where of ['document', 'navigator', 'provideContext'] as const) {
   const api = where === 'provideContext' ? 'provideContext' : `${where}.modelContext`;
-  test(`both tools register with valid JSON Schemas (${api})`, async ({ page }) => {
+  test(`the three tools register with valid JSON Schemas (${api})`, async ({ page }) => {
     await standIn(page, where);
     await page.goto('/pricing');
-    await expect.poll(async () => (await toolsOf(page)).map((t) => t.name)).toEqual(['search_site', 'book_demo']);
+    await expect
+      .poll(async () => (await toolsOf(page)).map((t) => t.name))
+      .toEqual(['search_site', 'ask_site', 'book_demo']);
     const tools = await toolsOf(page);
     const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: true });
     ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
@@ -95,13 +99,35 @@ for (const where of ['document', 'navigator', 'provideContext'] as const) {
       expect(ajv.validateSchema(tool.inputSchema), JSON.stringify(ajv.errors)).toBe(true);
       ajv.compile(tool.inputSchema);
     }
-    const [search, book] = tools;
+    const [search, ask, book] = tools;
     expect(search!.annotations).toEqual({ readOnlyHint: true });
+    expect(ask!.annotations).toEqual({ readOnlyHint: true });
     expect(book!.annotations).toEqual({ readOnlyHint: false });
     expect(search!.inputSchema).toMatchObject({
       required: ['query'],
       properties: { limit: { maximum: LIMITS.searchLimit.max } },
     });
+    // ask_site takes what POST /api/v1/ask takes, with the contract's limits.
+    expect(ask!.inputSchema).toMatchObject({
+      required: ['question'],
+      additionalProperties: false,
+      properties: {
+        question: { type: 'string', minLength: ASK_LIMITS.questionMin, maxLength: ASK_LIMITS.questionMax },
+        conversation: {
+          type: 'array',
+          maxItems: ASK_LIMITS.turnsMax,
+          items: { properties: { sources: { maxItems: ASK_LIMITS.sourcesMax } } },
+        },
+      },
+    });
+    const askInput = ajv.compile(ask!.inputSchema);
+    const followUp = {
+      question: 'and the Professional one?',
+      conversation: [{ question: 'How much is Growth a month?', sources: [{ slug: 'pricing', heading: null }] }],
+    };
+    expect(askInput(followUp), JSON.stringify(askInput.errors)).toBe(true);
+    expect(askInput({ question: 'a' })).toBe(false);
+    expect(askInput({ query: 'free trial' })).toBe(false);
     const props = book!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(props).sort()).toEqual(Object.keys(FULL_BOOKING).sort());
     expect(props.segment!.enum).toEqual([...SEGMENTS]);
@@ -116,7 +142,7 @@ for (const where of ['document', 'navigator', 'provideContext'] as const) {
 test('search_site runs the site search and returns the real results with their URLs', async ({ page, request }) => {
   await standIn(page, 'document');
   await page.goto('/');
-  await expect.poll(async () => (await toolsOf(page)).length).toBe(2);
+  await expect.poll(async () => (await toolsOf(page)).length).toBe(3);
   const result = await call(page, 'search_site', { query: 'storage billing', limit: 5 });
   expect(result.isError).toBeUndefined();
   const api = await (
@@ -136,13 +162,63 @@ test('search_site runs the site search and returns the real results with their U
   expect(nothing.isError).toBe(true);
 });
 
+test('ask_site asks POST /api/v1/ask and returns its JSON answer; nothing is sent', async ({ page, request }) => {
+  await standIn(page, 'document');
+  const posts: PwRequest[] = [];
+  page.on('request', (r) => isLeadPost(r) && posts.push(r));
+  await page.goto('/faq');
+  await expect.poll(async () => (await toolsOf(page)).length).toBe(3);
+
+  const question = 'Is there a free trial?';
+  const result = await call(page, 'ask_site', { question });
+  expect(result.isError).toBeUndefined();
+  const answer = result.structuredContent!;
+  // The content is the JSON answer itself.
+  expect(JSON.parse(result.content[0]!.text)).toEqual(answer);
+  const api = await (
+    await request.post('/api/v1/ask', { data: { question }, headers: { 'X-Forwarded-For': '10.250.0.2' } })
+  ).json();
+  // The handoff's label follows the hour, so the rest is compared.
+  expect({ ...answer, handoff: null }).toEqual({ ...api, handoff: null });
+  expect(answer).toMatchObject({ question, answered: true, mode: 'extractive' });
+  expect(answer.answer).toContain('30-day trial');
+  const cited = (answer.sources as { url: string; role: string }[]).filter((s) => s.role === 'answer');
+  expect(cited[0]!.url).toMatch(/\/faq#is-there-a-free-trial/);
+
+  // A follow-up carries its conversation.
+  const followUp = await call(page, 'ask_site', {
+    question: 'and the Professional one?',
+    conversation: [
+      { question: 'How much is Growth a month?', sources: [{ slug: 'pricing', heading: 'Compare plans' }] },
+    ],
+  });
+  expect(followUp.isError).toBeUndefined();
+  expect(followUp.structuredContent).toMatchObject({ question: 'and the Professional one?', mode: 'extractive' });
+
+  // No answer on the site: said so, with a person to hand over to; not an error.
+  const none = await call(page, 'ask_site', { question: 'What is the airspeed velocity of an unladen swallow?' });
+  expect(none.isError).toBeUndefined();
+  expect(none.structuredContent).toMatchObject({ answered: false, sources: [] });
+  expect(none.structuredContent!.handoff).toMatchObject({ intent: expect.any(String), label: expect.any(String) });
+
+  // Bad input is the endpoint's 400, as an error the agent can read; no object at all too.
+  const bad = await call(page, 'ask_site', { question: 'a' });
+  expect(bad.isError).toBe(true);
+  expect(bad.content[0]!.text).toMatch(/^Ask failed \(400\): question must be at least 2 characters/);
+  const nothing = await call(page, 'ask_site', null);
+  expect(nothing.isError).toBe(true);
+
+  await page.waitForLoadState('networkidle');
+  expect(posts).toEqual([]);
+});
+
 test('book_demo on /demo fills the form for the person to review, and nothing is sent', async ({ page }) => {
   await standIn(page, 'document');
   const posts: PwRequest[] = [];
   page.on('request', (r) => isLeadPost(r) && posts.push(r));
   const before = (await leadLines()).length;
   await page.goto('/demo');
-  await expect.poll(async () => (await toolsOf(page)).length).toBe(2);
+  await expect.poll(async () => (await toolsOf(page)).length).toBe(3);
 
   const result = await call(page, 'book_demo', BOOKING);
   expect(result.isError).toBeUndefined();
@@ -175,7 +251,7 @@ test('book_demo on another page opens /demo with the values filled in, and nothi
   const posts: PwRequest[] = [];
   page.on('request', (r) => isLeadPost(r) && posts.push(r));
   await page.goto('/pricing');
-  await expect.poll(async () => (await toolsOf(page)).length).toBe(2);
+  await expect.poll(async () => (await toolsOf(page)).length).toBe(3);
 
   const values = { name: BOOKING.name, email: BOOKING.email, moves: BOOKING.moves };
   const [result] = await Promise.all([call(page, 'book_demo', values), page.waitForURL('**/demo')]);
