@@ -6,6 +6,7 @@
  * site: find content, ask a question, read pages as markdown, check a lead in the sandbox, submit one only for a
  * person.
  */
+import { ASK_LIMITS } from '../contract/ask.ts';
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -28,7 +29,7 @@ export const SKILL_DESCRIPTION =
   'a demo; check a lead in the sandbox first and submit one only for a person who asked.';
 
 /** The ask endpoint's limits (src/contract/ask.ts ASK_LIMITS). */
-const ASK = { questionMin: 2, questionMax: 500, turnsMax: 10, bodyBytes: 16 * 1024 } as const;
+const ASK = ASK_LIMITS;
 
 const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
 
