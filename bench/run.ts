@@ -19,13 +19,16 @@
  *    answer" through createContentFiles, on the project's build and on the corpus of the build section.
  * 8. Scale: a BENCH_SCALE_PAGES (50,000) page corpus built the same way (render, derive with Pagefind), with
  *    its data per need: the build must complete on this machine and each need's data stay under 250 MB.
+ * 9. Ask: the assistant's quality on the judged question sets beside a plain MiniSearch baseline, askSite's
+ *    latency in-process at the project's pages and the corpus, its data size, and its first answer in a fresh
+ *    process beside search's (bench/ask.ts).
  *
  * Settings (env): BENCH_PAGES (10000), BENCH_SEED (1), BENCH_HTTP_SECONDS (8 per row),
  * BENCH_HTTP_CONNECTIONS (10), BENCH_SEARCH_ROUNDS (20), BENCH_COLD_RUNS (3), BENCH_WORK_DIR (a new
- * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,http,cold,redis,mcp,needs,scale (a subset),
- * BENCH_SCALE_PAGES (50000), BENCH_DERIVE_WORKERS (one per core).
+ * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,ask,http,cold,redis,mcp,needs,scale (a
+ * subset), BENCH_SCALE_PAGES (50000), BENCH_DERIVE_WORKERS (one per core), BENCH_ASK_ROUNDS (5).
  */
-import { mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCorpus, type CorpusStats } from './corpus.ts';
@@ -36,6 +39,7 @@ import { runColdStarts, type ColdRow } from './cold-start.ts';
 import type { TripRow } from './redis-trips.ts';
 import type { McpTokenReport } from './mcp-tokens.ts';
 import type { NeedReport } from './needs.ts';
+import type { AskCold, AskQuality, AskReport } from './ask.ts';
 import {
   BENCH_DIR,
   bytes,
@@ -71,7 +75,7 @@ const SEED = Number(env.BENCH_SEED) || 1;
 const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
 const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
 const ONLY = new Set(
-  (env.BENCH_ONLY || 'build,search,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()),
+  (env.BENCH_ONLY || 'build,search,ask,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()),
 );
 const SCALE_PAGES = Math.max(10, Number(env.BENCH_SCALE_PAGES) || 50_000);
 const ORIGIN = 'http://localhost:4321';
@@ -108,6 +112,8 @@ export interface BenchResults {
   totalSeconds: number;
   build?: BuildReport;
   search?: SearchReport;
+  /** The assistant: judged-set quality (ours and MiniSearch), speed at the project's pages and the corpus. */
+  ask?: AskReport & { staleBuild?: string[] };
   throughput?: ThroughputRow[];
   cold?: { kind: ColdRow['kind']; note: string; rows: ColdRow[] };
   redis?: { rows: TripRow[]; note: string } | { skipped: string };
@@ -310,7 +316,8 @@ function needsMarkdown(r: BenchResults): string {
     '',
     'A function carries the union of its needs\' files (`dataFilesFor`); "all needs" is one that reads everything (the MCP server). ' +
       'The first answer: entries, the first 20 entries (listPages); pages, one page (getPage); search, `storage billing` with snippets; ' +
-      "files, whether a page's twin and a missing path are static files (the edge step). Each in a fresh `node` process that imports only the loader and search.",
+      "files, whether a page's twin and a missing path are static files (the edge step); ask, `Is there a free trial?` through askSite (it also imports the assistant and the price list). " +
+      'Each in a fresh `node` process that imports only the loader and search.',
   );
   const sc = r.scale?.build;
   if (sc) {
@@ -334,6 +341,153 @@ function needsMarkdown(r: BenchResults): string {
       ),
     );
   }
+  return out.join('\n');
+}
+
+/** The assistant (issue 23, points 5 and 6): judged-set quality beside MiniSearch, latency, size, cold start. */
+function askMarkdown(a: NonNullable<BenchResults['ask']>): string {
+  const out: string[] = ['## Ask: the chat assistant (askSite, bench/ask.ts)', ''];
+  const bar = (ok: boolean) => (ok ? 'meets' : '**misses**');
+  const pct = (x: number) => `${num(x * 100)} %`;
+  const clip = (t: string, n: number) => (t.length > n ? `${t.slice(0, n)}…` : t);
+  const of = (x: number, n: number) => `${pct(x)} (${Math.round(x * n)}/${n})`;
+  const q = (asker: AskQuality['asker'], set: AskQuality['set']) =>
+    a.quality.find((x) => x.asker === asker && x.set === set);
+  const cols = [q('ours', 'tuning'), q('ours', 'held-out'), q('minisearch', 'tuning'), q('minisearch', 'held-out')];
+  const n = (x: AskQuality | undefined, ...kinds: string[]) => kinds.reduce((t, k) => t + (x?.counts[k] ?? 0), 0);
+  const cell = (x: AskQuality | undefined, v: (x: AskQuality) => number | null, total: number) => {
+    if (!x) return 'n/a';
+    const value = v(x);
+    return value === null ? 'n/a' : of(value, total);
+  };
+  const row = (label: string, v: (x: AskQuality) => number | null, ...kinds: string[]) => [
+    label,
+    ...cols.map((x) => cell(x, v, n(x, ...kinds))),
+  ];
+  const answerable = ['fact', 'follow-up', 'two-part', 'pricing'];
+  if (a.staleBuild?.length)
+    out.push(
+      `**The project build's ask index (built ${a.builtAt}) is older than ${a.staleBuild.join(', ')}: run \`npm run build\` first for figures of the current code.**`,
+      '',
+    );
+  out.push(
+    `Quality on the judged question sets (tests/helpers/ask-metrics.ts scoreAsk): the tuning set (tests/data/ask-judged.json, ${cols[0]?.questions ?? 0} questions) and the held-out set (ask-held-out.json, ${cols[1]?.questions ?? 0}, not used for tuning), over the project build's ask index (${a.speed[0]?.pages ?? 0} pages, ${a.speed[0]?.sections ?? 0} sections, built ${a.builtAt}). ` +
+      `Ours is askSite as the API answers; the baseline is MiniSearch ${a.minisearchVersion} with its default options over the same sections (fields: the section's text, its heading, its page's title), its top 5 sections as the sources and the best one's text as the answer, answered whenever it returns a hit; it has no handoff and no pricing arithmetic (n/a).` +
+      (a.unmatched.length ? ` ${a.unmatched.length} judged references name no section of the index.` : ''),
+    '',
+    table(
+      ['figure', 'ours, tuning', 'ours, held-out', 'MiniSearch, tuning', 'MiniSearch, held-out'],
+      [
+        row('answer@1 (fact and follow-up questions: a judged section first)', (x) => x.answerAt1, 'fact', 'follow-up'),
+        row('answer@3 (a judged section in the top 3)', (x) => x.answerAt3, 'fact', 'follow-up'),
+        row("two-part (every part's section in the top 3)", (x) => x.twoPart, 'two-part'),
+        row('absent-correct (says the site has no answer)', (x) => x.absentCorrect, 'absent'),
+        row('handoff-correct (the intent asked for)', (x) => x.handoffCorrect, 'handoff'),
+        [
+          '… by intent',
+          ...cols.map((x) =>
+            x?.handoffByIntent
+              ? Object.entries(x.handoffByIntent)
+                  .map(([k, v]) => `${k} ${pct(v)}`)
+                  .join(', ')
+              : 'n/a',
+          ),
+        ],
+        row('pricing-correct (the monthly or annual figure)', (x) => x.pricingCorrect, 'pricing'),
+        row('no-answer rate on answerable questions (lower is better)', (x) => x.noAnswerRate, ...answerable),
+        [
+          '**sentences shown that are not in their cited section** (must be 0)',
+          ...cols.map((x) => (x ? `**${x.invented}**` : 'n/a')),
+        ],
+      ],
+    ),
+    '',
+  );
+
+  const speedRows = a.speed.map((sp) => [
+    `${sp.pages.toLocaleString('en-US')} pages (${sp.sections.toLocaleString('en-US')} sections)`,
+    `${bytes(sp.bytes)} (${bytes(sp.gzipBytes)} gzipped)`,
+    `${num(sp.loadMs)} ms`,
+    bytes(sp.heapBytes),
+    `${num(sp.p50Ms)} ms`,
+    `${num(sp.p99Ms)} ms`,
+    `${num(sp.meanMs)} ms`,
+    `${num(sp.maxMs)} ms`,
+    sp.slowest[0] ? `${num(sp.slowest[0].medianMs)} ms: "${clip(sp.slowest[0].question, 60)}"` : '',
+  ]);
+  out.push(
+    `Speed in-process: askSite (ranking and answer assembly) over a fixed mix of ${a.speed[0]?.questions ?? 0} questions (every judged question of both sets, in file order, follow-ups with their conversation), one warm-up round, then ${a.speed[0]?.rounds ?? 0} timed rounds. The ask data is what the function carries (${(a.speed[0]?.files ?? []).join(', ')}); load is loadAskIndex of its text in a warm process (median of 5).${a.speed.length < 2 ? ' The corpus was not measured (its data comes from the build section: `BENCH_ONLY=build,ask`).' : ''}`,
+    '',
+    table(
+      ['data', 'ask data (gzip)', 'load', 'heap', 'p50', 'p99', 'mean', 'max', 'slowest question (median)'],
+      speedRows,
+    ),
+    '',
+  );
+
+  const ratio = (c: AskCold, k: 'startToAnswerMs' | 'firstAnswerMs', fn = false) => {
+    const x = fn ? c.fn : c.need;
+    return x ? x.ask[k] / x.search[k] : NaN;
+  };
+  const ms = (x: { startToAnswerMs: number; importMs: number; firstAnswerMs: number }) =>
+    `${num(x.startToAnswerMs)} ms (import ${num(x.importMs)}, answer ${num(x.firstAnswerMs)})`;
+  const coldRows: string[][] = [];
+  for (const c of a.cold) {
+    const label = `${c.pages.toLocaleString('en-US')} pages`;
+    coldRows.push([
+      label,
+      "need (loader + engine, the need's files)",
+      ms(c.need.ask),
+      ms(c.need.search),
+      `**${num(ratio(c, 'startToAnswerMs'))}x**: ${bar(ratio(c, 'startToAnswerMs') <= 1.5)}`,
+      `${num(ratio(c, 'firstAnswerMs'))}x`,
+    ]);
+    if (c.fn)
+      coldRows.push([
+        label,
+        'function entry (api/v1/ask.ts, api/v1/search.ts)',
+        ms(c.fn.ask),
+        ms(c.fn.search),
+        `${num(ratio(c, 'startToAnswerMs', true))}x`,
+        `${num(ratio(c, 'firstAnswerMs', true))}x`,
+      ]);
+  }
+  out.push(
+    `Cold: a fresh \`node\` process answering one question, median of ${a.cold[0]?.runs ?? 0} runs, ask and search interleaved. "need": bench/need-child.ts, the file-backed loader and the engine, reading only the need's data files (ask: \`${a.cold[0]?.need.question ?? ''}\` through askSite, with the price list; search: \`${a.cold[0]?.need.query ?? ''}\` with snippets). "function entry": the functions from source (bench/cold-child.ts: their whole request pipeline, embedded store, no network; ask is \`POST /api/v1/ask\`).`,
+    '',
+    table(
+      [
+        'data',
+        'measured',
+        'ask: process start -> answer',
+        'search: process start -> answer',
+        'ask / search (<= 1.5x)',
+        'first answer alone, ask / search',
+      ],
+      coldRows,
+    ),
+    '',
+  );
+
+  const at = (i: number) => a.speed[i];
+  const targets: string[][] = [];
+  for (const sp of [at(0), at(1)].filter((x) => x !== undefined)) {
+    const label = `${sp.pages.toLocaleString('en-US')} pages`;
+    targets.push([`ask p50, ${label}`, `${num(sp.p50Ms)} ms`, '<= 2 ms', bar(sp.p50Ms <= 2)]);
+    targets.push([`ask p99, ${label}`, `${num(sp.p99Ms)} ms`, '<= 10 ms', bar(sp.p99Ms <= 10)]);
+  }
+  for (const c of a.cold) {
+    const r = ratio(c, 'startToAnswerMs');
+    targets.push([
+      `cold first answer ask / search (need), ${c.pages.toLocaleString('en-US')} pages`,
+      `${num(r)}x`,
+      '<= 1.5x',
+      bar(r <= 1.5),
+    ]);
+  }
+  for (const x of cols.filter((c) => c?.asker === 'ours'))
+    targets.push([`sentences not in their cited section, ${x!.set}`, String(x!.invented), '0', bar(x!.invented === 0)]);
+  out.push(table(['ask target (issue 23), this run', 'measured', 'target', 'verdict'], targets), '');
   return out.join('\n');
 }
 
@@ -566,6 +720,8 @@ export function resultsMarkdown(r: BenchResults): string {
     }
   }
 
+  if (r.ask) out.push(askMarkdown(r.ask), '');
+
   if (r.throughput) {
     out.push(
       `## Local server throughput (autocannon, ${r.settings.httpConnections} connections, ${r.settings.httpSeconds} s per row in turns of ${Math.max(1, Math.round(r.settings.httpSeconds / Math.min(4, r.settings.httpSeconds)))} s, after a 1 s warm-up)`,
@@ -730,7 +886,7 @@ async function main(): Promise<void> {
   const work = env.BENCH_WORK_DIR || (await mkdtemp(join(tmpdir(), 'kartage-bench-')));
   await mkdir(work, { recursive: true });
   try {
-    if (ONLY.has('http') || ONLY.has('cold') || ONLY.has('redis') || ONLY.has('mcp')) await ensureProjectBuild();
+    if (['http', 'cold', 'redis', 'mcp', 'ask'].some((x) => ONLY.has(x))) await ensureProjectBuild();
     results.build = await section('build', () => runBuild(work));
     results.search = await section('search', async () => {
       log('search libraries…');
@@ -741,6 +897,40 @@ async function main(): Promise<void> {
           `search bench failed (it needs the build section's data in ${dataDir}):\n${r.stderr.slice(-3000)}`,
         );
       return lastJson<SearchReport>(r.stdout);
+    });
+    results.ask = await section('ask', async () => {
+      // The project build's ask index (an older build may lack it: build again), and the corpus's when the build
+      // section ran (or BENCH_WORK_DIR holds one).
+      const mtime = async (p: string) => (await stat(join(ROOT, p)).catch(() => undefined))?.mtimeMs;
+      let built = await mtime('build/ask-index.json');
+      if (built === undefined) {
+        log('no build/ask-index.json: running `astro build` first…');
+        const b = await runTimed(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
+          cwd: ROOT,
+          echo: true,
+        });
+        if (b.code !== 0) throw new Error(`astro build failed (exit ${b.code})`);
+        built = await mtime('build/ask-index.json');
+      }
+      // The code that shapes the index, changed since the build: the figures would be the old code's.
+      const shapers = [
+        'src/core/ask/index.ts',
+        'src/core/ask/sections.ts',
+        'src/core/search/analyze.ts',
+        'src/build/derive.ts',
+      ];
+      const staleBuild: string[] = [];
+      for (const f of shapers) if (((await mtime(f)) ?? 0) > (built ?? 0)) staleBuild.push(f);
+      const corpus = join(work, 'data');
+      const withCorpus = !!(await stat(join(corpus, 'ask-index.json')).catch(() => undefined));
+      log(`ask: quality and speed${withCorpus ? ' (with the corpus)' : ''}…`);
+      const r = await runTimed(
+        process.execPath,
+        ['--expose-gc', join(BENCH_DIR, 'ask.ts'), join(ROOT, 'build'), ...(withCorpus ? [corpus] : [])],
+        { cwd: ROOT },
+      );
+      if (r.code !== 0) throw new Error(`ask bench failed:\n${r.stderr.slice(-3000)}`);
+      return { ...lastJson<AskReport>(r.stdout), ...(staleBuild.length ? { staleBuild } : {}) };
     });
     results.throughput = await section('http', () => {
       log('throughput (autocannon)…');
