@@ -19,7 +19,7 @@ export const config = {
   matcher: [
     // getPage (/api/v1/pages/{slug}) and the real 404s of unknown API paths. Left out: the function
     // paths (they answer for themselves) and the static /api/v1/sandbox.
-    '/api/((?!(?:v1/pages|v1/pages/batch|v1/search|v1/lead/validate|lead|mcp|cron/leads-flush|v1/sandbox)$).*)',
+    '/api/((?!(?:v1/pages|v1/pages/batch|v1/search|v1/ask|v1/lead/validate|lead|mcp|cron/leads-flush|v1/sandbox)$).*)',
     // Page URLs (no dot): markdown negotiation and `Vary: Accept`. /mcp is a function (rewritten).
     '/((?!api/|mcp$|_astro/|pagefind/)[^.]*)',
     // The pages' `.md` twins: their markdown headers (canonical page URL, token estimate, content signals).
