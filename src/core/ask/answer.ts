@@ -104,56 +104,127 @@ function groupIdf(index: AskIndex, g: TermGroup): number {
   return (best || T.unknownWeight * idfOf(index, '\u0000')) * g.weight;
 }
 
-/** Sections ranked for the groups (best first); `boost` multiplies the score of sections of some pages. */
-function rank(index: AskIndex, groups: readonly TermGroup[], boost?: ReadonlySet<string>): Ranked[] {
-  const scores = new Map<number, { score: number[]; holds: boolean[] }>();
+/** How many of the best sections a ranking keeps (the answer, the related ones, a second part's). */
+const KEEP = 20;
+/** Most groups a question is read as (a bit each in a section's mask). */
+const MAX_GROUPS = 31;
+
+/**
+ * Scratch space of the ranking, kept between questions (at 10,000 pages a question touches tens of thousands of
+ * sections: one allocation per section made the garbage collector a fifth of the time). `scores` holds each
+ * touched section's best score per group, `masks` which groups it holds; both are zeroed again after use.
+ */
+const scratch = {
+  scores: new Float64Array(0),
+  masks: new Uint32Array(0),
+  touched: new Int32Array(0),
+  titles: new Int32Array(0),
+};
+
+function scratchFor(sections: number, pages: number, groups: number) {
+  if (scratch.masks.length < sections) {
+    scratch.masks = new Uint32Array(sections);
+    scratch.touched = new Int32Array(sections);
+  }
+  if (scratch.scores.length < sections * groups) scratch.scores = new Float64Array(sections * groups);
+  if (scratch.titles.length < pages) scratch.titles = new Int32Array(pages);
+  return scratch;
+}
+
+/** Sections ranked for the groups (the best KEEP, best first); `boost` multiplies the score of some pages' sections. */
+function rank(index: AskIndex, all: readonly TermGroup[], boost?: ReadonlySet<string>): Ranked[] {
+  const groups = all.slice(0, MAX_GROUPS);
+  const G = groups.length;
+  const N = index.sectionCount;
+  const { scores, masks, touched, titles } = scratchFor(N, index.data.pages.length, G);
   const weights = groups.map((g) => groupIdf(index, g));
   // Optional groups (the site's words for a phrase) count only where a section holds them.
   const total = weights.reduce((a, b, gi) => a + (groups[gi]!.optional ? 0 : b), 0) || 1;
   const heaviest = Math.max(0, ...weights.filter((_, gi) => !groups[gi]!.optional));
-  groups.forEach((g, gi) => {
+  const lengths = index.data.lengths;
+  const { k1, b, headingWeight } = T;
+  const average = index.averageLength;
+  let count = 0;
+  for (let gi = 0; gi < G; gi++) {
+    const g = groups[gi]!;
     for (const term of g.terms) {
       const list = index.postings(term);
       if (!list) continue;
       const idf = idfOf(index, term) * g.weight * (term === g.terms[0] ? 1 : 0.8);
+      const bit = 1 << gi;
       for (let i = 0; i < list.length; i += 3) {
         const s = list[i]!;
-        const tf = list[i + 1]! + T.headingWeight * list[i + 2]!;
-        const norm = 1 - T.b + (T.b * index.data.lengths[s]!) / index.averageLength;
-        const v = (idf * tf * (T.k1 + 1)) / (tf + T.k1 * norm);
-        let e = scores.get(s);
-        if (!e)
-          scores.set(s, (e = { score: new Array(groups.length).fill(0), holds: new Array(groups.length).fill(false) }));
-        if (v > e.score[gi]!) e.score[gi] = v;
-        e.holds[gi] = true;
+        const tf = list[i + 1]! + headingWeight * list[i + 2]!;
+        const norm = 1 - b + (b * lengths[s]!) / average;
+        const v = (idf * tf * (k1 + 1)) / (tf + k1 * norm);
+        if (masks[s] === 0) touched[count++] = s;
+        masks[s]! |= bit;
+        const at = s * G + gi;
+        if (v > scores[at]!) scores[at] = v;
       }
     }
-  });
-  const out: Ranked[] = [];
-  for (const [section, e] of scores) {
-    const page = index.data.sections[section]!.p;
+  }
+  // Which groups each page's title holds (-1: not worked out yet for this question).
+  const pageOf = index.data.sections;
+  for (let k = 0; k < count; k++) titles[pageOf[touched[k]!]!.p] = -1;
+  const titleMask = (page: number) => {
+    let m = titles[page]!;
+    if (m !== -1) return m;
+    m = 0;
+    for (let gi = 0; gi < G; gi++) {
+      if (!groups[gi]!.optional && groups[gi]!.terms.some((t) => index.titleHas(page, t))) m |= 1 << gi;
+    }
+    titles[page] = m;
+    return m;
+  };
+  const best: Ranked[] = [];
+  const better = (x: Ranked, y: Ranked) => x.score > y.score || (x.score === y.score && x.section < y.section);
+  for (let k = 0; k < count; k++) {
+    const section = touched[k]!;
+    const page = pageOf[section]!.p;
+    const mask = masks[section]!;
+    const fromTitle = titleMask(page) & ~mask;
     let score = 0;
     let held = 0;
     let extra = 0;
-    groups.forEach((g, gi) => {
-      score += e.score[gi]!;
-      if (e.holds[gi]) {
-        if (g.optional) extra += weights[gi]!;
+    for (let gi = 0; gi < G; gi++) {
+      const bit = 1 << gi;
+      score += scores[section * G + gi]!;
+      if (mask & bit) {
+        if (groups[gi]!.optional) extra += weights[gi]!;
         else held += weights[gi]!;
-      } else if (!g.optional && g.terms.some((t) => index.titleHas(page, t))) {
+      } else if (fromTitle & bit) {
         // A word of the page's title counts for its sections, a little ("does the crew app work offline?").
         score += 0.35 * weights[gi]!;
         held += T.titleShare * weights[gi]!;
-        e.holds[gi] = true;
       }
-    });
+    }
+    const holdsMask = mask | fromTitle;
     const coverage = Math.min(1, (held + extra) / (total + extra));
-    const topical = groups.every((g, gi) => g.optional || e.holds[gi] || weights[gi]! < T.topicShare * heaviest);
-    if (boost?.has(index.data.pages[page]!.slug)) score *= 1.3;
-    if (index.data.pages[page]!.listing) score *= 0.6;
-    out.push({ section, score: score * (0.25 + coverage * coverage), coverage, holds: e.holds, topical });
+    const info = index.data.pages[page]!;
+    if (boost?.has(info.slug)) score *= 1.3;
+    if (info.listing) score *= 0.6;
+    const r = {
+      section,
+      score: score * (0.25 + coverage * coverage),
+      coverage,
+      holds: [] as boolean[],
+      topical: false,
+    };
+    if (best.length === KEEP && !better(r, best[KEEP - 1]!)) continue;
+    r.holds = groups.map((_, gi) => (holdsMask & (1 << gi)) !== 0);
+    r.topical = groups.every((g, gi) => g.optional || r.holds[gi] || weights[gi]! < T.topicShare * heaviest);
+    let at = best.length;
+    while (at > 0 && better(r, best[at - 1]!)) at--;
+    best.splice(at, 0, r);
+    if (best.length > KEEP) best.pop();
   }
-  return out.sort((a, b) => b.score - a.score || a.section - b.section);
+  for (let k = 0; k < count; k++) {
+    const s = touched[k]!;
+    masks[s] = 0;
+    scores.fill(0, s * G, s * G + G);
+  }
+  return best;
 }
 
 /** A sentence's terms (plain text through the analyzer). */
