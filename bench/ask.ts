@@ -28,6 +28,7 @@ import { PricingSchema } from '../src/contract/content.ts';
 import { DATA_FILES, META_FILE } from '../src/adapters/content-files.ts';
 import { type AskResult, type AskTurn, askSite, NO_ANSWER } from '../src/core/ask/answer.ts';
 import { ASK_FILE, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
+import { createContentFiles } from '../src/adapters/content-files.ts';
 import { type JudgedSet, loadJudged, scoreAsk, unmatched, type AskScores } from '../tests/helpers/ask-metrics.ts';
 import { BENCH_DIR, lastJson, median, percentile, ROOT, runTimed } from './lib.ts';
 
@@ -125,10 +126,16 @@ interface Loaded {
   builtAt: string;
 }
 
+/** The pages' markdown as the function reads it: from the build's pages pack, one page at a time. */
+const markdownReader = (dir: string) => {
+  const content = createContentFiles(dir);
+  return (slug: string) => content.page(slug)?.markdown;
+};
+
 async function load(dir: string): Promise<Loaded> {
   const json = await readFile(join(dir, ASK_FILE), 'utf8');
   const meta = JSON.parse(await readFile(join(dir, META_FILE), 'utf8')) as { origin: string; builtAt: string };
-  return { dir, json, index: loadAskIndex(json), origin: meta.origin, builtAt: meta.builtAt };
+  return { dir, json, index: loadAskIndex(json, markdownReader(dir)), origin: meta.origin, builtAt: meta.builtAt };
 }
 
 const ours =
@@ -142,7 +149,7 @@ function miniSearchAsker(index: AskIndex) {
   const ms = new MiniSearch<{ id: number; text: string; heading: string; title: string }>({
     fields: ['text', 'heading', 'title'],
   });
-  ms.addAll(sections.map((s, id) => ({ id, text: s.t, heading: s.h ?? '', title: pages[s.p]!.title })));
+  ms.addAll(sections.map((s, id) => ({ id, text: index.text(id), heading: s.h ?? '', title: pages[s.p]!.title })));
   return (question: string): AskResult => {
     const hits = ms.search(question).slice(0, 5);
     const sources = hits.map((h) => {
@@ -153,7 +160,7 @@ function miniSearchAsker(index: AskIndex) {
         title: page.title,
         heading: s.h,
         url: `${page.url}${s.a ? `#${s.a}` : ''}`,
-        text: s.t,
+        text: index.text(h.id as number),
         role: 'answer' as const,
       };
     });
@@ -204,10 +211,10 @@ function mix(sets: JudgedSet[]): { question: string; conversation?: AskTurn[] }[
 async function speed(d: Loaded, questions: ReturnType<typeof mix>): Promise<AskSpeed> {
   const loads: number[] = [];
   const h0 = heap();
-  let index = loadAskIndex(d.json);
+  let index = loadAskIndex(d.json, markdownReader(d.dir));
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    index = loadAskIndex(d.json);
+    index = loadAskIndex(d.json, markdownReader(d.dir));
     loads.push(performance.now() - t);
   }
   const heapBytes = heap() - h0;

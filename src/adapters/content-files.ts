@@ -55,7 +55,7 @@ export const DATA_FILES: Record<ContentNeed, readonly string[]> = {
   entry: [META_FILE, SLUGS_FILE, ENTRIES_INDEX, ENTRIES_PACK],
   pages: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK],
   search: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
-  ask: [META_FILE, ASK_FILE],
+  ask: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK, ASK_FILE],
   files: [META_FILE, SLUGS_FILE, FILES_FILE],
 };
 
@@ -232,7 +232,11 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
       return json === undefined ? undefined : (JSON.parse(json) as Page);
     },
     searchIndex: () => (index ??= loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8'))),
-    askIndex: () => (ask ??= loadAskIndex(readFileSync(join(dataDir, ASK_FILE), 'utf8'))),
+    askIndex: () =>
+      (ask ??= loadAskIndex(readFileSync(join(dataDir, ASK_FILE), 'utf8'), (slug) => {
+        const json = pages.get(slug);
+        return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
+      })),
     snippetText: (slug) => texts.get(slug),
     hasFile(path) {
       if (!files) {

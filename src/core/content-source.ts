@@ -10,7 +10,7 @@ import type { Page, PageSummary } from '../contract/schemas.ts';
 import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 import { toPage, type ContentData, type ContentPage } from './content.ts';
 import type { SearchIndex } from './search.ts';
-import { AskIndex, buildAskIndex } from './ask/index.ts';
+import { type AskIndex, askIndexOf } from './ask/index.ts';
 
 /**
  * What an operation reads of the content: every entry (listPages), one entry by slug (the edge step's
@@ -63,7 +63,7 @@ export function entryOf({ text: _t, markdown, ...entry }: ContentPage): PageEntr
 export function contentFromData(
   data: ContentData,
   index: () => SearchIndex,
-  ask: () => AskIndex = () => new AskIndex(buildAskIndex(data.pages)),
+  ask: () => AskIndex = () => askIndexOf(data.pages),
 ): ContentSource {
   const bySlug = new Map(data.pages.map((p) => [p.slug, p]));
   const files = new Set(data.files);

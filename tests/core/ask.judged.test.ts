@@ -1,18 +1,17 @@
 // The assistant on the judged question set (tests/data/ask-judged.json, written from the content by someone who
 // did not write the assistant): floors on its figures, and the never-invent check over every answer of both the
 // tuning set and the held-out fifth (whose figures are reported by `npm run bench`, never tuned to).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
-import { loadAskIndex } from '../../src/core/ask/index.ts';
+import { loadContent } from '../../src/adapters/deps.ts';
 import { inventedSentences, loadJudged, scoreAsk, unmatched } from '../helpers/ask-metrics.ts';
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
 const pricing = PricingSchema.parse(pricingData);
-const index = loadAskIndex(readFileSync(join(PROJECT_ROOT, 'build/ask-index.json'), 'utf8'));
+const index = loadContent(join(PROJECT_ROOT, 'build')).askIndex();
 // Noon AEST on a Wednesday: a fixed hour, so every handoff label is the same on every run.
 const NOW = Date.parse('2026-11-25T02:00:00Z');
 const ask = (question: string, conversation?: Parameters<typeof askSite>[1]['conversation']) =>

@@ -5,7 +5,7 @@ import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, supportHours } from '../../src/core/ask/handoff.ts';
-import { AskIndex, buildAskIndex } from '../../src/core/ask/index.ts';
+import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
 import { plainOf, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
 import { inventedSentences } from '../helpers/ask-metrics.ts';
@@ -206,25 +206,23 @@ describe('askSite on a small site', () => {
     url: `https://k.example/${slug}`,
     markdown,
   });
-  const index = new AskIndex(
-    buildAskIndex([
-      page(
-        'faq',
-        'FAQ',
-        '# FAQ\n\n## Is there a free trial?\n\nYes. Starter and Growth come with a 30-day trial.\n\n## Do prices include GST?\n\nNo. Prices exclude GST.\n',
-      ),
-      page(
-        'product/crew-app',
-        'Crew app',
-        '# Crew app\n\nThe app for crews.\n\n## Offline mode\n\nThe crew app works without signal and syncs later.\n',
-      ),
-      page(
-        'pricing',
-        'Pricing',
-        '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Starter | $390 |\n| Growth | $890 |\n| Professional | $1,890 |\n\n## Add-ons\n\n| Add-on | Price |\n|---|---|\n| Extra office user | $45 |\n\n## GST\n\nAll prices exclude GST.\n',
-      ),
-    ]),
-  );
+  const index = askIndexOf([
+    page(
+      'faq',
+      'FAQ',
+      '# FAQ\n\n## Is there a free trial?\n\nYes. Starter and Growth come with a 30-day trial.\n\n## Do prices include GST?\n\nNo. Prices exclude GST.\n',
+    ),
+    page(
+      'product/crew-app',
+      'Crew app',
+      '# Crew app\n\nThe app for crews.\n\n## Offline mode\n\nThe crew app works without signal and syncs later.\n',
+    ),
+    page(
+      'pricing',
+      'Pricing',
+      '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Starter | $390 |\n| Growth | $890 |\n| Professional | $1,890 |\n\n## Add-ons\n\n| Add-on | Price |\n|---|---|\n| Extra office user | $45 |\n\n## GST\n\nAll prices exclude GST.\n',
+    ),
+  ]);
   const at = Date.parse('2026-11-25T02:00:00Z');
   const ask = (question: string, conversation?: Parameters<typeof askSite>[1]['conversation']) =>
     askSite({ index, pricing, origin: 'https://k.example', now: at }, { question, conversation });

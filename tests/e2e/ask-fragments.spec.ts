@@ -1,15 +1,15 @@
 // Every section link the assistant gives for the judged question sets lands on its section in the rendered page:
 // the anchor names the section's heading, and the text fragment's words (#:~:text=start,end) are in that section
 // as Chromium renders it.
-import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
-import { loadAskIndex } from '../../src/core/ask/index.ts';
+import { loadContent } from '../../src/adapters/deps.ts';
 import { loadJudged } from '../helpers/ask-metrics.ts';
 
-const index = loadAskIndex(readFileSync(new URL('../../build/ask-index.json', import.meta.url), 'utf8'));
+const index = loadContent(fileURLToPath(new URL('../../build', import.meta.url))).askIndex();
 const pricing = PricingSchema.parse(pricingData);
 const links = new Map<string, { anchor: string; start?: string; end?: string; heading: string | null }[]>();
 for (const set of ['ask-judged.json', 'ask-held-out.json']) {

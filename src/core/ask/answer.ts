@@ -245,6 +245,7 @@ interface Quote {
 /** The sentences of a section that answer the groups: the best, with what it leans on ("Yes." before it). */
 function quotesFrom(index: AskIndex, section: number, groups: readonly TermGroup[], weights: number[]): Quote[] {
   const s = index.data.sections[section]!;
+  const text = index.text(section);
   const sentences: Quote[] = [];
   for (let i = 0; i < s.s.length; i += 3) {
     const start = s.s[i]!;
@@ -252,7 +253,7 @@ function quotesFrom(index: AskIndex, section: number, groups: readonly TermGroup
     const kind = s.s[i + 2]!;
     if (kind === 2) continue;
     const row = kind === 1;
-    const raw = s.t.slice(start, end);
+    const raw = text.slice(start, end);
     sentences.push({ section, start, end, row, plain: row ? plainOf(raw.replace(/\s*\|\s*/g, ' ')) : plainOf(raw) });
   }
   if (!sentences.length) return [];
@@ -315,7 +316,14 @@ function sourceOf(index: AskIndex, section: number, role: 'answer' | 'related', 
   const page = index.data.pages[s.p]!;
   const fragment = quote && !quote.row ? textFragment(quote.plain) : '';
   const hash = s.a || fragment ? `#${s.a ?? ''}${fragment}` : '';
-  return { slug: page.slug, title: page.title, heading: s.h, url: `${page.url}${hash}`, text: s.t, role };
+  return {
+    slug: page.slug,
+    title: page.title,
+    heading: s.h,
+    url: `${page.url}${hash}`,
+    text: index.text(section),
+    role,
+  };
 }
 
 /** The sections an earlier turn cited that the index still has. */
@@ -329,8 +337,9 @@ function pricingQuotes(index: AskIndex, working: Working, pricing: Pricing): Quo
   const find = (needles: string[]): Quote | undefined => {
     for (const s of index.sectionsOf('pricing')) {
       const sec = index.data.sections[s]!;
+      const text = index.text(s);
       for (let i = 0; i < sec.s.length; i += 3) {
-        const raw = sec.t.slice(sec.s[i]!, sec.s[i + 1]!);
+        const raw = text.slice(sec.s[i]!, sec.s[i + 1]!);
         if (needles.every((n) => raw.includes(n))) {
           const row = sec.s[i + 2] !== 0;
           if (sec.s[i + 2] === 2) continue;
@@ -369,7 +378,7 @@ function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
   const runs: { section: number; start: number; end: number }[] = [];
   for (const q of quotes) {
     const last = runs.at(-1);
-    const text = index.data.sections[q.section]!.t;
+    const text = index.text(q.section);
     if (
       last &&
       last.section === q.section &&
@@ -380,7 +389,7 @@ function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
       last.end = q.end;
     else runs.push({ section: q.section, start: q.start, end: q.end });
   }
-  return runs.map((r) => index.data.sections[r.section]!.t.slice(r.start, r.end)).join('\n\n');
+  return runs.map((r) => index.text(r.section).slice(r.start, r.end)).join('\n\n');
 }
 
 /** Answers a question from the site (see the module comment). */

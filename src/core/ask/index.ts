@@ -4,12 +4,17 @@
  * are the site search's analyzer's (folding, stop words, AU/US spelling, Porter2), so the assistant and search
  * read words alike. Per section it keeps two fields, heading and body; per page the title's terms, and the
  * surface words of the site with how many sections hold them (typo correction of questions).
+ *
+ * A section's text is not in the file: it is a range of its page's markdown (the contract's `markdown`, which the
+ * pages pack already holds), read for the few sections an answer quotes. Postings are one string a term, decoded
+ * when a question asks for the term. At 10,000 pages the file holding the text and number arrays took ~400 ms to
+ * read and parse before the first answer.
  */
 import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
-import { type Section, splitSections, type HeadingAnchor } from './sections.ts';
+import { type HeadingAnchor, type Section, splitSections } from './sections.ts';
 
 export const ASK_FILE = 'ask-index.json';
-export const ASK_FORMAT = 'kartage-ask-1';
+export const ASK_FORMAT = 'kartage-ask-2';
 
 /** A page as the assistant cites it. */
 export interface AskPage {
@@ -21,17 +26,27 @@ export interface AskPage {
   listing?: true;
 }
 
-/** What the build writes: pages, sections (text and sentence ranges) and postings. */
+/** One section in the file: its page, heading, anchor, range of the page's markdown and sentence ranges. */
+export interface AskSectionData {
+  /** Page index. */
+  p: number;
+  /** Heading (null: the intro). */
+  h: string | null;
+  /** Anchor on the rendered page. */
+  a?: string;
+  /** [start, end) of the section's text in the page's markdown. */
+  o: [number, number];
+  /** Sentences as [start, end, kind] flat, relative to the section's text (kind 0 text, 1 table row, 2 header row). */
+  s: number[];
+}
+
+/** What the build writes: pages, sections and postings. */
 export interface AskData {
   format: typeof ASK_FORMAT;
   pages: AskPage[];
-  /**
-   * p: page index; h: heading (null: intro); a: anchor; t: markdown; s: sentences as [start, end, kind] flat
-   * (kind 0 text, 1 table row, 2 a table's header row).
-   */
-  sections: { p: number; h: string | null; a?: string; t: string; s: number[] }[];
-  /** term -> flat [section, tf in body, tf in heading]* (sections ascending). */
-  postings: Record<string, number[]>;
+  sections: AskSectionData[];
+  /** term -> postings: base-36 `section,tfBody,tfHeading` triples joined by `;`, sections ascending as deltas. */
+  postings: Record<string, string>;
   /** Body length (terms) per section. */
   lengths: number[];
   /** Folded surface word -> number of sections holding it. */
@@ -47,6 +62,9 @@ export interface AskSource {
   headings?: readonly HeadingAnchor[];
   kind?: string;
 }
+
+/** A page's markdown by slug (the content source's pages). */
+export type MarkdownOf = (slug: string) => string | undefined;
 
 /** The page's title without " | Kartage". */
 export const bareTitle = (t: string) => t.replace(/\s+\|\s+[^|]+$/, '');
@@ -64,14 +82,14 @@ export function buildAskIndex(pages: readonly AskSource[]): AskData {
       const id = data.sections.length;
       const flat: number[] = [];
       for (const s of section.sentences) flat.push(s.start, s.end, s.header ? 2 : s.row ? 1 : 0);
-      const entry: AskData['sections'][number] = { p, h: section.heading, t: section.text, s: flat };
-      if (section.anchor) entry.a = section.anchor;
-      data.sections.push(entry);
-      const body = bodyOf(section);
+      const range: [number, number] = [section.start, section.start + section.text.length];
+      const item: AskSectionData = { p, h: section.heading, o: range, s: flat };
+      if (section.anchor) item.a = section.anchor;
+      data.sections.push(item);
       const tf = new Map<string, [number, number]>();
       let length = 0;
       const seen = new Set<string>();
-      eachWord(body, (w) => {
+      eachWord(bodyOf(section), (w) => {
         if (!seen.has(w)) {
           seen.add(w);
           vocab.set(w, (vocab.get(w) ?? 0) + 1);
@@ -97,9 +115,36 @@ export function buildAskIndex(pages: readonly AskSource[]): AskData {
       }
     }
   }
-  data.postings = Object.fromEntries([...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, encodePostings(list)]));
   data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return data;
+}
+
+/** Flat [section, tfBody, tfHeading]* (sections ascending) as base-36 triples, the section as a delta. */
+export function encodePostings(list: readonly number[]): string {
+  const out: string[] = [];
+  let previous = 0;
+  for (let i = 0; i < list.length; i += 3) {
+    out.push(`${(list[i]! - previous).toString(36)},${list[i + 1]!.toString(36)},${list[i + 2]!.toString(36)}`);
+    previous = list[i]!;
+  }
+  return out.join(';');
+}
+
+/** The flat postings of an encoded string. */
+export function decodePostings(encoded: string): Int32Array {
+  const triples = encoded ? encoded.split(';') : [];
+  const out = new Int32Array(triples.length * 3);
+  let section = 0;
+  triples.forEach((t, k) => {
+    const [d, b, h] = t.split(',');
+    section += Number.parseInt(d!, 36);
+    out[k * 3] = section;
+    out[k * 3 + 1] = Number.parseInt(b!, 36);
+    out[k * 3 + 2] = Number.parseInt(h!, 36);
+  });
+  return out;
 }
 
 /** The words a section's body holds: its text without the heading line, markdown link targets left out. */
@@ -108,16 +153,25 @@ function bodyOf(section: Section): string {
   return text.replace(/\]\([^)]*\)/g, ']');
 }
 
-/** A loaded index: postings by term, section lengths, page title terms. */
+/** Decoded postings kept per instance (the terms questions ask for; bounded). */
+const DECODED_LIMIT = 20_000;
+/** Pages' markdown kept per instance (the pages answers quote; bounded). */
+const PAGES_LIMIT = 64;
+
+/** A loaded index: postings by term, section lengths, page title terms, and the sections' text on demand. */
 export class AskIndex {
   readonly data: AskData;
   readonly averageLength: number;
   private readonly titleTerms: Set<string>[];
   private readonly sectionsByPage = new Map<string, number[]>();
+  private readonly decoded = new Map<string, Int32Array>();
+  private readonly markdowns = new Map<string, string>();
+  private readonly markdownOf: MarkdownOf;
 
-  constructor(data: AskData) {
+  constructor(data: AskData, markdownOf: MarkdownOf) {
     if (data.format !== ASK_FORMAT) throw new Error(`ask index: unknown format ${String(data.format)}`);
     this.data = data;
+    this.markdownOf = markdownOf;
     const total = data.lengths.reduce((a, b) => a + b, 0);
     this.averageLength = data.lengths.length ? total / data.lengths.length : 1;
     this.titleTerms = data.pages.map((p) => new Set(analyze(p.title)));
@@ -133,13 +187,20 @@ export class AskIndex {
     return this.data.sections.length;
   }
 
-  postings(term: string): number[] | undefined {
-    return this.data.postings[term];
+  /** Flat [section, tfBody, tfHeading]* of a term, or undefined. */
+  postings(term: string): Int32Array | undefined {
+    let list = this.decoded.get(term);
+    if (list) return list;
+    const encoded = this.data.postings[term];
+    if (encoded === undefined) return undefined;
+    if (this.decoded.size >= DECODED_LIMIT) this.decoded.clear();
+    this.decoded.set(term, (list = decodePostings(encoded)));
+    return list;
   }
 
-  /** Sections (of all) holding the term, in body or heading. */
+  /** Sections holding the term, in body or heading. */
   df(term: string): number {
-    return (this.data.postings[term]?.length ?? 0) / 3;
+    return (this.postings(term)?.length ?? 0) / 3;
   }
 
   /** How many sections hold the folded surface word. */
@@ -156,17 +217,27 @@ export class AskIndex {
     return this.sectionsByPage.get(slug) ?? [];
   }
 
-  /** The section whose slug and heading these are (heading compared case- and space-insensitively). */
-  find(slug: string, heading: string | null): number | undefined {
-    const key = heading === null ? null : heading.toLowerCase().replace(/\s+/g, ' ').trim();
-    for (const i of this.sectionsOf(slug)) {
-      const h = this.data.sections[i]!.h;
-      if (h === null ? key === null : key !== null && h.toLowerCase().replace(/\s+/g, ' ').trim() === key) return i;
+  /** A section's markdown, as the page's markdown twin has it ('' when the page cannot be read). */
+  text(section: number): string {
+    const s = this.data.sections[section]!;
+    const slug = this.data.pages[s.p]!.slug;
+    let md = this.markdowns.get(slug);
+    if (md === undefined) {
+      md = this.markdownOf(slug) ?? '';
+      if (this.markdowns.size >= PAGES_LIMIT) this.markdowns.delete(this.markdowns.keys().next().value!);
+      this.markdowns.set(slug, md);
     }
-    return undefined;
+    return md.slice(s.o[0], s.o[1]);
   }
 }
 
-export function loadAskIndex(json: string): AskIndex {
-  return new AskIndex(JSON.parse(json) as AskData);
+/** The index a build wrote (`ask-index.json`'s text), its sections' text read through `markdownOf`. */
+export function loadAskIndex(json: string, markdownOf: MarkdownOf): AskIndex {
+  return new AskIndex(JSON.parse(json) as AskData, markdownOf);
+}
+
+/** An index over pages held in memory (tests, small sites). */
+export function askIndexOf(pages: readonly AskSource[]): AskIndex {
+  const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
+  return new AskIndex(buildAskIndex(pages), (slug) => bySlug.get(slug));
 }

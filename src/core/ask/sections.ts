@@ -32,6 +32,8 @@ export interface Section {
   anchor?: string;
   /** The section's markdown as the twin has it (its heading line first, for a headed section). */
   text: string;
+  /** Where `text` starts in the page's markdown. */
+  start: number;
   sentences: Sentence[];
 }
 
@@ -202,7 +204,7 @@ export function splitSections(slug: string, markdown: string, anchors: readonly 
   const intro = markdown.slice(0, introEnd).trimEnd();
   // The intro: title, lead and text before the first ## (its # line is the title: not a sentence of its own).
   const introSentences = sentencesOf(intro, intro.startsWith('# '));
-  if (introSentences.length) sections.push({ slug, heading: null, text: intro, sentences: introSentences });
+  if (introSentences.length) sections.push({ slug, heading: null, text: intro, start: 0, sentences: introSentences });
   let anchorAt = 0;
   cuts.forEach((cut, i) => {
     if (cut.depth !== 2 && cut.depth !== 3) return;
@@ -220,7 +222,7 @@ export function splitSections(slug: string, markdown: string, anchors: readonly 
     }
     const sentences = sentencesOf(text, true);
     if (!sentences.length) return;
-    const section: Section = { slug, heading: plainOf(cut.heading), text, sentences };
+    const section: Section = { slug, heading: plainOf(cut.heading), text, start: cut.at, sentences };
     if (anchor) section.anchor = anchor;
     sections.push(section);
   });
