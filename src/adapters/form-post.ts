@@ -118,22 +118,32 @@ export function formAnswer(request: Request, answer: FormAnswer, lead: Record<st
 const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type);
 
 /**
- * A lead post another website had its visitor's browser send: a body a browser may send to any origin
- * without asking first (a form, `text/plain`, no type at all; anything but JSON), with an `Origin` that is
- * neither the site's nor this host's (`null` included), or `Sec-Fetch-Site: cross-site`. Answered 400 with
- * the Error body (the contract has no 401/403). JSON from any origin (a browser asks first, CORS allows
- * it), requests without an `Origin` (agents, curl) and the site's own pages go through.
+ * A post another website had its visitor's browser send: with an `Origin` that is neither the site's nor this
+ * host's (`null` included), or `Sec-Fetch-Site: cross-site`, a body a browser may send to any origin without
+ * asking first (a form, `text/plain`, no type at all; anything but JSON), or with `anyType` (the lead endpoint,
+ * which allows no other origin) any body, JSON too. Answered 400 with the Error body (the contract has no
+ * 401/403). Requests without an `Origin` (agents, curl) and the site's own pages go through; so does JSON to the
+ * sandbox, which writes nothing, from any origin.
  */
 export function crossSiteRefusal(
   request: Request,
   siteOrigin: string,
   headers = readHeaders('none'),
+  anyType = false,
 ): Response | undefined {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  if (isJsonType(type)) return undefined;
+  if (isJsonType(type) && !anyType) return undefined;
   const origin = request.headers.get('origin');
   const foreign = origin !== null && origin !== siteOrigin && origin !== new URL(request.url).origin;
   if (!foreign && request.headers.get('sec-fetch-site')?.toLowerCase() !== 'cross-site') return undefined;
+  if (isJsonType(type)) {
+    return errorResponse(
+      400,
+      `Cross-site posts are not accepted: another website cannot send leads from its visitors' browsers. ` +
+        `Use the form at ${siteOrigin}/contact, or send the lead from a server or an agent (no Origin header)`,
+      headers,
+    );
+  }
   return errorResponse(
     400,
     `Cross-site ${type || 'untyped'} posts are not accepted: ` +

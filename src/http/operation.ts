@@ -119,6 +119,12 @@ export interface OperationSpec<
   cache: CacheClass;
   /** Public, read-only: any origin may call it (CORS `*` with the exposed headers). */
   cors: boolean;
+  /**
+   * Browsers may call it from the site's own pages only: a request carrying another `Origin` (or marked
+   * `Sec-Fetch-Site: cross-site`) is refused with 400 whatever its content type, and no CORS header lets another
+   * origin's script post it. Requests without an `Origin` (agents, curl, servers) are taken as before.
+   */
+  sameOrigin?: true;
   deprecated?: Deprecation;
   /** The MCP tool that offers the same operation, with the same limits. */
   mcp?: McpToolName;

@@ -100,8 +100,9 @@ async function readInputs(op: Operation, request: Request, origin: string): Prom
     query = parsed.data;
   }
   if (!op.body) return { ok: true, query, body: undefined };
-  // A body a browser may send to any origin without asking (a form, text/plain) from another site.
-  const refused = crossSiteRefusal(request, origin, {});
+  // A body a browser may send to any origin without asking (a form, text/plain) from another site; for an
+  // operation only the site's own pages may call from a browser, any body from another site.
+  const refused = crossSiteRefusal(request, origin, {}, op.sameOrigin === true);
   if (refused) return { ok: false, response: refused };
   let source = request;
   if (op.body.form && isFormPost(request)) {

@@ -76,7 +76,9 @@ export const submitLead = defineOperation({
   },
   meter: 'lead',
   cache: 'none',
-  cors: true,
+  // No CORS: another website's script cannot post a lead from its visitors' browsers (issue 25).
+  cors: false,
+  sameOrigin: true,
   data: [],
   public: true,
   async handler({ request, deps, client, body, form }) {

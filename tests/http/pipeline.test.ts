@@ -13,6 +13,7 @@ import { runOperation } from '../../src/http/pipeline.ts';
 import { operations } from '../../src/operations/index.ts';
 import { searchSite } from '../../src/operations/search-site.ts';
 import { submitLead } from '../../src/operations/submit-lead.ts';
+import { validateLead } from '../../src/operations/validate-lead.ts';
 
 const deps = () =>
   createDeps({ store: createMemoryStore(), log: () => {}, sink: { name: 'none', deliver: async () => {} } });
@@ -89,6 +90,8 @@ describe('the pipeline', () => {
     const p = await run(submitLead, request('/api/lead', { method: 'OPTIONS' }));
     expect(p.status).toBe(204);
     expect(p.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
+    // No origin may post leads from another site's script (issue 25).
+    expect(p.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('an unexpected throw is a 500 whose reference is the request id', async () => {
@@ -120,20 +123,33 @@ describe('the pipeline', () => {
     expect(last!.headers.get('ratelimit-policy')).toBe('120;w=60');
   });
 
-  it('a form or text/plain post from another site is a 400 Error; JSON from any origin is not refused for it', async () => {
-    const post = (type: string) =>
+  it('a post from another site is a 400 Error whatever its type (issue 25); without an Origin it goes through', async () => {
+    const post = (type: string, origin?: string) =>
       run(
         submitLead,
         request('/api/lead', {
           method: 'POST',
           body: '{"name":"Sam","email":"sam@example.com"}',
-          headers: { origin: 'https://evil.example', 'content-type': type },
+          headers: { ...(origin ? { origin } : {}), 'content-type': type },
         }),
       );
-    const text = await post('text/plain');
+    const text = await post('text/plain', 'https://evil.example');
     expect(text.status).toBe(400);
     expect((await text.json()).error).toMatch(/^Cross-site/);
+    const json = await post('application/json', 'https://evil.example');
+    expect(json.status).toBe(400);
+    expect((await json.json()).error).toMatch(/^Cross-site/);
     expect((await post('application/json')).status).toBe(200);
+    // The sandbox writes nothing: JSON from any origin stays open.
+    const sandbox = await run(
+      validateLead,
+      request('/api/v1/lead/validate', {
+        method: 'POST',
+        body: '{"name":"Sam","email":"sam@example.com"}',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      }),
+    );
+    expect(sandbox.status).toBe(200);
   });
 });
 

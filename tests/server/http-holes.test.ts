@@ -145,6 +145,14 @@ describe('cross-site lead creation', () => {
     ['a form post from an opaque origin', form, { 'Content-Type': FORM, Origin: 'null' }],
     ['an untyped post from another origin', JSON.stringify(lead), { Origin: EVIL }],
     ['a form post marked Sec-Fetch-Site: cross-site', form, { 'Content-Type': FORM, 'Sec-Fetch-Site': 'cross-site' }],
+    // Issue 25: JSON too, since no CORS header lets another origin's script send it (the preflight allows none).
+    ['a JSON post from another origin', JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: EVIL }],
+    [
+      'a JSON post marked Sec-Fetch-Site: cross-site',
+      JSON.stringify(lead),
+      { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'cross-site' },
+    ],
+    ['a JSON post from an opaque origin', JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: 'null' }],
   ];
   for (const [name, body, headers] of refusals) {
     it(`${name} gets 400 with the Error body and creates nothing`, async () => {
@@ -165,15 +173,35 @@ describe('cross-site lead creation', () => {
     expect((await as('application/json')).status).toBe(200);
   });
 
-  it('JSON from any origin and posts without an Origin still create leads', async () => {
+  it('posts without an Origin (agents, curl, servers) and JSON from the site itself still create leads', async () => {
     const before = (await leads()).length;
-    const json = await post(JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: EVIL });
-    expect(json.status).toBe(200);
     const agent = await post(JSON.stringify(lead), { 'Content-Type': 'application/json' });
     expect(agent.status).toBe(200);
     const curlForm = await post(form, { 'Content-Type': FORM });
     expect(curlForm.status).toBe(200);
+    const own = await post(JSON.stringify(lead), {
+      'Content-Type': 'application/json',
+      Origin: server.url,
+      'Sec-Fetch-Site': 'same-origin',
+    });
+    expect(own.status).toBe(200);
     expect((await leads()).length).toBe(before + 3);
+  });
+
+  it("the lead endpoint's preflight lets no other origin's script post JSON; the sandbox's lets any", async () => {
+    const preflight = (path: string) =>
+      timedRequest(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: EVIL,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type',
+        },
+      });
+    const lead = await preflight('/api/lead');
+    expect(lead.headers['access-control-allow-origin']).toBeUndefined();
+    const sandbox = await preflight('/api/v1/lead/validate');
+    expect(sandbox.headers['access-control-allow-origin']).toBe('*');
   });
 
   it("the site's own form post (same origin, Sec-Fetch-Site: same-origin) gets its HTML page", async () => {
