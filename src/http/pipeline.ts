@@ -11,8 +11,9 @@
  * 5. the headers every answer of the operation carries: RateLimit-*, cache class, CORS with the exposed
  *    headers, `Vary`, deprecation (RFC 9745, RFC 8594) and the API's `Link`s.
  *
- * A refused body of a `lead` operation spends a read unit instead (never a lead unit). An unexpected throw
- * is logged and answered 500 with the request id as its reference; unknown API paths get `notFound`.
+ * A refused body of a `lead` operation spends a read unit instead (never a lead unit), and its 400 or 413
+ * carries that read's RateLimit-* headers. An unexpected throw is logged and answered 500 with the request
+ * id as its reference; unknown API paths get `notFound`.
  */
 import type { Deps } from '../adapters/deps.ts';
 import { errorResponse, json, readJson } from '../adapters/http.ts';
@@ -186,10 +187,12 @@ export async function runOperation(
         headers: rate,
       } as Parameters<Operation['handler']>[0]);
     }
-    // A refused lead body costs what a read costs (parse, check, write nothing), from the read budget.
+    // A refused lead body costs what a read costs (parse, check, write nothing), from the read budget; its
+    // 400 or 413 carries the RateLimit-* headers of that read (contract, Limits rule 1).
     const status = 'response' in answer ? answer.response.status : 'status' in answer ? answer.status : 200;
     if (op.meter === 'lead' && (status === 400 || status === 413)) {
       const outcome = await deps.meter(client);
+      rate = outcome.headers;
       if (!outcome.ok) {
         const body = { error: outcome.error, status: 429 };
         const page = inputs.ok ? inputs.form : isFormPost(request) ? {} : undefined;
