@@ -15,8 +15,16 @@ import { searchSite } from '../../src/operations/search-site.ts';
 import { submitLead } from '../../src/operations/submit-lead.ts';
 import { validateLead } from '../../src/operations/validate-lead.ts';
 
+/** A fixed instant a second into a minute: the tests that spend the read budget cannot straddle a minute. */
+const FIXED_NOW = Date.UTC(2026, 10, 23, 10, 0, 1);
+const clock = () => FIXED_NOW;
 const deps = () =>
-  createDeps({ store: createMemoryStore(), log: () => {}, sink: { name: 'none', deliver: async () => {} } });
+  createDeps({
+    store: createMemoryStore({ now: clock }),
+    now: clock,
+    log: () => {},
+    sink: { name: 'none', deliver: async () => {} },
+  });
 const request = (path: string, init: RequestInit & { ip?: string } = {}) =>
   new Request(`http://localhost:4321${path}`, {
     ...init,

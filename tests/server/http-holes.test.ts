@@ -42,14 +42,21 @@ const expectError = (ans: RawAnswer, status: number) => {
 
 const leads = async () => readLeads(dbFile);
 
+/**
+ * One fixed instant a second into a minute for the server and its store: a test below spends the whole read
+ * budget (up to the 429), which on the real clock a run straddling a minute would not reach (issue 26).
+ */
+const FIXED_NOW = Date.UTC(2026, 10, 23, 10, 0, 1);
+
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kartage-holes-'));
   dbFile = join(dir, 'kartage.db');
   const deps = createDeps({
     dataDir: join(PROJECT_ROOT, 'build'),
-    store: createSqliteStore({ file: dbFile }),
+    store: createSqliteStore({ file: dbFile, now: () => FIXED_NOW }),
     sink: createSqliteSink(dbFile),
     log: () => {},
+    now: () => FIXED_NOW,
   });
   server = await startTestServer({ deps });
   const u = new URL(server.url);

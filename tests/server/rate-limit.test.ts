@@ -143,10 +143,22 @@ describe('store failures over HTTP (Upstash store, Redis unreachable)', () => {
   });
 });
 
+/**
+ * Node's `--import` of a module that stops the clock of a child process at `at` (`Date.now`, which the
+ * server's default clock and the rate limiter read): its read window then cannot roll over mid-test.
+ */
+const fixedClockImport = (at: number) => [
+  '--import',
+  `data:text/javascript,${encodeURIComponent(`Date.now = () => ${at};`)}`,
+];
+
 /** Starts `node server/main.ts` as its own process and resolves with its URL. */
-function spawnServer(extraEnv: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+function spawnServer(
+  extraEnv: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'server/main.ts')], {
+    const child = spawn(process.execPath, [...nodeArgs, join(PROJECT_ROOT, 'server/main.ts')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -170,15 +182,16 @@ describe('two server processes on one Redis', () => {
 
   it('share one read budget', async () => {
     const prefixEnv = { ...env() };
-    const [a, b] = await Promise.all([spawnServer(prefixEnv), spawnServer(prefixEnv)]);
+    // Both processes on one stopped clock a second into a minute: the run cannot straddle two minutes (the
+    // previous one would then weigh in), whatever second of the real minute it starts at. No waiting.
+    const clock = fixedClockImport(WINDOW_START + 1_000);
+    const [a, b] = await Promise.all([spawnServer(prefixEnv, clock), spawnServer(prefixEnv, clock)]);
     children.push(a.child, b.child);
-    // Start well inside a minute so the run cannot straddle two (the previous minute would then weigh in).
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
     const seen: number[] = [];
     for (let i = 0; i < 120; i++) {
       const r = await send(`${(i % 2 ? b : a).url}/api/v1/pages?limit=1`, { from: '127.0.0.3' });
       expect(r.status).toBe(200);
+      expect(r.headers['ratelimit-reset']).toBe('59'); // both clocks stopped a second into the minute
       seen.push(Number(r.headers['ratelimit-remaining']));
     }
     // One counter: the two processes' answers interleave into one countdown.
