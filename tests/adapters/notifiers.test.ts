@@ -1,0 +1,111 @@
+// The sales notification over real HTTP to a local Slack-compatible webhook (tests/helpers/fake-crm.ts):
+// the visitor's whole message arrives, as valid UTF-16, in sections within Slack's per-block bound.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSlackNotifier, cutText, SLACK_SECTION_MAX, splitText } from '../../src/adapters/notifiers.ts';
+import type { Lead } from '../../src/contract/schemas.ts';
+import type { LeadRecord } from '../../src/core/ports.ts';
+import { startFakeSlack } from '../helpers/fake-crm.ts';
+
+let slack: Awaited<ReturnType<typeof startFakeSlack>>;
+beforeAll(async () => {
+  slack = await startFakeSlack();
+});
+afterAll(async () => {
+  await slack?.stop();
+});
+beforeEach(() => {
+  slack.received.length = 0;
+});
+
+const codePoints = (s: string) => [...s].length;
+
+function record(lead: Partial<Lead>): LeadRecord {
+  return {
+    id: '7d0f6a57-2f0e-4a53-9c55-1f3b8c1e2d4a',
+    receivedAt: '2026-11-25T02:00:00.000Z',
+    lead: { name: 'Sam Taylor', email: 'sam@harbourline.example', dialcode: '+61', intent: 'demo', ...lead },
+    source: 'https://kartage.com.au/demo',
+  };
+}
+
+interface Block {
+  type: string;
+  text?: { type: string; text: string };
+  fields?: { text: string }[];
+  elements?: { text: string }[];
+}
+
+/** Sends `rec` through the notifier to the fake Slack and returns the payload it received. */
+async function notify(rec: LeadRecord): Promise<{ text: string; blocks: Block[] }> {
+  await createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' }).notify(rec);
+  expect(slack.received).toHaveLength(1);
+  return slack.received[0];
+}
+
+/** Every text of every block: well-formed UTF-16 and within its bound. */
+function expectValidBlocks(blocks: Block[]) {
+  expect(blocks.length).toBeLessThanOrEqual(50);
+  for (const b of blocks) {
+    const texts = [b.text?.text, ...(b.fields ?? []).map((f) => f.text), ...(b.elements ?? []).map((e) => e.text)];
+    for (const t of texts.filter((x) => x !== undefined)) {
+      expect(t.isWellFormed()).toBe(true);
+      expect(t.length).toBeLessThanOrEqual(b.type === 'header' ? 150 : SLACK_SECTION_MAX);
+    }
+  }
+}
+
+/** The message sections' texts, in order (the sections after the facts). */
+const messageParts = (blocks: Block[]) => blocks.filter((b) => b.type === 'section' && b.text).map((b) => b.text!.text);
+
+describe('the Slack sales notification', () => {
+  it('sends a 4,000-character message with emoji whole, well-formed, in sections within the bound', async () => {
+    const line = 'We run 38 trucks 🚚 and 2 warehouses 📦 across Sydney and Perth, and want quoting. ';
+    const message = [...line.repeat(60)].slice(0, 4000).join('');
+    expect(codePoints(message)).toBe(4000);
+    expect(message.length).toBeGreaterThan(4000);
+    const note = await notify(record({ message }));
+    expectValidBlocks(note.blocks);
+    const parts = messageParts(note.blocks);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.join('')).toBe(message);
+  });
+
+  it('never splits a surrogate pair: 4,000 emoji (8,000 UTF-16 units) arrive whole', async () => {
+    const message = '🚚'.repeat(4000);
+    const note = await notify(record({ message }));
+    expectValidBlocks(note.blocks);
+    const parts = messageParts(note.blocks);
+    expect(parts.length).toBe(3);
+    expect(parts.join('')).toBe(message);
+    // Past 120 emoji too (where the header's cut used to fall): a name of emoji is cut between pairs.
+    slack.received.length = 0;
+    const named = await notify(record({ name: '😀'.repeat(120), company: '📦'.repeat(100) }));
+    expectValidBlocks(named.blocks);
+    const header = named.blocks.find((b) => b.type === 'header')!.text!.text;
+    expect(header.startsWith('Demo request: 😀😀')).toBe(true);
+  });
+
+  it('a short message is one section, unchanged; a lone surrogate the visitor sent becomes U+FFFD', async () => {
+    const note = await notify(record({ message: 'Hi @here <b>x</b> 🚚' }));
+    expect(messageParts(note.blocks)).toEqual(['Hi @here <b>x</b> 🚚']);
+    slack.received.length = 0;
+    const odd = await notify(record({ message: 'broken \uD83D end' }));
+    expectValidBlocks(odd.blocks);
+    expect(messageParts(odd.blocks)).toEqual(['broken \uFFFD end']);
+  });
+});
+
+describe('cutting and splitting by code points', () => {
+  it('cuts before a pair rather than inside it', () => {
+    expect(cutText('ab😀', 3)).toBe('ab');
+    expect(cutText('ab😀', 4)).toBe('ab😀');
+    expect(cutText('abc', 10)).toBe('abc');
+  });
+
+  it('splits at a space near the end of a piece, else at a code point boundary', () => {
+    expect(splitText('aaaaaaaa bbbbbbbb', 10)).toEqual(['aaaaaaaa ', 'bbbbbbbb']);
+    expect(splitText('aaaaaaaaaaaaaaa', 10)).toEqual(['aaaaaaaaaa', 'aaaaa']);
+    expect(splitText('😀😀😀', 3)).toEqual(['😀', '😀', '😀']);
+    expect(splitText('', 3)).toEqual(['']);
+  });
+});
