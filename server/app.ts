@@ -13,7 +13,7 @@ import { functionOf, type Operation } from '../src/http/operation.ts';
 import { notFound, runOperation } from '../src/http/pipeline.ts';
 import { operations, rewrites } from '../src/operations/index.ts';
 import { config as middlewareConfig } from '../middleware.ts';
-import { bodyOf, createStaticFiles, isCanonicalPath } from './static-files.ts';
+import { bodyOf, createStaticFiles, isCanonicalPath, remember } from './static-files.ts';
 
 export interface AppOptions {
   distDir: string;
@@ -24,6 +24,8 @@ export interface App {
   handle(request: Request): Promise<Response>;
   /** The operations answered by functions (on Vercel, one function each). */
   functions: Operation[];
+  /** Entries the path caches hold now: the static files' (`CACHE_LIMITS`) and the matcher's. */
+  cacheSize(): { found: number; missing: number; headerSets: number; matcher: number };
   /** Releases what the app holds open (the build folder's watch). */
   close(): void;
 }
@@ -45,14 +47,17 @@ const BASE_LOWER = BASE.map(([k, v]) => [k.toLowerCase(), v] as const);
 
 /** The middleware's matcher as URL patterns (checked against the raw and the decoded path, as either may be). */
 const matcher = middlewareConfig.matcher.map((m) => new URLPattern({ pathname: m }));
-/** Whether the matcher takes a path, remembered per path (requests repeat paths; a pattern test is not free). */
+/**
+ * Whether the matcher takes a path, remembered per path (requests repeat paths; a pattern test is not free),
+ * for at most `MATCHER_CACHE_LIMIT` paths, the oldest forgotten first.
+ */
 const matched = new Map<string, boolean>();
+export const MATCHER_CACHE_LIMIT = 10_000;
 function middlewareTakes(raw: string, decoded: string): boolean {
   let hit = matched.get(raw);
   if (hit === undefined) {
     hit = matcher.some((p) => p.test({ pathname: raw }) || p.test({ pathname: decoded }));
-    if (matched.size >= 10_000) matched.clear();
-    matched.set(raw, hit);
+    remember(matched, raw, hit, MATCHER_CACHE_LIMIT);
   }
   return hit;
 }
@@ -134,5 +139,6 @@ export async function createApp(opts: AppOptions): Promise<App> {
   }
 
   const handle = async (request: Request) => withBaseHeaders(await route(request));
-  return { handle, functions, close: () => files.close() };
+  const cacheSize = () => ({ ...files.cacheSize(), matcher: matched.size });
+  return { handle, functions, cacheSize, close: () => files.close() };
 }

@@ -6,10 +6,12 @@
  * Paths come in decoded once (server/app.ts decodes; nothing here decodes again, so `/%2561pi` is the
  * file `%61pi`, never `api`) and must be canonical (see `isCanonicalPath`). Everything that does not
  * depend on the request is worked out once: which file a path resolves to, and for a file its bytes,
- * ETag and the full header set of each public path it is served at. The cache is dropped when the
- * folder's top level changes (a rebuild rewrites index.html, 404.html, llms.txt…), so a request costs no
- * file system call. One watch on the top folder only: a recursive one would spend an inotify watch per
- * folder of a 10,000-page build.
+ * ETag and the full header set of each public path it is served at. Every cache is bounded (`CACHE_LIMITS`,
+ * the oldest entry goes first): paths that name no file are kept apart from the ones that do, so a flood of
+ * unique 404 paths costs a bounded amount of memory and never pushes the site's own files out. The caches
+ * are dropped when the folder's top level changes (a rebuild rewrites index.html, 404.html, llms.txt…), so
+ * a request costs no file system call. One watch on the top folder only: a recursive one would spend an
+ * inotify watch per folder of a 10,000-page build.
  */
 import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
@@ -65,6 +67,19 @@ export interface FileEntry {
   etag: string;
 }
 
+/**
+ * Most entries each path cache keeps: paths that resolve to a file (a build has about two per file, the
+ * clean URL and the file's own name), paths that resolve to none (any path a client makes up), and header
+ * sets (one per file and path it is served at).
+ */
+export const CACHE_LIMITS = { found: 50_000, missing: 10_000, headerSets: 50_000 } as const;
+
+/** Sets `key` in `map`, first dropping the oldest entry when the map holds `max` (insertion order). */
+export function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  if (map.size >= max && !map.has(key)) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
+
 export interface StaticFiles {
   /** The file for a canonical decoded public path, after clean-URL resolution; undefined when none. */
   resolve(path: string): Promise<FileEntry | undefined>;
@@ -79,6 +94,8 @@ export interface StaticFiles {
     extra?: Record<string, string>,
     status?: number,
   ): Response;
+  /** Entries the path caches hold now (each at most its `CACHE_LIMITS`). */
+  cacheSize(): { found: number; missing: number; headerSets: number };
   /** Stops watching the folder. */
   close(): void;
 }
@@ -105,14 +122,19 @@ export function withBody(response: Response): Response {
 
 export function createStaticFiles(root: string): StaticFiles {
   root = normalize(root);
-  /** Public path -> the entry it resolves to (null: none). Promises, so concurrent first hits read once. */
-  let resolved = new Map<string, Promise<FileEntry | null>>();
+  /**
+   * Public path -> the entry it resolves to. Promises, so concurrent first hits read once. A path is in
+   * `missing` until its entry is known, and moves to `found` when it names a file.
+   */
+  let found = new Map<string, Promise<FileEntry | null>>();
+  let missing = new Map<string, Promise<FileEntry | null>>();
   /** `${file}\n${publicPath}` -> the headers of a 200 (the path decides the header rules). */
   let headerSets = new Map<string, Record<string, string>>();
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(root, { persistent: false }, () => {
-      resolved = new Map();
+      found = new Map();
+      missing = new Map();
       headerSets = new Map();
     });
     watcher.on('error', () => {
@@ -152,18 +174,28 @@ export function createStaticFiles(root: string): StaticFiles {
     if (!set) {
       set = { 'content-type': TYPES[extname(entry.file)] ?? 'application/octet-stream' };
       for (const [k, v] of Object.entries(headersFor(publicPath))) set[k.toLowerCase()] = v;
-      if (watcher) headerSets.set(key, set);
+      if (watcher) remember(headerSets, key, set, CACHE_LIMITS.headerSets);
     }
     return set;
   }
 
   return {
     async resolve(path) {
-      let hit = resolved.get(path);
+      let hit = found.get(path) ?? missing.get(path);
       if (!hit) {
-        hit = load(path).catch(() => null);
+        const loading = load(path).catch(() => null);
+        hit = loading;
         // Without a watcher there is no way to notice a rebuild: look again every time.
-        if (watcher) resolved.set(path, hit);
+        if (watcher) {
+          const [misses, hits] = [missing, found];
+          remember(misses, path, loading, CACHE_LIMITS.missing);
+          void loading.then((entry) => {
+            // Unless a rebuild dropped these maps, or the path was evicted meanwhile.
+            if (!entry || misses.get(path) !== loading) return;
+            misses.delete(path);
+            remember(hits, path, loading, CACHE_LIMITS.found);
+          });
+        }
       }
       return (await hit) ?? undefined;
     },
@@ -187,6 +219,8 @@ export function createStaticFiles(root: string): StaticFiles {
       bodies.set(response, { bytes, head });
       return response;
     },
+
+    cacheSize: () => ({ found: found.size, missing: missing.size, headerSets: headerSets.size }),
 
     close() {
       watcher?.close();
