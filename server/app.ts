@@ -62,6 +62,12 @@ function middlewareTakes(raw: string, decoded: string): boolean {
   return hit;
 }
 
+/**
+ * A raw path's ending that decodes to `.html`, each character as itself or percent-encoded. Only used when
+ * the decoded path ends with `.html` (so letters are lower case, a decoded `.HTML` never gets here).
+ */
+const HTML_SUFFIX = /(?:\.|%2e)(?:h|%68)(?:t|%74)(?:m|%6d)(?:l|%6c)$/i;
+
 export async function createApp(opts: AppOptions): Promise<App> {
   const files = createStaticFiles(opts.distDir);
   // The middleware's own code (createMiddleware wraps the same decisions for Vercel), fail-open included.
@@ -109,11 +115,12 @@ export async function createApp(opts: AppOptions): Promise<App> {
     }
 
     if (isRead && path.endsWith('.html') && path !== '/404.html' && isCanonicalPath(path)) {
-      // The target is the request's own path (still percent-encoded) less `.html`: a same-origin path,
-      // since a canonical path has no empty segment (`//host`) and no backslash (`/\host`).
+      // The target is the request's own path (still percent-encoded) less its `.html`, however that was
+      // spelled (`/pricing%2Ehtml` -> `/pricing`): a same-origin path, since a canonical path has no empty
+      // segment (`//host`) and no backslash (`/\host`).
       const clean = path === '/index.html' ? '/' : path.slice(0, -'.html'.length);
-      const location = url.pathname === '/index.html' ? '/' : url.pathname.slice(0, -'.html'.length);
-      if (await files.resolve(clean))
+      const location = path === '/index.html' ? '/' : url.pathname.replace(HTML_SUFFIX, '');
+      if (location !== url.pathname && (await files.resolve(clean)))
         return new Response(null, { status: 308, headers: { Location: location + url.search } });
     }
 

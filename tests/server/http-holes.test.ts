@@ -97,6 +97,17 @@ describe('redirects stay on this origin', () => {
     expect(ans.headers.location).toBe('/pricing?a=1');
     expect((await rawGet('/index.html')).headers.location).toBe('/');
   });
+
+  it('a percent-encoded .html redirects to the page itself, not to a cut escape (issue 25)', async () => {
+    for (const spelling of ['%2Ehtml', '%2ehtml', '.%68tml', '%2E%68%74%6D%6C', '.htm%6C']) {
+      const ans = await rawGet(`/pricing${spelling}?a=1`);
+      expect(ans.status, spelling).toBe(308);
+      expect(ans.headers.location, spelling).toBe('/pricing?a=1');
+    }
+    expect((await rawGet('/index%2Ehtml')).headers.location).toBe('/');
+    // An encoded character before the suffix stays as it was sent.
+    expect((await rawGet('/prici%6Eg%2Ehtml')).headers.location).toBe('/prici%6Eg');
+  });
 });
 
 describe('the per-page JSON files are reachable only through metered getPage', () => {
