@@ -8,7 +8,8 @@
  *
  * One request is one unit of the read budget, so one POST cannot do the work of many: bodies are at most
  * 64 KB (413, like every other endpoint); JSON-RPC batches are refused (400, JSON-RPC -32600) for protocol
- * 2025-06-18 and later, which removed them, and for older protocols every message of a batch spends a unit.
+ * 2025-06-18 and later, which removed them; for older protocols a batch holds at most `MCP_BATCH_MAX`
+ * messages (413 with the Error body past that, before any work) and every message spends a unit.
  */
 // prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -16,6 +17,7 @@ import type { Deps } from '../adapters/deps.ts';
 import { clientOf } from '../core/client.ts';
 import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
 import { LIMITS } from '../contract/limits.ts';
+import { MCP_BATCH_MAX } from '../operations/mcp.ts';
 import { buildMcpServer } from './server.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -24,6 +26,7 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export const BATCH_PROTOCOLS: ReadonlySet<string> = new Set(['2024-10-07', '2024-11-05', '2025-03-26']);
 /** Largest /mcp body, as every other endpoint's. */
 export const MCP_BODY_BYTES = LIMITS.readBodyBytes;
+export { MCP_BATCH_MAX };
 
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string>) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
@@ -104,6 +107,14 @@ export async function handleMcp(request: Request, d: Deps, rate: Record<string, 
     if (Array.isArray(parsedBody)) {
       const refusal = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version'));
       if (refusal) return rpcError(400, -32600, refusal, {});
+      // Too many messages for one request: refused before any is metered or run, as an oversize body is.
+      if (parsedBody.length > MCP_BATCH_MAX)
+        return errorResponse(
+          413,
+          `A JSON-RPC batch holds at most ${MCP_BATCH_MAX} messages, not ${parsedBody.length}; ` +
+            'send the rest in further POSTs',
+          headers,
+        );
       // Older protocols: each further message of the batch spends one more unit of the read budget.
       const client = clientOf(request);
       for (let i = 1; i < parsedBody.length; i++) {

@@ -5,7 +5,10 @@
 import { LIMITS } from '../contract/limits.ts';
 import { MCP_TOOLS } from '../contract/mcp.ts';
 import { defineOperation, RATE_HEADERS, type JsonSchema, type ResponseSpec } from '../http/operation.ts';
-import { READ_429, tooLargeDoc } from './docs.ts';
+import { errorDoc, KB, READ_429 } from './docs.ts';
+
+/** Most messages in one JSON-RPC batch (protocols before 2025-06-18); more is a 413 before any work. */
+export const MCP_BATCH_MAX = 10;
 
 /** The JSON-RPC error the MCP SDK answers protocol-level refusals with. */
 const JSONRPC_ERROR: JsonSchema = {
@@ -36,7 +39,7 @@ export const mcp = defineOperation({
     `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, ` +
     'plus resources. Send `Accept: application/json, text/event-stream` and a JSON-RPC 2.0 message. Every ' +
     'other method answers 405 (no server-initiated stream, no sessions); JSON-RPC batches only for protocols ' +
-    'before 2025-06-18, each call a read.',
+    `before 2025-06-18, of at most ${MCP_BATCH_MAX} messages, each a read.`,
   tag: 'MCP',
   serve: { function: 'mcp' },
   responses: {
@@ -59,7 +62,12 @@ export const mcp = defineOperation({
       -32000,
       'Not Acceptable: Client must accept both application/json and text/event-stream',
     ),
-    413: tooLargeDoc(LIMITS.readBodyBytes),
+    413: errorDoc(
+      `The body is larger than ${KB(LIMITS.readBodyBytes)}, or a JSON-RPC batch holds more than ${MCP_BATCH_MAX} ` +
+        'messages (nothing of it is run).',
+      `Request body is larger than ${LIMITS.readBodyBytes} bytes`,
+      413,
+    ),
     415: rpcError(
       'The body is not `application/json`.',
       -32000,

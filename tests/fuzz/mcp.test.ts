@@ -18,7 +18,7 @@ import {
 import { LIMITS } from '../../src/contract/limits.ts';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
 import { MCP_DEFAULTS } from '../../src/mcp/server.ts';
-import { BATCH_PROTOCOLS } from '../../src/mcp/http.ts';
+import { BATCH_PROTOCOLS, MCP_BATCH_MAX } from '../../src/mcp/http.ts';
 import {
   anyJson,
   anyString,
@@ -431,6 +431,20 @@ describe('POST /mcp envelopes and headers', () => {
       weight: 2,
       arbitrary: fc.array(message, { minLength: 0, maxLength: 4 }).map((m) => ({ value: m as unknown, note: 'batch' })),
     },
+    {
+      weight: 1,
+      // Around the batch limit, of well-formed messages (one malformed message makes the SDK refuse the lot).
+      arbitrary: fc
+        .array(
+          fc.oneof(
+            fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constantFrom('ping', 'tools/list') }),
+            fc.constant({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+            message,
+          ),
+          { minLength: MCP_BATCH_MAX - 1, maxLength: MCP_BATCH_MAX + 3 },
+        )
+        .map((m) => ({ value: m as unknown, note: `batch of ${m.length}` })),
+    },
     { weight: 1, arbitrary: anyJson.map((v) => ({ value: v, note: 'any JSON' })) },
     {
       weight: 1,
@@ -585,6 +599,15 @@ describe('POST /mcp envelopes and headers', () => {
               expect(ans.status, 'a body over 64 KB').toBe(413);
               return expectErrorBody(ans, 413);
             }
+            let sent: unknown;
+            try {
+              sent = JSON.parse(new TextDecoder().decode(body));
+            } catch {}
+            // A batch of more than MCP_BATCH_MAX messages is refused before any work (413, the Error body).
+            if (ans.status === 413) {
+              expect(Array.isArray(sent) && sent.length > MCP_BATCH_MAX, 'a 413 here is an oversize batch').toBe(true);
+              return expectErrorBody(ans, 413);
+            }
             expect([200, 202, 400], ans.text.slice(0, 200)).toContain(ans.status);
             if (ans.status === 202) return void expect(ans.body.length).toBe(0);
             const out = ans.json();
@@ -592,10 +615,12 @@ describe('POST /mcp envelopes and headers', () => {
               expect(out.error?.code, 'a 400 here is a JSON-RPC error').toEqual(expect.any(Number));
               return;
             }
-            // 200: one response per request, ids echoed; batches only for protocols that had them.
-            const sent = JSON.parse(new TextDecoder().decode(body));
+            // 200: one response per request, ids echoed; batches only for protocols that had them, and small.
             const batchable = ver === null || BATCH_PROTOCOLS.has(ver.trim());
-            if (Array.isArray(sent)) expect(batchable, `a batch under protocol ${ver}`).toBe(true);
+            if (Array.isArray(sent)) {
+              expect(batchable, `a batch under protocol ${ver}`).toBe(true);
+              expect(sent.length, 'a batch answered').toBeLessThanOrEqual(MCP_BATCH_MAX);
+            }
             const sentIds = (Array.isArray(sent) ? sent : [sent])
               .filter((m: any) => m && typeof m === 'object' && 'id' in m)
               .map((m: any) => m.id);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { Ajv } from 'ajv';
@@ -15,12 +15,21 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps, loadContent } from '../../src/adapters/deps.ts';
+import { MCP_BATCH_MAX } from '../../src/mcp/http.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
-import { graphemeCut, isQuestion, MCP_DEFAULTS, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/server.ts';
+import {
+  graphemeCut,
+  isQuestion,
+  MCP_DEFAULTS,
+  PART_CHARS,
+  splitExact,
+  splitMarkdown,
+} from '../../src/mcp/server.ts';
 import { startTestServer, PROJECT_ROOT } from '../helpers/server.ts';
 import { postJson, send } from '../helpers/http.ts';
+import { timedRequest, type RawAnswer } from '../helpers/raw-http.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 let server: RunningServer;
@@ -654,13 +663,17 @@ describe('/mcp over HTTP', () => {
     expect(batch.status).toBe(200);
     expect(batch.json()).toHaveLength(5);
     expect(Number(batch.headers['ratelimit-remaining'])).toBe(left - 5);
-    const huge = await postJson(
-      `${server.url}/mcp`,
-      Array.from({ length: LIMITS.read.limit }, (_, i) => ping(i + 10)),
-      { headers: mcpHeaders, from },
-    );
-    expect(huge.status).toBe(429);
-    expect(huge.json()).toMatchObject({ status: 429 });
+    expect(MCP_BATCH_MAX, 'README "MCP": at most 10 messages a batch').toBe(10);
+    // Batches of the most messages allowed until one finds fewer units left than it holds: a 429.
+    let last = batch;
+    for (let i = 0; last.status === 200 && i <= LIMITS.read.limit / 10; i++)
+      last = await postJson(
+        `${server.url}/mcp`,
+        Array.from({ length: 10 }, (_, j) => ping(j + 10)),
+        { headers: mcpHeaders, from },
+      );
+    expect(last.status).toBe(429);
+    expect(last.json()).toMatchObject({ status: 429 });
   });
 
   it('a body over 64 KB is a 413 with the Error body, as on every other endpoint', async () => {
@@ -690,6 +703,93 @@ describe('/mcp over HTTP', () => {
     );
     expect(fits.status).toBe(200);
   });
+});
+
+// Issue 25 point 4: without MCP-Protocol-Version, a batch of 100 searches (490-character queries, limit 50) was
+// one request: 3.96 MB out, the event loop held 1.2-1.6 s, a concurrent GET /pricing waited over a second;
+// and every read of the OpenAPI resource built the document again.
+describe('one unit of bounded work per request', () => {
+  const mcpHeaders = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' };
+  let own: RunningServer;
+  let origin: string;
+  /** The loop turn (counted by `tick` while `ticking`) at each search the server ran. */
+  const searches: number[] = [];
+  let turns = 0;
+  let ticking = false;
+  const tick = () => {
+    turns++;
+    if (ticking) setImmediate(tick);
+  };
+  let onSearch: (() => void) | undefined;
+
+  beforeAll(async () => {
+    const varDir = await mkdtemp(join(tmpdir(), 'kartage-mcp-bounded-'));
+    const content = loadContent(join(PROJECT_ROOT, 'build'));
+    // The content as the server sees it, with every search counted (the tools' work).
+    const counted = new Proxy(content, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop) as unknown;
+        if (prop === 'searchIndex')
+          return () => {
+            searches.push(turns);
+            onSearch?.();
+            return content.searchIndex();
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    own = await startTestServer({
+      deps: createDeps({ content: counted, env: { ...process.env, KARTAGE_VAR_DIR: varDir } }),
+    });
+    origin = own.deps.content().origin;
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  const search = (id: number, query: string, limit?: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'search_kartage_site', arguments: limit ? { query, limit } : { query } },
+  });
+  const post = (body: unknown, from: string) =>
+    timedRequest(`${own.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: JSON.stringify(body), from });
+
+  it('a batch of 11 is a 413 with the Error body before any work; a batch of 10 works', async () => {
+    const from = '127.0.0.30';
+    const first = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, from);
+    const left = Number(first.headers['ratelimit-remaining']);
+    searches.length = 0;
+    const eleven = await post(
+      Array.from({ length: 11 }, (_, i) => search(i + 2, 'storage billing')),
+      from,
+    );
+    expect(eleven.status).toBe(413);
+    expect(eleven.json()).toEqual({
+      error: 'A JSON-RPC batch holds at most 10 messages, not 11; send the rest in further POSTs',
+      status: 413,
+    });
+    expect(eleven.headers['access-control-allow-origin']).toBe('*');
+    // No work: no search ran, and only the request's own read unit was spent (not one a message).
+    expect(searches).toEqual([]);
+    expect(Number(eleven.headers['ratelimit-remaining'])).toBe(left - 1);
+
+    const ten = await post(
+      Array.from({ length: 10 }, (_, i) => search(i + 2, 'storage billing')),
+      from,
+    );
+    expect(ten.status).toBe(200);
+    const answers = ten.json() as { id: number; result: { isError?: boolean; structuredContent: { count: number } } }[];
+    expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+    for (const a of answers) {
+      expect(a.result.isError).toBeFalsy();
+      expect(a.result.structuredContent.count).toBeGreaterThan(0);
+    }
+    expect(searches).toHaveLength(10);
+    expect(Number(ten.headers['ratelimit-remaining'])).toBe(left - 11);
+  });
+
 });
 
 describe('the official conformance suite', () => {
