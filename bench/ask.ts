@@ -149,17 +149,18 @@ function miniSearchAsker(index: AskIndex) {
   const ms = new MiniSearch<{ id: number; text: string; heading: string; title: string }>({
     fields: ['text', 'heading', 'title'],
   });
-  ms.addAll(sections.map((s, id) => ({ id, text: index.text(id), heading: s.h ?? '', title: pages[s.p]!.title })));
+  ms.addAll(sections.map((s, id) => ({ id, text: index.text(id), heading: s[1] ?? '', title: pages[s[0]]!.title })));
   return (question: string): AskResult => {
     const hits = ms.search(question).slice(0, 5);
     const sources = hits.map((h) => {
-      const s = sections[h.id as number]!;
-      const page = pages[s.p]!;
+      const id = h.id as number;
+      const page = pages[index.pageOf(id)]!;
+      const anchor = index.anchor(id);
       return {
         slug: page.slug,
         title: page.title,
-        heading: s.h,
-        url: `${page.url}${s.a ? `#${s.a}` : ''}`,
+        heading: index.heading(id),
+        url: `${page.url}${anchor ? `#${anchor}` : ''}`,
         text: index.text(h.id as number),
         role: 'answer' as const,
       };

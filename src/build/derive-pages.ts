@@ -19,6 +19,7 @@ import type { Page } from '../contract/schemas.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
 import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
 import type { HeadingAnchor } from '../core/ask/sections.ts';
+import type { AskPageData } from '../core/ask/index.ts';
 import type { PageKind } from '../contract/content.ts';
 import { pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
 
@@ -36,6 +37,8 @@ export interface DerivedPage {
   file: string;
   /** The `<h2>`/`<h3>` headings with an id (the assistant's section anchors). */
   headings: HeadingAnchor[];
+  /** The page's part of the assistant's index. */
+  ask: AskPageData;
 }
 
 /**

@@ -29,7 +29,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from './site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
-import { ASK_FILE, buildAskIndex } from '../core/ask/index.ts';
+import { ASK_FILE, assembleAskIndex } from '../core/ask/index.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
 import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
@@ -280,10 +280,9 @@ async function derive(
 
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
   phase('search index');
-  await write(
-    join(opts.dataDir, ASK_FILE),
-    JSON.stringify(buildAskIndex(found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind })))),
-  );
+  // Each page's part was worked out in the page workers (and cached with the page): here they are only merged.
+  const askPages = found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind, ask: f.ask }));
+  await write(join(opts.dataDir, ASK_FILE), JSON.stringify(assembleAskIndex(askPages)));
   phase('ask index');
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;

@@ -18,6 +18,7 @@ import { PAGE_KINDS, type PageKind } from '../contract/content.ts';
 import { fastMdast } from './html-to-mdast.ts';
 import { fastMarkdown } from './mdast-to-markdown.ts';
 import type { HeadingAnchor } from '../core/ask/sections.ts';
+import { type AskPageData, askPageData } from '../core/ask/index.ts';
 
 const toMarkdown = unified()
   .use(rehypeRemark)
@@ -191,6 +192,8 @@ export interface PageFromHtml {
   kind: PageKind;
   /** The `<h2>`/`<h3>` headings of `<main>` that have an id, in order (the assistant's section anchors). */
   headings: HeadingAnchor[];
+  /** The page's part of the assistant's index (worked out here, in the page workers, and cached with the page). */
+  ask: AskPageData;
 }
 
 /** The text of an element's text nodes, joined as they are (a heading's inline content). */
@@ -251,7 +254,8 @@ export function pageFromHtml(
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;
   if (updated) page.updated = updated;
-  return { page, text: textOf(root.children[0] as Element), kind: kindOf(found, slug), headings };
+  const ask = askPageData({ slug, markdown, headings });
+  return { page, text: textOf(root.children[0] as Element), kind: kindOf(found, slug), headings, ask };
 }
 
 /**

@@ -7,7 +7,7 @@ import { askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
-import { plainOf, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
+import { plainOf, sentencePlain, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
 import { inventedSentences } from '../helpers/ask-metrics.ts';
 
 const pricing = PricingSchema.parse(pricingData);
@@ -120,7 +120,7 @@ describe('sections', () => {
   it('each sentence is a range of its section text', () => {
     for (const s of sections)
       for (const u of s.sentences) expect(s.text.slice(u.start, u.end).length).toBeGreaterThan(0);
-    expect(sections[1]!.sentences.map((u) => u.plain)).toEqual(['One.', 'Two.']);
+    expect(sections[1]!.sentences.map((u) => sentencePlain(sections[1]!.text, u))).toEqual(['One.', 'Two.']);
   });
 });
 

@@ -45,7 +45,7 @@ const key = (h: string | null) =>
 export function sectionOf(index: AskIndex, ref: SectionRef): number | undefined {
   const want = key(ref.heading);
   for (const i of index.sectionsOf(ref.slug)) {
-    const h = index.data.sections[i]!.h;
+    const h = index.heading(i);
     if (key(h) === want) return i;
   }
   return undefined;

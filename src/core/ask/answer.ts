@@ -106,6 +106,10 @@ function groupIdf(index: AskIndex, g: TermGroup): number {
 
 /** How many of the best sections a ranking keeps (the answer, the related ones, a second part's). */
 const KEEP = 20;
+/** Sites with at least this many sections look up their common words instead of scanning them (see rank). */
+const COMMON_FROM_SECTIONS = 2000;
+/** A word in more than this share of the sections is common. */
+const COMMON_SHARE = 0.1;
 /** Most groups a question is read as (a bit each in a section's mask). */
 const MAX_GROUPS = 31;
 
@@ -145,45 +149,91 @@ function rank(index: AskIndex, all: readonly TermGroup[], boost?: ReadonlySet<st
   const { k1, b, headingWeight } = T;
   const average = index.averageLength;
   let count = 0;
+  const score = (s: number, gi: number, idf: number, tfBody: number, tfHeading: number) => {
+    const tf = tfBody + headingWeight * tfHeading;
+    const norm = 1 - b + (b * lengths[s]!) / average;
+    const v = (idf * tf * (k1 + 1)) / (tf + k1 * norm);
+    masks[s]! |= 1 << gi;
+    const at = s * G + gi;
+    if (v > scores[at]!) scores[at] = v;
+  };
+  // On a large site a word most sections hold ("move" on a movers' site) only adds to sections the question's
+  // rarer words found: it is looked up in them (a binary search each) instead of touching a third of the site.
+  const common = N >= COMMON_FROM_SECTIONS ? N * COMMON_SHARE : Number.POSITIVE_INFINITY;
+  const late: { gi: number; term: string; idf: number; list: Int32Array }[] = [];
   for (let gi = 0; gi < G; gi++) {
     const g = groups[gi]!;
     for (const term of g.terms) {
       const list = index.postings(term);
       if (!list) continue;
       const idf = idfOf(index, term) * g.weight * (term === g.terms[0] ? 1 : 0.8);
-      const bit = 1 << gi;
+      if (list.length / 3 > common) {
+        late.push({ gi, term, idf, list });
+        continue;
+      }
       for (let i = 0; i < list.length; i += 3) {
         const s = list[i]!;
-        const tf = list[i + 1]! + headingWeight * list[i + 2]!;
-        const norm = 1 - b + (b * lengths[s]!) / average;
-        const v = (idf * tf * (k1 + 1)) / (tf + k1 * norm);
         if (masks[s] === 0) touched[count++] = s;
-        masks[s]! |= bit;
-        const at = s * G + gi;
-        if (v > scores[at]!) scores[at] = v;
+        score(s, gi, idf, list[i + 1]!, list[i + 2]!);
       }
     }
   }
-  // Which groups each page's title holds (-1: not worked out yet for this question).
-  const pageOf = index.data.sections;
-  for (let k = 0; k < count; k++) titles[pageOf[touched[k]!]!.p] = -1;
-  const titleMask = (page: number) => {
-    let m = titles[page]!;
-    if (m !== -1) return m;
-    m = 0;
-    for (let gi = 0; gi < G; gi++) {
-      if (!groups[gi]!.optional && groups[gi]!.terms.some((t) => index.titleHas(page, t))) m |= 1 << gi;
+  for (const { gi, idf, list } of late) {
+    const n = list.length / 3;
+    if (count === 0) {
+      // Only common words: every section they name is a candidate.
+      for (let i = 0; i < list.length; i += 3) {
+        const s = list[i]!;
+        if (masks[s] === 0) touched[count++] = s;
+        score(s, gi, idf, list[i + 1]!, list[i + 2]!);
+      }
+      continue;
     }
-    titles[page] = m;
-    return m;
-  };
+    if (count * Math.log2(n) > n) {
+      // Many candidates: one pass over the list, scoring the candidates it names.
+      for (let i = 0; i < list.length; i += 3) {
+        const s = list[i]!;
+        if (masks[s] !== 0) score(s, gi, idf, list[i + 1]!, list[i + 2]!);
+      }
+      continue;
+    }
+    for (let k = 0; k < count; k++) {
+      const s = touched[k]!;
+      let lo = 0;
+      let hi = n - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const at = list[mid * 3]!;
+        if (at === s) {
+          score(s, gi, idf, list[mid * 3 + 1]!, list[mid * 3 + 2]!);
+          break;
+        }
+        if (at < s) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+  }
+  // Which groups each page's title holds, from the titles' own index: set for the pages some title term names,
+  // and cleared again after use.
+  const rows = index.data.sections;
+  const titled: number[] = [];
+  for (let gi = 0; gi < G; gi++) {
+    const g = groups[gi]!;
+    if (g.optional) continue;
+    for (const t of g.terms) {
+      for (const page of index.pagesTitled(t)) {
+        if (titles[page] === 0) titled.push(page);
+        titles[page]! |= 1 << gi;
+      }
+    }
+  }
   const best: Ranked[] = [];
   const better = (x: Ranked, y: Ranked) => x.score > y.score || (x.score === y.score && x.section < y.section);
   for (let k = 0; k < count; k++) {
     const section = touched[k]!;
-    const page = pageOf[section]!.p;
+    const page = rows[section]![0];
     const mask = masks[section]!;
-    const fromTitle = titleMask(page) & ~mask;
+    const fromTitle = titles[page]! & ~mask;
     let score = 0;
     let held = 0;
     let extra = 0;
@@ -224,6 +274,7 @@ function rank(index: AskIndex, all: readonly TermGroup[], boost?: ReadonlySet<st
     masks[s] = 0;
     scores.fill(0, s * G, s * G + G);
   }
+  for (const page of titled) titles[page] = 0;
   return best;
 }
 
@@ -244,13 +295,13 @@ interface Quote {
 
 /** The sentences of a section that answer the groups: the best, with what it leans on ("Yes." before it). */
 function quotesFrom(index: AskIndex, section: number, groups: readonly TermGroup[], weights: number[]): Quote[] {
-  const s = index.data.sections[section]!;
+  const ranges = index.sentences(section);
   const text = index.text(section);
   const sentences: Quote[] = [];
-  for (let i = 0; i < s.s.length; i += 3) {
-    const start = s.s[i]!;
-    const end = s.s[i + 1]!;
-    const kind = s.s[i + 2]!;
+  for (let i = 0; i < ranges.length; i += 3) {
+    const start = ranges[i]!;
+    const end = ranges[i + 1]!;
+    const kind = ranges[i + 2]!;
     if (kind === 2) continue;
     const row = kind === 1;
     const raw = text.slice(start, end);
@@ -312,14 +363,14 @@ export function textFragment(plain: string): string {
 
 /** A source: the section, its URL landing on it (anchor, and the first quoted sentence's text fragment). */
 function sourceOf(index: AskIndex, section: number, role: 'answer' | 'related', quote?: Quote): AskSourceOut {
-  const s = index.data.sections[section]!;
-  const page = index.data.pages[s.p]!;
+  const page = index.data.pages[index.pageOf(section)]!;
+  const anchor = index.anchor(section);
   const fragment = quote && !quote.row ? textFragment(quote.plain) : '';
-  const hash = s.a || fragment ? `#${s.a ?? ''}${fragment}` : '';
+  const hash = anchor || fragment ? `#${anchor ?? ''}${fragment}` : '';
   return {
     slug: page.slug,
     title: page.title,
-    heading: s.h,
+    heading: index.heading(section),
     url: `${page.url}${hash}`,
     text: index.text(section),
     role,
@@ -336,17 +387,17 @@ function pricingQuotes(index: AskIndex, working: Working, pricing: Pricing): Quo
   const out: Quote[] = [];
   const find = (needles: string[]): Quote | undefined => {
     for (const s of index.sectionsOf('pricing')) {
-      const sec = index.data.sections[s]!;
+      const ranges = index.sentences(s);
       const text = index.text(s);
-      for (let i = 0; i < sec.s.length; i += 3) {
-        const raw = text.slice(sec.s[i]!, sec.s[i + 1]!);
+      for (let i = 0; i < ranges.length; i += 3) {
+        const raw = text.slice(ranges[i]!, ranges[i + 1]!);
         if (needles.every((n) => raw.includes(n))) {
-          const row = sec.s[i + 2] !== 0;
-          if (sec.s[i + 2] === 2) continue;
+          const row = ranges[i + 2] !== 0;
+          if (ranges[i + 2] === 2) continue;
           return {
             section: s,
-            start: sec.s[i]!,
-            end: sec.s[i + 1]!,
+            start: ranges[i]!,
+            end: ranges[i + 1]!,
             row,
             plain: plainOf(row ? raw.replace(/\s*\|\s*/g, ' ') : raw),
           };

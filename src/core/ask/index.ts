@@ -14,7 +14,7 @@ import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
 import { type HeadingAnchor, type Section, splitSections } from './sections.ts';
 
 export const ASK_FILE = 'ask-index.json';
-export const ASK_FORMAT = 'kartage-ask-2';
+export const ASK_FORMAT = 'kartage-ask-4';
 
 /** A page as the assistant cites it. */
 export interface AskPage {
@@ -22,29 +22,32 @@ export interface AskPage {
   /** The page's title without the site name. */
   title: string;
   url: string;
+  /** The title's terms (analyzed at build time). */
+  terms: string[];
   /** A listing page (the blog or customers index): its sections summarise other pages, ranked below them. */
   listing?: true;
 }
 
-/** One section in the file: its page, heading, anchor, range of the page's markdown and sentence ranges. */
-export interface AskSectionData {
-  /** Page index. */
-  p: number;
-  /** Heading (null: the intro). */
-  h: string | null;
-  /** Anchor on the rendered page. */
-  a?: string;
-  /** [start, end) of the section's text in the page's markdown. */
-  o: [number, number];
-  /** Sentences as [start, end, kind] flat, relative to the section's text (kind 0 text, 1 table row, 2 header row). */
-  s: number[];
-}
+/**
+ * One section in the file, as a row (a JSON array parses faster than an object): its page, heading (null: the
+ * intro), anchor on the rendered page ('' for none), the [start, end) of its text in the page's markdown, and its
+ * sentences as base-36 `start,end,kind` triples joined by `;` (relative to the section's text; kind 0 text,
+ * 1 table row, 2 a table's header row), decoded for the few sections an answer quotes.
+ */
+export type AskSectionRow = [
+  page: number,
+  heading: string | null,
+  anchor: string,
+  start: number,
+  end: number,
+  sentences: string,
+];
 
 /** What the build writes: pages, sections and postings. */
 export interface AskData {
   format: typeof ASK_FORMAT;
   pages: AskPage[];
-  sections: AskSectionData[];
+  sections: AskSectionRow[];
   /** term -> postings: base-36 `section,tfBody,tfHeading` triples joined by `;`, sections ascending as deltas. */
   postings: Record<string, string>;
   /** Body length (terms) per section. */
@@ -69,56 +72,96 @@ export type MarkdownOf = (slug: string) => string | undefined;
 /** The page's title without " | Kartage". */
 export const bareTitle = (t: string) => t.replace(/\s+\|\s+[^|]+$/, '');
 
-/** Builds the index from the published pages (sorted by slug). */
-export function buildAskIndex(pages: readonly AskSource[]): AskData {
+/**
+ * One page's part of the index, worked out on its own (in the build's page workers, and kept in their page cache):
+ * each section's row (without its page), body length, term counts (`term`, body, heading, flat) and the distinct
+ * surface words it holds.
+ */
+export interface AskPageData {
+  rows: [heading: string | null, anchor: string, start: number, end: number, sentences: string][];
+  lengths: number[];
+  tf: (string | number)[][];
+  words: string[][];
+}
+
+/** A page's part of the index (see AskPageData). */
+export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>): AskPageData {
+  const out: AskPageData = { rows: [], lengths: [], tf: [], words: [] };
+  for (const section of splitSections(page.slug, page.markdown, page.headings)) {
+    const sentences = section.sentences
+      .map((x) => `${x.start.toString(36)},${x.end.toString(36)},${x.header ? 2 : x.row ? 1 : 0}`)
+      .join(';');
+    out.rows.push([
+      section.heading,
+      section.anchor ?? '',
+      section.start,
+      section.start + section.text.length,
+      sentences,
+    ]);
+    const tf = new Map<string, [number, number]>();
+    const seen = new Set<string>();
+    let length = 0;
+    eachWord(bodyOf(section), (w) => {
+      seen.add(w);
+      if (isStopWord(w)) return;
+      length++;
+      const t = termOf(w);
+      const c = tf.get(t);
+      if (c) c[0]++;
+      else tf.set(t, [1, 0]);
+    });
+    // The intro's heading is the page title, which every section of the page shares (AskIndex.titleHas).
+    for (const t of section.heading === null ? [] : analyze(section.heading)) {
+      const c = tf.get(t);
+      if (c) c[1]++;
+      else tf.set(t, [0, 1]);
+    }
+    const flat: (string | number)[] = [];
+    for (const [t, [b, h]] of tf) flat.push(t, b, h);
+    out.lengths.push(length);
+    out.tf.push(flat);
+    out.words.push([...seen]);
+  }
+  return out;
+}
+
+/** The index from the pages (sorted by slug), each with its part when the build worked it out already. */
+export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageData })[]): AskData {
   const data: AskData = { format: ASK_FORMAT, pages: [], sections: [], postings: {}, lengths: [], vocab: {} };
   const postings = new Map<string, number[]>();
   const vocab = new Map<string, number>();
   for (const page of pages) {
-    const entry: AskPage = { slug: page.slug, title: bareTitle(page.title), url: page.url };
+    const entry: AskPage = {
+      slug: page.slug,
+      title: bareTitle(page.title),
+      url: page.url,
+      terms: analyze(bareTitle(page.title)),
+    };
     if (page.kind === 'listing') entry.listing = true;
     const p = data.pages.push(entry) - 1;
-    for (const section of splitSections(page.slug, page.markdown, page.headings)) {
-      const id = data.sections.length;
-      const flat: number[] = [];
-      for (const s of section.sentences) flat.push(s.start, s.end, s.header ? 2 : s.row ? 1 : 0);
-      const range: [number, number] = [section.start, section.start + section.text.length];
-      const item: AskSectionData = { p, h: section.heading, o: range, s: flat };
-      if (section.anchor) item.a = section.anchor;
-      data.sections.push(item);
-      const tf = new Map<string, [number, number]>();
-      let length = 0;
-      const seen = new Set<string>();
-      eachWord(bodyOf(section), (w) => {
-        if (!seen.has(w)) {
-          seen.add(w);
-          vocab.set(w, (vocab.get(w) ?? 0) + 1);
-        }
-        if (isStopWord(w)) return;
-        length++;
-        const t = termOf(w);
-        const c = tf.get(t) ?? [0, 0];
-        c[0]++;
-        tf.set(t, c);
-      });
-      // The intro's heading is the page title, which every section of the page shares (AskIndex.titleHas).
-      for (const t of section.heading === null ? [] : analyze(section.heading)) {
-        const c = tf.get(t) ?? [0, 0];
-        c[1]++;
-        tf.set(t, c);
+    const part = page.ask ?? askPageData(page);
+    part.rows.forEach(([heading, anchor, start, end, sentences], k) => {
+      const id = data.sections.push([p, heading, anchor, start, end, sentences]) - 1;
+      data.lengths.push(part.lengths[k]!);
+      const tf = part.tf[k]!;
+      for (let i = 0; i < tf.length; i += 3) {
+        const t = tf[i] as string;
+        const list = postings.get(t);
+        if (list) list.push(id, tf[i + 1] as number, tf[i + 2] as number);
+        else postings.set(t, [id, tf[i + 1] as number, tf[i + 2] as number]);
       }
-      data.lengths.push(length);
-      for (const [t, [b, h]] of tf) {
-        let list = postings.get(t);
-        if (!list) postings.set(t, (list = []));
-        list.push(id, b, h);
-      }
-    }
+      for (const w of part.words[k]!) vocab.set(w, (vocab.get(w) ?? 0) + 1);
+    });
   }
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, encodePostings(list)]));
   data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return data;
+}
+
+/** Builds the index from the published pages (sorted by slug). */
+export function buildAskIndex(pages: readonly AskSource[]): AskData {
+  return assembleAskIndex(pages);
 }
 
 /** Flat [section, tfBody, tfHeading]* (sections ascending) as base-36 triples, the section as a delta. */
@@ -165,8 +208,10 @@ export class AskIndex {
   private readonly titleTerms: Set<string>[];
   private readonly sectionsByPage = new Map<string, number[]>();
   private readonly decoded = new Map<string, Int32Array>();
+  private readonly decodedSentences = new Map<number, Int32Array>();
   private readonly markdowns = new Map<string, string>();
   private readonly markdownOf: MarkdownOf;
+  private titleIndex: Map<string, number[]> | undefined;
 
   constructor(data: AskData, markdownOf: MarkdownOf) {
     if (data.format !== ASK_FORMAT) throw new Error(`ask index: unknown format ${String(data.format)}`);
@@ -174,9 +219,9 @@ export class AskIndex {
     this.markdownOf = markdownOf;
     const total = data.lengths.reduce((a, b) => a + b, 0);
     this.averageLength = data.lengths.length ? total / data.lengths.length : 1;
-    this.titleTerms = data.pages.map((p) => new Set(analyze(p.title)));
+    this.titleTerms = data.pages.map((p) => new Set(p.terms));
     data.sections.forEach((s, i) => {
-      const slug = data.pages[s.p]!.slug;
+      const slug = data.pages[s[0]]!.slug;
       const list = this.sectionsByPage.get(slug);
       if (list) list.push(i);
       else this.sectionsByPage.set(slug, [i]);
@@ -212,22 +257,70 @@ export class AskIndex {
     return this.titleTerms[page]!.has(term);
   }
 
+  /** The pages whose title holds the term (built on first use: one pass over the titles). */
+  pagesTitled(term: string): readonly number[] {
+    if (!this.titleIndex) {
+      this.titleIndex = new Map();
+      this.titleTerms.forEach((terms, page) => {
+        for (const t of terms) {
+          const list = this.titleIndex!.get(t);
+          if (list) list.push(page);
+          else this.titleIndex!.set(t, [page]);
+        }
+      });
+    }
+    return this.titleIndex.get(term) ?? [];
+  }
+
   /** Sections of a page, in page order. */
   sectionsOf(slug: string): readonly number[] {
     return this.sectionsByPage.get(slug) ?? [];
   }
 
+  /** The page (index in `data.pages`) of a section. */
+  pageOf(section: number): number {
+    return this.data.sections[section]![0];
+  }
+
+  /** A section's heading (null: the page intro). */
+  heading(section: number): string | null {
+    return this.data.sections[section]![1];
+  }
+
+  /** A section's anchor on the rendered page, if its heading has one. */
+  anchor(section: number): string | undefined {
+    return this.data.sections[section]![2] || undefined;
+  }
+
+  /** A section's sentences: [start, end, kind] flat, relative to its text. */
+  sentences(section: number): Int32Array {
+    let out = this.decodedSentences.get(section);
+    if (out) return out;
+    const encoded = this.data.sections[section]![5];
+    const triples = encoded ? encoded.split(';') : [];
+    out = new Int32Array(triples.length * 3);
+    triples.forEach((t, k) => {
+      const [a, b, c] = t.split(',');
+      out![k * 3] = Number.parseInt(a!, 36);
+      out![k * 3 + 1] = Number.parseInt(b!, 36);
+      out![k * 3 + 2] = Number(c);
+    });
+    if (this.decodedSentences.size >= DECODED_LIMIT) this.decodedSentences.clear();
+    this.decodedSentences.set(section, out);
+    return out;
+  }
+
   /** A section's markdown, as the page's markdown twin has it ('' when the page cannot be read). */
   text(section: number): string {
-    const s = this.data.sections[section]!;
-    const slug = this.data.pages[s.p]!.slug;
+    const [page, , , start, end] = this.data.sections[section]!;
+    const slug = this.data.pages[page]!.slug;
     let md = this.markdowns.get(slug);
     if (md === undefined) {
       md = this.markdownOf(slug) ?? '';
       if (this.markdowns.size >= PAGES_LIMIT) this.markdowns.delete(this.markdowns.keys().next().value!);
       this.markdowns.set(slug, md);
     }
-    return md.slice(s.o[0], s.o[1]);
+    return md.slice(start, end);
   }
 }
 

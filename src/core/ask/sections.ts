@@ -13,11 +13,10 @@ export interface HeadingAnchor {
   text: string;
 }
 
-/** One sentence (or list item, or table row) of a section: offsets into the section's `text`, and its plain text. */
+/** One sentence (or list item, or table row) of a section: offsets into the section's `text`. */
 export interface Sentence {
   start: number;
   end: number;
-  plain: string;
   /** A table row (quoted whole; its link lands on the section's anchor). */
   row?: boolean;
   /** A table's header row (never quoted on its own). */
@@ -62,6 +61,13 @@ const segmenter = new Intl.Segmenter('en-AU', { granularity: 'sentence' });
 /** Sentence ranges of one paragraph's text (offsets relative to it), trimmed; abbreviations do not split. */
 export function splitSentences(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
+  // No full stop, question or exclamation mark before the end: one sentence (most list items, short lines),
+  // without asking the segmenter.
+  const trimmed = text.trimEnd();
+  if (!/[.!?]/.test(trimmed.slice(0, -1))) {
+    const start = text.length - text.trimStart().length;
+    return trimmed.length > start ? [{ start, end: trimmed.length }] : [];
+  }
   for (const piece of segmentsOf(text)) {
     // The segmenter runs on when a lower-case word follows (". 30-day trial"): split there too.
     let from = piece.start;
@@ -112,6 +118,20 @@ function unbalanced(s: string): boolean {
 }
 
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The plain text of a sentence of a section (a table row's cells joined with middle dots). */
+export function sentencePlain(text: string, sentence: Sentence): string {
+  const raw = text.slice(sentence.start, sentence.end);
+  return sentence.row
+    ? plainOf(
+        raw
+          .replace(/^\|/, '')
+          .replace(/\|$/, '')
+          .replace(/\s*\|\s*/g, ' · '),
+      )
+    : plainOf(raw);
+}
 const FENCE = /^\s*(```|~~~)/;
 const TABLE_RULE = /^\|?\s*:?-{2,}/;
 const LIST_ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+/;
@@ -135,16 +155,9 @@ export function sentencesOf(text: string, skipFirstLine: boolean): Sentence[] {
     para = undefined;
   };
   const push = (start: number, end: number, row = false) => {
-    const raw = text.slice(start, end);
-    const plain = row
-      ? plainOf(
-          raw
-            .replace(/^\|/, '')
-            .replace(/\|$/, '')
-            .replace(/\s*\|\s*/g, ' · '),
-        )
-      : plainOf(raw);
-    if (/[\p{L}\p{N}]/u.test(plain)) out.push(row ? { start, end, plain, row } : { start, end, plain });
+    // A range with a letter or digit (the plain text is worked out only for the sentences an answer quotes).
+    if (!LETTER_OR_DIGIT.test(text.slice(start, end))) return;
+    out.push(row ? { start, end, row } : { start, end });
   };
   lines.forEach((line, i) => {
     const start = offset;
