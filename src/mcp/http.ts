@@ -9,7 +9,9 @@
  * One request is one unit of the read budget, so one POST cannot do the work of many: bodies are at most
  * 64 KB (413, like every other endpoint); JSON-RPC batches are refused (400, JSON-RPC -32600) for protocol
  * 2025-06-18 and later, which removed them; for older protocols a batch holds at most `MCP_BATCH_MAX`
- * messages (413 with the Error body past that, before any work) and every message spends a unit.
+ * messages (413 with the Error body past that, before any work) and every message spends a unit. The
+ * messages of a batch run one at a time, each after a turn of the event loop (src/mcp/server.ts), so a
+ * batch cannot hold the instance for all of them.
  */
 // prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';

@@ -688,18 +688,35 @@ const REQUESTS = {
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
-/** Every handler checks its request first: malformed params answer -32602 "Invalid params for …: path: reason". */
-function readableParamErrors(server: Server): void {
+/** One turn of the event loop: I/O waiting (another request, a static file) is served before what follows. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Every handler checks its request first: malformed params answer -32602 "Invalid params for …: path: reason".
+ * And the messages of one request run one at a time, each after a turn of the event loop: the SDK starts every
+ * message of a JSON-RPC batch at once, so without this a batch of searches held the loop for all of them (a
+ * concurrent GET of a static page waited for the whole batch). The first message starts at once.
+ */
+function guardHandlers(server: Server): void {
   // The SDK parses requests with zod and lets the ZodError become -32603 with the raw issue dump.
   const handlers = (server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  let queue: Promise<unknown> | undefined;
   for (const [method, schema] of Object.entries(REQUESTS)) {
     const inner = handlers.get(method);
     if (!inner) continue;
-    handlers.set(method, async (request, extra) => {
+    const run = async (request: unknown, extra: unknown) => {
       const parsed = (schema as z.ZodType).safeParse(request);
       if (!parsed.success)
         throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${readableIssues(parsed.error)}`);
       return inner(request, extra);
+    };
+    handlers.set(method, (request, extra) => {
+      const previous = queue;
+      const mine = previous
+        ? previous.then(nextTurn).then(() => run(request, extra))
+        : Promise.resolve().then(() => run(request, extra));
+      queue = mine.catch(() => {});
+      return mine;
     });
   }
 }
@@ -740,6 +757,6 @@ export function buildMcpServer(d: McpDeps): Server {
       .filter((s) => s.startsWith(params.argument.value));
     return { completion: { values: matches.slice(0, 100), total: matches.length, hasMore: matches.length > 100 } };
   });
-  readableParamErrors(server);
+  guardHandlers(server);
   return server;
 }

@@ -790,6 +790,52 @@ describe('one unit of bounded work per request', () => {
     expect(Number(ten.headers['ratelimit-remaining'])).toBe(left - 11);
   });
 
+  it('the messages of a batch run a loop turn apart: a static page is answered during the worst batch', async () => {
+    // The worst batch: 10 searches of 490-character questions (the assistant answers them too) whose words
+    // are all on the site but never on one page (the partial search runs word by word), limit 50.
+    const words = (
+      'storage billing crew app quoting dispatch scheduling invoicing portal reporting removalist warehouse ' +
+      'international moves pricing trial onboarding containers inventory customers xero myob office'
+    ).split(' ');
+    const query = (i: number) => {
+      let q = `how does zzqv${i}`;
+      for (let w = i; q.length < 490; w++) q += ` ${words[w % words.length]}`;
+      return q.slice(0, 490);
+    };
+    const batch = Array.from({ length: 10 }, (_, i) => search(i + 1, query(i), 50));
+    expect(batch.every((m) => m.params.arguments.query.length === 490)).toBe(true);
+    expect((await send(`${own.url}/pricing`)).status).toBe(200); // the page is cached, as on a warm instance
+
+    const order: string[] = [];
+    let page: Promise<RawAnswer> | undefined;
+    // The static request starts when the batch's first search does: the batch's work is under way.
+    onSearch = () => {
+      page ??= timedRequest(`${own.url}/pricing`, { from: '127.0.0.32' }).then((a) => {
+        order.push('static page');
+        return a;
+      });
+    };
+    searches.length = 0;
+    ticking = true;
+    setImmediate(tick);
+    const answer = await post(batch, '127.0.0.31').finally(() => {
+      order.push('batch');
+      ticking = false;
+      onSearch = undefined;
+    });
+    expect(answer.status).toBe(200);
+    const results = answer.json() as { result: { isError?: boolean; structuredContent: { count: number } } }[];
+    expect(results).toHaveLength(10);
+    for (const r of results) expect(r.result.isError).toBeFalsy();
+    expect(results.some((r) => r.result.structuredContent.count > 10)).toBe(true);
+    expect((await page!).status).toBe(200);
+    // Each search ran at least a loop turn after the one before (the old code ran all ten in one turn) ...
+    expect(searches).toHaveLength(10);
+    for (let i = 1; i < searches.length; i++) expect(searches[i], `search ${i + 1}`).toBeGreaterThan(searches[i - 1]!);
+    // ... so the page, asked for once the batch had started, was answered before the batch was.
+    expect(order).toEqual(['static page', 'batch']);
+  });
+
 });
 
 describe('the official conformance suite', () => {
