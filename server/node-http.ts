@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { forwardedClient, parseAddress } from '../src/core/client.ts';
 
 export interface ToRequestOptions {
   /** Base URL for the request (scheme and host), e.g. http://127.0.0.1:4321. */
@@ -73,16 +74,12 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
       // A header value a web Headers object refuses (odd bytes): drop it rather than fail the request.
     }
   }
-  let client = req.socket.remoteAddress ?? '';
-  if (opts.trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (hops.length) client = hops[hops.length - 1]!;
-  }
-  headers.set('x-real-ip', client.replace(/^::ffff:/, ''));
+  // The socket's address, or behind a proxy we run X-Forwarded-For's last hop, normalised (src/core/client.ts).
+  const socket = req.socket.remoteAddress ?? '';
+  const client = opts.trustProxy
+    ? forwardedClient(req.headers['x-forwarded-for'], socket)
+    : (parseAddress(socket) ?? socket);
+  headers.set('x-real-ip', client);
   // The id this server logs and answers with X-Request-Id; a client cannot choose it (the pipeline quotes it).
   headers.delete('x-vercel-id');
   if (opts.id) headers.set('x-request-id', opts.id);
