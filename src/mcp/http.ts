@@ -15,6 +15,7 @@
  */
 // prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { dirname, join } from 'node:path';
 import type { Deps } from '../adapters/deps.ts';
 import { clientOf } from '../core/client.ts';
 import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
@@ -127,7 +128,13 @@ export async function handleMcp(request: Request, d: Deps, rate: Record<string, 
     }
   }
 
-  const server = buildMcpServer({ content, pricing: d.pricing(), now: () => d.now() });
+  const server = buildMcpServer({
+    content,
+    pricing: d.pricing(),
+    now: () => d.now(),
+    // The build writes dist/ beside the data folder (build/); a bundle without it builds the document once.
+    openApiFile: join(dirname(d.config.dataDir), 'dist', 'openapi.json'),
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

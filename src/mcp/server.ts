@@ -14,6 +14,7 @@
  * once (in the text; the structured result holds its fields); page reads and search results carry
  * `resource_link` items; every resource is read in parts of at most `PART_CHARS` characters.
  */
+import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -57,6 +58,11 @@ export interface McpDeps {
   pricing: Pricing;
   /** Now, ms since the epoch: the assistant's handoff fits the hour. */
   now: () => number;
+  /**
+   * The build's OpenAPI document (dist/openapi.json, written by the derive step): the `openapi.json` resource
+   * is its bytes. Absent, or built for another origin: the document is built from the operations instead.
+   */
+  openApiFile?: string;
 }
 
 /** Longest markdown one tool answer or resource read carries; longer texts come in parts. */
@@ -538,6 +544,32 @@ export function toolList(origin: string): Tool[] {
 // ---------------------------------------------------------------------------------------------------
 // Resources
 
+/** The OpenAPI text per built file and origin: read (or built) once per instance, never per request. */
+const openApiTexts = new Map<string, string>();
+
+/**
+ * The `openapi.json` resource's text: the bytes of the build's file when there is one for this origin (so the
+ * resource is the served file, byte for byte), else the document built from the operations, as the build
+ * writes it. Either way once per instance: 100 reads used to build the document 100 times.
+ */
+export function openApiText(origin: string, file?: string): string {
+  const key = `${file ?? ''}\n${origin}`;
+  let body = openApiTexts.get(key);
+  if (body !== undefined) return body;
+  if (file) {
+    try {
+      const built = readFileSync(file, 'utf8');
+      const servers = (JSON.parse(built) as { servers?: { url?: unknown }[] }).servers;
+      if (servers?.[0]?.url === origin) body = built;
+    } catch {
+      // Absent or unreadable (a hand-made site in a test, a function bundle without dist/): build it.
+    }
+  }
+  body ??= JSON.stringify(buildOpenApi(origin), null, 2);
+  openApiTexts.set(key, body);
+  return body;
+}
+
 /** The pages' summaries as llms.txt and the sitemap read them (summary fields only, no bodies). */
 const summariesOf = (entries: readonly Summary[]): Page[] =>
   entries.map(({ tokens: _t, ...summary }) => summary) as Page[];
@@ -558,6 +590,7 @@ function fixedResources(
   origin: string,
   entries: readonly Summary[],
   pageOf: (slug: string) => Page | undefined = () => undefined,
+  openApi: () => string = () => openApiText(origin),
 ): FixedResource[] {
   const partNote = ` Read in parts of at most ${PART_CHARS.toLocaleString('en-AU')} characters: add ?part=2 and so on.`;
   return [
@@ -583,7 +616,7 @@ function fixedResources(
       title: 'OpenAPI description',
       description: `The content, lead and sandbox API (OpenAPI 3.1).${partNote}`,
       mimeType: 'application/json',
-      read: () => JSON.stringify(buildOpenApi(origin), null, 2),
+      read: openApi,
     },
     ...entries
       .filter((p) => isKeyPage(p))
@@ -624,10 +657,8 @@ export function resourceList(
 const notFound = (uri: string, why = 'list resources with resources/list or pages with list_kartage_pages') =>
   new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 200)}; ${why}`, { uri: uri.slice(0, 500) });
 
-function readResource(
-  content: ContentSource,
-  uri: string,
-): { contents: { uri: string; mimeType: string; text: string }[] } {
+function readResource(d: McpDeps, uri: string): { contents: { uri: string; mimeType: string; text: string }[] } {
+  const content = d.content;
   let url: URL;
   try {
     url = new URL(uri);
@@ -642,7 +673,12 @@ function readResource(
   const base = `${url.origin}${url.pathname}`;
   let body: string | undefined;
   let mimeType = 'text/markdown';
-  const fixed = fixedResources(origin, content.entries(), (slug) => content.page(slug)).find((r) => r.uri === base);
+  const fixed = fixedResources(
+    origin,
+    content.entries(),
+    (slug) => content.page(slug),
+    () => openApiText(origin, d.openApiFile),
+  ).find((r) => r.uri === base);
   if (fixed) {
     body = fixed.read();
     mimeType = fixed.mimeType;
@@ -742,7 +778,7 @@ export function buildMcpServer(d: McpDeps): Server {
   const { resources, resourceTemplates } = resourceList(origin, d.content.entries());
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
-  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d.content, params.uri));
+  server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d, params.uri));
   server.setRequestHandler(CompleteRequestSchema, ({ params }) => {
     if (
       params.ref.type !== 'ref/resource' ||

@@ -16,6 +16,7 @@ import { MCP_TOOLS } from '../../src/contract/mcp.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
 import { createDeps, loadContent } from '../../src/adapters/deps.ts';
+import { buildOpenApi } from '../../src/contract/openapi.ts';
 import { MCP_BATCH_MAX } from '../../src/mcp/http.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
@@ -23,6 +24,7 @@ import {
   graphemeCut,
   isQuestion,
   MCP_DEFAULTS,
+  openApiText,
   PART_CHARS,
   splitExact,
   splitMarkdown,
@@ -836,6 +838,69 @@ describe('one unit of bounded work per request', () => {
     expect(order).toEqual(['static page', 'batch']);
   });
 
+  /** Every part of a resource read over raw JSON-RPC, part notes removed, joined. */
+  async function readWhole(url: string, uri: string, from: string): Promise<string> {
+    let all = '';
+    for (let part = 1; part < 100; part++) {
+      const r = await timedRequest(`${url}/mcp`, {
+        method: 'POST',
+        headers: { ...mcpHeaders, 'Mcp-Protocol-Version': '2025-11-25' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: part,
+          method: 'resources/read',
+          params: { uri: part === 1 ? uri : `${uri}?part=${part}` },
+        }),
+        from,
+      });
+      expect(r.status).toBe(200);
+      const body = r.json().result.contents[0].text as string;
+      const m = /\n\n\[Part (\d+) of (\d+) of [^\]]*\]$/.exec(body);
+      if (!m) return all + body;
+      all += body.slice(0, m.index);
+    }
+    throw new Error('too many parts');
+  }
+
+  it('the OpenAPI resource is the built file (dist/openapi.json) byte for byte, as served', async () => {
+    const built = await readFile(join(PROJECT_ROOT, 'dist/openapi.json'), 'utf8');
+    expect(await readWhole(own.url, `${origin}/openapi.json`, '127.0.0.33')).toBe(built);
+    expect((await send(`${own.url}/openapi.json`)).text).toBe(built);
+  });
+
+  it('the OpenAPI resource is read from the build once per instance; without a build of its own it is built', async () => {
+    // A build folder of its own (KARTAGE_DATA_DIR) with a dist/openapi.json that no source would build.
+    const root = await mkdtemp(join(tmpdir(), 'kartage-mcp-openapi-'));
+    const data = join(root, 'build');
+    await mkdir(data);
+    await mkdir(join(root, 'dist'));
+    await copyFile(join(PROJECT_ROOT, 'build/content.json'), join(data, 'content.json'));
+    await copyFile(join(PROJECT_ROOT, 'build/search-index.json'), join(data, 'search-index.json'));
+    const doc = JSON.parse(await readFile(join(PROJECT_ROOT, 'dist/openapi.json'), 'utf8'));
+    const mine = JSON.stringify({ ...doc, 'x-built-by': 'this test' }, null, 1);
+    const file = join(root, 'dist/openapi.json');
+    await writeFile(file, mine);
+    const varDir = join(root, 'var');
+    const other = await startTestServer({
+      deps: createDeps({ env: { ...process.env, KARTAGE_DATA_DIR: data, KARTAGE_VAR_DIR: varDir } }),
+    });
+    try {
+      const uri = `${other.deps.content().origin}/openapi.json`;
+      expect(await readWhole(other.url, uri, '127.0.0.34')).toBe(mine);
+      // Read once: a later change to the file is not read again by this instance.
+      await writeFile(file, '{}');
+      expect(await readWhole(other.url, uri, '127.0.0.34')).toBe(mine);
+    } finally {
+      await other.close();
+    }
+    // No file, or one built for another origin: the document built from the operations, as the build writes it.
+    const fresh = JSON.stringify(buildOpenApi(origin), null, 2);
+    expect(openApiText(origin, join(root, 'absent/openapi.json'))).toBe(fresh);
+    const elsewhere = join(root, 'dist/elsewhere.json');
+    await writeFile(elsewhere, JSON.stringify({ ...doc, servers: [{ url: 'https://elsewhere.example' }] }));
+    expect(openApiText(origin, elsewhere)).toBe(fresh);
+    await rm(root, { recursive: true, force: true });
+  });
 });
 
 describe('the official conformance suite', () => {
