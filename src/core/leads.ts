@@ -255,18 +255,58 @@ export function recordOf(payload: string, id: string): LeadRecord | undefined {
 }
 
 /**
+ * The longest one delivery may take: the sinks' own bound (`LEAD_SINK_TIMEOUT_MS`, 5 s by default). A flush
+ * with a time limit claims and delivers only what this leaves room for.
+ */
+export const DELIVERY_BOUND_MS = 5_000;
+
+/** A flush's time limit: its clock, the instant it must be done by, and how long one delivery may take. */
+export interface FlushTime {
+  now(): number;
+  deadline: number;
+  boundMs: number;
+}
+
+/** How many deliveries still fit before the deadline. */
+const fits = (t: FlushTime | undefined, max: number) =>
+  t ? Math.min(max, Math.floor((t.deadline - t.now()) / t.boundMs)) : max;
+
+/** `work`, or a rejection once `ms` have passed (the work may still finish later: delivery is at least once). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Claims up to `max` outbox entries (leased, so a concurrent flusher in another process gets others) and
  * delivers each with its own delivery id, the same on every retry: at least once, never lost. A delivered
  * entry is removed; a failed one goes to the back of the queue; an unreadable one to quarantine.
+ *
+ * With a time limit (`time`), it claims only as many entries as the time left covers at one delivery bound
+ * each, cuts every delivery off at that bound whatever the sink does, and hands back at once (lease ended,
+ * for another flush to take) any claimed entry it no longer has the time to deliver.
  */
 export async function flushOutbox(
   d: Pick<LeadDeps, 'sink' | 'store' | 'log'>,
   max = FLUSH_BATCH,
+  time?: FlushTime,
 ): Promise<FlushResult> {
   let delivered = 0;
   let failed = 0;
   let quarantined = 0;
-  for (const item of await d.store.outboxClaim(max, FLUSH_LEASE_SECONDS)) {
+  const take = fits(time, max);
+  const items = take > 0 ? await d.store.outboxClaim(take, FLUSH_LEASE_SECONDS) : [];
+  for (const [i, item] of items.entries()) {
+    if (fits(time, 1) < 1) {
+      const unsent = items.slice(i);
+      // Not attempted: back in the queue at once rather than leased until the lease ends.
+      for (const u of unsent) await d.store.outboxRetry(u.id, 'not attempted: the flush ran out of time');
+      d.log('lead_flush_out_of_time', { level: 'warn', returned: unsent.length });
+      break;
+    }
     const record = recordOf(item.payload, item.id);
     if (!record) {
       await d.store.outboxQuarantine(item.id, 'unreadable outbox entry');
@@ -275,7 +315,7 @@ export async function flushOutbox(
       continue;
     }
     try {
-      await d.sink.deliver(record);
+      await (time ? within(d.sink.deliver(record), time.boundMs) : d.sink.deliver(record));
     } catch (e) {
       failed++;
       const message = String((e as Error)?.message ?? e).slice(0, 300);
@@ -292,21 +332,24 @@ export async function flushOutbox(
 
 /**
  * Flushes batch after batch until the outbox is empty, a batch delivers nothing (the sink is still down),
- * or `budgetMs` has passed (a cron run has a time limit).
+ * or the time left (`budgetMs` from the start, on `d.now`) cannot cover one more delivery of `boundMs`: a
+ * cron run has a time limit, and a hanging CRM must not stretch the flush past it.
  */
 export async function flushAll(
   d: Pick<LeadDeps, 'sink' | 'store' | 'log' | 'now'>,
   budgetMs = Infinity,
+  boundMs = DELIVERY_BOUND_MS,
 ): Promise<FlushResult> {
-  const started = d.now();
+  const time: FlushTime | undefined =
+    budgetMs === Infinity ? undefined : { now: () => d.now(), deadline: d.now() + budgetMs, boundMs };
   const total: FlushResult = { delivered: 0, failed: 0, quarantined: 0, remaining: 0 };
   for (;;) {
-    const r = await flushOutbox(d);
+    const r = await flushOutbox(d, FLUSH_BATCH, time);
     total.delivered += r.delivered;
     total.failed += r.failed;
     total.quarantined += r.quarantined;
     total.remaining = r.remaining;
-    if (!r.remaining || (!r.delivered && !r.quarantined) || d.now() - started > budgetMs) return total;
+    if (!r.remaining || (!r.delivered && !r.quarantined) || fits(time, 1) < 1) return total;
   }
 }
 

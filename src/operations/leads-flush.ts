@@ -3,12 +3,16 @@
  * sends `Authorization: Bearer $CRON_SECRET`; anything else gets the same 404 as an unknown path (the
  * public service never answers 401/403, SPEC.md "Authentication").
  */
-import { flushAll } from '../core/leads.ts';
+import { DELIVERY_BOUND_MS, flushAll } from '../core/leads.ts';
 import { defineOperation } from '../http/operation.ts';
 import { notFound } from '../http/pipeline.ts';
 
-/** The function runs at most 60 s; batches stop being claimed after this, so the last one can finish. */
-const FLUSH_BUDGET_MS = 30_000;
+/**
+ * The function runs at most 60 s (`maxDuration`). The flush takes entries only while the time left of this
+ * budget covers one more delivery at the sink's bound, and cuts each delivery off at that bound, so it ends
+ * within the budget (plus one store round trip) whatever the CRM does; unsent claims go back at once.
+ */
+export const FLUSH_BUDGET_MS = 30_000;
 
 export const leadsFlush = defineOperation({
   id: 'leadsFlush',
@@ -29,6 +33,8 @@ export const leadsFlush = defineOperation({
     if (!secret || request.headers.get('authorization') !== `Bearer ${secret}`) {
       return { response: notFound(request, new URL(request.url).pathname, deps.config.origin) };
     }
-    return { status: 200, body: await flushAll(deps, FLUSH_BUDGET_MS) };
+    const sink = deps.config.sink;
+    const bound = Math.min(('timeoutMs' in sink ? sink.timeoutMs : undefined) ?? DELIVERY_BOUND_MS, FLUSH_BUDGET_MS);
+    return { status: 200, body: await flushAll(deps, FLUSH_BUDGET_MS, bound) };
   },
 });
