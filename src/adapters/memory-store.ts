@@ -125,6 +125,10 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       const e = outbox.get(id);
       if (e) Object.assign(e, { leaseUntil: 0, seq: ++seq });
     },
+    async outboxRelease(id) {
+      const e = outbox.get(id);
+      if (e) Object.assign(e, { leaseUntil: 0, attempts: Math.max(0, e.attempts - 1) });
+    },
     async outboxQuarantine(id, reason) {
       const e = outbox.get(id);
       if (!e) return;

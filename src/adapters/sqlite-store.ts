@@ -344,6 +344,12 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         ).run(error.slice(0, 500), id),
       );
     },
+    async outboxRelease(id) {
+      // Its queue_order is kept: still among the oldest.
+      transaction(durable, () =>
+        prepared(durable, 'UPDATE outbox SET lease_until = 0, attempts = max(attempts - 1, 0) WHERE id = ?').run(id),
+      );
+    },
     async outboxQuarantine(id, reason) {
       transaction(durable, () => {
         const row = get(durable, 'SELECT payload FROM outbox WHERE id = ?', id);

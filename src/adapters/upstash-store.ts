@@ -131,6 +131,14 @@ const RETRY = `
 redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1])
 return 1`;
 
+// KEYS: queue, attempts. ARGV: id. Free at once, at the front (it was among the oldest when claimed), and the
+// claim not counted (only while still queued).
+const RELEASE_OUTBOX = `
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', 0, ARGV[1])
+if tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') > 0 then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) end
+return 1`;
+
 // KEYS: queue, payloads, attempts, quarantine. ARGV: id, reason.
 const QUARANTINE = `
 local payload = redis.call('HGET', KEYS[2], ARGV[1])
@@ -216,6 +224,7 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const claimOutbox = leads.createScript<(string | number)[]>(CLAIM_OUTBOX);
   const ackScript = leads.createScript<number>(ACK);
   const retryScript = leads.createScript<number>(RETRY);
+  const releaseOutboxScript = leads.createScript<number>(RELEASE_OUTBOX);
   const quarantineScript = leads.createScript<number>(QUARANTINE);
   const sizeScript = leads.createScript<number>(SIZE);
   // Counting goes through the read client (its short bound); the report through the lead client (longer).
@@ -294,6 +303,9 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     },
     async outboxRetry(id) {
       await retryScript.exec([queue[0]!], [id, String(Date.now())]);
+    },
+    async outboxRelease(id) {
+      await releaseOutboxScript.exec([queue[0]!, queue[2]!], [id]);
     },
     async outboxQuarantine(id, reason) {
       await quarantineScript.exec([...queue, quarantine], [id, reason]);

@@ -302,8 +302,8 @@ export async function flushOutbox(
   for (const [i, item] of items.entries()) {
     if (fits(time, 1) < 1) {
       const unsent = items.slice(i);
-      // Not attempted: back in the queue at once rather than leased until the lease ends.
-      for (const u of unsent) await d.store.outboxRetry(u.id, 'not attempted: the flush ran out of time');
+      // Not attempted: free at once, in its place and with its attempts as they were, not leased for minutes.
+      for (const u of unsent) await d.store.outboxRelease(u.id);
       d.log('lead_flush_out_of_time', { level: 'warn', returned: unsent.length });
       break;
     }

@@ -86,6 +86,11 @@ export interface Store {
   outboxAck(id: string): Promise<void>;
   /** Ends the lease of an entry whose delivery failed; it goes to the back of the queue. */
   outboxRetry(id: string, error: string): Promise<void>;
+  /**
+   * Ends the lease of a claimed entry its flusher did not try (out of time): free at once for another
+   * flusher, at the front of the queue, and this claim does not count as an attempt.
+   */
+  outboxRelease(id: string): Promise<void>;
   /** Moves an unreadable entry out of the queue, kept for a person to look at. */
   outboxQuarantine(id: string, reason: string): Promise<void>;
   /** Entries waiting in the outbox (leased ones included), and entries in quarantine. */

@@ -164,6 +164,10 @@ describe.each(engines)('$name store', (engine) => {
     await store.outboxRetry('a', 'CRM down');
     // A retried entry is free again, at the back, with its attempts counted.
     expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2 }]);
+    // A claim given back untried (a flush out of time): free at once, first, its attempts as before the claim.
+    await store.outboxRelease('a');
+    await store.outboxRelease('gone');
+    expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2 }]);
     await store.outboxQuarantine('c', 'unreadable');
     expect(await store.outboxSize()).toBe(1);
     expect(await store.quarantineSize()).toBe(1);
