@@ -20,6 +20,7 @@ import { createHubSpotSink } from './hubspot-sink.ts';
 import { createWebhookSink } from './webhook-sink.ts';
 import { createLogNotifier, createSlackNotifier } from './notifiers.ts';
 import { createFallbackStore } from './fallback-store.ts';
+import { createMemoryStore } from './memory-store.ts';
 import { createSqliteSink, createSqliteStore } from './sqlite-store.ts';
 import { createUpstashStore } from './upstash-store.ts';
 import { createLog } from './log.ts';
@@ -107,13 +108,15 @@ export function createDeps(opts: DepsOptions = {}): Deps {
   const log = opts.log ?? createLog();
   // Never unlimited: a failing shared store falls back to this instance's own limits for that request.
   const given = opts.store ?? createStore(config.store);
-  const store = 'fallbacks' in given ? given : createFallbackStore(given, log);
+  const clock = opts.now ?? (() => Date.now());
+  // The instance's own store runs on the same clock as the rest (a test's injected clock included).
+  const store = 'fallbacks' in given ? given : createFallbackStore(given, log, createMemoryStore({ now: clock }));
   // Built on first use: a lead-sink misconfiguration then fails lead submission, not every read.
   let sink = opts.sink;
   let notifier = opts.notifier;
   let content = opts.content;
   let pricing: Pricing | undefined;
-  const now = opts.now ?? (() => Date.now());
+  const now = clock;
   const defer = opts.defer ?? ((work: Promise<unknown>) => waitUntil(work));
   const leadSink = () => (sink ??= createSink(config.sink));
   const salesNotifier = () =>
