@@ -9,3 +9,18 @@ if (from && to) {
     return original(url.startsWith(from) ? to + url.slice(from.length) : input, init);
   };
 }
+
+// RANDOM_SEED: Math.random from a fixed seed (mulberry32), so a tool that samples pages at random samples the
+// same ones every run. The agent-readability audit shuffles the sitemap and checks `${first}.md`; drawing the
+// home page first made it ask for `http://host.md` about one run in sixty.
+const seed = Number(process.env.RANDOM_SEED);
+if (Number.isInteger(seed)) {
+  let a = seed >>> 0;
+  Math.random = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const origin = server.deps.content().origin;
   const args = ['--import', PRELOAD, CLI, 'audit', origin, '--json'];
   const { stdout } = await promisify(execFile)(process.execPath, args, {
-    env: { ...process.env, ORIGIN_MAP: `${origin}=${server.url}` },
+    env: { ...process.env, ORIGIN_MAP: `${origin}=${server.url}`, RANDOM_SEED: '1' },
     maxBuffer: 16 * 1024 * 1024,
   });
   audit = JSON.parse(stdout) as Audit;
