@@ -18,6 +18,7 @@ const FIELDS = [
 ] as const;
 // The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
 import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
+import { uuid } from './uuid.ts';
 const CHAT = 'the chat on this website';
 const FAILURE =
   `Sorry, we could not record your enquiry. Please use ${CHAT} or email sales@kartage.com.au ` +
@@ -27,15 +28,6 @@ const OPEN_CHAT = 'kartage:open-chat';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 type Problem = [field: string, message: string];
-
-function uuid(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
 
 /** Retry-After is seconds (or, rarely, an HTTP date); answer in whole minutes, at least one. */
 function retryMinutes(header: string | null): number | null {

@@ -10,7 +10,7 @@
  * of the two answers shows when it arrives; an unanswered question, or a failed ask, adds nothing.
  */
 import { type Source, sourceName, type Turn, turnOf } from './chat/conversation.ts';
-import { plainText, renderAnswer } from './chat/render.ts';
+import { pathOf, plainText, renderAnswer } from './chat/render.ts';
 import { loadPagefind } from './pagefind.ts';
 
 interface Hit {
@@ -41,16 +41,6 @@ export function isQuestion(query: string): boolean {
   const first = /^[^\p{L}\p{N}]*([\p{L}]+)/u.exec(q.toLowerCase())?.[1];
   if (first && QUESTION_WORDS.has(first)) return true;
   return q.split(/\s+/).length >= 5;
-}
-
-/** Same-origin path of a result URL (the API answers canonical URLs; the visitor stays on this host). */
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url, location.href);
-    return u.pathname + u.search + u.hash;
-  } catch {
-    return url;
-  }
 }
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text = ''): HTMLElementTagNameMap[K] => {

@@ -6,14 +6,10 @@
  * conversation in its message, the lead path's 429 and 502 (a server whose CRM and outbox fail, as the lead
  * form's spec does), the ask endpoint's own 429, and the lead form's 502 message opening the chat.
  */
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type Request as PwRequest, test } from '@playwright/test';
-import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
-import type { Store } from '../../src/core/ports.ts';
-import { actAs, clientFor, fillLeadForm, leadLines } from './helpers.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { actAs, clientFor, fillLeadForm, leadLines, startRecordingNowhereServer } from './helpers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const pathOf = (r: PwRequest) => new URL(r.url()).pathname;
@@ -374,15 +370,7 @@ test('429 from the chat itself: over the read budget, it says when to ask again 
 test.describe('502: neither the CRM nor the outbox takes the lead', () => {
   let down: RunningServer;
   test.beforeAll(async () => {
-    const fail = (what: string) => () => Promise.reject(new Error(what));
-    const store: Store = { ...createMemoryStore(), outboxPush: fail('disk full') };
-    const deps = createDeps({
-      dataDir: join(PROJECT_ROOT, 'build'),
-      store,
-      sink: { name: 'crm (down)', deliver: fail('CRM unreachable') },
-      log: () => {},
-    });
-    down = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+    down = await startRecordingNowhereServer();
   });
   test.afterAll(async () => {
     await down?.close();

@@ -3,7 +3,12 @@
  * X-Forwarded-For, so each test gets its own lead budget) and the local lead file the server writes.
  */
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
+import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
+import { createDeps } from '../../src/adapters/deps.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import type { Store } from '../../src/core/ports.ts';
 import { readLeads } from '../../src/adapters/sqlite-store.ts';
 import { E2E_LEAD_FILE } from './env.ts';
 
@@ -60,4 +65,20 @@ export async function fillLeadForm(
     if (['segment', 'warehouses', 'moves'].includes(field)) await control.selectOption(value);
     else await control.fill(value);
   }
+}
+
+/**
+ * A local server on its own port whose CRM and outbox both fail (so a lead is recorded nowhere: the contract's
+ * 502), for the lead form's and the chat's 502 states.
+ */
+export async function startRecordingNowhereServer(): Promise<RunningServer> {
+  const fail = (what: string) => () => Promise.reject(new Error(what));
+  const store: Store = { ...createMemoryStore(), outboxPush: fail('disk full') };
+  const deps = createDeps({
+    dataDir: join(PROJECT_ROOT, 'build'),
+    store,
+    sink: { name: 'crm (down)', deliver: fail('CRM unreachable') },
+    log: () => {},
+  });
+  return startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
 }

@@ -4,13 +4,9 @@
  * lead file once (a replay with the same Idempotency-Key adds nothing), the 400, 429 and 502 states, and
  * the form without JavaScript.
  */
-import { join } from 'node:path';
 import { expect, test, type Request as PwRequest } from '@playwright/test';
-import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
-import type { Store } from '../../src/core/ports.ts';
-import { actAs, clientFor, fillLeadForm, FULL_BOOKING, leadLines } from './helpers.ts';
+import type { RunningServer } from '../../server/main.ts';
+import { actAs, clientFor, fillLeadForm, FULL_BOOKING, leadLines, startRecordingNowhereServer } from './helpers.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const isLeadPost = (r: PwRequest) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/lead';
@@ -177,15 +173,7 @@ test('429: over the lead budget, the form says in how many minutes to try again'
 test.describe('502: neither the CRM nor the outbox takes the lead', () => {
   let down: RunningServer;
   test.beforeAll(async () => {
-    const fail = (what: string) => () => Promise.reject(new Error(what));
-    const store: Store = { ...createMemoryStore(), outboxPush: fail('disk full') };
-    const deps = createDeps({
-      dataDir: join(PROJECT_ROOT, 'build'),
-      store,
-      sink: { name: 'crm (down)', deliver: fail('CRM unreachable') },
-      log: () => {},
-    });
-    down = await startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+    down = await startRecordingNowhereServer();
   });
   test.afterAll(async () => {
     await down?.close();

@@ -47,3 +47,13 @@ export const postJson = (url: string, body: unknown, opts: SendOptions = {}) =>
     body: typeof body === 'string' ? body : JSON.stringify(body),
     headers: { 'Content-Type': 'application/json', ...opts.headers },
   });
+
+/** Checks a fetch Response is the contract's Error body with `status` (and an error text matching `mentions`). */
+export async function expectErrorResponse(res: Response, status: number, mentions?: RegExp): Promise<void> {
+  const { expect } = await import('vitest');
+  const { ErrorSchema } = await import('../../src/contract/schemas.ts');
+  expect(res.status).toBe(status);
+  const body = ErrorSchema.parse(await res.json());
+  expect(body.status).toBe(status);
+  if (mentions) expect(body.error).toMatch(mentions);
+}

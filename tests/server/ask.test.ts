@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { AskResponseSchema } from '../../src/contract/ask.ts';
-import { ErrorSchema } from '../../src/contract/schemas.ts';
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { expectErrorResponse } from '../helpers/http.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';
 
@@ -24,12 +24,7 @@ const answer = async (body: unknown) => {
   expect(res.status).toBe(200);
   return AskResponseSchema.parse(await res.json());
 };
-const expectError = async (res: Response, status: number, mentions?: RegExp) => {
-  expect(res.status).toBe(status);
-  const body = ErrorSchema.parse(await res.json());
-  expect(body.status).toBe(status);
-  if (mentions) expect(body.error).toMatch(mentions);
-};
+const expectError = expectErrorResponse;
 
 beforeAll(async () => {
   const deps = createDeps({

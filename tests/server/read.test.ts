@@ -4,13 +4,13 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml } from 'yaml';
 import {
   BatchResponseSchema,
-  ErrorSchema,
   ListPagesResponseSchema,
   PageSchema,
   SearchResponseSchema,
 } from '../../src/contract/schemas.ts';
 import { fold } from '../../src/core/search.ts';
 import { frontMatter } from '../../src/core/markdown-doc.ts';
+import { expectErrorResponse } from '../helpers/http.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';
 
@@ -18,12 +18,7 @@ let server: RunningServer;
 const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(server.url + path, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
-const expectError = async (res: Response, status: number, mentions?: RegExp) => {
-  expect(res.status).toBe(status);
-  const body = ErrorSchema.parse(await res.json());
-  expect(body.status).toBe(status);
-  if (mentions) expect(body.error).toMatch(mentions);
-};
+const expectError = expectErrorResponse;
 
 beforeAll(async () => {
   server = await startTestServer();

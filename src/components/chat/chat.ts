@@ -17,7 +17,7 @@ import {
   turnOf,
 } from './conversation.ts';
 import { ACTION, EMAIL, handoffForm, PHONE } from './handoff.ts';
-import { escapeHtml, plainText, renderAnswer } from './render.ts';
+import { escapeHtml, pathOf, plainText, renderAnswer } from './render.ts';
 
 const QUESTION_MIN = 2;
 const QUESTION_MAX = 500;
@@ -46,16 +46,6 @@ function announce(text: string): void {
   setTimeout(() => {
     live.textContent = text;
   }, 60);
-}
-
-/** A site URL as a path on this host (the API answers canonical URLs; previews and local servers stay here). */
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url, location.href);
-    return u.pathname + u.search + u.hash;
-  } catch {
-    return url;
-  }
 }
 
 function sourceList(sources: Source[], kind: 'cited' | 'related', label: string): HTMLElement[] {

@@ -9,6 +9,7 @@ import { LIMITS } from '../../contract/limits.ts';
 import { EMAIL_PATTERN, MOVES, SEGMENTS, WAREHOUSES } from '../../contract/lead-values.ts';
 import { type Intent, leadMessage, type Turn } from './conversation.ts';
 import { escapeHtml } from './render.ts';
+import { uuid } from '../uuid.ts';
 
 const F = LIMITS.lead_fields;
 export const PHONE = '1300 527 824';
@@ -166,15 +167,6 @@ function formHtml(intent: Intent, prefix: string, asked: boolean): string {
   );
 }
 
-const newKey = (): string => {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-};
-
 /** Retry-After (seconds, or an HTTP date) in whole minutes, at least one. */
 export function retryMinutes(header: string | null): number | null {
   if (!header) return null;
@@ -201,7 +193,7 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
   const value = (name: string) => control(name)?.value.trim() ?? '';
   const status = form.querySelector<HTMLElement>('.form-status')!;
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
-  const key = newKey(); // one per form: a retry after a 429 or 502 is the same submission
+  const key = uuid(); // one per form: a retry after a 429 or 502 is the same submission
   const touched = new Set<string>();
   let serverProblems = new Map<string, string>();
   let checks = 0;

@@ -156,3 +156,13 @@ export function plainText(md: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** A site URL as a path on this host (the API answers canonical URLs; previews and local servers stay here). */
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url, location.href);
+    return u.pathname + u.search + u.hash;
+  } catch {
+    return url;
+  }
+}
