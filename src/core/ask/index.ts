@@ -52,7 +52,7 @@ export interface AskData {
   postings: Record<string, string>;
   /** Body length (terms) per section. */
   lengths: number[];
-  /** Folded surface word -> number of sections holding it. */
+  /** Folded surface word -> number of pages holding it (typo correction picks the most used). */
   vocab: Record<string, number>;
 }
 
@@ -81,12 +81,14 @@ export interface AskPageData {
   rows: [heading: string | null, anchor: string, start: number, end: number, sentences: string][];
   lengths: number[];
   tf: (string | number)[][];
-  words: string[][];
+  /** The page's distinct surface words (the vocabulary counts pages). */
+  words: string[];
 }
 
 /** A page's part of the index (see AskPageData). */
 export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>): AskPageData {
   const out: AskPageData = { rows: [], lengths: [], tf: [], words: [] };
+  const seen = new Set<string>();
   for (const section of splitSections(page.slug, page.markdown, page.headings)) {
     const sentences = section.sentences
       .map((x) => `${x.start.toString(36)},${x.end.toString(36)},${x.header ? 2 : x.row ? 1 : 0}`)
@@ -99,7 +101,6 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
       sentences,
     ]);
     const tf = new Map<string, [number, number]>();
-    const seen = new Set<string>();
     let length = 0;
     eachWord(bodyOf(section), (w) => {
       seen.add(w);
@@ -120,8 +121,8 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
     for (const [t, [b, h]] of tf) flat.push(t, b, h);
     out.lengths.push(length);
     out.tf.push(flat);
-    out.words.push([...seen]);
   }
+  out.words = [...seen];
   return out;
 }
 
@@ -150,8 +151,8 @@ export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageDat
         if (list) list.push(id, tf[i + 1] as number, tf[i + 2] as number);
         else postings.set(t, [id, tf[i + 1] as number, tf[i + 2] as number]);
       }
-      for (const w of part.words[k]!) vocab.set(w, (vocab.get(w) ?? 0) + 1);
     });
+    for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
   }
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, encodePostings(list)]));
@@ -248,7 +249,7 @@ export class AskIndex {
     return (this.postings(term)?.length ?? 0) / 3;
   }
 
-  /** How many sections hold the folded surface word. */
+  /** How many pages hold the folded surface word. */
   wordCount(word: string): number {
     return this.data.vocab[word] ?? 0;
   }
