@@ -8,6 +8,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { forwardedClient, parseAddress } from '../src/core/client.ts';
 
+/** Client addresses already parsed (raw X-Forwarded-For and socket address -> address), bounded. */
+const addresses = new Map<string, string>();
+const ADDRESS_MEMO = 4096;
+
 export interface ToRequestOptions {
   /** Base URL for the request (scheme and host), e.g. http://127.0.0.1:4321. */
   base: string;
@@ -76,9 +80,16 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
   }
   // The socket's address, or behind a proxy we run X-Forwarded-For's last hop, normalised (src/core/client.ts).
   const socket = req.socket.remoteAddress ?? '';
-  const client = opts.trustProxy
-    ? forwardedClient(req.headers['x-forwarded-for'], socket)
-    : (parseAddress(socket) ?? socket);
+  const forwarded = opts.trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const raw = typeof forwarded === 'string' ? forwarded : (forwarded?.join(',') ?? '');
+  // Parsing an address is a few regular expressions; a client sends many requests from one address.
+  const memo = `${raw}|${socket}`;
+  let client = addresses.get(memo);
+  if (client === undefined) {
+    client = opts.trustProxy ? forwardedClient(raw, socket) : (parseAddress(socket) ?? socket);
+    if (addresses.size >= ADDRESS_MEMO) addresses.clear();
+    addresses.set(memo, client);
+  }
   headers.set('x-real-ip', client);
   // The id this server logs and answers with X-Request-Id; a client cannot choose it (the pipeline quotes it).
   headers.delete('x-vercel-id');
