@@ -138,10 +138,14 @@ describe('faults under load', () => {
     );
 
     // Nothing half-written on our side: a lead answered 502 never reached the outbox. (It may have reached
-    // the CRM: a CRM that records a lead but answers after our bound looks like a failure from here.)
+    // the CRM: a CRM that records a lead but answers after our bound looks like a failure from here.) The one
+    // exception is a request cut by the kill itself: Redis can append the entry to its append-only file and
+    // die before its reply leaves, so the write is kept while we saw an error (a lost acknowledgement; the
+    // delivery id lets the CRM drop the duplicate if the visitor sends again). Seen once in a CI run.
     const queued = (await store.outboxClaim(10_000, 1)).map((e) => JSON.parse(e.payload).record.lead.message as string);
     await new Promise((r) => setTimeout(r, 1_100)); // this look's lease ends
-    expect(leads.filter((l) => l.answer.status === 502 && queued.includes(l.marker))).toEqual([]);
+    const cutByKill = (l: (typeof leads)[number]) => l.phase !== l.end && l.end === 'crm down, redis killed';
+    expect(leads.filter((l) => l.answer.status === 502 && queued.includes(l.marker) && !cutByKill(l))).toEqual([]);
 
     // The outbox (recovered from Redis's append-only file) replays to the CRM; nothing accepted is missing.
     const flushed = await flushAll({
