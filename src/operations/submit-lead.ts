@@ -17,6 +17,24 @@ import { errorDoc, tooLargeDoc, tooManyDoc } from './docs.ts';
 /** Also answered as a small HTML page (the form with JavaScript off). */
 const orPage = (r: ResponseSpec): ResponseSpec => ({ ...r, also: ['text/html'] });
 
+/**
+ * The page a lead was sent from, for the sales team (the CRM's page field, the sales message): the `Referer`
+ * only when it is an http(s) URL on the site (its configured origin, or the host that answered) and at most
+ * 500 characters; anything else (`javascript:`, another site, garbage) is left out (issue 25, point 7).
+ */
+export function siteReferer(request: Request, siteOrigin: string): string | undefined {
+  const referer = request.headers.get('referer');
+  if (!referer || referer.length > 500) return undefined;
+  let url: URL;
+  try {
+    url = new URL(referer);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return url.origin === siteOrigin || url.origin === new URL(request.url).origin ? url.href : undefined;
+}
+
 export const submitLead = defineOperation({
   id: 'submitLead',
   method: 'POST',
@@ -82,7 +100,7 @@ export const submitLead = defineOperation({
   data: [],
   public: true,
   async handler({ request, deps, client, body, form }) {
-    const source = request.headers.get('referer')?.slice(0, 500) || undefined;
+    const source = siteReferer(request, deps.config.origin);
     // A double submit of the no-JavaScript form makes one lead: its key comes from what the form carries.
     const idempotencyKey = form ? await formIdempotencyKey(form) : headerText(request.headers.get('idempotency-key'));
     const answer = await submit({ body, client, idempotencyKey, source }, deps);

@@ -346,7 +346,7 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     };
     const r = await postJson(`${s.url}/api/lead`, lead, {
       from: nextClient(),
-      headers: { Referer: 'https://kartage.com.au/demo' },
+      headers: { Referer: `${s.url}/demo` },
     });
     expect(r.status).toBe(200);
     expect(hubspot.received.at(-1)).toMatchObject({
@@ -365,7 +365,7 @@ describe('the HubSpot sink against a local fake of its form API', () => {
         kartage_warehouses: '2-5',
         kartage_moves: '500-2,000',
       },
-      context: { pageUri: 'https://kartage.com.au/demo', pageName: 'Book a demo' },
+      context: { pageUri: `${s.url}/demo`, pageName: 'Book a demo' },
     });
     await expect.poll(() => slack.received.length).toBe(1);
     const note = slack.received[0];
