@@ -7,7 +7,7 @@
  * returning a promise; earlier drafts and Chromium's preview use `navigator.modelContext`, and the first
  * drafts had `provideContext({tools})`: each is supported.
  */
-import { LIMITS } from '../contract/limits.ts';
+import { ASK_LIMITS, LIMITS } from '../contract/limits.ts';
 import { DIALCODE_PATTERN, MOVES, SEGMENTS, WAREHOUSES } from '../contract/lead-values.ts';
 
 /** A tool as the draft's ModelContextTool dictionary describes it. */
@@ -33,8 +33,7 @@ interface ModelContextLike {
 const PENDING_KEY = 'kartage:book_demo';
 const DEMO_PATH = '/demo';
 const F = LIMITS.lead_fields;
-/** POST /api/v1/ask's limits (src/contract/ask.ts ASK_LIMITS; that module brings zod, which this one leaves out). */
-const ASK = { questionMin: 2, questionMax: 500, turnsMax: 10, sourcesMax: 5 } as const;
+const ASK = ASK_LIMITS;
 
 const text = (t: string, extra: Omit<ToolResult, 'content'> = {}): ToolResult => ({
   content: [{ type: 'text', text: t }],

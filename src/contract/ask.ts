@@ -3,14 +3,10 @@
  * and the answer made of quoted sections. Validation, the OpenAPI document and the tests read these.
  */
 import { z } from 'zod';
+import { ASK_LIMITS } from './limits.ts';
 
-export const ASK_LIMITS = {
-  questionMin: 2,
-  questionMax: 500,
-  turnsMax: 10,
-  sourcesMax: 5,
-  bodyBytes: 16 * 1024,
-} as const;
+// The numbers live in the zod-free limits module, so the browser code (chat, WebMCP) reads the same ones.
+export { ASK_LIMITS };
 
 const SectionRefSchema = z.object({
   slug: z.string().max(200).meta({ description: 'Page slug of a section the turn was answered from.' }),

@@ -15,5 +15,14 @@ export const LIMITS = {
   readBodyBytes: 64 * 1024,
 } as const;
 
+/** POST /api/v1/ask (the chat): the question, the earlier turns, the sections a turn cites, the body. */
+export const ASK_LIMITS = {
+  questionMin: 2,
+  questionMax: 500,
+  turnsMax: 10,
+  sourcesMax: 5,
+  bodyBytes: 16 * 1024,
+} as const;
+
 /** `RateLimit-Policy` value for a limit, e.g. `120;w=60`. */
 export const policyOf = (l: { limit: number; windowSeconds: number }) => `${l.limit};w=${l.windowSeconds}`;

@@ -6,6 +6,7 @@
  * region. Focus moves into the panel on open and back to what opened it on close; Escape closes it.
  */
 import css from './chat.css?inline';
+import { ASK_LIMITS } from '../../contract/limits.ts';
 import {
   historyOf,
   type Intent,
@@ -20,7 +21,7 @@ import { ACTION, EMAIL, handoffForm, PHONE } from './handoff.ts';
 import { escapeHtml, pathOf, plainText, renderAnswer } from './render.ts';
 
 const QUESTION_MIN = 2;
-const QUESTION_MAX = 500;
+const QUESTION_MAX = ASK_LIMITS.questionMax;
 const SUGGESTIONS = ['Is there a free trial?', 'How much does Kartage cost?', 'Does the crew app work without signal?'];
 const CLOSE_ICON = '<svg viewBox="0 0 20 20" aria-hidden="true"><path d="m5 5 10 10M15 5 5 15"/></svg>';
 

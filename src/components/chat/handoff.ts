@@ -5,6 +5,7 @@
  * lead's `message` (conversation.ts). The chat is the contract's fallback, so a 502 here shows the phone number
  * and the email address and keeps what was typed.
  */
+import { COMPANY } from '../../contract/company.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { EMAIL_PATTERN, MOVES, SEGMENTS, WAREHOUSES } from '../../contract/lead-values.ts';
 import { type Intent, leadMessage, type Turn } from './conversation.ts';
@@ -12,8 +13,8 @@ import { escapeHtml } from './render.ts';
 import { uuid } from '../uuid.ts';
 
 const F = LIMITS.lead_fields;
-export const PHONE = '1300 527 824';
-export const EMAIL = 'sales@kartage.com.au';
+export const PHONE = COMPANY.phone;
+export const EMAIL = COMPANY.salesEmail;
 export const HOURS = '7am to 7pm AEST, Monday to Saturday';
 /** What the handoff button says, per intent. */
 export const ACTION: Record<Intent, string> = {

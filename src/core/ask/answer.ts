@@ -383,7 +383,7 @@ function citedPages(turn: AskTurn | undefined): Set<string> {
 }
 
 /** The pricing page's sections that state a price (the plan's row, each add-on's row), and its GST statement. */
-function pricingQuotes(index: AskIndex, working: Working, pricing: Pricing): Quote[] {
+function pricingQuotes(index: AskIndex, working: Working): Quote[] {
   const out: Quote[] = [];
   const find = (needles: string[]): Quote | undefined => {
     for (const s of index.sectionsOf('pricing')) {
@@ -417,7 +417,6 @@ function pricingQuotes(index: AskIndex, working: Working, pricing: Pricing): Quo
   }
   const gst = find(['exclude GST']) ?? find(['GST']);
   if (gst) out.push(gst);
-  void pricing;
   return out;
 }
 
@@ -481,7 +480,7 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   const followUp = previous !== undefined && !intent && isFollowUp(question, firstGroups);
   const working = priceQuestion(question, d.pricing, followUp ? previous.question : undefined);
   if (working) {
-    const quotes = pricingQuotes(index, working, d.pricing);
+    const quotes = pricingQuotes(index, working);
     const seen = new Map<number, Quote>();
     for (const q of quotes) if (!seen.has(q.section)) seen.set(q.section, q);
     const sources = [...seen].map(([s, q]) => sourceOf(index, s, 'answer', q));

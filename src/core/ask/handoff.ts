@@ -15,6 +15,10 @@ export interface Handoff {
   url: string;
 }
 
+/** Words of a fault report (an existing customer's problem: support is the right channel). */
+const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out`;
+const SUPPORT = new RegExp(String.raw`\b(${FAULT}|our account|my account)\b`);
+
 /** Patterns on the folded question, tried in order: the first intent whose pattern matches wins. */
 const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   [
@@ -31,7 +35,9 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   ],
   [
     'contact',
-    /\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out)\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b/,
+    new RegExp(
+      String.raw`\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(${FAULT})\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b`,
+    ),
   ],
 ];
 
@@ -52,10 +58,7 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
 }
 
 /** Whether an existing customer reports a fault (the right channel is support, not sales). */
-export const isSupportRequest = (question: string) =>
-  /\b(not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out|our account|my account)\b/.test(
-    fold(question),
-  );
+export const isSupportRequest = (question: string) => SUPPORT.test(fold(question));
 
 const AEST_MS = 10 * 3600_000;
 const OPEN_HOUR = 7;

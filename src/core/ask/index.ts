@@ -160,11 +160,6 @@ export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageDat
   return data;
 }
 
-/** Builds the index from the published pages (sorted by slug). */
-export function buildAskIndex(pages: readonly AskSource[]): AskData {
-  return assembleAskIndex(pages);
-}
-
 /** Flat [section, tfBody, tfHeading]* (sections ascending) as base-36 triples, the section as a delta. */
 export function encodePostings(list: readonly number[]): string {
   const out: string[] = [];
@@ -207,7 +202,7 @@ export class AskIndex {
   readonly data: AskData;
   readonly averageLength: number;
   private readonly titleTerms: Set<string>[];
-  private readonly sectionsByPage = new Map<string, number[]>();
+  private sectionsByPage: Map<string, number[]> | undefined;
   private readonly decoded = new Map<string, Int32Array>();
   private readonly decodedSentences = new Map<number, Int32Array>();
   private readonly markdowns = new Map<string, string>();
@@ -221,12 +216,6 @@ export class AskIndex {
     const total = data.lengths.reduce((a, b) => a + b, 0);
     this.averageLength = data.lengths.length ? total / data.lengths.length : 1;
     this.titleTerms = data.pages.map((p) => new Set(p.terms));
-    data.sections.forEach((s, i) => {
-      const slug = data.pages[s[0]]!.slug;
-      const list = this.sectionsByPage.get(slug);
-      if (list) list.push(i);
-      else this.sectionsByPage.set(slug, [i]);
-    });
   }
 
   get sectionCount(): number {
@@ -275,6 +264,17 @@ export class AskIndex {
 
   /** Sections of a page, in page order. */
   sectionsOf(slug: string): readonly number[] {
+    // Built on first use (pricing answers and the tests read it), not on the cold start of every instance.
+    if (!this.sectionsByPage) {
+      const bySlug = new Map<string, number[]>();
+      this.data.sections.forEach((s, i) => {
+        const page = this.data.pages[s[0]]!.slug;
+        const list = bySlug.get(page);
+        if (list) list.push(i);
+        else bySlug.set(page, [i]);
+      });
+      this.sectionsByPage = bySlug;
+    }
     return this.sectionsByPage.get(slug) ?? [];
   }
 
@@ -333,5 +333,5 @@ export function loadAskIndex(json: string, markdownOf: MarkdownOf): AskIndex {
 /** An index over pages held in memory (tests, small sites). */
 export function askIndexOf(pages: readonly AskSource[]): AskIndex {
   const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
-  return new AskIndex(buildAskIndex(pages), (slug) => bySlug.get(slug));
+  return new AskIndex(assembleAskIndex(pages), (slug) => bySlug.get(slug));
 }
