@@ -13,6 +13,8 @@ export const LIMITS = {
   cacheSeconds: 300,
   leadBodyBytes: 64 * 1024,
   readBodyBytes: 64 * 1024,
+  /** Most messages of one JSON-RPC batch to /mcp (older protocols; newer ones have no batches). */
+  mcpBatchMax: 10,
 } as const;
 
 /** POST /api/v1/ask (the chat): the question, the earlier turns, the sections a turn cites, the body. */

@@ -20,7 +20,6 @@ import type { Deps } from '../adapters/deps.ts';
 import { clientOf } from '../core/client.ts';
 import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { MCP_BATCH_MAX } from '../operations/mcp.ts';
 import { buildMcpServer } from './server.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -29,7 +28,8 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export const BATCH_PROTOCOLS: ReadonlySet<string> = new Set(['2024-10-07', '2024-11-05', '2025-03-26']);
 /** Largest /mcp body, as every other endpoint's. */
 export const MCP_BODY_BYTES = LIMITS.readBodyBytes;
-export { MCP_BATCH_MAX };
+/** Most messages of one JSON-RPC batch (older protocols). */
+export const MCP_BATCH_MAX = LIMITS.mcpBatchMax;
 
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string>) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {

@@ -7,8 +7,8 @@ import { MCP_TOOLS } from '../contract/mcp.ts';
 import { defineOperation, RATE_HEADERS, type JsonSchema, type ResponseSpec } from '../http/operation.ts';
 import { errorDoc, KB, READ_429 } from './docs.ts';
 
-/** Most messages in one JSON-RPC batch (protocols before 2025-06-18); more is a 413 before any work. */
-export const MCP_BATCH_MAX = 10;
+/** Most messages of one JSON-RPC batch (the contract module's limit). */
+export const MCP_BATCH_MAX = LIMITS.mcpBatchMax;
 
 /** The JSON-RPC error the MCP SDK answers protocol-level refusals with. */
 const JSONRPC_ERROR: JsonSchema = {
