@@ -26,7 +26,8 @@ import { gzipSync } from 'node:zlib';
 import { Document } from 'flexsearch';
 import { create, insertMultiple, load as oramaLoad, save as oramaSave, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { buildSearchIndex, loadSearchIndex, searchSite, terms, type SearchIndex } from '../src/core/search.ts';
+import { buildSearchIndex, loadSearchIndex, searchSite, type SearchIndex } from '../src/core/search.ts';
+import { words } from '../src/core/search/analyze.ts';
 import searchSynonyms from '../content/data/search-synonyms.json' with { type: 'json' };
 import { evaluate, loadJudged, type Figures } from '../tests/helpers/search-metrics.ts';
 import { pagefindRunner } from '../tests/helpers/pagefind-node.ts';
@@ -169,7 +170,7 @@ const miniSearch: Lib = (pages) => {
   ms.addAll(pages);
   return (q) =>
     ms
-      .search(terms(q).join(' '))
+      .search(words(q).join(' '))
       .slice(0, 10)
       .map((r) => String(r.id));
 };

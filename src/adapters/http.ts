@@ -1,5 +1,5 @@
 /**
- * @module Response helpers shared by every handler: JSON, the contract's Error body, markdown, and a
+ * @module Response helpers shared by every handler: JSON, the contract's Error body and a
  * bounded JSON body reader. Web-standard only.
  */
 import { CACHE_CONTROL, CORS_READ, type CacheClass } from '../contract/routes.ts';
@@ -16,13 +16,6 @@ export function json(body: unknown, status = 200, headers: Headers_ = {}): Respo
 /** The contract's Error body `{error, status}` with the status repeated. */
 export function errorResponse(status: number, error: string, headers: Headers_ = {}): Response {
   return json({ error, status }, status, headers);
-}
-
-export function markdown(body: string, status = 200, headers: Headers_ = {}): Response {
-  return new Response(body, {
-    status,
-    headers: { 'Content-Type': 'text/markdown; charset=utf-8', Vary: 'Accept', ...headers },
-  });
 }
 
 /** Headers every JSON read answer carries: cache class, CORS and Vary. */

@@ -33,7 +33,6 @@ export const PageFrontmatterSchema = z
     message: 'a page of kind "form" names its form (form: demo or form: enquiry), and no other page does',
     path: ['form'],
   });
-export type PageFrontmatter = z.infer<typeof PageFrontmatterSchema>;
 
 export const PostFrontmatterSchema = z.strictObject({
   title: z.string().min(2).max(120),
@@ -46,7 +45,6 @@ export const PostFrontmatterSchema = z.strictObject({
     .min(1)
     .max(6),
 });
-export type PostFrontmatter = z.infer<typeof PostFrontmatterSchema>;
 
 export const PlanSchema = z.strictObject({
   id: z.enum(['starter', 'growth', 'professional', 'enterprise']),

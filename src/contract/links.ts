@@ -37,9 +37,3 @@ export function pageLinkHeader(slug: string): string {
 export function canonicalLinkHeader(url: string): string {
   return `<${url}>; rel="canonical"`;
 }
-
-/** Appends `values` to a `Link` header, keeping what is there (a deprecation link, for one). */
-export function appendLinks(headers: Headers, values: readonly string[]): void {
-  const current = headers.get('link');
-  headers.set('Link', [...(current ? [current] : []), ...values].join(', '));
-}

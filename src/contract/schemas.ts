@@ -24,7 +24,6 @@ export const ErrorSchema = z
     status: z.int().optional().meta({ description: 'Repeated HTTP status code.' }),
   })
   .meta({ id: 'Error', description: 'Error body of every non-2xx JSON response.' });
-export type ErrorBody = z.infer<typeof ErrorSchema>;
 
 export const PageSummarySchema = z
   .object({
@@ -193,7 +192,6 @@ export const SearchQuerySchema = z.object({
     'Maximum results.',
   ),
 });
-export type SearchQuery = z.output<typeof SearchQuerySchema>;
 
 export const SearchResponseSchema = z
   .object({

@@ -19,9 +19,6 @@ import { isUnder, leafOf } from './slugs.ts';
 export { fold, analyze } from './search/analyze.ts';
 export { SearchIndex } from './search/compact-index.ts';
 
-/** Query words after folding (kept for callers that only need the words). */
-export const terms = words;
-
 /** Builds the index (at build time); `synonyms` is content/data/search-synonyms.json's entries. */
 export function buildSearchIndex(pages: ContentPage[], synonyms: SynonymEntry[] = []): SerializedIndex {
   return buildIndex(pages, synonyms);
