@@ -2,6 +2,7 @@
  * @module Response helpers shared by every handler: JSON, the contract's Error body and a
  * bounded JSON body reader. Web-standard only.
  */
+import { errorText } from '../core/error-text.ts';
 import { CACHE_CONTROL, CORS_READ, type CacheClass } from '../contract/routes.ts';
 
 export type Headers_ = Record<string, string>;
@@ -53,7 +54,7 @@ export async function readBody(request: Request, maxBytes: number): Promise<Buff
     for (;;) {
       // A body that breaks off (client gone, malformed chunking) is a client error, not a server one.
       const { done, value } = await reader.read().catch((e) => {
-        throw new BodyUnreadable(String((e as Error)?.message ?? e));
+        throw new BodyUnreadable(errorText(e));
       });
       if (done) break;
       size += value.byteLength;

@@ -5,6 +5,7 @@
  * Returns plain answers; `src/adapters` turns them into Responses.
  */
 import { LIMITS } from '../contract/limits.ts';
+import { errorText } from './error-text.ts';
 import { rejectMessage, validateLead } from './lead-validation.ts';
 import { checkRateLimit, LEAD_POLICY } from './rate-limit.ts';
 import type { LeadRecord, LeadSink, LimitResult, Log, Notifier, Store } from './ports.ts';
@@ -101,7 +102,7 @@ export async function recordLead(
       level: 'error',
       id: record.id,
       sink: d.sink.name,
-      error: String((e as Error)?.message ?? e),
+      error: errorText(e),
     });
   }
   try {
@@ -109,7 +110,7 @@ export async function recordLead(
     d.log('lead_queued', { level: 'warn', id: record.id });
     return 'outbox';
   } catch (e) {
-    d.log('lead_outbox_failed', { level: 'error', id: record.id, error: String((e as Error)?.message ?? e) });
+    d.log('lead_outbox_failed', { level: 'error', id: record.id, error: errorText(e) });
     return undefined;
   }
 }
@@ -161,14 +162,14 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
         await sleep(100);
       }
     } catch (e) {
-      d.log('idempotency_store_failed', { level: 'warn', error: String((e as Error)?.message ?? e) });
+      d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) });
     }
   }
   const release = async () => {
     if (idemKey)
       await d.store
         .release(idemKey)
-        .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
+        .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
   };
   // A 502 spends nothing: the unit taken for this request is given back (and the key released), so the
   // same request can succeed once things recover.
@@ -176,7 +177,7 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
     if (!result) return;
     await d.store
       .refund(LEAD_POLICY, input.client, result)
-      .catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: String(e?.message ?? e) }));
+      .catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }));
   };
 
   const limit = await checkRateLimit({
@@ -212,14 +213,14 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
         { state: 'done', fingerprint, status: 200, body: { body: answer.body, headers: answer.headers } },
         LIMITS.idempotencyWindowSeconds,
       )
-      .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: String(e?.message ?? e) }));
+      .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
   }
   const after = d.notifier.notify(record).catch((e) =>
     d.log('lead_notify_failed', {
       level: 'warn',
       id: record.id,
       notifier: d.notifier.name,
-      error: String(e?.message ?? e),
+      error: errorText(e),
     }),
   );
   return { ...answer, after };
@@ -318,7 +319,7 @@ export async function flushOutbox(
       await (time ? within(d.sink.deliver(record), time.boundMs) : d.sink.deliver(record));
     } catch (e) {
       failed++;
-      const message = String((e as Error)?.message ?? e).slice(0, 300);
+      const message = errorText(e).slice(0, 300);
       await d.store.outboxRetry(item.id, message);
       d.log('lead_flush_failed', { level: 'warn', id: item.id, attempts: item.attempts, error: message });
       continue;

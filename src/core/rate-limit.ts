@@ -3,6 +3,7 @@
  * failure never refuses a request: reads and leads fail open and the event is logged (DESIGN.md section 2).
  */
 import { LIMITS, policyOf } from '../contract/limits.ts';
+import { errorText } from './error-text.ts';
 import type { LimitPolicy, LimitResult, Log, Store } from './ports.ts';
 
 export const READ_POLICY: LimitPolicy = { name: 'read', ...LIMITS.read, algorithm: 'sliding-window' };
@@ -88,7 +89,7 @@ export async function checkRateLimit({
   } catch (e) {
     // Fail open: the request is served uncounted. The headers still state the policy; the window is
     // reported whole because nothing was counted in it.
-    log('rate_limit_store_failed', { policy: policy.name, error: String((e as Error)?.message ?? e) });
+    log('rate_limit_store_failed', { policy: policy.name, error: errorText(e) });
     return {
       ok: true,
       degraded: true,

@@ -9,6 +9,7 @@ import { next, rewrite } from '@vercel/functions';
 import type { Deps } from '../adapters/deps.ts';
 import { createLog } from '../adapters/log.ts';
 import { decodePath, handleEdge } from '../core/edge.ts';
+import { errorStack } from '../core/error-text.ts';
 import type { Log } from '../core/ports.ts';
 import { matchOperation, routes } from '../operations/index.ts';
 import { internalError, notFound, requestIdOf, runOperation } from './pipeline.ts';
@@ -53,7 +54,7 @@ export function createEdge(getDeps: () => Deps): (request: Request) => Promise<E
     } catch (e) {
       const path = new URL(request.url).pathname;
       if (path.startsWith('/api/')) return internalError(requestIdOf(request), e, log ?? createLog());
-      (log ?? createLog())('middleware_failed', { level: 'error', error: String((e as Error)?.stack ?? e) });
+      (log ?? createLog())('middleware_failed', { level: 'error', error: errorStack(e) });
       return GO_ON;
     }
   };

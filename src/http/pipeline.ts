@@ -24,6 +24,7 @@ import { API_LINKS } from '../contract/links.ts';
 import { CACHE_CONTROL, CORS_READ } from '../contract/routes.ts';
 import { wantsMarkdown } from '../core/accept.ts';
 import { clientOf } from '../core/client.ts';
+import { errorStack } from '../core/error-text.ts';
 import { deprecationHeaders } from '../core/deprecation.ts';
 import { notFoundMarkdown } from '../core/not-found.ts';
 import type { Log } from '../core/ports.ts';
@@ -56,7 +57,7 @@ export function requestIdOf(request: Request): string {
 
 /** The 500 answer for an unexpected throw: logged with the request's id (`requestIdOf`), which the body quotes. */
 export function internalError(id: string, error: unknown, log: Log = createLog()): Response {
-  log('unhandled_error', { level: 'error', id, error: String((error as Error)?.stack ?? error) });
+  log('unhandled_error', { level: 'error', id, error: errorStack(error) });
   return errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
 }
 
