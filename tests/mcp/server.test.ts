@@ -20,15 +20,10 @@ import { buildOpenApi } from '../../src/contract/openapi.ts';
 import { MCP_BATCH_MAX } from '../../src/mcp/http.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
-import {
-  graphemeCut,
-  isQuestion,
-  MCP_DEFAULTS,
-  openApiText,
-  PART_CHARS,
-  splitExact,
-  splitMarkdown,
-} from '../../src/mcp/server.ts';
+import { openApiText } from '../../src/mcp/resources.ts';
+import { MCP_DEFAULTS } from '../../src/mcp/schemas.ts';
+import { graphemeCut, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/split.ts';
+import { isQuestion } from '../../src/mcp/tools.ts';
 import { startTestServer, PROJECT_ROOT } from '../helpers/server.ts';
 import { postJson, send } from '../helpers/http.ts';
 import { timedRequest, type RawAnswer } from '../helpers/raw-http.ts';

@@ -95,7 +95,7 @@ describe('one operation list, everything derived from it', () => {
 
 describe('MCP tools mirror their operations', () => {
   it('each operation naming a tool has it, with the same limits as its query', async () => {
-    const { TOOLS } = await import('../../src/mcp/server.ts');
+    const { TOOLS } = await import('../../src/mcp/tools.ts');
     const { z } = await import('zod');
     const mirrored = operations.filter((op) => op.mcp);
     expect(mirrored.map((op) => op.mcp).sort()).toEqual([
