@@ -6,20 +6,30 @@
  * and the build-time server card (src/build/mcp-server-card.ts) read the same objects, and every error code is
  * ours to choose: -32602 with a readable message for malformed params, -32002 for a resource that does not
  * exist, a tool error (`isError`) for bad tool arguments.
+ *
+ * Every handler is wrapped when it is registered (the SDK's own `initialize` and `ping` included), through
+ * `setRequestHandler`, the SDK's public way to register one: its request is checked first, and the messages of
+ * one request run one at a time, a turn of the event loop apart.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AnyObjectSchema, SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
   ErrorCode,
-  InitializeRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  PingRequestSchema,
   ReadResourceRequestSchema,
+  type Notification,
+  type Request,
+  type Result,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { MCP_SERVER_VERSION } from '../contract/mcp.ts';
 import type { McpDeps } from './deps.ts';
 import { RpcError, readableIssues } from './errors.ts';
@@ -61,53 +71,60 @@ export const serverInfo = (origin: string) => ({
 /** One turn of the event loop: I/O waiting (another request, a static file) is served before what follows. */
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Request schemas of the methods served, checked first so malformed params are a readable -32602. */
-const REQUESTS = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  'tools/list': ListToolsRequestSchema,
-  'tools/call': CallToolRequestSchema,
-  'resources/list': ListResourcesRequestSchema,
-  'resources/templates/list': ListResourceTemplatesRequestSchema,
-  'resources/read': ReadResourceRequestSchema,
-  'completion/complete': CompleteRequestSchema,
-} as const;
+/**
+ * The schema the SDK is given for a request schema: it holds the same method (the SDK routes by its literal) and
+ * takes any request of it, then checks the request against `schema` and, when it does not fit, throws -32602
+ * "Invalid params for <method>: path: reason"; the handler gets the parsed request as before. The SDK parses a
+ * request with its registered schema before anything else (a `Server` then checks tools/call on its own) and
+ * would answer a failure -32603 with zod's raw issue dump; zod lets an error thrown in a check through as is
+ * (zod docs, "Refinements"), so this message is the answer.
+ */
+function checked<T extends AnyObjectSchema>(schema: T): T {
+  // The SDK's request schemas are zod 4 objects with a `method` literal.
+  const strict = schema as unknown as z.ZodObject<{ method: z.ZodLiteral<string> }>;
+  const method = strict.shape.method.value;
+  const any = z.looseObject({ method: z.literal(method) }).overwrite((request) => {
+    const parsed = strict.safeParse(request);
+    if (!parsed.success)
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${readableIssues(parsed.error)}`);
+    return parsed.data;
+  });
+  return any as unknown as T;
+}
 
-type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+/** A request handler as `Server.setRequestHandler` takes it. */
+type Handler<T extends AnyObjectSchema> = (
+  request: SchemaOutput<T>,
+  extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>,
+) => ServerResult | Result | Promise<ServerResult | Result>;
 
 /**
- * Every handler checks its request first: malformed params answer -32602 "Invalid params for …: path: reason".
- * And the messages of one request run one at a time, each after a turn of the event loop: the SDK starts every
- * message of a JSON-RPC batch at once, so without this a batch of searches held the loop for all of them (a
- * concurrent GET of a static page waited for the whole batch). The first message starts at once.
+ * The SDK's `Server` with every request handler wrapped as it is registered. Its request is checked first
+ * (`checked`). And the messages of one request run one at a time, each after a turn of the event loop: the SDK
+ * starts every message of a JSON-RPC batch at once, so without this a batch of searches held the loop for all
+ * of them (a concurrent GET of a static page waited for the whole batch). The first message starts at once.
  */
-function guardHandlers(server: Server): void {
-  // The SDK parses requests with zod and lets the ZodError become -32603 with the raw issue dump.
-  const handlers = (server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
-  let queue: Promise<unknown> | undefined;
-  for (const [method, schema] of Object.entries(REQUESTS)) {
-    const inner = handlers.get(method);
-    if (!inner) continue;
-    const run = async (request: unknown, extra: unknown) => {
-      const parsed = (schema as z.ZodType).safeParse(request);
-      if (!parsed.success)
-        throw new RpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${readableIssues(parsed.error)}`);
-      return inner(request, extra);
-    };
-    handlers.set(method, (request, extra) => {
-      const previous = queue;
-      const mine = previous
-        ? previous.then(nextTurn).then(() => run(request, extra))
-        : Promise.resolve().then(() => run(request, extra));
-      queue = mine.catch(() => {});
-      return mine;
-    });
+class SiteServer extends Server {
+  /** The message that runs last, settled either way: the next one starts a turn after it. */
+  private last: Promise<unknown> | undefined;
+
+  // Also called by the SDK's constructors, for `ping` and `initialize`: this object's fields are not set yet
+  // then, and the handler reads them only when a request comes.
+  override setRequestHandler<T extends AnyObjectSchema>(schema: T, handler: Handler<T>): void {
+    super.setRequestHandler(checked(schema), (request, extra) => this.inTurn(() => handler(request, extra)));
+  }
+
+  private inTurn<R>(run: () => R | Promise<R>): Promise<R> {
+    const previous = this.last;
+    const mine = previous ? previous.then(nextTurn).then(run) : Promise.resolve().then(run);
+    this.last = mine.catch(() => {});
+    return mine;
   }
 }
 
 export function buildMcpServer(d: McpDeps): Server {
   const origin = d.content.origin;
-  const server = new Server(serverInfo(origin), {
+  const server = new SiteServer(serverInfo(origin), {
     capabilities: { tools: {}, resources: {}, completions: {} },
     instructions: INSTRUCTIONS,
   });
@@ -126,6 +143,5 @@ export function buildMcpServer(d: McpDeps): Server {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates }));
   server.setRequestHandler(ReadResourceRequestSchema, ({ params }) => readResource(d, params.uri));
   server.setRequestHandler(CompleteRequestSchema, ({ params }) => completeSlug(d.content, params));
-  guardHandlers(server);
   return server;
 }
