@@ -46,11 +46,17 @@ interface ToolDef<I extends z.ZodObject> {
   description: string;
   input: I;
   output: z.ZodObject;
+  /**
+   * The mirrored operation's name of each argument it names otherwise (search's `query` is the REST `q`), so the
+   * mirror test (tests/mcp/mirror.test.ts) pairs every query parameter of the operation with its argument.
+   */
+  restNames?: Partial<Record<keyof z.input<I>, string>>;
   run(d: McpDeps, args: z.output<I>): CallToolResult;
 }
 
 /** A tool as the server holds it: its definition, and `call`, which checks the arguments before running it. */
-export interface McpTool extends Omit<ToolDef<z.ZodObject>, 'run'> {
+export interface McpTool extends Omit<ToolDef<z.ZodObject>, 'run' | 'restNames'> {
+  restNames?: Readonly<Record<string, string | undefined>>;
   call(d: McpDeps, args: unknown): CallToolResult;
 }
 
@@ -139,6 +145,7 @@ export const TOOLS: readonly McpTool[] = [
       'lands on the section.',
     input: SearchInput,
     output: SearchOut,
+    restNames: { query: 'q' },
     run(d, { query, limit }) {
       const origin = d.content.origin;
       const found = searchWithFallback({ content: d.content, index: d.content.searchIndex() }, query, limit);

@@ -92,38 +92,3 @@ describe('one operation list, everything derived from it', () => {
     expect(routes.find((r) => r.id === 'getPage')!.serve).toBe('middleware');
   });
 });
-
-describe('MCP tools mirror their operations', () => {
-  it('each operation naming a tool has it, with the same limits as its query', async () => {
-    const { TOOLS } = await import('../../src/mcp/tools.ts');
-    const { z } = await import('zod');
-    const mirrored = operations.filter((op) => op.mcp);
-    expect(mirrored.map((op) => op.mcp).sort()).toEqual([
-      'get_kartage_page',
-      'list_kartage_pages',
-      'search_kartage_site',
-    ]);
-    for (const op of mirrored)
-      expect(
-        TOOLS.map((t) => t.name),
-        op.id,
-      ).toContain(op.mcp);
-    const input = (name: string) =>
-      z.toJSONSchema(TOOLS.find((t) => t.name === name)!.input, { io: 'input' }) as {
-        properties: Record<string, { maxLength?: number; maximum?: number; minimum?: number }>;
-      };
-    const query = (id: string) =>
-      z.toJSONSchema(operations.find((op) => op.id === id)!.query!, { io: 'input' }) as {
-        properties: Record<string, { maxLength?: number; maximum?: number; minimum?: number }>;
-      };
-    const search = input('search_kartage_site').properties;
-    const q = query('searchSite').properties;
-    expect(search.query!.maxLength).toBe(q.q!.maxLength);
-    expect([search.limit!.minimum, search.limit!.maximum]).toEqual([q.limit!.minimum, q.limit!.maximum]);
-    const list = input('list_kartage_pages').properties;
-    const l = query('listPages').properties;
-    expect(list.prefix!.maxLength).toBe(l.prefix!.maxLength);
-    expect(list.cursor!.maxLength).toBe(l.cursor!.maxLength);
-    expect([list.limit!.minimum, list.limit!.maximum]).toEqual([l.limit!.minimum, l.limit!.maximum]);
-  });
-});
