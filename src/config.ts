@@ -1,19 +1,190 @@
-/** @module Build- and run-time settings that are not secrets: the site's public address. */
+/**
+ * @module The configuration: every environment variable the service and its build take, in one zod schema
+ * (`EnvSchema`), each with its default as README "Configuration" writes it (tests/config.test.ts keeps that
+ * table and this schema equal). `readEnv(env)` is the only code that reads the environment; an entry point
+ * calls it once and passes the typed result on: the local server, the Vercel functions, the middleware and
+ * the scripts through `parseConfig` (src/adapters/config.ts, which shapes it for the adapters),
+ * astro.config.mjs for the site's origin and the derive step's settings. A malformed value (a number with a
+ * typo, an unknown choice, a URL that is none) stops start-up with a message naming the variable and what it
+ * expects; an unset or empty one means its default.
+ *
+ * Not configuration: the variables only the tests and the benchmarks read (E2E_PORT, FUZZ_SEED, FUZZ_RUNS,
+ * BENCH_*, LH_*, CHROMIUM_PATH) tune a test run, not the service. Those scripts read them themselves; they are
+ * not in this schema nor in the README's table.
+ */
+import { z } from 'zod';
+
+export const SITE_NAME = 'Kartage';
 
 /** Local default: the local server's own address (README "Configuration"); `PORT` alone moves it. */
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
-/** The canonical origin of the site, without a trailing slash. */
-export function siteUrl(env: Record<string, string | undefined> = process.env): string {
-  const vercel = env.VERCEL_PROJECT_PRODUCTION_URL;
-  const raw = env.SITE_URL || (vercel ? `https://${vercel}` : localSiteUrl(env));
-  return new URL(raw).origin;
+/** Each variable's default as the README's table writes it ("unset" when it has none). */
+const documented = z.registry<{ default: string }>();
+
+/** A parsed value, or what a malformed one should have been ("a whole number of milliseconds"). */
+type Parsed<T> = { value: T } | { expected: string };
+
+/**
+ * A variable: unset or empty means `fallback` (documented as `doc`, by default the fallback itself or
+ * "unset"); any other value goes through `parse`, and a malformed one is an issue naming what it expects.
+ */
+function variable<T, F>(fallback: F, parse: (v: string) => Parsed<T>, doc?: string) {
+  const schema = z
+    .string()
+    .optional()
+    .transform((raw, ctx): T | F => {
+      if (raw === undefined || raw.trim() === '') return fallback;
+      const parsed = parse(raw);
+      if ('value' in parsed) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: `must be ${parsed.expected}, got ${JSON.stringify(raw)}` });
+      return z.NEVER;
+    });
+  const shown = doc ?? (fallback === undefined || fallback === false ? 'unset' : `\`${fallback}\``);
+  return schema.register(documented, { default: shown });
 }
 
-/** The local server's address: http://localhost:<PORT>, or the default when PORT is unset. */
-function localSiteUrl(env: Record<string, string | undefined>): string {
-  const port = Number(env.PORT);
-  return Number.isInteger(port) && port > 0 && port < 65536 ? `http://localhost:${port}` : DEFAULT_SITE_URL;
+/** Free text (a token, a secret, a path, a host name), taken as written. */
+const text = (doc?: string) => variable(undefined, (v) => ({ value: v }), doc);
+
+/** A whole number from `min` to `max`, or `expected`. */
+function whole(v: string, min: number, max: number, expected: string): Parsed<number> {
+  const t = v.trim();
+  return /^\d+$/.test(t) && Number(t) >= min && Number(t) <= max ? { value: Number(t) } : { expected };
 }
 
-export const SITE_NAME = 'Kartage';
+/** A timeout: a whole number of milliseconds, 1 or more (a 0 used to mean the default unsaid; now it is refused). */
+const millis = (fallback: number) =>
+  variable(fallback, (v) => {
+    const n = whole(v, 0, Number.MAX_SAFE_INTEGER, 'a whole number of milliseconds');
+    return 'value' in n && n.value === 0 ? { expected: 'at least 1 millisecond' } : n;
+  });
+
+/** `1` on, `0` off: anything else is a typo, not "off". */
+const flag = () =>
+  variable<boolean, boolean>(false, (v) => {
+    const t = v.trim();
+    return t === '1' || t === '0' ? { value: t === '1' } : { expected: '1 (on) or 0 (off)' };
+  });
+
+/** An absolute http(s) URL. */
+const url = (fallback?: string, doc?: string) =>
+  variable(
+    fallback,
+    (v) =>
+      URL.canParse(v.trim()) && /^https?:$/.test(new URL(v.trim()).protocol)
+        ? { value: v.trim() }
+        : { expected: 'an absolute http(s) URL' },
+    doc,
+  );
+
+/** Comma-separated host names, lower-cased, blanks dropped. */
+const hosts = () =>
+  variable<string[], string[]>(
+    [],
+    (v) => ({
+      value: v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    }),
+    'unset',
+  );
+
+/** Set by Vercel on its platform; never set by hand. */
+const platform = () => text('set by Vercel');
+
+const LEAD_SINKS = ['hubspot', 'webhook', 'file'] as const;
+
+export const EnvSchema = z.object({
+  // The local server.
+  HOST: variable('127.0.0.1', (v) => ({ value: v })),
+  PORT: variable(4321, (v) => whole(v, 0, 65535, 'a port number from 0 to 65535')),
+  SITE_URL: url(undefined, '`http://localhost:$PORT` (`4321`)'),
+  TRUST_PROXY: flag(),
+  KARTAGE_DATA_DIR: text('`<cwd>/build`'),
+  KARTAGE_VAR_DIR: text('`<cwd>/var` (`/tmp/kartage` on Vercel)'),
+  // The shared store.
+  UPSTASH_REDIS_REST_URL: url(),
+  UPSTASH_REDIS_REST_TOKEN: text(),
+  KV_REST_API_URL: url(),
+  KV_REST_API_TOKEN: text(),
+  KARTAGE_STORE_TIMEOUT_MS: millis(300),
+  KARTAGE_LEAD_STORE_TIMEOUT_MS: millis(1500),
+  // Leads.
+  LEAD_SINK: variable(
+    undefined,
+    (v) => {
+      const kind = LEAD_SINKS.find((k) => k === v.trim());
+      return kind ? { value: kind } : { expected: 'hubspot, webhook or file' };
+    },
+    'inferred',
+  ),
+  HUBSPOT_ACCESS_TOKEN: text(),
+  HUBSPOT_PORTAL_ID: text(),
+  HUBSPOT_FORM_ID: text(),
+  HUBSPOT_API_BASE: url('https://api.hsforms.com'),
+  LEAD_WEBHOOK_URL: url(),
+  LEAD_WEBHOOK_SECRET: text(),
+  LEAD_SINK_TIMEOUT_MS: millis(5000),
+  SALES_WEBHOOK_URL: url(),
+  CRON_SECRET: text(),
+  // MCP.
+  MCP_ALLOWED_HOSTS: hosts(),
+  // Set by the platform.
+  VERCEL: platform(),
+  VERCEL_URL: platform(),
+  VERCEL_BRANCH_URL: platform(),
+  VERCEL_PROJECT_PRODUCTION_URL: platform(),
+  // The build's derive step.
+  KARTAGE_SKIP_DERIVE: flag(),
+  KARTAGE_DERIVE_WORKERS: variable(
+    undefined,
+    (v) => whole(v, 1, Number.MAX_SAFE_INTEGER, 'a whole number of worker threads, 1 or more'),
+    'one per core',
+  ),
+  KARTAGE_DERIVE_TIMINGS: flag(),
+});
+export type Env = z.output<typeof EnvSchema>;
+
+/** Every variable of the schema with its default as the README writes it. */
+export function documentedDefaults(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(EnvSchema.shape).map(([name, schema]) => [name, documented.get(schema)?.default ?? '']),
+  );
+}
+
+/** One or more malformed variables, each on its own line. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration (README "Configuration"):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Reads the environment once: every variable checked, defaults applied; throws a `ConfigError`. */
+export function readEnv(raw: Record<string, string | undefined>): Env {
+  const parsed = EnvSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
+}
+
+/**
+ * The canonical origin of the site, without a trailing slash: SITE_URL, else Vercel's production host, else
+ * the local server's address (http://localhost:<PORT>; the default when PORT is 0).
+ */
+export function siteOrigin(env: Env): string {
+  if (env.SITE_URL) return new URL(env.SITE_URL).origin;
+  if (env.VERCEL_PROJECT_PRODUCTION_URL) return new URL(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}`).origin;
+  return env.PORT > 0 ? `http://localhost:${env.PORT}` : DEFAULT_SITE_URL;
+}
+
+/**
+ * `siteOrigin` of an environment, for the scripts that need the origin alone (server/build-check.ts,
+ * server/vercel-build.ts); they call it bare, so the process's environment is the default here.
+ */
+export function siteUrl(raw: Record<string, string | undefined> = process.env): string {
+  return siteOrigin(readEnv(raw));
+}

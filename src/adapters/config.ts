@@ -1,53 +1,13 @@
 /**
- * @module The environment, read once with a schema: every setting the service takes (README
- * "Configuration"), checked and turned into one typed `Config`. Entry points (a Vercel function, the
- * middleware, the local server, a script) call `parseConfig(process.env)` once and pass the result on;
- * nothing else reads `process.env`.
+ * @module The configuration as the adapters use it: the environment read once with the one schema
+ * (src/config.ts, README "Configuration") and shaped into a typed `Config` (which store, which lead sink,
+ * which folders, which hosts). Entry points (a Vercel function, the middleware, the local server, a script)
+ * call `parseConfig(process.env)` once and pass the result on; nothing else reads `process.env`.
  */
 import { join } from 'node:path';
-import { z } from 'zod';
-import { siteUrl } from '../config.ts';
+import { readEnv, siteOrigin, type Env } from '../config.ts';
 import { DATA_DIR } from '../core/content.ts';
 import { DB_FILE } from './sqlite-store.ts';
-
-/** A positive number of milliseconds, or unset (an empty or non-numeric value counts as unset). */
-const millis = z
-  .string()
-  .optional()
-  .transform((v) => (v && Number(v) > 0 ? Number(v) : undefined));
-const text = z
-  .string()
-  .optional()
-  .transform((v) => v || undefined);
-
-export const EnvSchema = z.object({
-  UPSTASH_REDIS_REST_URL: text,
-  UPSTASH_REDIS_REST_TOKEN: text,
-  KV_REST_API_URL: text,
-  KV_REST_API_TOKEN: text,
-  KARTAGE_STORE_TIMEOUT_MS: millis,
-  KARTAGE_LEAD_STORE_TIMEOUT_MS: millis,
-  LEAD_SINK: text,
-  LEAD_SINK_TIMEOUT_MS: millis,
-  HUBSPOT_ACCESS_TOKEN: text,
-  HUBSPOT_PORTAL_ID: text,
-  HUBSPOT_FORM_ID: text,
-  HUBSPOT_API_BASE: text,
-  LEAD_WEBHOOK_URL: text,
-  LEAD_WEBHOOK_SECRET: text,
-  SALES_WEBHOOK_URL: text,
-  KARTAGE_VAR_DIR: text,
-  KARTAGE_DATA_DIR: text,
-  CRON_SECRET: text,
-  MCP_ALLOWED_HOSTS: text,
-  VERCEL: text,
-  VERCEL_URL: text,
-  VERCEL_BRANCH_URL: text,
-  VERCEL_PROJECT_PRODUCTION_URL: text,
-  SITE_URL: text,
-  PORT: text,
-});
-export type Env = z.output<typeof EnvSchema>;
 
 export type StoreConfig =
   | { kind: 'upstash'; url: string; token: string; timeoutMs?: number; leadTimeoutMs?: number }
@@ -66,6 +26,11 @@ export interface Config {
    * address), for links in sales notifications; the content's own origin is the build's.
    */
   origin: string;
+  /** Address and port the local server listens on (HOST, PORT; 0: any free port). */
+  host: string;
+  port: number;
+  /** Whether the local server takes the client address from X-Forwarded-For's last hop (TRUST_PROXY=1). */
+  trustProxy: boolean;
   /** Folder of the build's data files (`<cwd>/build`, or KARTAGE_DATA_DIR). */
   dataDir: string;
   /** Whether KARTAGE_DATA_DIR chose `dataDir` (the middleware otherwise reads the files beside it). */
@@ -110,13 +75,20 @@ function sinkConfig(env: Env, file: string): SinkConfig {
     if (!webhook) return { kind: 'invalid', error: 'LEAD_SINK=webhook needs LEAD_WEBHOOK_URL and LEAD_WEBHOOK_SECRET' };
     return { kind, url: env.LEAD_WEBHOOK_URL!, secret: env.LEAD_WEBHOOK_SECRET!, timeoutMs };
   }
-  if (kind === 'file') return { kind, file };
-  return { kind: 'invalid', error: `LEAD_SINK must be hubspot, webhook or file, not "${kind}"` };
+  // An unknown LEAD_SINK never gets here: the schema refuses it at start-up.
+  return { kind, file };
 }
 
-/** Reads the environment once. `cwd` anchors the default data and state folders. */
+/**
+ * Reads the environment once (throws a `ConfigError` naming each malformed variable). `cwd` anchors the
+ * default data and state folders.
+ */
 export function parseConfig(raw: Record<string, string | undefined>, cwd = process.cwd()): Config {
-  const env = EnvSchema.parse(raw);
+  return configOf(readEnv(raw), cwd);
+}
+
+/** The adapters' view of a checked environment. */
+export function configOf(env: Env, cwd = process.cwd()): Config {
   const varDir = env.KARTAGE_VAR_DIR ?? (env.VERCEL ? '/tmp/kartage' : join(cwd, 'var'));
   const dbFile = join(varDir, DB_FILE);
   const url = env.UPSTASH_REDIS_REST_URL ?? env.KV_REST_API_URL;
@@ -125,9 +97,12 @@ export function parseConfig(raw: Record<string, string | undefined>, cwd = proce
   for (const host of [env.VERCEL_URL, env.VERCEL_BRANCH_URL, env.VERCEL_PROJECT_PRODUCTION_URL]) {
     if (host) hosts.add(host.toLowerCase());
   }
-  for (const h of (env.MCP_ALLOWED_HOSTS ?? '').split(',')) if (h.trim()) hosts.add(h.trim().toLowerCase());
+  for (const host of env.MCP_ALLOWED_HOSTS) hosts.add(host);
   return {
-    origin: siteUrl(raw),
+    origin: siteOrigin(env),
+    host: env.HOST,
+    port: env.PORT,
+    trustProxy: env.TRUST_PROXY,
     dataDir: env.KARTAGE_DATA_DIR ?? join(cwd, DATA_DIR),
     dataDirGiven: env.KARTAGE_DATA_DIR !== undefined,
     varDir,
