@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, withBaseHeaders, type App } from './app.ts';
 import { bodyOf, withBody } from './static-files.ts';
 import { toRequest, sendResponse } from './node-http.ts';
+import { parseConfig, type Config } from '../src/adapters/config.ts';
 import { createDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
 import { internalError } from '../src/http/pipeline.ts';
@@ -28,6 +29,8 @@ export interface ServerOptions {
   root?: string;
   distDir?: string;
   deps?: Deps;
+  /** The settings `deps` is built from when not given (`main` passes the environment's, read once). */
+  config?: Config;
   trustProxy?: boolean;
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void;
@@ -65,7 +68,7 @@ function batchedStdout(): (line: string) => void {
 
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const root = opts.root ?? PROJECT_ROOT;
-  const deps = opts.deps ?? createDeps({ dataDir: join(root, 'build') });
+  const deps = opts.deps ?? createDeps({ config: opts.config, dataDir: join(root, 'build') });
   deps.content(); // fail at start, not on the first request, when the build is missing
   const app = await createApp({ distDir: opts.distDir ?? join(root, 'dist'), deps });
   const log = opts.log ?? batchedStdout();
@@ -179,11 +182,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   };
 }
 
-/** `node server/main.ts`: serve until SIGINT/SIGTERM. */
+/**
+ * `node server/main.ts`: serve until SIGINT/SIGTERM. The environment is read here, once; a malformed
+ * setting stops start-up with a message naming it.
+ */
 export async function main(): Promise<void> {
-  const host = process.env.HOST || '127.0.0.1';
-  const port = Number(process.env.PORT || 4321);
-  const running = await startServer({ host, port, trustProxy: process.env.TRUST_PROXY === '1' });
+  const config = parseConfig(process.env);
+  const running = await startServer({ host: config.host, port: config.port, trustProxy: config.trustProxy, config });
   const content = running.deps.content();
   console.log(
     [
