@@ -120,10 +120,12 @@ function pruneCache(cache: PageCache, used: Set<string>) {
   }
 }
 
-/** Default worker count: one per core the process may use (the main thread mostly waits meanwhile). */
+/**
+ * Default worker count: one per core the process may use (the main thread mostly waits meanwhile).
+ * KARTAGE_DERIVE_WORKERS reaches the step as its `workers` option (src/build/integration.ts).
+ */
 export function defaultWorkers(): number {
-  const env = Number(process.env.KARTAGE_DERIVE_WORKERS);
-  return Number.isInteger(env) && env >= 1 ? env : availableParallelism();
+  return availableParallelism();
 }
 
 /** Files per message to a worker: small enough to balance the load, large enough that messages cost nothing. */

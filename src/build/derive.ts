@@ -47,6 +47,8 @@ export interface DeriveOptions {
   workers?: number;
   /** Folder of derived pages by content hash (unchanged pages are not parsed again); none by default. */
   cacheDir?: string;
+  /** Log each phase's time to stderr (KARTAGE_DERIVE_TIMINGS=1 in the build); off by default. */
+  timings?: boolean;
 }
 
 /**
@@ -78,13 +80,13 @@ function filesUnder(dir: string, skip: readonly string[] = []): string[] {
 }
 
 /**
- * Per-phase timings of the step on stderr when KARTAGE_DERIVE_TIMINGS=1 (to see where the time goes; off by
- * default): each call logs the wall-clock time since the previous one under its name, and the CPU time the
+ * Per-phase timings of the step on stderr when `enabled` (KARTAGE_DERIVE_TIMINGS=1: to see where the time goes;
+ * off by default): each call logs the wall-clock time since the previous one under its name, and the CPU time the
  * process spent meanwhile in all its threads (workers included; less sensitive to a busy machine). With `since`,
  * it also logs both since the end of that earlier phase.
  */
-function phaseClock(): (name: string, since?: string) => void {
-  if (process.env.KARTAGE_DERIVE_TIMINGS !== '1') return () => {};
+function phaseClock(enabled: boolean): (name: string, since?: string) => void {
+  if (!enabled) return () => {};
   const cpuNow = () => {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
@@ -201,7 +203,7 @@ async function writeContentJson(path: string, data: ContentData, records: readon
 
 export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; timings: DeriveTimings }> {
   const started = performance.now();
-  const phase = phaseClock();
+  const phase = phaseClock(opts.timings ?? false);
   const html = filesUnder(opts.distDir)
     .filter((file) => file.endsWith('.html'))
     .map((file) => (sep === '/' ? file : file.split('/').join(sep)))

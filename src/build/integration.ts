@@ -1,11 +1,23 @@
-/** Astro integration that runs the derive step after `astro build` (set KARTAGE_SKIP_DERIVE=1 to skip). */
+/**
+ * Astro integration that runs the derive step after `astro build`. Its settings come from astro.config.mjs,
+ * which reads the environment once (KARTAGE_SKIP_DERIVE, KARTAGE_DERIVE_WORKERS, KARTAGE_DERIVE_TIMINGS).
+ */
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { deriveSite } from './derive.ts';
 import { DATA_DIR } from '../core/content.ts';
 
-export function derive(): AstroIntegration {
+export interface DeriveSettings {
+  /** Skip the step (the Astro build alone, for debugging it). */
+  skip: boolean;
+  /** Worker threads for the pages; default one per core. */
+  workers?: number;
+  /** Log each phase's time to stderr. */
+  timings: boolean;
+}
+
+export function derive(settings: DeriveSettings): AstroIntegration {
   let root = '';
   let origin = '';
   return {
@@ -16,7 +28,7 @@ export function derive(): AstroIntegration {
         origin = new URL(config.site!).origin;
       },
       'astro:build:done': async ({ dir, logger }) => {
-        if (process.env.KARTAGE_SKIP_DERIVE === '1') return logger.warn('derive step skipped (KARTAGE_SKIP_DERIVE=1)');
+        if (settings.skip) return logger.warn('derive step skipped (KARTAGE_SKIP_DERIVE=1)');
         const started = performance.now();
         const cacheDir = join(root, 'node_modules/.cache/kartage-derive');
         const { pages } = await deriveSite({
@@ -24,6 +36,8 @@ export function derive(): AstroIntegration {
           dataDir: join(root, DATA_DIR),
           origin,
           cacheDir,
+          workers: settings.workers,
+          timings: settings.timings,
         });
         logger.info(
           `derived ${pages.length} pages: twins, JSON, llms.txt, sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`,
