@@ -66,6 +66,18 @@ function originAllowed(origin: string): boolean {
   }
 }
 
+/** The body, read within `MCP_BODY_BYTES`, or its refusal: 413 past the limit, 400 when it breaks off. */
+async function readMcpBody(request: Request): Promise<Buffer | Response> {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readBody(request, MCP_BODY_BYTES);
+  } catch (e) {
+    if (e instanceof BodyUnreadable) return errorResponse(400, 'Request body could not be read to its end');
+    throw e;
+  }
+  return bytes ?? errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`);
+}
+
 /**
  * Answers one POST to `/mcp` (the pipeline has checked the method, metered the request and adds CORS):
  * the Host and Origin checks, the body limit, the batch rules, then the SDK's transport. `rate` holds the
@@ -94,14 +106,8 @@ export async function handleMcp(request: Request, d: Deps, rate: Record<string, 
   let forward = request;
   let headers = rate;
   if (accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json') {
-    let bytes: Buffer | undefined;
-    try {
-      bytes = await readBody(request, MCP_BODY_BYTES);
-    } catch (e) {
-      if (e instanceof BodyUnreadable) return errorResponse(400, 'Request body could not be read to its end');
-      throw e;
-    }
-    if (!bytes) return errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`);
+    const bytes = await readMcpBody(request);
+    if (bytes instanceof Response) return bytes;
     try {
       parsedBody = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
