@@ -103,6 +103,14 @@ export const WorkingSchema = z
       .number()
       .optional()
       .meta({ description: 'AUD a year paid annually (twelve months for the price of ten).' }),
+    chosenFor: z
+      .object({ officeUsers: z.int().optional(), movesPerYear: z.int().optional(), warehouses: z.int().optional() })
+      .optional()
+      .meta({
+        description:
+          "The question named no plan: the figures the plan was chosen from (the pricing page's rule: each " +
+          'figure points to the smallest plan that covers it; the biggest of those wins).',
+      }),
     from: z.boolean().meta({ description: 'The plan is quoted: the figure is a starting price.' }),
     currency: z.literal('AUD'),
     gst: z.literal('excluded'),

@@ -7,6 +7,7 @@ import { askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
+import { termGroups } from '../../src/core/ask/question.ts';
 import { plainOf, sentencePlain, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
 import { inventedSentences } from '../helpers/ask-metrics.ts';
 
@@ -151,6 +152,45 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('what does Growth include?', pricing)).toBeUndefined();
   });
 
+  it('counts extras only in the clause that says so; a number beats "an" for the same thing', () => {
+    // "plus" belongs to the add-on; the staff count after "we've got" is a total (15 are Growth's own).
+    expect(
+      priceQuestion('growth plus the video survey add on, and we have got 18 office staff. monthly cost?', pricing)!
+        .monthly,
+    ).toBe(890 + 150 + 3 * 45);
+    // "45 people need an office login": 45 in all, not 45 and one more.
+    expect(
+      priceQuestion("Professional tier, but 45 people need an office login. What's the monthly bill?", pricing)!
+        .monthly,
+    ).toBe(1890 + 5 * 45);
+  });
+
+  it('a plan name used as an adjective is not a plan', () => {
+    expect(priceQuestion('do you hold professional indemnity insurance, and for how much?', pricing)).toBeUndefined();
+    expect(priceQuestion('what does a growth strategy cost a removalist?', pricing)).toBeUndefined();
+    expect(priceQuestion('professional, how much a month?', pricing)!.plan).toBe('Professional');
+  });
+
+  it('picks the plan from the figures when none is named: the figure needing the biggest plan wins', () => {
+    const w = priceQuestion(
+      '1400 moves a yr, one warehouse, 12 in the office, plus the video survey app: how much?',
+      pricing,
+    )!;
+    expect([w.plan, w.monthly, w.chosenFor]).toEqual([
+      'Growth',
+      890 + 150,
+      { officeUsers: 12, movesPerYear: 1400, warehouses: 1 },
+    ]);
+    expect(workingSentence(w)).toMatch(
+      /^For 12 office users, 1,400 moves a year and 1 warehouse, the plan that fits is Growth\./,
+    );
+    // 300 a month is 3,600 a year: Professional, whatever the warehouses say.
+    expect(priceQuestion('about 300 jobs a month and no warehouse, which plan and what cost?', pricing)!.plan).toBe(
+      'Professional',
+    );
+    expect(priceQuestion('we have 3 trucks, what does it cost?', pricing)).toBeUndefined();
+  });
+
   it('a follow-up keeps the add-ons and takes the new plan', () => {
     const w = priceQuestion('and the Professional one?', pricing, 'How much is Growth with 3 extra users a month?')!;
     expect(w.plan).toBe('Professional');
@@ -169,6 +209,9 @@ describe('handoff', () => {
     ['can I talk to a real person', 'contact'],
     ['our crew app is not working since the update', 'contact'],
     ['I need a quote for my house move to Perth', 'contact'],
+    ['can someone walk me thru the system next tues arvo?', 'demo'],
+    ['i missed a call from you, can you try me again on my mobile?', 'callback'],
+    ['pls leave a msg for the sales team', 'message'],
   ] as const)('%s -> %s', (q, intent) => {
     expect(handoffIntent(q)?.intent).toBe(intent);
   });
@@ -176,6 +219,17 @@ describe('handoff', () => {
   it('asks for nobody in a plain question', () => {
     for (const q of ['is there a free trial?', 'does the crew app work offline?', 'how much is Growth?'])
       expect(handoffIntent(q)).toBeUndefined();
+  });
+
+  it('reads a hypothetical fault or a question about reply times as a question, not a request', () => {
+    for (const q of [
+      'if the system goes down, what uptime do you guarantee?',
+      'are you open on a saturday if something is broken?',
+      'what happens if the crew app crashes mid-job?',
+      'if i send a question through the contact page how quick does someone get back to me?',
+    ])
+      expect(handoffIntent(q), q).toBeUndefined();
+    expect(handoffIntent('the crew app crashes every time we open a job')?.intent).toBe('contact');
   });
 
   it('knows the support hours: 7am to 7pm AEST (UTC+10), Monday to Saturday', () => {
@@ -226,6 +280,13 @@ describe('askSite on a small site', () => {
   const at = Date.parse('2026-11-25T02:00:00Z');
   const ask = (question: string, conversation?: Parameters<typeof askSite>[1]['conversation']) =>
     askSite({ index, pricing, origin: 'https://k.example', now: at }, { question, conversation });
+
+  it('reads chat shorthand as the words it stands for ("u", "r", "pls" are nothing; "devs", "inc" are words)', () => {
+    const words = (q: string) => termGroups(q, index).map((g) => g.word);
+    expect(words('r u guys open, pls?')).toEqual(['open']);
+    expect(words('is that inc gst')).toEqual(['including', 'gst']);
+    expect(words('do devs get notice')).toEqual(['developers', 'notice']);
+  });
 
   it('answers with the section that holds the question, quoted and linked to it', () => {
     const r = ask('can we trial it for free?');

@@ -411,6 +411,11 @@ function pricingQuotes(index: AskIndex, working: Working): Quote[] {
     const q = find([name, dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]);
     if (q) out.push(q);
   }
+  if (working.chosenFor) {
+    // The rule the plan was chosen by, as the pricing page states it.
+    const q = find(['biggest plan wins']);
+    if (q) out.unshift(q);
+  }
   if (working.annual !== undefined) {
     const q = find(['two months off']);
     if (q) out.push(q);

@@ -6,6 +6,7 @@
  */
 import { fold } from '../search/analyze.ts';
 import { COMPANY } from '../../contract/company.ts';
+import { CHAT_SPEAK } from './phrases.ts';
 
 export type HandoffIntent = 'demo' | 'contact' | 'callback' | 'message';
 
@@ -18,6 +19,12 @@ export interface Handoff {
 /** Words of a fault report (an existing customer's problem: support is the right channel). */
 const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out`;
 const SUPPORT = new RegExp(String.raw`\b(${FAULT}|our account|my account)\b`);
+const FAULT_WORDS = new RegExp(String.raw`\b(${FAULT})\b`, 'g');
+/** A hypothetical ("if the system goes down...", "what happens when..."): a question, not a fault report. */
+const HYPOTHETICAL =
+  /^(if|what if|what happens|in case|say|suppose|supposing|imagine)\b|\b(if|when|in case) (the|our|your|a|an|my|we|you|it|its|it's|someone|something|somethings|something's|anything|there's|theres)\b/;
+/** Asking how soon a person replies is a question about the process, not a request to leave a message. */
+const HOW_SOON = /\bhow (quick|quickly|fast|soon|long)\b|\bwhat('?s| is) (the|your) (response|reply) time\b/;
 
 /** Patterns on the folded question, tried in order: the first intent whose pattern matches wins. */
 const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
@@ -27,7 +34,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   ],
   [
     'callback',
-    /\b(call|ring|phone|bell) (me|us|him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\bcall (him|her|them) (on|at|back)\b/,
+    /\b(call|ring|phone|bell) (me|us|him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\bcall (him|her|them) (on|at|back)\b|\b(try|reach|get|contact) (me|us)( again)? on (my|our|the|this) (mobile|phone|number|cell|landline|mob)\b|\bmissed (a|your|the) (call|phone call)\b/,
   ],
   [
     'demo',
@@ -46,7 +53,11 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
  * (what is left may still be a question for the site: "book a demo of storage billing" -> "of storage billing").
  */
 export function handoffIntent(question: string): { intent: HandoffIntent; rest: string } | undefined {
-  const q = fold(question).replace(/[’‘]/g, "'");
+  let q = fold(question)
+    .replace(/[’‘]/g, "'")
+    .replace(/\b[a-z0-9]+\b/g, (w) => CHAT_SPEAK[w] ?? w);
+  if (HYPOTHETICAL.test(q)) q = q.replace(FAULT_WORDS, ' ');
+  if (HOW_SOON.test(q)) q = q.replace(/\bget back to (me|us)\b/g, 'reply');
   for (const [intent, pattern] of INTENTS) {
     if (pattern.test(q)) {
       let rest = q;
@@ -58,7 +69,10 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
 }
 
 /** Whether an existing customer reports a fault (the right channel is support, not sales). */
-export const isSupportRequest = (question: string) => SUPPORT.test(fold(question));
+export const isSupportRequest = (question: string) => {
+  const q = fold(question).replace(/[’‘]/g, "'");
+  return !HYPOTHETICAL.test(q) && SUPPORT.test(q);
+};
 
 const AEST_MS = 10 * 3600_000;
 const OPEN_HOUR = 7;

@@ -16,6 +16,67 @@ export const ASK_FILLER: ReadonlySet<string> = new Set(
 );
 
 /**
+ * How people type in a chat box -> the word they mean (general shorthand, not this site's terms): the word is read as
+ * if typed in full ("u" -> you, a stop word then; "devs" -> developers; "inc gst" -> including gst).
+ */
+export const CHAT_SPEAK: Readonly<Record<string, string>> = {
+  u: 'you',
+  r: 'are',
+  ur: 'your',
+  ya: 'you',
+  yr: 'year',
+  yrs: 'years',
+  mth: 'month',
+  mths: 'months',
+  wk: 'week',
+  wks: 'weeks',
+  hr: 'hour',
+  hrs: 'hours',
+  min: 'minute',
+  mins: 'minutes',
+  msg: 'message',
+  msgs: 'messages',
+  abt: 'about',
+  b4: 'before',
+  w: 'with',
+  coz: 'because',
+  cos: 'because',
+  cuz: 'because',
+  thru: 'through',
+  tho: 'though',
+  gonna: 'going',
+  wanna: 'want',
+  gotta: 'got',
+  dunno: 'know',
+  inc: 'including',
+  incl: 'including',
+  ex: 'excluding',
+  excl: 'excluding',
+  info: 'information',
+  govt: 'government',
+  gov: 'government',
+  dept: 'department',
+  dev: 'developer',
+  devs: 'developers',
+  cert: 'certification',
+  certs: 'certifications',
+  admin: 'administration',
+  approx: 'approximately',
+  arvo: 'afternoon',
+  tues: 'tuesday',
+  thurs: 'thursday',
+  subbie: 'subcontractor',
+  subbies: 'subcontractors',
+  somethings: 'something',
+  heaps: 'many',
+  heap: 'many',
+  asap: 'soon',
+  pls: 'please',
+  plz: 'please',
+  thx: 'thanks',
+};
+
+/**
  * Everyday words that name no topic of their own on this site ("commit", "run", "big", "back"): they count in a
  * question, at a third of their weight, so a rare but generic word never outweighs the topic words.
  */

@@ -29,6 +29,11 @@ export interface Working {
   yearBilled?: 'annually' | 'monthly';
   /** The plan the figure is compared with ("how much more is Professional than Growth?"): its price is subtracted. */
   comparedWith?: string;
+  /**
+   * The question named no plan but its figures: the plan is the one the pricing page's rule picks (each figure's
+   * smallest plan; the biggest of those wins).
+   */
+  chosenFor?: { officeUsers?: number; movesPerYear?: number; warehouses?: number };
   /** The plan is priced "from" and quoted (Enterprise): the figure is a starting price, not a total. */
   from: boolean;
   currency: 'AUD';
@@ -72,10 +77,18 @@ const COUNTED: readonly (readonly [string, string])[] = [
   ['video-survey', String.raw`\s+video\s+survey(?:\s+apps?)?`],
 ];
 
+/**
+ * A plan's name, as a plan: at the end, before punctuation or a number, or before a word that keeps it one
+ * ("Professional plan", "growth with 3 more users"); not as an adjective of something else ("professional
+ * indemnity", "growth strategy", "enterprise bargaining").
+ */
+const PLAN_NAME =
+  /\b(starter|growth|professional|pro|enterprise)\b(?=\s*(?:$|[^\s\w]|\d|(?:plan|plans|tier|tiers|one|ones|package|subscription|level|option|version|edition|and|or|plus|with|without|for|at|on|in|but|if|is|are|was|vs|versus|than|to|from|cost|costs|price|priced|pricing|monthly|yearly|annual|annually|per|a|an|the|would|will|do|does|did|we|i|you|include|includes|including|have|has|come|comes|get|gets|need|needs|over|instead|rather|compared|then|so|ex|inc|excluding|including|gst|each|every|work|works|suit|suits|cover|covers|allow|allows|let|lets)\b))/g;
+
 /** The plans a question names, by id, in order. */
 function plansOf(q: string): string[] {
   const out: string[] = [];
-  for (const m of q.matchAll(/\b(starter|growth|professional|pro|enterprise)\b/g)) {
+  for (const m of q.matchAll(PLAN_NAME)) {
     const id = m[1] === 'pro' ? 'professional' : m[1]!;
     if (!out.includes(id)) out.push(id);
   }
@@ -83,19 +96,27 @@ function plansOf(q: string): string[] {
 }
 const planOf = (q: string): string | undefined => plansOf(q)[0];
 
+const ARTICLE = /^(a|an|one)$/;
+/** Where a new clause starts: punctuation, or a new subject ("and we've got 18 staff"). */
+const CLAUSE = /[,.;:?!]|\b(?:we|we've|we're|weve|were|i|i've|ive|i'm|im|there|there's|theres|our|they|they're)\b/;
+
 /** Quantities of each add-on the question counts. */
 function addOnsOf(q: string, pricing: Pricing): Map<string, { n: number; extra: boolean }> {
   const out = new Map<string, { n: number; extra: boolean }>();
   for (const [id, thing] of COUNTED) {
     const re = new RegExp(String.raw`\b${NUM}${MORE}(?:${thing})\b`, 'g');
-    for (const m of q.matchAll(re)) {
+    const counts = [...q.matchAll(re)];
+    // "45 people need an office login": a number is the count; "a"/"an"/"one" only counts when no number does.
+    const numbered = counts.some((m) => !ARTICLE.test(m[1]!));
+    for (const m of counts) {
+      if (numbered && ARTICLE.test(m[1]!)) continue;
       const n = numberOf(m[1]!);
       if (!Number.isFinite(n) || n <= 0 || n > 10_000) continue;
-      // Extra when the request says so anywhere before the count ("Starter plus 2 more logins and 4 phones");
-      // "Starter with 7 office users" is a total, of which the plan's own are free.
-      const extra = /\b(more|extra|additional|further|plus|another|add|adding|on top)\b/.test(
-        q.slice(0, m.index) + m[0],
-      );
+      // Extra when the request says so in the clause of the count ("Starter plus 2 more logins and 4 phones");
+      // "Starter with 7 office users", "..., and we've got 18 office staff" are totals, of which the plan's own are
+      // free.
+      const clause = (q.slice(0, m.index) + m[0]).split(CLAUSE).at(-1)!;
+      const extra = /\b(more|extra|additional|further|plus|another|add|adding|on top)\b/.test(clause);
       out.set(id, { n: (out.get(id)?.n ?? 0) + n, extra });
     }
   }
@@ -108,6 +129,52 @@ function addOnsOf(q: string, pricing: Pricing): Map<string, { n: number; extra: 
   }
   for (const id of out.keys()) if (!pricing.addOns.some((a) => a.id === id)) out.delete(id);
   return out;
+}
+
+const COUNT_WORD = String.raw`(\d[\d,]*|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|no)`;
+const MOVES =
+  /\b(\d[\d,]*)\s*(?:moves|jobs|removals|relocations)(?:\s+(?:a|per|each|every|in a)\s+(yr|year|annum|month|mth|week|wk))?/;
+const WAREHOUSES = new RegExp(
+  String.raw`\b${COUNT_WORD}\s+(?:warehouses?|depots?|storage (?:sites?|facility|facilities))\b`,
+);
+const OFFICE =
+  /\b(\d[\d,]*)\s+(?:of us\s+|people\s+|staff\s+|users?\s+)?(?:in|at) the office\b|\b(\d[\d,]*)\s+office\s+(?:staff|users?|people|logins?)\b/;
+const WHICH_PLAN = /\b(which|what) (plan|tier)\b|\bplan (would|should|do) (we|i)\b/;
+
+/**
+ * The plan for a question that names none but gives its figures (office staff, moves a year, warehouses), by the
+ * pricing page's rule: each figure points to the smallest plan that covers it, and the biggest of those wins.
+ */
+function chosenPlan(
+  q: string,
+  pricing: Pricing,
+): { id: string; chosenFor: NonNullable<Working['chosenFor']> } | undefined {
+  const chosenFor: NonNullable<Working['chosenFor']> = {};
+  const moves = MOVES.exec(q);
+  if (moves) {
+    const n = Number(moves[1]!.replace(/,/g, ''));
+    const per = moves[2] ?? 'year';
+    chosenFor.movesPerYear = /^(month|mth)$/.test(per) ? n * 12 : /^(week|wk)$/.test(per) ? n * 52 : n;
+  }
+  const warehouses = WAREHOUSES.exec(q);
+  if (warehouses) chosenFor.warehouses = warehouses[1] === 'no' ? 0 : numberOf(warehouses[1]!);
+  const office = OFFICE.exec(q);
+  if (office) chosenFor.officeUsers = Number((office[1] ?? office[2])!.replace(/,/g, ''));
+  const figures: [number | undefined, (p: Pricing['plans'][number]) => number | null][] = [
+    [chosenFor.officeUsers, (p) => p.officeUsers],
+    [chosenFor.movesPerYear, (p) => p.maxMovesPerYear],
+    [chosenFor.warehouses, (p) => p.maxWarehouses],
+  ];
+  let at = -1;
+  for (const [n, limit] of figures) {
+    if (n === undefined || !Number.isFinite(n)) continue;
+    const fits = pricing.plans.findIndex((p) => {
+      const max = limit(p);
+      return max === null || max >= n;
+    });
+    at = Math.max(at, fits < 0 ? pricing.plans.length - 1 : fits);
+  }
+  return at < 0 ? undefined : { id: pricing.plans[at]!.id, chosenFor };
 }
 
 /** Whether a question asks for money figures at all. */
@@ -132,6 +199,11 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const prevWorking = prev !== undefined && ASKS_PRICE.test(prev) && planOf(prev) !== undefined;
   if (!planId && prevWorking && addOns.size) planId = planOf(prev!);
   if (planId && !addOns.size && prevWorking) addOns = addOnsOf(prev!, pricing);
+  let chosen: ReturnType<typeof chosenPlan>;
+  if (!planId && (ASKS_PRICE.test(q) || WHICH_PLAN.test(q))) {
+    chosen = chosenPlan(q, pricing);
+    planId = chosen?.id;
+  }
   if (!planId) return undefined;
   const annual = ANNUAL.test(q) || (prevWorking && !ASKS_PRICE.test(q) && ANNUAL.test(prev!));
   if (!ASKS_PRICE.test(q) && !addOns.size && !annual && !(prevWorking && planOf(q))) return undefined;
@@ -171,6 +243,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     gst: 'excluded',
   };
   if (other && !other.priceFrom) working.comparedWith = other.name;
+  if (chosen) working.chosenFor = chosen.chosenFor;
   if (annual) {
     const monthByMonth = MONTH_BY_MONTH.test(q) && !/\b(annual|annually|yearly|upfront|up front)\b/.test(q);
     working.yearBilled = monthByMonth ? 'monthly' : 'annually';
@@ -194,12 +267,23 @@ export function workingSentence(w: Working): string {
       : `${l.quantity} × ${dollars(l.unitPrice)} for ${l.item.toLowerCase()}${l.quantity > 1 ? 's' : ''} (${l.unit})`,
   );
   const sum = parts.join(' + ');
+  const f = w.chosenFor;
+  const figures = f
+    ? [
+        f.officeUsers === undefined ? '' : `${f.officeUsers} office user${f.officeUsers === 1 ? '' : 's'}`,
+        f.movesPerYear === undefined ? '' : `${f.movesPerYear.toLocaleString('en-AU')} moves a year`,
+        f.warehouses === undefined ? '' : `${f.warehouses} warehouse${f.warehouses === 1 ? '' : 's'}`,
+      ].filter(Boolean)
+    : [];
+  const chosen = figures.length
+    ? `For ${figures.join(', ').replace(/, ([^,]*)$/, ' and $1')}, the plan that fits is ${w.plan}. `
+    : '';
   if (w.from) {
-    return `${w.plan} is quoted: it starts from ${dollars(w.monthly)} a month excluding GST (${sum}), and the final figure depends on your business.`;
+    return `${chosen}${w.plan} is quoted: it starts from ${dollars(w.monthly)} a month excluding GST (${sum}), and the final figure depends on your business.`;
   }
   const annual =
     w.annual === undefined
       ? ''
       : ` Paid annually that is ${dollars(w.annual)} a year (twelve months for the price of ten).`;
-  return `That comes to ${dollars(w.monthly)} a month excluding GST: ${sum} = ${dollars(w.monthly)}.${annual}`;
+  return `${chosen}That comes to ${dollars(w.monthly)} a month excluding GST: ${sum} = ${dollars(w.monthly)}.${annual}`;
 }

@@ -8,7 +8,7 @@
  */
 import { analyze, fold, isStopWord, termOf, words } from '../search/analyze.ts';
 import type { AskIndex } from './index.ts';
-import { ASK_FILLER, GENERIC_WORDS, PHRASES, WORD_ALTERNATIVES } from './phrases.ts';
+import { ASK_FILLER, CHAT_SPEAK, GENERIC_WORDS, PHRASES, WORD_ALTERNATIVES } from './phrases.ts';
 
 /** One query word: its own term, and the terms that may stand for it on the site. */
 export interface TermGroup {
@@ -81,7 +81,8 @@ export function termGroups(question: string, index: AskIndex, weight = 1): TermG
     .replace(/\+?\d[\d ()-]{6,}\d/g, ' ');
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
-  const add = (raw: string, optional: boolean) => {
+  const add = (typed: string, optional: boolean) => {
+    const raw = CHAT_SPEAK[typed] ?? typed;
     if (isStopWord(raw) || ASK_FILLER.has(raw)) return;
     const fixed = correct(raw, index);
     const word = fixed ?? raw;
