@@ -13,7 +13,7 @@
  * a restart.
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
 import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
@@ -56,27 +56,193 @@ interface Database {
   durable: DatabaseSync;
   /** synchronous=NORMAL: the read budget. */
   fast: DatabaseSync;
+  /** The file's device and inode when opened: a file replaced or deleted under the server is noticed. */
+  identity: string | undefined;
 }
 
 const open = new Map<string, Database>();
 
+/**
+ * How long one attempt waits for another process's write lock, blocking the event loop (`DatabaseSync` is
+ * synchronous): short, so that a lock held elsewhere (`npm run leads:flush`, a backup) never stalls the pages
+ * and reads of this instance. Longer waits are taken between attempts, off the event loop (see `write`).
+ */
+const BUSY_MS = 10;
+/** How long a lead-path write keeps trying for the lock (the busy timeout it had before, now off the loop). */
+export const LEAD_WAIT_MS = 5_000;
+/** How long a read-budget hit or a count keeps trying; past it the caller falls back (per-instance counting). */
+export const READ_WAIT_MS = 250;
+/** How often committed pages are copied from the WAL into the main file (also on exit). */
+const CHECKPOINT_EVERY_MS = 10_000;
+
 function connect(file: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: 5_000 });
-  db.exec(`PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous};`);
+  const db = new DatabaseSync(file, { timeout: BUSY_MS });
+  db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous};`);
   return db;
 }
 
-/** Opens (once per process and file) the database, creating its tables; imports a legacy outbox file. */
+function identityOf(file: string): string | undefined {
+  try {
+    const s = statSync(file);
+    return `${s.dev}:${s.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A log line on stderr (the embedded store is opened before, and apart from, the request log). */
+const logLine = (event: string, fields: Record<string, unknown>) =>
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', event, ...fields })}\n`);
+
+/** What is wrong with an existing database file (`PRAGMA quick_check`, or the error opening it), or undefined. */
+export function checkDatabase(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(file, { timeout: LEAD_WAIT_MS });
+    const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
+    const result = rows.map((r) => String(r.quick_check));
+    return result.length === 1 && result[0] === 'ok' ? undefined : result.slice(0, 5).join('; ');
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // Closing a connection to a broken file may fail too; the file is moved aside next.
+    }
+  }
+}
+
+/**
+ * A database that fails its check is moved aside with its WAL (`kartage.db.corrupt-<time>`, kept for a person
+ * to recover from, never deleted) and the server starts on a fresh one: pages, reads and MCP never depend on it.
+ */
+function moveAside(file: string, problem: string): string {
+  const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+  }
+  logLine('store_corrupt_moved_aside', {
+    file,
+    movedTo: aside,
+    problem: problem.slice(0, 500),
+    note: 'the embedded database failed its check; a fresh one was created and the old one kept for recovery',
+  });
+  return aside;
+}
+
+/** Opens (once per process and file) the database, checked, creating its tables; imports a legacy outbox file. */
 export function openDatabase(file: string): Database {
   let db = open.get(file);
   if (db) return db;
   mkdirSync(dirname(file), { recursive: true });
+  const problem = checkDatabase(file);
+  if (problem) moveAside(file, problem);
   const durable = connect(file, 'FULL');
+  durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);
   transaction(durable, () => durable.exec(SCHEMA));
-  db = { file, durable, fast: connect(file, 'NORMAL') };
-  open.set(file, db);
+  db = { file, durable, fast: connect(file, 'NORMAL'), identity: identityOf(file) };
   importLegacyOutbox(db);
+  durable.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  open.set(file, db);
+  watchDatabases();
   return db;
+}
+
+/** Copies committed pages from the WAL into the main file (PASSIVE: never waits for a lock); false if it could not. */
+function checkpoint(db: Database, mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE'): boolean {
+  try {
+    db.durable.exec(`PRAGMA wal_checkpoint(${mode})`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Closes every open database, checkpointed, so the main file alone holds every committed lead. */
+export function closeDatabases(): void {
+  for (const db of open.values()) {
+    checkpoint(db, 'TRUNCATE');
+    for (const c of [db.fast, db.durable]) {
+      try {
+        c.close();
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+  open.clear();
+}
+
+let watching = false;
+/** A checkpoint on a timer (not keeping the process alive) and a last one, with the files closed, on exit. */
+function watchDatabases() {
+  if (watching) return;
+  watching = true;
+  setInterval(() => {
+    for (const db of open.values()) checkpoint(db);
+  }, CHECKPOINT_EVERY_MS).unref();
+  process.once('exit', closeDatabases);
+}
+
+/**
+ * The database at `file` is still the one this process opened (not deleted, moved or replaced under it, when
+ * writes would go to a file nobody will read again); reopened, checked, when it is not.
+ */
+function current(db: Database): Database {
+  if (identityOf(db.file) === db.identity) return db;
+  logLine('store_file_changed', { file: db.file, note: 'the database file was replaced or removed; reopening it' });
+  for (const c of [db.fast, db.durable]) {
+    try {
+      c.close();
+    } catch {
+      // Closing the old file's connections is best effort.
+    }
+  }
+  open.delete(db.file);
+  const fresh = openDatabase(db.file);
+  Object.assign(db, fresh);
+  open.set(db.file, db);
+  return db;
+}
+
+/**
+ * A committed row read back through the other connection (its own view of the file, not the writer's cache),
+ * from the file still at the path. A lead is acknowledged only when this finds it.
+ */
+function readBack(db: Database, sql: string, id: string): boolean {
+  try {
+    return prepared(db.fast, sql).get(id) !== undefined;
+  } catch (e) {
+    logLine('store_read_back_failed', { file: db.file, id, error: e instanceof Error ? e.message : String(e) });
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The lock is held by another connection or process (SQLITE_BUSY, SQLITE_LOCKED). */
+const isBusy = (e: unknown) => {
+  const code = (e as { errcode?: number })?.errcode;
+  return code === 5 || code === 6 || /database is (locked|busy)/.test(String((e as Error)?.message));
+};
+
+/**
+ * `transaction`, waiting up to `waitMs` for another process's write lock between short attempts, so the event
+ * loop keeps serving meanwhile. Past the wait the error is thrown (the lead path answers 502, the read budget
+ * falls back to this instance's own count).
+ */
+async function write<T>(db: DatabaseSync, fn: () => T, waitMs: number): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return transaction(db, fn);
+    } catch (e) {
+      if (!isBusy(e) || Date.now() + pause > deadline) throw e;
+    }
+    await sleep(pause);
+  }
 }
 
 const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
@@ -171,17 +337,26 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   const db = openDatabase(opts.file);
   const clock = opts.now ?? (() => Date.now());
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
-  const { durable, fast } = db;
   const get = (c: DatabaseSync, sql: string, ...args: SQLInputValue[]) =>
     prepared(c, sql).get(...args) as Record<string, SQLInputValue> | undefined;
+  /** A lead-path write: on the file as it is now, waiting up to LEAD_WAIT_MS for the lock, off the event loop. */
+  const lead = <T>(fn: () => T) => write(current(db).durable, fn, LEAD_WAIT_MS);
+  /** A read-budget or counting write: a short wait, then the caller falls back. */
+  const counts = <T>(fn: () => T) => write(db.fast, fn, READ_WAIT_MS);
   let lastSweep = 0;
   const sweep = (now: number) => {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
-    transaction(durable, () => prepared(durable, 'DELETE FROM idempotency WHERE until <= ?').run(now));
-    // Rows that no longer count: a window once the next one has ended, a log entry once its window has.
-    transaction(fast, () => prepared(fast, 'DELETE FROM rate_window WHERE until <= ?').run(now));
-    transaction(durable, () => prepared(durable, 'DELETE FROM rate_log WHERE until <= ?').run(now));
+    // Housekeeping: with the lock held elsewhere it waits for the next sweep, never for the lock.
+    try {
+      transaction(db.durable, () => prepared(db.durable, 'DELETE FROM idempotency WHERE until <= ?').run(now));
+      // Rows that no longer count: a window once the next one has ended, a log entry once its window has.
+      transaction(db.fast, () => prepared(db.fast, 'DELETE FROM rate_window WHERE until <= ?').run(now));
+      transaction(db.durable, () => prepared(db.durable, 'DELETE FROM rate_log WHERE until <= ?').run(now));
+    } catch (e) {
+      if (!isBusy(e)) throw e;
+      lastSweep = 0;
+    }
   };
 
   /** One read-budget hit (sliding window: this window's and the last one's counters), inside a transaction. */
@@ -189,26 +364,31 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     const idx = Math.floor(now / windowMs);
     const count = (i: number) =>
       Number(
-        get(fast, 'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?', policy.name, client, i)
-          ?.count ?? 0,
+        get(
+          db.fast,
+          'SELECT count FROM rate_window WHERE policy = ? AND client = ? AND idx = ?',
+          policy.name,
+          client,
+          i,
+        )?.count ?? 0,
       );
     const previous = count(idx - 1);
     const current = count(idx);
     const allowed = slidingWindowAllows(policy, previous, current, now);
     if (!allowed) return slidingWindowResult(policy, previous, current, now, false);
     prepared(
-      fast,
+      db.fast,
       'INSERT INTO rate_window (policy, client, idx, count, until) VALUES (?, ?, ?, 1, ?) ON CONFLICT DO UPDATE SET count = count + 1',
     ).run(policy.name, client, idx, (idx + 2) * windowMs);
     return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
   };
   let readBatch: { run: () => LimitResult; resolve: (r: LimitResult) => void; reject: (e: unknown) => void }[] = [];
-  const commitReads = () => {
+  const commitReads = async () => {
     const batch = readBatch;
     readBatch = [];
     let results: LimitResult[];
     try {
-      results = transaction(fast, () => batch.map((h) => h.run()));
+      results = await write(db.fast, () => batch.map((h) => h.run()), READ_WAIT_MS);
     } catch (e) {
       for (const h of batch) h.reject(e);
       return;
@@ -225,22 +405,22 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         // transaction (each still answered only after that commit).
         return new Promise<LimitResult>((resolve, reject) => {
           readBatch.push({ run: () => slidingHit(policy, client, now, windowMs), resolve, reject });
-          if (readBatch.length === 1) setImmediate(commitReads);
+          if (readBatch.length === 1) setImmediate(() => void commitReads());
         });
       }
-      return transaction(durable, () => {
-        prepared(durable, 'DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?').run(
+      return lead(() => {
+        prepared(db.durable, 'DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?').run(
           policy.name,
           client,
           now - windowMs,
         );
         const used = Number(
-          get(durable, 'SELECT count(*) AS n FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)!.n,
+          get(db.durable, 'SELECT count(*) AS n FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)!.n,
         );
         let unit: string | undefined;
         if (used < policy.limit) {
           unit = String(
-            prepared(durable, 'INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)').run(
+            prepared(db.durable, 'INSERT INTO rate_log (policy, client, at, until) VALUES (?, ?, ?, ?)').run(
               policy.name,
               client,
               now,
@@ -249,8 +429,8 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
           );
         }
         const oldest = Number(
-          get(durable, 'SELECT min(at) AS at FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)?.at ??
-            now,
+          get(db.durable, 'SELECT min(at) AS at FROM rate_log WHERE policy = ? AND client = ?', policy.name, client)
+            ?.at ?? now,
         );
         const taken = unit ? used + 1 : used;
         const result = {
@@ -265,16 +445,16 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     async refund(policy, client, result) {
       if (!result.allowed || !result.unit) return;
       if (policy.algorithm === 'sliding-window') {
-        transaction(fast, () =>
+        await counts(() =>
           prepared(
-            fast,
+            db.fast,
             'UPDATE rate_window SET count = max(0, count - 1) WHERE policy = ? AND client = ? AND idx = ?',
           ).run(policy.name, client, Number(result.unit)),
         );
         return;
       }
-      transaction(durable, () =>
-        prepared(durable, 'DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?').run(
+      await lead(() =>
+        prepared(db.durable, 'DELETE FROM rate_log WHERE unit = ? AND policy = ? AND client = ?').run(
           Number(result.unit),
           policy.name,
           client,
@@ -284,11 +464,11 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
 
     async claim(key, fingerprint, claimSeconds) {
       const now = clock();
-      return transaction(durable, () => {
-        const held = get(durable, 'SELECT record FROM idempotency WHERE key = ? AND until > ?', key, now);
+      return lead(() => {
+        const held = get(db.durable, 'SELECT record FROM idempotency WHERE key = ? AND until > ?', key, now);
         if (held) return JSON.parse(String(held.record)) as IdempotencyRecord;
         const pending: IdempotencyRecord = { state: 'pending', fingerprint };
-        prepared(durable, 'INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(
+        prepared(db.durable, 'INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(
           key,
           JSON.stringify(pending),
           now + claimSeconds * 1000,
@@ -297,8 +477,8 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       });
     },
     async complete(key, record, ttlSeconds) {
-      transaction(durable, () =>
-        prepared(durable, 'INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(
+      await lead(() =>
+        prepared(db.durable, 'INSERT OR REPLACE INTO idempotency (key, record, until) VALUES (?, ?, ?)').run(
           key,
           JSON.stringify(record),
           clock() + ttlSeconds * 1000,
@@ -306,25 +486,31 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       );
     },
     async release(key) {
-      transaction(durable, () =>
-        prepared(durable, `DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`).run(
-          key,
-        ),
+      await lead(() =>
+        prepared(
+          db.durable,
+          `DELETE FROM idempotency WHERE key = ? AND json_extract(record, '$.state') = 'pending'`,
+        ).run(key),
       );
     },
 
     async outboxPush(id, payload) {
-      transaction(durable, () => pushRow(durable, id, payload, clock()));
+      await lead(() => pushRow(db.durable, id, payload, clock()));
+      // Acknowledged only once another connection reads it back from the file as it is now.
+      if (!readBack(current(db), 'SELECT 1 FROM outbox WHERE id = ?', id))
+        throw new Error(`the outbox entry ${id} was committed but cannot be read back`);
+      // Leads are few: each is copied into the main file at once, so a damaged WAL cannot take it.
+      checkpoint(db);
     },
     async outboxClaim(max, leaseSeconds) {
       const now = clock();
-      return transaction(durable, () => {
-        const rows = prepared(durable, 'SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?').all(
-          now,
-          max,
-        ) as { id: string }[];
+      return lead(() => {
+        const rows = prepared(
+          db.durable,
+          'SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?',
+        ).all(now, max) as { id: string }[];
         const lease = prepared(
-          durable,
+          db.durable,
           'UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, payload, attempts',
         );
         return rows.map((r) => {
@@ -334,43 +520,43 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       });
     },
     async outboxAck(id) {
-      transaction(durable, () => prepared(durable, 'DELETE FROM outbox WHERE id = ?').run(id));
+      await lead(() => prepared(db.durable, 'DELETE FROM outbox WHERE id = ?').run(id));
     },
     async outboxRetry(id, error) {
-      transaction(durable, () =>
+      await lead(() =>
         prepared(
-          durable,
+          db.durable,
           'UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?',
         ).run(error.slice(0, 500), id),
       );
     },
     async outboxRelease(id) {
       // Its queue_order is kept: still among the oldest.
-      transaction(durable, () =>
-        prepared(durable, 'UPDATE outbox SET lease_until = 0, attempts = max(attempts - 1, 0) WHERE id = ?').run(id),
+      await lead(() =>
+        prepared(db.durable, 'UPDATE outbox SET lease_until = 0, attempts = max(attempts - 1, 0) WHERE id = ?').run(id),
       );
     },
     async outboxQuarantine(id, reason) {
-      transaction(durable, () => {
-        const row = get(durable, 'SELECT payload FROM outbox WHERE id = ?', id);
+      await lead(() => {
+        const row = get(db.durable, 'SELECT payload FROM outbox WHERE id = ?', id);
         if (!row) return;
-        prepared(durable, 'INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)').run(
+        prepared(db.durable, 'INSERT INTO quarantine (id, payload, reason, at) VALUES (?, ?, ?, ?)').run(
           id,
           String(row.payload),
           reason,
           clock(),
         );
-        prepared(durable, 'DELETE FROM outbox WHERE id = ?').run(id);
+        prepared(db.durable, 'DELETE FROM outbox WHERE id = ?').run(id);
       });
     },
-    outboxSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM outbox')!.n),
-    quarantineSize: async () => Number(get(durable, 'SELECT count(*) AS n FROM quarantine')!.n),
+    outboxSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM outbox')!.n),
+    quarantineSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM quarantine')!.n),
 
     async countQuestion(key, text, at) {
       const second = Math.floor(at / 1000) * 1000;
-      transaction(fast, () => {
+      await counts(() => {
         const row = get(
-          fast,
+          db.fast,
           `INSERT INTO unanswered (key, text, count, last_asked) VALUES (?, ?, 1, ?)
            ON CONFLICT (key) DO UPDATE SET count = count + 1, last_asked = max(last_asked, excluded.last_asked)
            RETURNING count`,
@@ -380,10 +566,10 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         );
         if (Number(row?.count) !== 1) return;
         // A new question: past the bound, the least asked go (the longest unasked first), never this one.
-        const excess = Number(get(fast, 'SELECT count(*) AS n FROM unanswered')!.n) - questionLimit;
+        const excess = Number(get(db.fast, 'SELECT count(*) AS n FROM unanswered')!.n) - questionLimit;
         if (excess > 0)
           prepared(
-            fast,
+            db.fast,
             `DELETE FROM unanswered WHERE key IN
              (SELECT key FROM unanswered WHERE key != ? ORDER BY count, last_asked, key LIMIT ?)`,
           ).run(key, excess);
@@ -391,7 +577,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     },
     async topQuestions(limit) {
       const rows = prepared(
-        fast,
+        db.fast,
         'SELECT text, count, last_asked FROM unanswered ORDER BY count DESC, last_asked DESC, key LIMIT ?',
       ).all(Math.max(0, Math.floor(limit))) as { text: string; count: number; last_asked: number }[];
       return rows.map(
@@ -411,14 +597,20 @@ export function createSqliteSink(file: string): LeadSink {
   return {
     name: `local lead table in ${file}`,
     async deliver(record) {
-      const { durable } = openDatabase(file);
-      transaction(durable, () =>
-        prepared(durable, 'INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
-          record.id,
-          JSON.stringify(record),
-          Date.now(),
-        ),
+      const db = current(openDatabase(file));
+      await write(
+        db.durable,
+        () =>
+          prepared(db.durable, 'INSERT INTO leads (id, record, at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING').run(
+            record.id,
+            JSON.stringify(record),
+            Date.now(),
+          ),
+        LEAD_WAIT_MS,
       );
+      if (!readBack(current(db), 'SELECT 1 FROM leads WHERE id = ?', record.id))
+        throw new Error(`the lead ${record.id} was committed but cannot be read back`);
+      checkpoint(db);
     },
   };
 }
@@ -440,4 +632,27 @@ export function readQuarantine(file: string): { id: string | null; payload: stri
     reason: string;
     at: number;
   }[];
+}
+
+/**
+ * A consistent copy of the database at `target` (`VACUUM INTO`: one read transaction, so leads committed while
+ * it runs are either in the copy whole or not at all; the WAL's committed pages included). Refuses to overwrite.
+ */
+export function backupDatabase(file: string, target: string): { leads: number; outbox: number } {
+  if (existsSync(target)) throw new Error(`${target} exists; the backup never overwrites a file`);
+  const { durable } = openDatabase(file);
+  durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);
+  try {
+    prepared(durable, 'VACUUM INTO ?').run(target);
+  } finally {
+    durable.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  }
+  const copy = new DatabaseSync(target, { readOnly: true });
+  try {
+    const count = (table: string) =>
+      Number((copy.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+    return { leads: count('leads'), outbox: count('outbox') };
+  } finally {
+    copy.close();
+  }
 }
