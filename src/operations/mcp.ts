@@ -1,6 +1,7 @@
 /**
  * @module mcp: POST /mcp, the Model Context Protocol over Streamable HTTP, stateless (src/mcp/http.ts for
- * the transport rules, src/mcp/server.ts for the tools and resources). GET and DELETE answer 405.
+ * the transport rules, src/mcp/server.ts for the server, src/mcp/tools.ts and src/mcp/resources.ts for what it
+ * offers). GET and DELETE answer 405.
  */
 import { LIMITS } from '../contract/limits.ts';
 import { MCP_TOOLS } from '../contract/mcp.ts';
@@ -95,8 +96,8 @@ export const mcp = defineOperation({
     },
   ],
   handler: async ({ request, deps, headers }) => {
-    // Loaded on first use: the MCP server offers the OpenAPI document, which is built from this list of
-    // operations, so a static import would make a cycle.
+    // Loaded on first use: the MCP server offers the OpenAPI document (src/mcp/resources.ts), which is built
+    // from the list of operations holding this one, so a static import would make a cycle.
     const { handleMcp } = await import('../mcp/http.ts');
     return { response: await handleMcp(request, deps, headers) };
   },
