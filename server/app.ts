@@ -9,7 +9,7 @@ import { wantsMarkdown } from '../src/core/accept.ts';
 import { decodePath } from '../src/core/edge.ts';
 import type { Deps } from '../src/adapters/deps.ts';
 import { createEdge } from '../src/http/middleware.ts';
-import { functionOf, type Operation } from '../src/http/operation.ts';
+import { type FunctionOperation, functionOf, isFunctionOperation } from '../src/http/operation.ts';
 import { notFound, runOperation } from '../src/http/pipeline.ts';
 import { operations, rewrites } from '../src/operations/index.ts';
 import { config as middlewareConfig } from '../middleware.ts';
@@ -23,7 +23,7 @@ export interface AppOptions {
 export interface App {
   handle(request: Request): Promise<Response>;
   /** The operations answered by functions (on Vercel, one function each). */
-  functions: Operation[];
+  functions: FunctionOperation[];
   /** Entries the path caches hold now: the static files' (`CACHE_LIMITS`) and the matcher's. */
   cacheSize(): { found: number; missing: number; headerSets: number; matcher: number };
   /** Releases what the app holds open (the build folder's watch). */
@@ -72,8 +72,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   const files = createStaticFiles(opts.distDir);
   // The middleware's own code (createMiddleware wraps the same decisions for Vercel), fail-open included.
   const edge = createEdge(() => opts.deps);
-  const functions = operations.filter((op) => functionOf(op));
-  const byPath = new Map<string, Operation>();
+  const functions = operations.filter(isFunctionOperation);
+  const byPath = new Map<string, FunctionOperation>();
   for (const op of functions) byPath.set(functionPath(functionOf(op)!), op);
   const aliases = rewrites().map((r) => ({
     pattern: new URLPattern({ pathname: r.source }),
@@ -126,7 +126,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
 
     // Filesystem first (as on Vercel), except for function paths.
     const op = byPath.get(target);
-    if (op) return runOperation(op, request, opts.deps) as Promise<Response>;
+    if (op) return runOperation(op, request, opts.deps);
     if (isRead) {
       const served = await serveFile(request, target, path, extra);
       if (served) return served;
@@ -135,7 +135,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     for (const alias of aliases) {
       if (!alias.pattern.test({ pathname: target })) continue;
       const aliased = byPath.get(alias.destination);
-      if (aliased) return runOperation(aliased, request, opts.deps) as Promise<Response>;
+      if (aliased) return runOperation(aliased, request, opts.deps);
       if (isRead) {
         const served = await serveFile(request, alias.destination, path, extra);
         if (served) return served;

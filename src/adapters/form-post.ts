@@ -1,18 +1,21 @@
 /**
  * @module The lead form without JavaScript: a browser posts `application/x-www-form-urlencoded` to
- * /api/lead and shows whatever comes back. This module reads that body (bounded, like `readJson`), turns
- * it into the lead object `submitLead` takes, and renders its answer as a small standalone HTML page with
- * the same status (200 thank-you, 400 what to fix, 429 when to retry, 502 where else to go). Everything
- * the visitor typed is escaped. Web-standard only.
+ * /api/lead and shows whatever comes back. This module reads that body (bounded, with `readBytes`), turns
+ * it into the lead object `submitLead` takes, and renders an answer as a small standalone HTML page with
+ * the same status (200 thank-you, 400 what to fix, 413 too long, 429 when to retry, 502 where else to go);
+ * the operation's responder (src/operations/submit-lead.ts) says which. Everything the visitor typed is
+ * escaped. Web-standard only.
  */
+import { COMPANY } from '../contract/company.ts';
 import { SECURITY_HEADERS } from '../contract/routes.ts';
-import { BodyUnreadable, errorResponse, json, readBody, readHeaders } from './http.ts';
-import { validateLead } from '../core/lead-validation.ts';
+import { type BodyFailure, readBytes } from './http.ts';
+import type { LeadProblem } from '../core/lead-validation.ts';
 import { qualityOf } from '../core/accept.ts';
+import { retryMinutes } from '../core/rate-limit.ts';
 
 /** Where to reach sales when the form cannot take the lead. */
-const SALES_EMAIL = 'sales@kartage.com.au';
-const SALES_PHONE = '1300 527 824';
+const SALES_EMAIL = COMPANY.salesEmail;
+const SALES_PHONE = COMPANY.phone;
 
 /** Field names as the form labels them, for the "what to fix" list. */
 const LABELS: Record<string, string> = {
@@ -39,44 +42,22 @@ export type ReadFormResult =
   | { kind: 'form'; lead: Record<string, string> }
   /** The body is JSON under a form Content-Type (`curl -d '{...}'` sends one): the same body as a Request. */
   | { kind: 'json'; request: Request }
-  | { kind: 'answer'; response: Response };
+  | { kind: 'failed'; failure: BodyFailure };
 
 /**
- * Reads a form body of at most `maxBytes` bytes (checked while streaming, as `readJson` does) into the
- * lead object: each field's first non-empty value; empty fields are left out, as the script leaves them
- * out of its JSON. Over the limit: a 413 page. A browser percent-encodes `{` in a form body, so a body
- * starting with `{` is JSON with a wrong Content-Type, handed back for the JSON path as it always was.
+ * Reads a form body of at most `maxBytes` bytes (checked while streaming) into the lead object: each field's
+ * first non-empty value; empty fields are left out, as the script leaves them out of its JSON. A browser
+ * percent-encodes `{` in a form body, so a body starting with `{` is JSON with a wrong Content-Type, handed
+ * back for the JSON path as it always was.
  */
 export async function readForm(request: Request, maxBytes: number): Promise<ReadFormResult> {
-  const tooLarge = (): ReadFormResult => ({
-    kind: 'answer',
-    response: wantsHtml(request)
-      ? page(413, 'Your message is too long', [
-          `<p>The form was larger than ${Math.floor(maxBytes / 1024)} KB, so we could not read it. ` +
-            'Please shorten your message and send it again.</p>',
-          backToForm(undefined),
-        ])
-      : errorResponse(413, `Request body is larger than ${maxBytes} bytes`, readHeaders('none')),
-  });
-  let bytes: Buffer<ArrayBuffer> | undefined;
-  try {
-    bytes = await readBody(request, maxBytes);
-  } catch (e) {
-    if (!(e instanceof BodyUnreadable)) throw e;
-    const response = wantsHtml(request)
-      ? page(400, 'We could not read the form', [
-          '<p>The form did not arrive whole. Please send it again.</p>',
-          backToForm(undefined),
-        ])
-      : errorResponse(400, 'Request body could not be read to its end', readHeaders('none'));
-    return { kind: 'answer', response };
-  }
-  if (!bytes) return tooLarge();
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const read = await readBytes(request, maxBytes);
+  if (!read.ok) return { kind: 'failed', failure: read.failure };
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(read.bytes);
   if (text.trimStart().startsWith('{')) {
     return {
       kind: 'json',
-      request: new Request(request.url, { method: request.method, headers: request.headers, body: bytes }),
+      request: new Request(request.url, { method: request.method, headers: request.headers, body: read.bytes }),
     };
   }
   return { kind: 'form', lead: formToLead(new URLSearchParams(text)) };
@@ -105,15 +86,6 @@ export function wantsHtml(request: Request): boolean {
   return html > 0 && html >= qualityOf(accept, 'application/json');
 }
 
-/**
- * `submitLead`'s answer to a form post: the HTML page when the client asks for HTML (a browser), else the
- * contract's JSON body (ok or Error) with the same status and headers, as a JSON post gets.
- */
-export function formAnswer(request: Request, answer: FormAnswer, lead: Record<string, string>): Response {
-  if (wantsHtml(request)) return leadAnswerPage(answer, lead);
-  return json(answer.body, answer.status, { ...readHeaders('none'), ...answer.headers });
-}
-
 /** Content types whose body counts as JSON (`application/json`, `application/problem+json`…). */
 const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type);
 
@@ -121,46 +93,31 @@ const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type
  * A post another website had its visitor's browser send: with an `Origin` that is neither the site's nor this
  * host's (`null` included), or `Sec-Fetch-Site: cross-site`, a body a browser may send to any origin without
  * asking first (a form, `text/plain`, no type at all; anything but JSON), or with `anyType` (the lead endpoint,
- * which allows no other origin) any body, JSON too. Answered 400 with the Error body (the contract has no
- * 401/403). Requests without an `Origin` (agents, curl) and the site's own pages go through; so does JSON to the
+ * which allows no other origin) any body, JSON too: the text of its 400 (the contract has no 401/403).
+ * Requests without an `Origin` (agents, curl) and the site's own pages go through; so does JSON to the
  * sandbox, which writes nothing, from any origin.
  */
-export function crossSiteRefusal(
-  request: Request,
-  siteOrigin: string,
-  headers = readHeaders('none'),
-  anyType = false,
-): Response | undefined {
+export function crossSiteRefusal(request: Request, siteOrigin: string, anyType = false): string | undefined {
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (isJsonType(type) && !anyType) return undefined;
   const origin = request.headers.get('origin');
   const foreign = origin !== null && origin !== siteOrigin && origin !== new URL(request.url).origin;
   if (!foreign && request.headers.get('sec-fetch-site')?.toLowerCase() !== 'cross-site') return undefined;
   if (isJsonType(type)) {
-    return errorResponse(
-      400,
+    return (
       `Cross-site posts are not accepted: another website cannot send leads from its visitors' browsers. ` +
-        `Use the form at ${siteOrigin}/contact, or send the lead from a server or an agent (no Origin header)`,
-      headers,
+      `Use the form at ${siteOrigin}/contact, or send the lead from a server or an agent (no Origin header)`
     );
   }
-  return errorResponse(
-    400,
+  return (
     `Cross-site ${type || 'untyped'} posts are not accepted: ` +
-      `send the lead as application/json, or use the form at ${siteOrigin}/contact`,
-    headers,
+    `send the lead as application/json, or use the form at ${siteOrigin}/contact`
   );
 }
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** Retry-After (seconds) in whole minutes, at least one. */
-function retryMinutes(header: string | undefined): number | undefined {
-  const seconds = Number(header);
-  return header && Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds / 60)) : undefined;
 }
 
 /** The form page the lead came from: /demo for a demo request, else /contact. */
@@ -171,24 +128,32 @@ const backToForm = (lead: Record<string, string> | undefined) =>
 
 const elsewhere =
   `<p>You can also email <a href="mailto:${SALES_EMAIL}">${SALES_EMAIL}</a> or call <a href="tel:${SALES_PHONE.replace(/\s/g, '')}">${SALES_PHONE}</a> ` +
-  '(7am to 7pm AEST, Monday to Saturday).</p>';
+  `(${COMPANY.supportHours}).</p>`;
 
-export interface FormAnswer {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-}
+/** What the page for a form post says: one case per answer the form can get (the responder picks it). */
+export type FormPage =
+  | { kind: 'accepted' }
+  | { kind: 'rejected'; problems: readonly LeadProblem[]; message: string }
+  | { kind: 'too-large'; maxBytes: number }
+  | { kind: 'unreadable' }
+  | { kind: 'limited'; retryAfter: number }
+  | { kind: 'unrecorded' }
+  | { kind: 'other'; status: number; message: string };
 
 /**
- * The HTML page for `submitLead`'s answer to a form post, with the answer's status and headers
- * (RateLimit-*, Retry-After). `lead` is what the visitor sent.
+ * The HTML page for an answer to a form post, with the answer's status and own `headers` (Retry-After,
+ * Idempotency-Replayed); `lead` is what the visitor sent (none when the form could not be read). The
+ * pipeline adds the RateLimit headers, as to every answer.
  */
-export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>): Response {
-  const demo = lead.intent?.trim() === 'demo';
-  const first = (lead.name ?? '').trim().split(/\s+/)[0] ?? '';
-  const headers = answer.headers;
-  switch (answer.status) {
-    case 200:
+export function leadAnswerPage(
+  p: FormPage,
+  lead: Record<string, string> | undefined,
+  headers: Record<string, string> = {},
+): Response {
+  const demo = lead?.intent?.trim() === 'demo';
+  const first = (lead?.name ?? '').trim().split(/\s+/)[0] ?? '';
+  switch (p.kind) {
+    case 'accepted':
       return page(
         200,
         demo ? 'Thank you: your demo request is in' : 'Thank you: we have your enquiry',
@@ -202,15 +167,14 @@ export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>)
         ],
         headers,
       );
-    case 400: {
-      const problems = validateLead(lead).problems.filter((p) => p.outcome === 'reject');
+    case 'rejected': {
+      const problems = p.problems.filter((problem) => problem.outcome === 'reject');
       const items = problems.length
         ? problems.map(
-            (p) => `<li><strong>${escapeHtml(LABELS[p.field] ?? p.field)}:</strong> ${escapeHtml(p.error)}</li>`,
+            (problem) =>
+              `<li><strong>${escapeHtml(LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
           )
-        : [
-            `<li>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'Please check your details.'))}</li>`,
-          ];
+        : [`<li>${escapeHtml(p.message)}</li>`];
       return page(
         400,
         'Please check your details',
@@ -222,8 +186,26 @@ export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>)
         headers,
       );
     }
-    case 429: {
-      const minutes = retryMinutes(headers['Retry-After'] ?? headers['retry-after']);
+    case 'too-large':
+      return page(
+        413,
+        'Your message is too long',
+        [
+          `<p>The form was larger than ${Math.floor(p.maxBytes / 1024)} KB, so we could not read it. ` +
+            'Please shorten your message and send it again.</p>',
+          backToForm(lead),
+        ],
+        headers,
+      );
+    case 'unreadable':
+      return page(
+        400,
+        'We could not read the form',
+        ['<p>The form did not arrive whole. Please send it again.</p>', backToForm(lead)],
+        headers,
+      );
+    case 'limited': {
+      const minutes = retryMinutes(p.retryAfter);
       return page(
         429,
         'Please try again later',
@@ -237,7 +219,7 @@ export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>)
         headers,
       );
     }
-    case 502:
+    case 'unrecorded':
       return page(
         502,
         'We could not record your details',
@@ -249,15 +231,11 @@ export function leadAnswerPage(answer: FormAnswer, lead: Record<string, string>)
         ],
         headers,
       );
-    default:
+    case 'other':
       return page(
-        answer.status,
+        p.status,
         'Something went wrong',
-        [
-          `<p>${escapeHtml(String((answer.body as { error?: unknown })?.error ?? 'The form could not be sent.'))}</p>`,
-          elsewhere,
-          backToForm(lead),
-        ],
+        [`<p>${escapeHtml(p.message)}</p>`, elsewhere, backToForm(lead)],
         headers,
       );
   }

@@ -1,9 +1,11 @@
 /**
- * @module Response helpers shared by every handler: JSON, the contract's Error body and a
- * bounded JSON body reader. Web-standard only.
+ * @module Response helpers shared by every handler: JSON, the contract's Error body, the RateLimit headers
+ * and the one 429, the one CORS preflight, and the one bounded body reader (its failures typed, so each
+ * caller answers them its own way: the Error body, or the lead form's HTML page). Web-standard only.
  */
-import { errorText } from '../core/error-text.ts';
+import { policyOf } from '../contract/limits.ts';
 import { CACHE_CONTROL, CORS_READ, type CacheClass } from '../contract/routes.ts';
+import type { RateLimitRefusal, RateLimitState } from '../core/rate-limit.ts';
 
 export type Headers_ = Record<string, string>;
 
@@ -24,70 +26,128 @@ export function readHeaders(cache: CacheClass): Headers_ {
   return { 'Cache-Control': CACHE_CONTROL[cache], Vary: 'Accept', ...CORS_READ };
 }
 
-/** CORS preflight answer for the public, read-only API. */
-export function preflight(methods: readonly string[]): Response {
+/**
+ * The contract's RateLimit headers of a budget's state, and `Retry-After` with a refusal. The IETF draft's
+ * structured `RateLimit` / `RateLimit-Policy` fields are not sent: the draft reuses the name
+ * `RateLimit-Policy` with another syntax (`"read";q=120;w=60`), so both cannot be sent without contradicting
+ * the contract's `120;w=60` (README "Rate limits").
+ */
+export function rateLimitHeaders(state: RateLimitState & { retryAfter?: number }): Headers_ {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.reset),
+    'RateLimit-Policy': policyOf(state.policy),
+    ...(state.retryAfter === undefined ? {} : { 'Retry-After': String(state.retryAfter) }),
+  };
+}
+
+/** The 429 of a request past its budget: the Error body, the budget's headers, never cached. */
+export function tooManyRequests(refusal: RateLimitRefusal, headers: Headers_ = {}): Response {
+  return errorResponse(429, refusal.error, { 'Cache-Control': 'no-store', ...headers, ...rateLimitHeaders(refusal) });
+}
+
+/** Request headers a browser may send cross-origin to the API, MCP's included. */
+const ALLOW_HEADERS = [
+  'Content-Type, Accept, Authorization, Idempotency-Key, If-None-Match',
+  'Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+].join(', ');
+
+/**
+ * The CORS preflight (204) of a path taking `methods` (OPTIONS is added). `cors: false` (the lead endpoint)
+ * names no allowed origin, so no other origin's script may send the request.
+ */
+export function preflight(methods: readonly string[], cors = true): Response {
   return new Response(null, {
     status: 204,
     headers: {
-      'Access-Control-Allow-Origin': '*',
+      ...(cors ? { 'Access-Control-Allow-Origin': '*' } : {}),
       'Access-Control-Allow-Methods': [...methods, 'OPTIONS'].join(', '),
-      'Access-Control-Allow-Headers':
-        'Content-Type, Accept, Idempotency-Key, If-None-Match, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+      'Access-Control-Allow-Headers': ALLOW_HEADERS,
       'Access-Control-Max-Age': '86400',
     },
   });
 }
 
-/** The request body broke off before its end. */
-export class BodyUnreadable extends Error {}
+/** Why a body was not read: larger than the limit, or broken off before its end (client gone, bad chunking). */
+export type BodyFailure = 'too-large' | 'unreadable';
+
+export type BodyRead = { ok: true; bytes: Buffer<ArrayBuffer> } | { ok: false; failure: BodyFailure };
 
 /**
- * Reads a body of at most `maxBytes` bytes, or `undefined` when it is larger. The size is checked while
- * streaming, so a lying or absent Content-Length cannot exhaust memory.
+ * Reads a body of at most `maxBytes` bytes. The size is checked while streaming, so a lying or absent
+ * Content-Length cannot exhaust memory; a body that breaks off is the client's failure, not a throw.
  */
-export async function readBody(request: Request, maxBytes: number): Promise<Buffer<ArrayBuffer> | undefined> {
-  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return undefined;
+export async function readBytes(request: Request, maxBytes: number): Promise<BodyRead> {
+  if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return { ok: false, failure: 'too-large' };
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      // A body that breaks off (client gone, malformed chunking) is a client error, not a server one.
-      const { done, value } = await reader.read().catch((e) => {
-        throw new BodyUnreadable(errorText(e));
-      });
-      if (done) break;
-      size += value.byteLength;
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        return { ok: false, failure: 'unreadable' };
+      }
+      if (chunk.done) break;
+      size += chunk.value.byteLength;
       if (size > maxBytes) {
         await reader.cancel().catch(() => {});
-        return undefined;
+        return { ok: false, failure: 'too-large' };
       }
-      chunks.push(value);
+      chunks.push(chunk.value);
     }
   }
-  return Buffer.concat(chunks);
+  return { ok: true, bytes: Buffer.concat(chunks) };
 }
 
-export type ReadJsonResult = { ok: true; value: unknown } | { ok: false; response: Response };
+/** The Error text of a body that was not read (413 when too large, else 400). */
+export const bodyFailureText = (failure: BodyFailure, maxBytes: number): string =>
+  failure === 'too-large'
+    ? `Request body is larger than ${maxBytes} bytes`
+    : 'Request body could not be read to its end';
 
-/** Reads a JSON body of at most `maxBytes` bytes. Bad JSON -> 400, too large -> 413, both with the Error body. */
-export async function readJson(request: Request, maxBytes: number, headers: Headers_ = {}): Promise<ReadJsonResult> {
-  let bytes: Buffer | undefined;
-  try {
-    bytes = await readBody(request, maxBytes);
-  } catch (e) {
-    if (e instanceof BodyUnreadable)
-      return { ok: false, response: errorResponse(400, 'Request body could not be read to its end', headers) };
-    throw e;
+/** The status of a body that was not read. */
+export const bodyFailureStatus = (failure: BodyFailure): 400 | 413 => (failure === 'too-large' ? 413 : 400);
+
+/** The request body broke off before its end (`readBody`). */
+export class BodyUnreadable extends Error {}
+
+/**
+ * `readBytes` in its earlier shape: the bytes, `undefined` when too large, a `BodyUnreadable` throw when the
+ * body broke off. Kept for src/mcp/http.ts until it reads with `readBytes`; then it goes.
+ */
+export async function readBody(request: Request, maxBytes: number): Promise<Buffer<ArrayBuffer> | undefined> {
+  const read = await readBytes(request, maxBytes);
+  if (read.ok) return read.bytes;
+  if (read.failure === 'unreadable') throw new BodyUnreadable(bodyFailureText('unreadable', maxBytes));
+  return undefined;
+}
+
+/** Why a JSON body was refused, and with what: 413 when too large, else 400. */
+export interface JsonFailure {
+  failure: BodyFailure | 'empty' | 'not-json';
+  status: 400 | 413;
+  error: string;
+}
+
+export type ReadJsonResult = { ok: true; value: unknown } | ({ ok: false } & JsonFailure);
+
+/** Reads a JSON body of at most `maxBytes` bytes. */
+export async function readJson(request: Request, maxBytes: number): Promise<ReadJsonResult> {
+  const read = await readBytes(request, maxBytes);
+  if (!read.ok) {
+    const { failure } = read;
+    return { ok: false, failure, status: bodyFailureStatus(failure), error: bodyFailureText(failure, maxBytes) };
   }
-  if (!bytes)
-    return { ok: false, response: errorResponse(413, `Request body is larger than ${maxBytes} bytes`, headers) };
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(read.bytes);
   if (!text.trim())
-    return { ok: false, response: errorResponse(400, 'Request body is empty: send a JSON object', headers) };
+    return { ok: false, failure: 'empty', status: 400, error: 'Request body is empty: send a JSON object' };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false, response: errorResponse(400, 'Request body is not valid JSON', headers) };
+    return { ok: false, failure: 'not-json', status: 400, error: 'Request body is not valid JSON' };
   }
 }

@@ -1,19 +1,20 @@
 /**
  * @module Lead submission: validate, replay or claim the Idempotency-Key, spend the lead budget, record
  * the lead (the sink, else the durable outbox) and notify sales. No lead is lost: store failures fail
- * open (a duplicate is better than a lost lead) and 502 means no durable place took the lead.
- * Returns plain answers; `src/adapters` turns them into Responses.
+ * open (a duplicate is better than a lost lead), and a lead no durable place took is `unrecorded`.
+ * Returns what happened (`LeadOutcome`); the operation's responder (src/operations/submit-lead.ts) turns it
+ * into an answer.
  */
 import { LIMITS } from '../contract/limits.ts';
 import { errorText } from './error-text.ts';
-import { rejectMessage, validateLead } from './lead-validation.ts';
-import { checkRateLimit, LEAD_POLICY } from './rate-limit.ts';
+import { type LeadProblem, rejectMessage, validateLead } from './lead-validation.ts';
+import { checkRateLimit, LEAD_POLICY, type RateLimitRefusal, type RateLimitState } from './rate-limit.ts';
 import type { LeadRecord, LeadSink, LimitResult, Log, Notifier, Store } from './ports.ts';
 
-export interface Answer {
+/** The sandbox's answer: 200 or 422 with the check, 400 for a body that is not an object. */
+export interface SandboxAnswer {
   status: number;
   body: unknown;
-  headers: Record<string, string>;
 }
 
 export interface LeadDeps {
@@ -33,24 +34,42 @@ export interface SubmitLeadInput {
   source?: string;
 }
 
-export interface SubmitLeadResult extends Answer {
-  /** Work that may finish after the answer (the sales notification). */
-  after?: Promise<void>;
-}
+/** What a submission came to. */
+export type LeadOutcome =
+  /** Recorded; `after` is work that may finish after the answer (the sales notification). */
+  | { kind: 'accepted'; limit: RateLimitState; after: Promise<void> }
+  /** The key's first submission was accepted: its answer again, nothing created, nothing spent. */
+  | { kind: 'replayed'; first: AcceptedRecord }
+  /** The payload is refused (`problems` names the fields; none when it is not an object), nothing spent. */
+  | { kind: 'rejected'; problems: LeadProblem[]; message: string }
+  /** The Idempotency-Key is empty or too long. */
+  | { kind: 'key-invalid'; message: string }
+  /** The key was used with another payload. */
+  | { kind: 'key-reused' }
+  /** A request with the key is still running: `retryAfter` seconds. */
+  | { kind: 'key-busy'; retryAfter: number }
+  /** Past the lead budget. */
+  | { kind: 'limited'; limit: RateLimitRefusal }
+  /** No durable place took the lead; nothing was spent. */
+  | { kind: 'unrecorded' };
+
+/**
+ * What an idempotency record keeps of an accepted submission: its body and the lead budget it reported.
+ * A record written before outcomes (up to a day old after a deploy) kept the answer's headers instead.
+ */
+export type AcceptedRecord =
+  | { body: unknown; limit: RateLimitState }
+  | { body: unknown; headers: Record<string, string> };
 
 /** How long a claim holds a key while its request runs (a crashed request frees it after this). */
 const CLAIM_SECONDS = 60;
 /** How long a request waits for a concurrent one with the same key before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
-export const CHAT_MESSAGE =
-  'Your details could not be recorded just now. Please use the chat on our website, or email sales@kartage.com.au or call 1300 527 824, and we will get back to you.';
+/** The problem with a body that is not a JSON object. */
+const NOT_AN_OBJECT = 'The body must be a JSON object with the lead fields (name and email at least)';
 
-const error = (status: number, message: string, headers: Record<string, string> = {}): Answer => ({
-  status,
-  body: { error: message, status },
-  headers,
-});
+const error = (status: number, message: string): SandboxAnswer => ({ status, body: { error: message, status } });
 
 /**
  * The payload with its top-level keys sorted, so the same lead always has the same fingerprint whatever
@@ -115,14 +134,14 @@ export async function recordLead(
   }
 }
 
-export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<SubmitLeadResult> {
+export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<LeadOutcome> {
   const keyProblem = checkIdempotencyKey(input.idempotencyKey);
-  if (keyProblem) return error(400, keyProblem);
+  if (keyProblem) return { kind: 'key-invalid', message: keyProblem };
   if (!input.body || typeof input.body !== 'object' || Array.isArray(input.body))
-    return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
+    return { kind: 'rejected', problems: [], message: NOT_AN_OBJECT };
 
   const check = validateLead(input.body as Record<string, unknown>);
-  if (!check.wouldSubmit) return error(400, rejectMessage(check.problems));
+  if (!check.wouldSubmit) return { kind: 'rejected', problems: check.problems, message: rejectMessage(check.problems) };
 
   // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
   let idemKey: string | undefined;
@@ -138,27 +157,10 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
           idemKey = key;
           break;
         }
-        if (held.fingerprint !== fingerprint) {
-          return error(
-            422,
-            'This Idempotency-Key was already used with a different payload. Use a new key for a new submission, or resend the same payload to get the first answer.',
-          );
-        }
-        if (held.state === 'done') {
-          const replay = held.body as { headers?: Record<string, string>; body: unknown };
-          return {
-            status: held.status,
-            body: replay.body,
-            headers: { ...replay.headers, 'Idempotency-Replayed': 'true' },
-          };
-        }
-        if (d.now() - started > WAIT_FOR_FIRST_MS) {
-          return error(
-            409,
-            'A request with this Idempotency-Key is still being processed. Retry in a few seconds to get its answer.',
-            { 'Retry-After': '2' },
-          );
-        }
+        if (held.fingerprint !== fingerprint) return { kind: 'key-reused' };
+        // Only accepted submissions are completed (a refusal or a 502 releases the key).
+        if (held.state === 'done') return { kind: 'replayed', first: held.body as AcceptedRecord };
+        if (d.now() - started > WAIT_FOR_FIRST_MS) return { kind: 'key-busy', retryAfter: 2 };
         await sleep(100);
       }
     } catch (e) {
@@ -189,7 +191,8 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
   });
   if (!limit.ok) {
     await release();
-    return error(429, limit.error, limit.headers);
+    const { policy, limit: most, remaining, reset, retryAfter, error: text } = limit;
+    return { kind: 'limited', limit: { policy, limit: most, remaining, reset, retryAfter, error: text } };
   }
 
   const record: LeadRecord = {
@@ -201,18 +204,16 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
   const where = await recordLead(record, d);
   if (!where) {
     await Promise.all([release(), refund(limit.result)]);
-    return error(502, CHAT_MESSAGE);
+    return { kind: 'unrecorded' };
   }
   d.log('lead_recorded', { level: 'info', id: record.id, where, intent: record.lead.intent });
 
-  const answer: Answer = { status: 200, body: { ok: true }, headers: limit.headers };
+  const { policy, limit: most, remaining, reset } = limit;
+  const accepted = { body: { ok: true }, limit: { policy, limit: most, remaining, reset } };
   if (idemKey) {
+    // `status` stays in the record for the stores' sake; only accepted submissions are recorded.
     await d.store
-      .complete(
-        idemKey,
-        { state: 'done', fingerprint, status: 200, body: { body: answer.body, headers: answer.headers } },
-        LIMITS.idempotencyWindowSeconds,
-      )
+      .complete(idemKey, { state: 'done', fingerprint, status: 200, body: accepted }, LIMITS.idempotencyWindowSeconds)
       .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
   }
   const after = d.notifier.notify(record).catch((e) =>
@@ -223,7 +224,7 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<S
       error: errorText(e),
     }),
   );
-  return { ...answer, after };
+  return { kind: 'accepted', limit: accepted.limit, after };
 }
 
 export interface FlushResult {
@@ -355,9 +356,8 @@ export async function flushAll(
 }
 
 /** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */
-export function sandboxLead(body: unknown, idempotencyKey: string | null): Answer {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    return error(400, 'The body must be a JSON object with the lead fields (name and email at least)');
+export function sandboxLead(body: unknown, idempotencyKey: string | null): SandboxAnswer {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return error(400, NOT_AN_OBJECT);
   const check = validateLead(body as Record<string, unknown>);
   const problems = check.problems.map(({ field, error: text }) => ({ field, error: text }));
   const keyProblem = checkIdempotencyKey(idempotencyKey);
@@ -368,7 +368,7 @@ export function sandboxLead(body: unknown, idempotencyKey: string | null): Answe
     : wouldSubmit
       ? 'Nothing was written. Submission would accept this payload, but with the changes listed: values cut to their maximum length or ignored. Fix them to send exactly what you mean.'
       : 'Nothing was written. Submission would refuse this payload with 400 until the problems about name, email or Idempotency-Key are fixed.';
-  return { status: problems.length ? 422 : 200, body: { sandbox: true, wouldSubmit, problems, note }, headers: {} };
+  return { status: problems.length ? 422 : 200, body: { sandbox: true, wouldSubmit, problems, note } };
 }
 
 /**

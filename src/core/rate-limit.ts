@@ -1,5 +1,5 @@
 /**
- * @module The contract's two budgets (SPEC.md "Limits") and the headers that describe them. A store
+ * @module The contract's two budgets (SPEC.md "Limits"), spent and answered in plain numbers. A store
  * failure never refuses a request: reads and leads fail open and the event is logged (DESIGN.md section 2).
  */
 import { LIMITS, policyOf } from '../contract/limits.ts';
@@ -9,24 +9,51 @@ import type { LimitPolicy, LimitResult, Log, Store } from './ports.ts';
 export const READ_POLICY: LimitPolicy = { name: 'read', ...LIMITS.read, algorithm: 'sliding-window' };
 export const LEAD_POLICY: LimitPolicy = { name: 'lead', ...LIMITS.lead, algorithm: 'sliding-log' };
 
+/** One unit spent (or refused) under `policy`, in plain numbers (upstash's `{limit, remaining, reset}`). */
+export interface RateLimitState {
+  policy: LimitPolicy;
+  limit: number;
+  /** Units left in the window after this one. */
+  remaining: number;
+  /** Whole seconds until the window resets (sliding window) or the next unit frees (sliding log), at least 1. */
+  reset: number;
+}
+
+/** A refusal: `retryAfter` seconds before a unit frees, and the Error text that says so. */
+export interface RateLimitRefusal extends RateLimitState {
+  retryAfter: number;
+  error: string;
+}
+
+/**
+ * `headers` is only for src/mcp/http.ts, which reads them from `Deps.meter` until it uses `rateLimitHeaders`
+ * of src/adapters/http.ts (the one place that writes these headers); then it goes, with `legacyHeaders`.
+ */
 export type RateLimitOutcome =
-  | { ok: true; headers: Record<string, string>; degraded?: true; result?: LimitResult }
-  | { ok: false; headers: Record<string, string>; retryAfter: number; error: string };
+  | (RateLimitState & { ok: true; degraded?: true; result?: LimitResult; headers: Record<string, string> })
+  | (RateLimitRefusal & { ok: false; headers: Record<string, string> });
 
 /** Whole seconds from `now` until `at`, at least 1 (a 0 would invite an immediate retry). */
 const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
 
-/**
- * The contract's headers. The IETF draft's structured `RateLimit` / `RateLimit-Policy` fields are not
- * sent: the draft reuses the name `RateLimit-Policy` with another syntax (`"read";q=120;w=60`), so both
- * cannot be sent without contradicting the contract's `120;w=60` (README "Rate limits").
- */
-export function rateLimitHeaders(policy: LimitPolicy, result: LimitResult, now: number): Record<string, string> {
+/** The state of `policy` after `result`, at `now`. */
+function stateOf(policy: LimitPolicy, result: LimitResult, now: number): RateLimitState {
   return {
-    'RateLimit-Limit': String(policy.limit),
-    'RateLimit-Remaining': String(Math.max(0, result.remaining)),
-    'RateLimit-Reset': String(secondsUntil(result.resetAt, now)),
-    'RateLimit-Policy': policyOf(policy),
+    policy,
+    limit: policy.limit,
+    remaining: Math.max(0, result.remaining),
+    reset: secondsUntil(result.resetAt, now),
+  };
+}
+
+/** The RateLimit-* headers of `s`, as src/mcp/http.ts still reads them (see `RateLimitOutcome`). */
+function legacyHeaders(s: RateLimitState & { retryAfter?: number }): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(s.limit),
+    'RateLimit-Remaining': String(s.remaining),
+    'RateLimit-Reset': String(s.reset),
+    'RateLimit-Policy': policyOf(s.policy),
+    ...(s.retryAfter === undefined ? {} : { 'Retry-After': String(s.retryAfter) }),
   };
 }
 
@@ -75,7 +102,7 @@ export interface CheckRateLimitOptions {
   now?: number;
 }
 
-/** Spends one unit for `client`; answers the headers to send, or the refusal with its `Retry-After`. */
+/** Spends one unit for `client`: the numbers after it, or the refusal with its `retryAfter`. */
 export async function checkRateLimit({
   store,
   policy,
@@ -87,28 +114,16 @@ export async function checkRateLimit({
   try {
     result = await store.hit(policy, client, now);
   } catch (e) {
-    // Fail open: the request is served uncounted. The headers still state the policy; the window is
+    // Fail open: the request is served uncounted. The numbers still state the policy; the window is
     // reported whole because nothing was counted in it.
     log('rate_limit_store_failed', { policy: policy.name, error: errorText(e) });
-    return {
-      ok: true,
-      degraded: true,
-      headers: rateLimitHeaders(
-        policy,
-        { allowed: true, limit: policy.limit, remaining: policy.limit, resetAt: now + policy.windowSeconds * 1000 },
-        now,
-      ),
-    };
+    const state = { policy, limit: policy.limit, remaining: policy.limit, reset: policy.windowSeconds };
+    return { ok: true, degraded: true, ...state, headers: legacyHeaders(state) };
   }
-  const headers = rateLimitHeaders(policy, result, now);
-  if (result.allowed) return { ok: true, headers, result };
-  const retryAfter = secondsUntil(result.resetAt, now);
-  return {
-    ok: false,
-    retryAfter,
-    headers: { ...headers, 'Retry-After': String(retryAfter) },
-    error: refusalText(policy, retryAfter),
-  };
+  const state = stateOf(policy, result, now);
+  if (result.allowed) return { ok: true, ...state, result, headers: legacyHeaders(state) };
+  const refusal = { ...state, retryAfter: state.reset, error: refusalText(policy, state.reset) };
+  return { ok: false, ...refusal, headers: legacyHeaders(refusal) };
 }
 
 /** The Error text of a request refused under `policy`, `retryAfter` seconds before a unit frees. */
@@ -116,4 +131,15 @@ export function refusalText(policy: Pick<LimitPolicy, 'name' | 'limit'>, retryAf
   const what =
     policy.name === 'lead' ? `${policy.limit} lead submissions per hour` : `${policy.limit} requests per minute`;
   return `Rate limit exceeded: this address may make ${what}. Retry after ${retryAfter} seconds.`;
+}
+
+/**
+ * A `Retry-After` (seconds, or an HTTP date) in whole minutes, at least one, for a person to read; null when
+ * it says neither. The lead form's pages and scripts and the chat all put it this way.
+ */
+export function retryMinutes(retryAfter: number | string | null | undefined, now = Date.now()): number | null {
+  if (retryAfter === null || retryAfter === undefined || retryAfter === '') return null;
+  let seconds = Number(retryAfter);
+  if (!Number.isFinite(seconds)) seconds = (Date.parse(String(retryAfter)) - now) / 1000;
+  return Number.isNaN(seconds) ? null : Math.max(1, Math.ceil(seconds / 60));
 }

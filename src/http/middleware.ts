@@ -12,6 +12,7 @@ import { decodePath, handleEdge } from '../core/edge.ts';
 import { errorStack } from '../core/error-text.ts';
 import type { Log } from '../core/ports.ts';
 import { matchOperation, routes } from '../operations/index.ts';
+import type { Rewrite } from './operation.ts';
 import { internalError, notFound, requestIdOf, runOperation } from './pipeline.ts';
 
 /** Static answers under /api/ that are not operations (the sandbox description). */
@@ -20,10 +21,7 @@ const staticApiPaths = new Set(
 );
 
 /** What the step in front of the static files decides: an answer, a file to serve instead, or go on. */
-export type EdgeAnswer =
-  | Response
-  | { type: 'rewrite'; path: string; headers: Record<string, string> }
-  | { type: 'next'; headers: Record<string, string> };
+export type EdgeAnswer = Response | Rewrite | { type: 'next'; headers: Record<string, string> };
 
 const GO_ON: EdgeAnswer = { type: 'next', headers: {} };
 
@@ -41,9 +39,7 @@ export function createEdge(getDeps: () => Deps): (request: Request) => Promise<E
       const path = decodePath(url.pathname) ?? url.pathname;
       const found = matchOperation(path);
       if (found && found.op.serve === 'middleware') {
-        const answer = await runOperation(found.op, request, deps, found.params);
-        if (answer instanceof Response) return answer;
-        return { type: 'rewrite', path: answer.rewrite, headers: answer.headers };
+        return runOperation(found.op, request, deps, found.params);
       }
       if (found || staticApiPaths.has(path)) return GO_ON; // a function or a static file answers
       const content = deps.content();

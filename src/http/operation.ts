@@ -9,6 +9,8 @@ import type { Deps } from '../adapters/deps.ts';
 import type { CacheClass, Deprecation, Meter } from '../contract/routes.ts';
 import type { McpToolName } from '../contract/mcp.ts';
 import type { ContentNeed } from '../core/content-source.ts';
+import type { RateLimitRefusal, RateLimitState } from '../core/rate-limit.ts';
+import type { BodyFailure } from '../adapters/http.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -82,18 +84,45 @@ export interface HandlerContext<Q, B> {
 }
 
 /**
- * What a handler returns: a JSON answer, a finished Response (MCP's transport, the form's HTML page),
- * or a static file to serve in its place (getPage in the middleware).
+ * What a handler returns: a JSON answer, or a finished Response (MCP's transport, the form's HTML page).
+ * `rate` is the budget the answer reports when it is not the read the pipeline metered (the lead budget);
+ * the pipeline writes it as the RateLimit headers.
  */
 export type Answer =
-  | { status: number; body: unknown; headers?: Record<string, string> }
-  | { response: Response }
-  | { rewrite: string; headers: Record<string, string> };
+  | { status: number; body: unknown; headers?: Record<string, string>; rate?: RateLimitState }
+  | { response: Response; rate?: RateLimitState };
+
+/** A static file served in the operation's place, with these headers: only the middleware serves one (getPage). */
+export interface Rewrite {
+  type: 'rewrite';
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** How an operation is served: a function in `api/` (its file, without `.ts`), or the middleware. */
+export type FunctionServe = { function: string; maxDuration?: number };
+export type Serve = FunctionServe | 'middleware';
+
+/** What a handler may return: a rewrite only where the middleware serves the operation. */
+export type HandlerResult<S extends Serve> = S extends 'middleware' ? Answer | Rewrite : Answer;
+
+/** What the pipeline refused around the handler: an input (400, 413), or a budget spent past its limit. */
+export type Refusal =
+  /** `failure` when the body could not be read (too large, broken off). */
+  | { kind: 'refused'; status: 400 | 413; error: string; failure?: BodyFailure }
+  | { kind: 'limited'; limit: RateLimitRefusal };
+
+/** What `refused` gets besides the refusal: the request and, for a form post, the fields read (if any). */
+export interface RefusalContext {
+  request: Request;
+  form?: Record<string, string>;
+}
 
 export interface OperationSpec<
   M extends Meter = Meter,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
+  S extends Serve = Serve,
 > {
   id: string;
   method: Method;
@@ -103,7 +132,7 @@ export interface OperationSpec<
   description: string;
   tag: 'Content' | 'Leads' | 'MCP' | 'Internal';
   /** A function in `api/` (its file, without `.ts`), or the middleware in front of the static files. */
-  serve: { function: string; maxDuration?: number } | 'middleware';
+  serve: S;
   /** Path parameters (`{slug}`), for the OpenAPI document; the handler checks them. */
   params?: z.ZodObject;
   query?: Q;
@@ -112,10 +141,21 @@ export interface OperationSpec<
   responses: Responses<M, Q extends z.ZodType ? true : B extends z.ZodType ? true : false>;
   /**
    * Which budget a request spends: `read` is metered by the pipeline before anything else; `lead` is
-   * spent by the domain after its checks (an idempotent replay costs nothing), and a refused lead body
-   * spends a read; `none` is unmetered.
+   * spent by the domain after its checks (an idempotent replay costs nothing); `none` is unmetered.
    */
   meter: M;
+  /**
+   * What a refused input spends instead, when the operation's own budget does not pay for it: `read` for
+   * the lead endpoint, whose refused body (any 400 or 413 answer) costs what a read costs, never a lead, and
+   * carries that read's RateLimit headers (contract, Limits rule 1).
+   */
+  refusalMeter?: 'read';
+  /**
+   * The operation's own answer to what the pipeline refused (an input, the `refusalMeter` budget), when the
+   * Error body is not all it answers (the lead form's HTML page). Default: the Error body; a 429 with the
+   * budget's headers.
+   */
+  refused?(refusal: Refusal, ctx: RefusalContext): Answer;
   cache: CacheClass;
   /** Public, read-only: any origin may call it (CORS `*` with the exposed headers). */
   cors: boolean;
@@ -136,21 +176,30 @@ export interface OperationSpec<
   refuses?: readonly { method: 'GET' | 'DELETE'; id: string; summary: string; description: string }[];
   handler(
     ctx: HandlerContext<Q extends z.ZodType ? z.output<Q> : undefined, B extends z.ZodType ? z.output<B> : undefined>,
-  ): Answer | Promise<Answer>;
+  ): HandlerResult<S> | Promise<HandlerResult<S>>;
 }
 
+type AnyInput = z.ZodType | undefined;
+/** An operation a function in `api/` serves: it always answers with a Response. */
+export type FunctionOperation = OperationSpec<Meter, AnyInput, AnyInput, FunctionServe>;
+/** An operation the middleware serves: it may answer with a static file instead (a rewrite). */
+export type MiddlewareOperation = OperationSpec<Meter, AnyInput, AnyInput, 'middleware'>;
 /** An operation of any shape, as the pipeline and the derived tables see it. */
-export type Operation = OperationSpec<Meter, z.ZodType | undefined, z.ZodType | undefined>;
+export type Operation = FunctionOperation | MiddlewareOperation;
 
 /** Declares an operation; the types check that its responses cover its inputs and metering. */
 export function defineOperation<
   M extends Meter,
   Q extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
->(spec: OperationSpec<M, Q, B>): Operation {
-  return spec as unknown as Operation;
+  S extends Serve = Serve,
+>(spec: OperationSpec<M, Q, B, S>): S extends 'middleware' ? MiddlewareOperation : FunctionOperation {
+  return spec as unknown as S extends 'middleware' ? MiddlewareOperation : FunctionOperation;
 }
+
+/** True for an operation a function in `api/` serves. */
+export const isFunctionOperation = (op: Operation): op is FunctionOperation => typeof op.serve === 'object';
 
 /** The function file of an operation served by a function. */
 export const functionOf = (op: Operation): string | undefined =>
-  typeof op.serve === 'object' ? op.serve.function : undefined;
+  isFunctionOperation(op) ? op.serve.function : undefined;

@@ -6,19 +6,30 @@
  * 2. metering: a `read` operation spends one unit of the client's read budget before anything else (429
  *    past it), so invalid requests are metered too;
  * 3. inputs: the query and the JSON (or form) body are read within their limits and checked against the
- *    operation's schemas (400 or 413 with the contract's Error body);
- * 4. the handler, which returns an `Answer`;
- * 5. the headers every answer of the operation carries: RateLimit-*, cache class, CORS with the exposed
- *    headers, `Vary`, deprecation (RFC 9745, RFC 8594) and the API's `Link`s.
+ *    operation's schemas (400 or 413 with the contract's Error body, or the operation's `refused` answer);
+ * 4. the handler, which returns an `Answer` (or, served by the middleware, a `Rewrite`); a refused input
+ *    (400 or 413) of an operation with a `refusalMeter` then spends a unit of that budget;
+ * 5. the headers, decided here for every answer: RateLimit-*, cache class (every 4xx and 5xx but the
+ *    not-found is `no-store`), CORS with the exposed headers, `Vary`, deprecation (RFC 9745, RFC 8594) and
+ *    the API's `Link`s.
  *
- * A refused body of a `lead` operation spends a read unit instead (never a lead unit), and its 400 or 413
- * carries that read's RateLimit-* headers. An unexpected throw is logged and answered 500 with the request
- * id as its reference; unknown API paths get `notFound`.
+ * An unexpected throw is logged and answered 500 with the request id as its reference; unknown API paths
+ * get `notFound`.
  */
 import type { Deps } from '../adapters/deps.ts';
-import { errorResponse, json, readJson } from '../adapters/http.ts';
+import {
+  type BodyFailure,
+  bodyFailureStatus,
+  bodyFailureText,
+  errorResponse,
+  json,
+  preflight,
+  rateLimitHeaders,
+  readJson,
+  tooManyRequests,
+} from '../adapters/http.ts';
 import { describeIssue, queryOf } from '../adapters/query.ts';
-import { crossSiteRefusal, formAnswer, isFormPost, readForm } from '../adapters/form-post.ts';
+import { crossSiteRefusal, isFormPost, readForm } from '../adapters/form-post.ts';
 import { createLog } from '../adapters/log.ts';
 import { API_LINKS } from '../contract/links.ts';
 import { CACHE_CONTROL, CORS_READ } from '../contract/routes.ts';
@@ -28,24 +39,17 @@ import { errorStack } from '../core/error-text.ts';
 import { deprecationHeaders } from '../core/deprecation.ts';
 import { notFoundMarkdown } from '../core/not-found.ts';
 import type { Log } from '../core/ports.ts';
-import type { Answer, Operation } from './operation.ts';
-
-/** getPage's answer in the middleware: serve this static file with these headers. */
-export interface Rewrite {
-  rewrite: string;
-  headers: Record<string, string>;
-}
-
-const ALLOW_HEADERS = [
-  'Content-Type, Accept, Authorization, Idempotency-Key, If-None-Match',
-  'Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
-].join(', ');
+import type { RateLimitState } from '../core/rate-limit.ts';
+import type { Answer, FunctionOperation, Operation, Refusal, RefusalContext, Rewrite } from './operation.ts';
 
 /** A refusal is never cached, whatever the operation's cache class. */
-const NO_STORE = { 'Cache-Control': 'no-store' };
+const NO_STORE = 'no-store';
+
+/** The methods an operation answers besides OPTIONS (HEAD with GET). */
+const methodsOf = (op: Operation) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]);
 
 /** The methods an operation answers, as `Allow` lists them. */
-const allowOf = (op: Operation) => (op.method === 'GET' ? 'GET, HEAD, OPTIONS' : `${op.method}, OPTIONS`);
+const allowOf = (op: Operation) => [...methodsOf(op), 'OPTIONS'].join(', ');
 
 /** The 405's text for a method `op` does not take. */
 export const notAllowedText = (op: Operation) => `Method not allowed: ${op.path} takes ${op.method} only`;
@@ -77,47 +81,52 @@ export function notFound(request: Request, path: string, origin: string, error?:
   return errorResponse(404, error ?? `No API endpoint at ${where}. See /openapi.json.`, headers);
 }
 
-function preflight(op: Operation): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...(op.cors ? { 'Access-Control-Allow-Origin': '*' } : {}),
-      'Access-Control-Allow-Methods': allowOf(op).replace(', OPTIONS', '').concat(', OPTIONS'),
-      'Access-Control-Allow-Headers': ALLOW_HEADERS,
-      'Access-Control-Max-Age': '86400',
-    },
-  });
-}
-
 type Inputs =
   | { ok: true; query: unknown; body: unknown; form?: Record<string, string> }
-  | { ok: false; response: Response };
+  | { ok: false; refusal: Extract<Refusal, { kind: 'refused' }> };
 
-/** Reads and checks the query and the body of `op` (400 or 413 with the Error body). */
+const refused = (status: 400 | 413, error: string, failure?: BodyFailure): Inputs => ({
+  ok: false,
+  refusal: { kind: 'refused', status, error, ...(failure ? { failure } : {}) },
+});
+
+/** Reads and checks the query and the body of `op` (a refusal: 400 or 413 with the Error text). */
 async function readInputs(op: Operation, request: Request, origin: string): Promise<Inputs> {
   let query: unknown;
   if (op.query) {
     const parsed = op.query.safeParse(queryOf(request));
-    if (!parsed.success) return { ok: false, response: errorResponse(400, describeIssue(parsed.error)) };
+    if (!parsed.success) return refused(400, describeIssue(parsed.error));
     query = parsed.data;
   }
   if (!op.body) return { ok: true, query, body: undefined };
+  const { maxBytes } = op.body;
   // A body a browser may send to any origin without asking (a form, text/plain) from another site; for an
   // operation only the site's own pages may call from a browser, any body from another site.
-  const refused = crossSiteRefusal(request, origin, {}, op.sameOrigin === true);
-  if (refused) return { ok: false, response: refused };
+  const crossSite = crossSiteRefusal(request, origin, op.sameOrigin === true);
+  if (crossSite) return refused(400, crossSite);
   let source = request;
   if (op.body.form && isFormPost(request)) {
-    const form = await readForm(request, op.body.maxBytes);
-    if (form.kind === 'answer') return { ok: false, response: form.response };
+    const form = await readForm(request, maxBytes);
+    if (form.kind === 'failed') {
+      return refused(bodyFailureStatus(form.failure), bodyFailureText(form.failure, maxBytes), form.failure);
+    }
     if (form.kind === 'form') return { ok: true, query, body: form.lead, form: form.lead };
     source = form.request; // JSON under a form Content-Type (`curl -d`): read as JSON
   }
-  const read = await readJson(source, op.body.maxBytes);
-  if (!read.ok) return { ok: false, response: read.response };
+  const read = await readJson(source, maxBytes);
+  if (!read.ok) {
+    const failure = read.failure === 'too-large' || read.failure === 'unreadable' ? read.failure : undefined;
+    return refused(read.status, read.error, failure);
+  }
   const parsed = op.body.schema.safeParse(read.value);
-  if (!parsed.success) return { ok: false, response: errorResponse(400, describeIssue(parsed.error)) };
+  if (!parsed.success) return refused(400, describeIssue(parsed.error));
   return { ok: true, query, body: parsed.data };
+}
+
+/** The answer to a refusal when the operation has no `refused` of its own: the Error body, or the 429. */
+function defaultRefused(refusal: Refusal): Answer {
+  if (refusal.kind === 'limited') return { response: tooManyRequests(refusal.limit) };
+  return { status: refusal.status, body: { error: refusal.error, status: refusal.status } };
 }
 
 /** Sets `headers` on `response` where it has not set them itself. */
@@ -125,7 +134,23 @@ function setMissing(response: Response, headers: Record<string, string>): void {
   for (const [k, v] of Object.entries(headers)) if (!response.headers.has(k)) response.headers.set(k, v);
 }
 
-/** Runs `op` for `request`: the whole pipeline (see the module comment). */
+/** The status an answer goes out with (a rewrite serves its file: 200). */
+const statusOf = (answer: Answer | Rewrite) =>
+  'response' in answer ? answer.response.status : 'status' in answer ? answer.status : 200;
+
+/** Runs `op` for `request`: the whole pipeline (see the module comment). A function operation answers itself. */
+export function runOperation(
+  op: FunctionOperation,
+  request: Request,
+  deps: Deps,
+  params?: Record<string, string>,
+): Promise<Response>;
+export function runOperation(
+  op: Operation,
+  request: Request,
+  deps: Deps,
+  params?: Record<string, string>,
+): Promise<Response | Rewrite>;
 export async function runOperation(
   op: Operation,
   request: Request,
@@ -133,7 +158,7 @@ export async function runOperation(
   params: Record<string, string> = {},
 ): Promise<Response | Rewrite> {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (method === 'OPTIONS') return preflight(op);
+  if (method === 'OPTIONS') return preflight(methodsOf(op), op.cors);
   const common: Record<string, string> = {
     'Cache-Control': CACHE_CONTROL[op.cache],
     Vary: 'Accept',
@@ -142,40 +167,47 @@ export async function runOperation(
   const deprecation = op.deprecated ? deprecationHeaders(op.deprecated) : undefined;
   const links = [...(deprecation ? [deprecation.Link] : []), ...API_LINKS];
 
-  /** The headers every answer of the operation carries, added to `answer`. */
-  const finish = (answer: Answer, rate: Record<string, string>): Response | Rewrite => {
+  /** The headers every answer of the operation carries, added to `answer`; `metered` is the read spent. */
+  const finish = (answer: Answer | Rewrite, metered?: RateLimitState): Response | Rewrite => {
+    const spent = ('rate' in answer ? answer.rate : undefined) ?? metered;
+    const rate = spent ? rateLimitHeaders(spent) : {};
     const own = 'response' in answer ? undefined : (answer.headers ?? {});
     const link = [...links, ...(own?.Link ? [own.Link] : [])].join(', ');
     const extra = { ...(deprecation ?? {}), Link: link };
-    if ('rewrite' in answer) return { rewrite: answer.rewrite, headers: { ...common, ...rate, ...own, ...extra } };
+    if ('type' in answer) return { ...answer, headers: { ...common, ...rate, ...own, ...extra } };
     const response = 'response' in answer ? answer.response : json(answer.body, answer.status, own);
     if ('response' in answer && response.headers.has('link')) extra.Link = `${link}, ${response.headers.get('link')}`;
     setMissing(response, { ...rate, ...common });
+    const cache = response.headers.get('cache-control') ?? '';
+    // A refusal or a failure is never cached; the not-found (404) is the one error a cache may keep.
+    if (response.status >= 400 && response.status !== 404) response.headers.set('Cache-Control', NO_STORE);
     // A metered answer carries this client's counters: no shared cache may keep it, whatever built it (the
     // not-found page is public elsewhere).
-    if (op.cache === 'metered' && /\bpublic\b/.test(response.headers.get('cache-control') ?? '')) {
+    else if (op.cache === 'metered' && /\bpublic\b/.test(cache))
       response.headers.set('Cache-Control', CACHE_CONTROL.metered);
-    }
     for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
     return response;
   };
 
   if (method !== op.method) {
-    const allow = allowOf(op);
-    return finish({ response: errorResponse(405, notAllowedText(op), { Allow: allow }) }, {});
+    return finish({ response: errorResponse(405, notAllowedText(op), { Allow: allowOf(op) }) });
   }
   try {
     const client = clientOf(request);
-    let rate: Record<string, string> = {};
+    let metered: RateLimitState | undefined;
     if (op.meter === 'read') {
-      const outcome = await deps.meter(client);
-      rate = outcome.headers;
-      if (!outcome.ok)
-        return finish({ status: 429, body: { error: outcome.error, status: 429 }, headers: NO_STORE }, rate);
+      const spent = await deps.meter(client);
+      if (!spent.ok) return finish(defaultRefused({ kind: 'limited', limit: spent }), spent);
+      metered = spent;
     }
     const inputs = await readInputs(op, request, deps.config.origin);
-    let answer: Answer;
-    if (!inputs.ok) answer = { response: inputs.response };
+    const context: RefusalContext = {
+      request,
+      form: inputs.ok ? inputs.form : op.body?.form && isFormPost(request) ? {} : undefined,
+    };
+    const refuse = (refusal: Refusal) => (op.refused ?? defaultRefused)(refusal, context);
+    let answer: Answer | Rewrite;
+    if (!inputs.ok) answer = refuse(inputs.refusal);
     else {
       answer = await op.handler({
         request,
@@ -185,25 +217,17 @@ export async function runOperation(
         query: inputs.query,
         body: inputs.body,
         form: inputs.form,
-        headers: rate,
+        headers: metered ? rateLimitHeaders(metered) : {},
       } as Parameters<Operation['handler']>[0]);
     }
-    // A refused lead body costs what a read costs (parse, check, write nothing), from the read budget; its
-    // 400 or 413 carries the RateLimit-* headers of that read (contract, Limits rule 1).
-    const status = 'response' in answer ? answer.response.status : 'status' in answer ? answer.status : 200;
-    if (op.meter === 'lead' && (status === 400 || status === 413)) {
-      const outcome = await deps.meter(client);
-      rate = outcome.headers;
-      if (!outcome.ok) {
-        const body = { error: outcome.error, status: 429 };
-        const page = inputs.ok ? inputs.form : isFormPost(request) ? {} : undefined;
-        if (page)
-          return finish({ response: formAnswer(request, { status: 429, body, headers: outcome.headers }, page) }, {});
-        return finish({ status: 429, body, headers: NO_STORE }, outcome.headers);
-      }
+    const status = statusOf(answer);
+    if (op.refusalMeter === 'read' && (status === 400 || status === 413)) {
+      const spent = await deps.meter(client);
+      if (!spent.ok) return finish(refuse({ kind: 'limited', limit: spent }), spent);
+      metered = spent;
     }
-    return finish(answer, rate);
+    return finish(answer, metered);
   } catch (e) {
-    return finish({ response: internalError(requestIdOf(request), e, deps.log) }, {});
+    return finish({ response: internalError(requestIdOf(request), e, deps.log) });
   }
 }

@@ -4,13 +4,13 @@
  * with the dependencies built once per instance from the environment.
  */
 import { processDeps, type Deps } from '../adapters/deps.ts';
-import type { Operation } from './operation.ts';
+import type { FunctionOperation } from './operation.ts';
 import { internalError, requestIdOf, runOperation } from './pipeline.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
 export function vercelFunction(
-  op: Operation,
+  op: FunctionOperation,
 ): Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', Handler> {
   const handle: Handler = async (request) => {
     let deps: Deps;
@@ -20,7 +20,7 @@ export function vercelFunction(
       return internalError(requestIdOf(request), e); // a broken environment still answers with the Error body
     }
     // A function operation answers itself: the pipeline gives a Response (rewrites are the middleware's).
-    return (await runOperation(op, request, deps)) as Response;
+    return runOperation(op, request, deps);
   };
   return { GET: handle, HEAD: handle, POST: handle, PUT: handle, PATCH: handle, DELETE: handle, OPTIONS: handle };
 }

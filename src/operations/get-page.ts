@@ -55,8 +55,9 @@ export const getPage = defineOperation({
       return { response: notFound(request, path, content.origin, error) };
     }
     if (wantsMarkdown(request.headers.get('accept'))) {
-      return { rewrite: twinPathOfSlug(slug), headers: markdownHeaders(entry) };
+      return { type: 'rewrite', path: twinPathOfSlug(slug), headers: markdownHeaders(entry) };
     }
-    return { rewrite: pageJsonPathOfSlug(slug), headers: { 'Content-Type': 'application/json; charset=utf-8' } };
+    const headers = { 'Content-Type': 'application/json; charset=utf-8' };
+    return { type: 'rewrite', path: pageJsonPathOfSlug(slug), headers };
   },
 });

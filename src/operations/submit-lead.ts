@@ -1,18 +1,107 @@
 /**
  * @module submitLead: POST /api/lead records a lead in the CRM and notifies sales (src/core/leads.ts).
  * The site's form with JavaScript off posts the same fields as a form and gets the same status with a
- * small HTML page when it asks for HTML (src/adapters/form-post.ts).
+ * small HTML page when it asks for HTML (src/adapters/form-post.ts). `respondLead` is the one place that
+ * turns what happened (the domain's outcome, or what the pipeline refused) into the answer.
  */
 import { z } from 'zod';
+import { COMPANY } from '../contract/company.ts';
 import { LIMITS, policyOf } from '../contract/limits.ts';
 import { LeadAcceptedSchema, LeadSchema } from '../contract/schemas.ts';
-import { formAnswer } from '../adapters/form-post.ts';
+import { type FormPage, leadAnswerPage, wantsHtml } from '../adapters/form-post.ts';
 import { headerText } from '../adapters/header-text.ts';
+import { readHeaders, tooManyRequests } from '../adapters/http.ts';
 import { badEmailError } from '../core/lead-examples.ts';
-import { formIdempotencyKey, submitLead as submit } from '../core/leads.ts';
+import { formIdempotencyKey, type LeadOutcome, submitLead as submit } from '../core/leads.ts';
 import { LEAD_POLICY } from '../core/rate-limit.ts';
-import { defineOperation, RATE_HEADERS, type ResponseSpec } from '../http/operation.ts';
+import {
+  type Answer,
+  defineOperation,
+  RATE_HEADERS,
+  type Refusal,
+  type RefusalContext,
+  type ResponseSpec,
+} from '../http/operation.ts';
 import { errorDoc, tooLargeDoc, tooManyDoc } from './docs.ts';
+
+/** The 409's text: a request with the same key is still running. */
+const KEY_BUSY =
+  'A request with this Idempotency-Key is still being processed. Retry in a few seconds to get its answer.';
+/** The 422's text: the key was used with another payload. */
+const KEY_REUSED =
+  'This Idempotency-Key was already used with a different payload. Use a new key for a new submission, ' +
+  'or resend the same payload to get the first answer.';
+/** The 502's text: where else to go when no durable place took the lead. */
+const UNRECORDED =
+  'Your details could not be recorded just now. Please use the chat on our website, or email ' +
+  `${COMPANY.salesEmail} or call ${COMPANY.phone}, and we will get back to you.`;
+
+const error = (status: number, message: string, headers?: Record<string, string>): Answer => ({
+  status,
+  body: { error: message, status },
+  ...(headers ? { headers } : {}),
+});
+
+/** The JSON answer (ok or Error) to what happened, and what the form's page says about it. */
+function answerOf(o: LeadOutcome | Refusal, maxBytes: number): { json: Answer; page: FormPage } {
+  switch (o.kind) {
+    case 'accepted':
+      return { json: { status: 200, body: { ok: true }, rate: o.limit }, page: { kind: 'accepted' } };
+    case 'replayed': {
+      const replayed = { 'Idempotency-Replayed': 'true' };
+      const first = o.first;
+      const json: Answer =
+        'limit' in first
+          ? { status: 200, body: first.body, headers: replayed, rate: first.limit }
+          : { status: 200, body: first.body, headers: { ...first.headers, ...replayed } };
+      return { json, page: { kind: 'accepted' } };
+    }
+    case 'rejected':
+      return { json: error(400, o.message), page: { kind: 'rejected', problems: o.problems, message: o.message } };
+    case 'key-invalid':
+      return { json: error(400, o.message), page: { kind: 'rejected', problems: [], message: o.message } };
+    case 'key-reused':
+      return { json: error(422, KEY_REUSED), page: { kind: 'other', status: 422, message: KEY_REUSED } };
+    case 'key-busy': {
+      const json = error(409, KEY_BUSY, { 'Retry-After': String(o.retryAfter) });
+      return { json, page: { kind: 'other', status: 409, message: KEY_BUSY } };
+    }
+    case 'limited':
+      return {
+        json: { response: tooManyRequests(o.limit) },
+        page: { kind: 'limited', retryAfter: o.limit.retryAfter },
+      };
+    case 'unrecorded':
+      return { json: error(502, UNRECORDED), page: { kind: 'unrecorded' } };
+    case 'refused': {
+      const page: FormPage =
+        o.failure === 'too-large'
+          ? { kind: 'too-large', maxBytes }
+          : o.failure === 'unreadable'
+            ? { kind: 'unreadable' }
+            : { kind: 'rejected', problems: [], message: o.error };
+      return { json: error(o.status, o.error), page };
+    }
+  }
+}
+
+/**
+ * The answer to a submission: JSON, or for a form post (JavaScript off) the HTML page when the client asks
+ * for HTML (a browser), else the same JSON with the read answers' headers a form post has always had. A
+ * refused input is answered as a form only when the form itself could not be read (too large, broken off).
+ */
+export function respondLead(o: LeadOutcome | Refusal, ctx: RefusalContext): Answer {
+  const { json, page } = answerOf(o, LIMITS.leadBodyBytes);
+  const asForm = o.kind === 'refused' ? o.failure !== undefined && ctx.form !== undefined : ctx.form !== undefined;
+  if (!asForm) return json;
+  if (wantsHtml(ctx.request)) {
+    const own = 'headers' in json ? json.headers : undefined;
+    const rate = o.kind === 'limited' ? o.limit : 'rate' in json ? json.rate : undefined;
+    return { response: leadAnswerPage(page, ctx.form, own), ...(rate ? { rate } : {}) };
+  }
+  if (o.kind === 'limited') return { response: tooManyRequests(o.limit, readHeaders('none')) };
+  return 'response' in json ? json : { ...json, headers: { ...readHeaders('none'), ...json.headers } };
+}
 
 /** Also answered as a small HTML page (the form with JavaScript off). */
 const orPage = (r: ResponseSpec): ResponseSpec => ({ ...r, also: ['text/html'] });
@@ -71,18 +160,9 @@ export const submitLead = defineOperation({
         400,
       ),
     ),
-    409: errorDoc(
-      'A request with the same Idempotency-Key is still being processed.',
-      'A request with this Idempotency-Key is still being processed. Retry in a few seconds to get its answer.',
-      409,
-    ),
+    409: errorDoc('A request with the same Idempotency-Key is still being processed.', KEY_BUSY, 409),
     413: orPage(tooLargeDoc(LIMITS.leadBodyBytes)),
-    422: errorDoc(
-      'The Idempotency-Key was already used with a different payload.',
-      'This Idempotency-Key was already used with a different payload. Use a new key for a new submission, ' +
-        'or resend the same payload to get the first answer.',
-      422,
-    ),
+    422: errorDoc('The Idempotency-Key was already used with a different payload.', KEY_REUSED, 422),
     429: orPage(tooManyDoc(LEAD_POLICY, `This client exceeded its budget (${policyOf(LIMITS.lead)}).`)),
     502: orPage(
       errorDoc(
@@ -93,6 +173,8 @@ export const submitLead = defineOperation({
     ),
   },
   meter: 'lead',
+  refusalMeter: 'read',
+  refused: respondLead,
   cache: 'none',
   // No CORS: another website's script cannot post a lead from its visitors' browsers (issue 25).
   cors: false,
@@ -103,9 +185,8 @@ export const submitLead = defineOperation({
     const source = siteReferer(request, deps.config.origin);
     // A double submit of the no-JavaScript form makes one lead: its key comes from what the form carries.
     const idempotencyKey = form ? await formIdempotencyKey(form) : headerText(request.headers.get('idempotency-key'));
-    const answer = await submit({ body, client, idempotencyKey, source }, deps);
-    if (answer.after) deps.defer(answer.after); // the sales notification may finish after the answer
-    if (form) return { response: formAnswer(request, answer, form) };
-    return { status: answer.status, body: answer.body, headers: answer.headers };
+    const outcome = await submit({ body, client, idempotencyKey, source }, deps);
+    if (outcome.kind === 'accepted') deps.defer(outcome.after); // the sales notification may finish after the answer
+    return respondLead(outcome, { request, form });
   },
 });

@@ -48,7 +48,6 @@ export const validateLead = defineOperation({
   data: [],
   public: true,
   handler: ({ request, body }) => {
-    const answer = sandboxLead(body, headerText(request.headers.get('idempotency-key')));
-    return { status: answer.status, body: answer.body };
+    return sandboxLead(body, headerText(request.headers.get('idempotency-key')));
   },
 });
