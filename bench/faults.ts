@@ -11,11 +11,14 @@
  *    leads from one address (at most 5 per process), the same key twice per process (one lead per
  *    process), 300 reads from one address per process (at most 120 per process).
  * 5. Six 502s (CRM down, Redis stalled), then recovery: the same request succeeds, the budget untouched.
+ * 6. The embedded file attacked: a corrupt kartage.db at start (moved aside, the site serves, leads queue),
+ *    another process holding its write lock (pages answered meanwhile, the waiting lead recorded after),
+ *    then kill -9 and a damaged WAL: every lead answered 200 delivered after a restart and a flush.
  *
  * Writes bench/faults.json and bench/faults.md; exits 1 when a promise does not hold.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeHubSpot } from '../tests/helpers/fake-crm.ts';
@@ -235,6 +238,77 @@ try {
       hubspot.received.filter((s) => s.fields.message === 's3-keyed').length === 1,
     );
     await stop(again);
+  }
+
+  // 6. The embedded file attacked: corrupt at start, locked by another process, kill -9 and a damaged WAL.
+  {
+    const scenario = 'embedded file: corrupt, locked, kill -9 + damaged WAL';
+    const dir = await tempDir();
+    const file = join(dir, 'kartage.db');
+    await writeFile(file, 'not a database '.repeat(500));
+    const env = { ...crmEnv, KARTAGE_VAR_DIR: dir };
+    const server = await startServer(env);
+    servers.push(server);
+    hubspot.setMode('down');
+    const page = await send(new URL(`${server.url}/pricing`), {});
+    const aside = (await readdir(dir)).filter((f) => f.startsWith('kartage.db.corrupt-'));
+    check(
+      scenario,
+      'start on a corrupt file: /pricing, file kept aside',
+      `${page.status}, ${aside.length} aside`,
+      '200, 1 aside',
+      page.status === 200 && aside.length === 1,
+    );
+    const answers: { marker: string; status: number }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await postLead(server.url, `s6-${i}`, loopbackAddress(66, i));
+      answers.push({ marker: `s6-${i}`, status: r.status });
+    }
+    // Another process takes the write lock and holds it until told.
+    const locker = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { DatabaseSync } = require('node:sqlite'); const db = new DatabaseSync(${JSON.stringify(file)});
+         db.exec('BEGIN IMMEDIATE'); console.log('locked');
+         process.stdin.once('data', () => { db.exec('COMMIT'); db.close(); process.exit(0); });`,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((ok) => locker.stdout!.once('data', () => ok()));
+    const waiting = postLead(server.url, 's6-locked', loopbackAddress(66, 99));
+    let pages = 0;
+    for (let i = 0; i < 20; i++) if ((await send(new URL(`${server.url}/pricing`), {})).status === 200) pages++;
+    locker.stdin!.write('go\n');
+    await new Promise((ok) => locker.once('exit', ok));
+    const locked = await waiting;
+    answers.push({ marker: 's6-locked', status: locked.status });
+    check(scenario, 'pages answered while another process held the lock', pages, '20', pages === 20);
+    check(scenario, 'the lead that waited for the lock', locked.status, '200', locked.status === 200);
+    server.child.kill('SIGKILL');
+    await new Promise((ok) => server.child.once('exit', ok));
+    // Damage every frame the WAL still holds.
+    const wal = `${file}-wal`;
+    const size = await stat(wal).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (size > 32) {
+      const fd = await open(wal, 'r+');
+      for (let at = 56; at < size; at += 4096 + 24) await fd.write(Buffer.alloc(64, 0xff), 0, 64, at);
+      await fd.close();
+    }
+    const restarted = await startServer(env);
+    servers.push(restarted);
+    hubspot.setMode('ok');
+    const result = await flush(env);
+    const ok = answers.filter((a) => a.status === 200);
+    const got = delivered();
+    const lost = ok.filter((a) => !got.has(a.marker)).length;
+    check(scenario, 'answered 200', ok.length, '21', ok.length === 21);
+    check(scenario, 'lost after kill -9 and a damaged WAL (200 but never delivered)', lost, '0', lost === 0);
+    check(scenario, 'flush after restart', result.line, 'outbox empty', /left in the outbox 0/.test(result.line));
+    await stop(restarted);
   }
 
   // 4 and 5: Upstash through a real redis-server.
