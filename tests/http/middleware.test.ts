@@ -92,11 +92,7 @@ describe('the local server runs the same middleware', () => {
 describe('leadsFlush', () => {
   it('is a 404 like any unknown path when no cron secret is configured, whatever is sent', async () => {
     const d = createDeps({ env: {}, store: createMemoryStore(), log: () => {} });
-    const r = (await runOperation(
-      leadsFlush,
-      request('/api/cron/leads-flush', { authorization: 'Bearer x' }),
-      d,
-    )) as Response;
+    const r = await runOperation(leadsFlush, request('/api/cron/leads-flush', { authorization: 'Bearer x' }), d);
     expect(r.status).toBe(404);
     expect((await r.json()).status).toBe(404);
   });

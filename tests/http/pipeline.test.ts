@@ -8,7 +8,7 @@ import { createDeps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { buildOpenApi } from '../../src/contract/openapi.ts';
 import { deprecationHeaders } from '../../src/core/deprecation.ts';
-import { defineOperation, type Operation } from '../../src/http/operation.ts';
+import { defineOperation, type FunctionOperation } from '../../src/http/operation.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
 import { operations } from '../../src/operations/index.ts';
 import { searchSite } from '../../src/operations/search-site.ts';
@@ -30,7 +30,7 @@ const request = (path: string, init: RequestInit & { ip?: string } = {}) =>
     ...init,
     headers: { 'x-real-ip': init.ip ?? '203.0.113.9', ...(init.headers as Record<string, string>) },
   });
-const run = async (op: Operation, r: Request, d = deps()) => (await runOperation(op, r, d)) as Response;
+const run = (op: FunctionOperation, r: Request, d = deps()) => runOperation(op, r, d);
 
 const deprecated = {
   since: '2026-11-01T00:00:00Z',
@@ -38,7 +38,7 @@ const deprecated = {
   link: 'https://kartage.com.au/api-deprecation-policy',
 };
 /** The old search path of a test: the real search, declared deprecated. */
-const oldSearch: Operation = { ...searchSite, id: 'searchSiteOld', path: '/api/v1/find', deprecated };
+const oldSearch: FunctionOperation = { ...searchSite, id: 'searchSiteOld', path: '/api/v1/find', deprecated };
 
 const throwing = defineOperation({
   id: 'boom',
