@@ -43,9 +43,16 @@ interface Check {
   ok: boolean;
 }
 const checks: Check[] = [];
+/** A promise: a condition that can fail, and fails the run when it does. */
 const check = (scenario: string, figure: string, value: number | string, expected: string, ok: boolean) => {
   checks.push({ scenario, figure, value, expected, ok });
   console.log(`[faults] ${ok ? 'ok  ' : 'FAIL'} ${scenario}: ${figure} = ${value} (${expected})`);
+};
+/** A figure reported for reading, not a check (it cannot fail the run). */
+const figures: { scenario: string; figure: string; value: number | string }[] = [];
+const report = (scenario: string, figure: string, value: number | string) => {
+  figures.push({ scenario, figure, value });
+  console.log(`[faults] fig  ${scenario}: ${figure} = ${value}`);
 };
 
 interface Server {
@@ -167,15 +174,9 @@ try {
     const copies = hubspot.received.filter((s) => String(s.fields.message).startsWith('s1-')).length;
     const distinct = [...got].filter((m) => m.startsWith('s1-')).length;
     check(scenario, 'answered 200', ok.length, '300', ok.length === 300);
-    check(scenario, 'flushes run', during.length + after.length, '10, 6 of them during the burst', true);
+    report(scenario, 'flushes run (6 of them during the burst)', during.length + after.length);
     check(scenario, 'lost (200 but never delivered)', lost, '0', lost === 0);
-    check(
-      scenario,
-      'duplicate deliveries (same delivery id, so the CRM can drop them)',
-      copies - distinct,
-      'reported',
-      true,
-    );
+    report(scenario, 'duplicate deliveries (same delivery id, so the CRM can drop them)', copies - distinct);
     check(scenario, 'last flush', after.at(-1)!.line, 'outbox empty', /left in the outbox 0/.test(after.at(-1)!.line));
     await stop(server);
   }
@@ -207,7 +208,7 @@ try {
     const got = delivered();
     const lost = ok.filter((a) => !got.has(a.marker)).length;
     check(scenario, 'answered 200 before the kill', ok.length, '>= 100', ok.length >= 100);
-    check(scenario, 'requests cut off by the kill', answers.filter((a) => a.status !== 200).length, 'reported', true);
+    report(scenario, 'requests cut off by the kill', answers.filter((a) => a.status !== 200).length);
     check(scenario, 'lost (200 but never delivered)', lost, '0', lost === 0);
     check(scenario, 'flush after restart', result.line, 'outbox empty', /left in the outbox 0/.test(result.line));
 
@@ -363,8 +364,8 @@ try {
           scenario,
           '600 concurrent leads from one address: 200s per process',
           perProcess.join(' / '),
-          'at most 5 each',
-          perProcess.every((x) => x <= 5),
+          'at most 5 each, and the budget served: at least 5 in all',
+          perProcess.every((x) => x <= 5) && perProcess[0]! + perProcess[1]! >= 5,
         );
         const marker = `s4${stall.tag}-keyed`;
         const keyed = await Promise.all(
@@ -386,8 +387,8 @@ try {
           scenario,
           'same key twice on each process: leads made',
           keyedCopies,
-          'at most 1 per process (2)',
-          keyedCopies <= 2,
+          'at least 1, at most 1 per process (2)',
+          keyedCopies >= 1 && keyedCopies <= 2,
         );
         // The read budget is a sliding window of two fixed minutes (every engine, as @upstash/ratelimit's):
         // exact within a minute, a few more across a minute's edge. The burst takes well under 20 s, so it
@@ -414,8 +415,8 @@ try {
           scenario,
           '300 reads from one address per process: served',
           reads.join(' / '),
-          'at most 120 each',
-          reads.every((x) => x <= 120),
+          'at most 120 each, and still serving: at least 110 each',
+          reads.every((x) => x <= 120 && x >= 110),
         );
       } finally {
         stall.end();
@@ -488,7 +489,7 @@ const seconds = Math.round((Date.now() - started) / 100) / 10;
 const failed = checks.filter((c) => !c.ok);
 await writeFile(
   join(BENCH_DIR, 'faults.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), seconds, pass: !failed.length, checks, figures }, null, 2)}\n`,
 );
 await writeFile(
   join(BENCH_DIR, 'faults.md'),
@@ -500,8 +501,15 @@ await writeFile(
       'Upstash-REST bridge, all on loopback. See `bench/faults.ts` for each scenario.',
     '',
     table(
-      ['Scenario', 'Figure', 'Measured', 'Promise', ''],
+      ['Scenario', 'Check', 'Measured', 'Promise', ''],
       checks.map((c) => [c.scenario, c.figure, String(c.value), c.expected, c.ok ? 'ok' : '**FAIL**']),
+    ),
+    '',
+    'Figures reported for reading (not checks: nothing is promised about them):',
+    '',
+    table(
+      ['Scenario', 'Figure', 'Measured'],
+      figures.map((f) => [f.scenario, f.figure, String(f.value)]),
     ),
     '',
   ].join('\n'),
