@@ -165,6 +165,15 @@ describe('pricing arithmetic', () => {
     ).toBe(1890 + 5 * 45);
   });
 
+  it('counts a crew "of 18 on phones" as crew devices', () => {
+    const w = priceQuestion(
+      'starter for a crew of 18 on phones and 6 of us in the office, how much a month?',
+      pricing,
+    )!;
+    // Starter has 10 devices and 5 users of its own.
+    expect(w.monthly).toBe(390 + 8 * 12 + 1 * 45);
+  });
+
   it('a plan name used as an adjective is not a plan', () => {
     expect(priceQuestion('do you hold professional indemnity insurance, and for how much?', pricing)).toBeUndefined();
     expect(priceQuestion('what does a growth strategy cost a removalist?', pricing)).toBeUndefined();
@@ -212,6 +221,7 @@ describe('handoff', () => {
     ['can someone walk me thru the system next tues arvo?', 'demo'],
     ['i missed a call from you, can you try me again on my mobile?', 'callback'],
     ['pls leave a msg for the sales team', 'message'],
+    ['can we get a session booked in with one of your product people?', 'demo'],
   ] as const)('%s -> %s', (q, intent) => {
     expect(handoffIntent(q)?.intent).toBe(intent);
   });

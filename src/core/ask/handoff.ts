@@ -38,7 +38,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   ],
   [
     'demo',
-    /\b(book|booking|schedule|scheduling|arrange|arranging|organise|organize|set up|get|have|want|like|request|requesting|see|need|keen on|interested in|after|do)\b[^.?!]{0,30}\b(demo|demos|demonstration|walkthrough|walk-through|walk through)\b|\b(demo|walkthrough) (please|for (me|us|my|our|[a-z]+ from))\b|\bwalk (me|us) through\b|\bshow (me|us) (around|how|the|kartage|it)\b|\bsee\b[^.?!]{0,40}\b(in action|working|running|live)\b|\b(product|guided) tour\b/,
+    /\b(book|booking|schedule|scheduling|arrange|arranging|organise|organize|set up|get|have|want|like|request|requesting|see|need|keen on|interested in|after|do)\b[^.?!]{0,30}\b(demo|demos|demonstration|walkthrough|walk-through|walk through)\b|\b(demo|walkthrough) (please|for (me|us|my|our|[a-z]+ from))\b|\bwalk (me|us) through\b|\bshow (me|us) (around|how|the|kartage|it)\b|\bsee\b[^.?!]{0,40}\b(in action|working|running|live)\b|\b(product|guided) tour\b|\b(session|meeting|call|time)\b[^.?!]{0,30}\bwith (one of )?(your |a |the )?product (people|person|team|specialists?|experts?)\b|\bsee how (it|kartage) (handles|works|does|would)\b/,
   ],
   [
     'contact',
@@ -57,7 +57,7 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
     .replace(/[’‘]/g, "'")
     .replace(/\b[a-z0-9]+\b/g, (w) => CHAT_SPEAK[w] ?? w);
   if (HYPOTHETICAL.test(q)) q = q.replace(FAULT_WORDS, ' ');
-  if (HOW_SOON.test(q)) q = q.replace(/\bget back to (me|us)\b/g, 'reply');
+  if (HOW_SOON.test(q)) q = q.replace(/\bget back to (me|us|people|them|you|customers|someone)\b/g, 'reply');
   for (const [intent, pattern] of INTENTS) {
     if (pattern.test(q)) {
       let rest = q;

@@ -101,8 +101,15 @@ const ARTICLE = /^(a|an|one)$/;
 const CLAUSE = /[,.;:?!]|\b(?:we|we've|we're|weve|were|i|i've|ive|i'm|im|there|there's|theres|our|they|they're)\b/;
 
 /** Quantities of each add-on the question counts. */
-function addOnsOf(q: string, pricing: Pricing): Map<string, { n: number; extra: boolean }> {
+function addOnsOf(question: string, pricing: Pricing): Map<string, { n: number; extra: boolean }> {
   const out = new Map<string, { n: number; extra: boolean }>();
+  // "a crew of 18 on phones", "12 guys on the app": that many crew devices.
+  const q = question
+    .replace(/\bcrews? of (\d[\d,]*) (?:on|with|using) (?:phones?|devices?|the (?:crew )?app)\b/g, '$1 crew devices')
+    .replace(
+      /\b(\d[\d,]*) (?:guys|blokes|workers|crew members|people) (?:on|with|using) (?:phones?|devices?|the (?:crew )?app)\b/g,
+      '$1 crew devices',
+    );
   for (const [id, thing] of COUNTED) {
     const re = new RegExp(String.raw`\b${NUM}${MORE}(?:${thing})\b`, 'g');
     const counts = [...q.matchAll(re)];
