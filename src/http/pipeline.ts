@@ -201,6 +201,7 @@ export async function runOperation(
       metered = spent;
     }
     const inputs = await readInputs(op, request, deps.config.origin);
+    // A form post whose fields could not be read still answers as a form (`{}`: nothing the visitor typed).
     const context: RefusalContext = {
       request,
       form: inputs.ok ? inputs.form : op.body?.form && isFormPost(request) ? {} : undefined,
@@ -222,7 +223,7 @@ export async function runOperation(
     }
     const status = statusOf(answer);
     if (op.refusalMeter === 'read' && (status === 400 || status === 413)) {
-      const spent = await deps.meter(client);
+      const spent = await deps.meter(client); // the read budget
       if (!spent.ok) return finish(refuse({ kind: 'limited', limit: spent }), spent);
       metered = spent;
     }

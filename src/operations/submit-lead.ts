@@ -68,7 +68,7 @@ function answerOf(o: LeadOutcome | Refusal, maxBytes: number): { json: Answer; p
     }
     case 'limited':
       return {
-        json: { response: tooManyRequests(o.limit) },
+        json: { response: tooManyRequests(o.limit), rate: o.limit },
         page: { kind: 'limited', retryAfter: o.limit.retryAfter },
       };
     case 'unrecorded':
@@ -86,9 +86,11 @@ function answerOf(o: LeadOutcome | Refusal, maxBytes: number): { json: Answer; p
 }
 
 /**
- * The answer to a submission: JSON, or for a form post (JavaScript off) the HTML page when the client asks
- * for HTML (a browser), else the same JSON with the read answers' headers a form post has always had. A
- * refused input is answered as a form only when the form itself could not be read (too large, broken off).
+ * The answer to a submission (the domain's outcome, or what the pipeline refused): JSON, or for a form post
+ * (JavaScript off) the HTML page when the client asks for HTML (a browser). A form post that does not ask for
+ * HTML gets the JSON with the headers of a read answer (CORS included), as it always has. A refused input is
+ * answered as a form only when the form itself could not be read (too large, broken off); a cross-site post
+ * or bad JSON under a form Content-Type gets the Error body.
  */
 export function respondLead(o: LeadOutcome | Refusal, ctx: RefusalContext): Answer {
   const { json, page } = answerOf(o, LIMITS.leadBodyBytes);
@@ -96,8 +98,7 @@ export function respondLead(o: LeadOutcome | Refusal, ctx: RefusalContext): Answ
   if (!asForm) return json;
   if (wantsHtml(ctx.request)) {
     const own = 'headers' in json ? json.headers : undefined;
-    const rate = o.kind === 'limited' ? o.limit : 'rate' in json ? json.rate : undefined;
-    return { response: leadAnswerPage(page, ctx.form, own), ...(rate ? { rate } : {}) };
+    return { response: leadAnswerPage(page, ctx.form, own), ...(json.rate ? { rate: json.rate } : {}) };
   }
   if (o.kind === 'limited') return { response: tooManyRequests(o.limit, readHeaders('none')) };
   return 'response' in json ? json : { ...json, headers: { ...readHeaders('none'), ...json.headers } };
