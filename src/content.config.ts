@@ -1,6 +1,6 @@
 /**
  * Content collections: site pages and blog posts from `content/`, validated at build time. A page's slug is
- * its `pages` id, a post's `blog/<id>` (src/core/slugs.ts `slugOfEntry`); a page's kind is its front matter's.
+ * its `pages` id, a post's `blog/<id>` (src/contract/slugs.ts `slugOfEntry`); a page's kind is its front matter's.
  *
  * Astro keeps parsed entries in node_modules/.astro/data-store.json and throws them away only when the text
  * of this file changes, not when a schema it imports does: change the revision below with every change to

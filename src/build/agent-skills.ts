@@ -14,7 +14,7 @@ import { stringify as toYaml } from 'yaml';
 import { LIMITS } from '../contract/limits.ts';
 import { MCP_TOOLS } from '../contract/mcp.ts';
 import { DIALCODE_PATTERN, INTENTS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES } from '../contract/schemas.ts';
-import { HOME_SLUG, twinPathOfSlug, twinUrlOfSlug, urlOfSlug } from '../core/slugs.ts';
+import { HOME_SLUG, twinPathOfSlug, twinUrlOfSlug, urlOfSlug } from '../contract/slugs.ts';
 
 /** The `$schema` of a v0.2.0 discovery index (an opaque identifier clients match exactly). */
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';

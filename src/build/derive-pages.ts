@@ -21,7 +21,7 @@ import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
 import type { HeadingAnchor } from '../core/ask/sections.ts';
 import type { AskPageData } from '../core/ask/index.ts';
 import type { PageKind } from '../contract/content.ts';
-import { pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
+import { pageJsonPathOfSlug, twinPathOfSlug } from '../contract/slugs.ts';
 
 /** Public path of a page's markdown twin (`index` -> `/index.md`). */
 export const twinPath = twinPathOfSlug;

@@ -18,7 +18,7 @@ import {
   type LeadValidation,
 } from '../contract/schemas.ts';
 import { sandboxLead } from '../core/leads.ts';
-import { twinUrlOfSlug, urlOfSlug } from '../core/slugs.ts';
+import { twinUrlOfSlug, urlOfSlug } from '../contract/slugs.ts';
 
 /** Where derive.ts writes each file in the build output (public paths come from routes.ts rewrites). */
 export const DISCOVERY_PATHS = {

@@ -10,7 +10,7 @@ import type { Element, Root, RootContent } from 'hast';
 import type { Pricing } from '../contract/content.ts';
 import { SITE_NAME } from '../config.ts';
 import { splitAuthor, type PostSummary } from './blog.ts';
-import { ancestorsOf, folderOf, HOME_SLUG, pathOfSlug, urlOfSlug } from '../core/slugs.ts';
+import { ancestorsOf, folderOf, HOME_SLUG, pathOfSlug, urlOfSlug } from '../contract/slugs.ts';
 
 export type JsonLdNode = Record<string, unknown>;
 /** One step of a breadcrumb trail: a name and a site path (`/`, `/blog`, `/blog/<post>`). */

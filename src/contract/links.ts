@@ -4,7 +4,7 @@
  * their page's canonical URL. The middleware (pages, getPage), the functions (API answers) and the route
  * table's header rules (the home page) all build them here, so the values cannot drift.
  */
-import { twinPathOfSlug } from '../core/slugs.ts';
+import { twinPathOfSlug } from './slugs.ts';
 
 /** Where the MCP server card is published (SEP-2127 draft well-known path). */
 export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';

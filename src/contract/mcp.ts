@@ -3,7 +3,7 @@
  * files (/.well-known/mcp.json, ard.json), the OpenAPI description and the tests.
  */
 import type { PageKind } from './content.ts';
-import { sectionOf } from '../core/slugs.ts';
+import { sectionOf } from './slugs.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Registry name: reverse DNS of kartage.com.au, one slash (server.json schema 2025-12-11). */

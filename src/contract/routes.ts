@@ -7,7 +7,7 @@
  */
 import { LIMITS } from './limits.ts';
 import { pageLinkHeader } from './links.ts';
-import { HOME_SLUG } from '../core/slugs.ts';
+import { HOME_SLUG } from './slugs.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 /** What answers: a function in `api/`, the middleware over a static file, or a static file alone. */

@@ -6,7 +6,7 @@
  */
 import { canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
 import { CONTENT_SIGNAL, CORS_READ, PAGE_VARY } from '../contract/routes.ts';
-import { slugOfPath, slugOfTwinPath, twinPathOfSlug } from './slugs.ts';
+import { slugOfPath, slugOfTwinPath, twinPathOfSlug } from '../contract/slugs.ts';
 import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 

@@ -1,6 +1,6 @@
 /** @module listPages and getPagesBatch over the loaded content (SPEC.md; order and cursor: DESIGN.md section 2). */
 import type { BatchResponse, ListPagesQuery, ListPagesResponse } from '../contract/schemas.ts';
-import { isSlug } from './slugs.ts';
+import { isSlug } from '../contract/slugs.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 
 /** The contract's PageSummary of an entry. */

@@ -14,7 +14,7 @@ import type { ContentSource, PageEntry } from './content-source.ts';
 import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './search/analyze.ts';
 import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './search/compact-index.ts';
 import type { PageKind } from '../contract/content.ts';
-import { isUnder, leafOf } from './slugs.ts';
+import { isUnder, leafOf } from '../contract/slugs.ts';
 
 export { fold, analyze } from './search/analyze.ts';
 export { SearchIndex } from './search/compact-index.ts';

@@ -11,14 +11,14 @@ import {
   type Resource,
   type ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
-import { llmsTxt, MACHINE_FILES, sitemapXml } from '../build/site-files.ts';
+import { llmsTxt, MACHINE_FILES, sitemapXml } from '../core/site-files.ts';
 import type { PageKind } from '../contract/content.ts';
 import { isKeyPage } from '../contract/mcp.ts';
 import { buildOpenApi } from '../contract/openapi.ts';
 import type { Page } from '../contract/schemas.ts';
 import type { ContentSource } from '../core/content-source.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
-import { slugOfTwinPath, twinUrlOfSlug } from '../core/slugs.ts';
+import { slugOfTwinPath, twinUrlOfSlug } from '../contract/slugs.ts';
 import type { McpDeps } from './deps.ts';
 import { RESOURCE_NOT_FOUND, RpcError } from './errors.ts';
 import { PART_CHARS, splitExact } from './split.ts';

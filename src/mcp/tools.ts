@@ -17,7 +17,7 @@ import type { McpToolName } from '../contract/mcp.ts';
 import { askSite } from '../core/ask/answer.ts';
 import { listPages } from '../core/pages.ts';
 import { recommendPlan } from '../core/pricing.ts';
-import { twinUrlOfSlug } from '../core/slugs.ts';
+import { twinUrlOfSlug } from '../contract/slugs.ts';
 import type { McpDeps } from './deps.ts';
 import { readableIssues } from './errors.ts';
 import { searchWithFallback } from './partial-search.ts';

@@ -4,7 +4,7 @@
  * text/markdown`, its `.md` twin is served in its place, with the metered answer's headers.
  */
 import { GetPageParamsSchema, PageSchema } from '../contract/schemas.ts';
-import { isSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../core/slugs.ts';
+import { isSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../contract/slugs.ts';
 import { wantsMarkdown } from '../core/accept.ts';
 import { markdownHeaders } from '../core/edge.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';

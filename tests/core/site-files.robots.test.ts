@@ -4,7 +4,7 @@
  * written out here, small, from their definitions (CPython Lib/urllib/robotparser.py; RFC 9309 2.2.2).
  */
 import { describe, expect, it } from 'vitest';
-import { robotsTxt } from '../../src/build/site-files.ts';
+import { robotsTxt } from '../../src/core/site-files.ts';
 
 interface Group {
   agents: string[];

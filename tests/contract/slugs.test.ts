@@ -1,5 +1,5 @@
 /**
- * src/core/slugs.ts: each conversion on its own (edge cases: `index`, nested slugs, trailing and double
+ * src/contract/slugs.ts: each conversion on its own (edge cases: `index`, nested slugs, trailing and double
  * slashes, extensions, upper case; paths arrive decoded, so an escape is just characters), then round trips
  * over every page of the real build (build/content.json and dist/; `npm test` builds first).
  */
@@ -32,7 +32,7 @@ import {
   twinPathOfSlug,
   twinUrlOfSlug,
   urlOfSlug,
-} from '../../src/core/slugs.ts';
+} from '../../src/contract/slugs.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DIST = join(ROOT, 'dist');

@@ -7,7 +7,7 @@
  * post is `blog/<post>`. Paths given to this module are already percent-decoded (decoding belongs to the
  * request path, src/core/edge.ts `decodePath`); nothing here encodes, since a slug needs no encoding.
  */
-import { SLUG_PATTERN } from '../contract/schemas.ts';
+import { SLUG_PATTERN } from './schemas.ts';
 
 /** The home page's slug (site path `/`, twin `/index.md`, built file `index.html`). */
 export const HOME_SLUG = 'index';

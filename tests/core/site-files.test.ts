@@ -1,5 +1,5 @@
 /**
- * llms.txt and sitemap.md group pages by kind and folder (src/build/site-files.ts), not by slug spelling:
+ * llms.txt and sitemap.md group pages by kind and folder (src/core/site-files.ts), not by slug spelling:
  * a form page starts a visit whatever its slug, a listing heads the folder its slug names. Then the real
  * build: every page's kind is the one its front matter gives (a post for every blog entry), carried into
  * build/content.json and the HTML's kartage:kind tag, and never into an answer (page JSON, twin).
@@ -9,10 +9,10 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { llmsTxt, MACHINE_FILES, sitemapMd, type SitePage } from '../../src/build/site-files.ts';
+import { llmsTxt, MACHINE_FILES, sitemapMd, type SitePage } from '../../src/core/site-files.ts';
 import { PageFrontmatterSchema } from '../../src/contract/content.ts';
 import { CONTENT_FILE, DATA_DIR, toPage, toSummary, type ContentData } from '../../src/core/content.ts';
-import { htmlFileOfSlug, pageJsonPathOfSlug, slugOfEntry, twinPathOfSlug } from '../../src/core/slugs.ts';
+import { htmlFileOfSlug, pageJsonPathOfSlug, slugOfEntry, twinPathOfSlug } from '../../src/contract/slugs.ts';
 
 const ORIGIN = 'https://x.test';
 const page = (slug: string, kind: SitePage['kind']): SitePage => ({

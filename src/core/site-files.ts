@@ -6,7 +6,7 @@ import { AGENT_SKILLS_PATH, SERVER_CARD_PATH } from '../contract/links.ts';
 import { CONTENT_SIGNAL } from '../contract/routes.ts';
 import type { PageKind } from '../contract/content.ts';
 import type { Page } from '../contract/schemas.ts';
-import { BLOG_FOLDER, sectionOf } from '../core/slugs.ts';
+import { BLOG_FOLDER, sectionOf } from '../contract/slugs.ts';
 
 /**
  * A published page as llms.txt and sitemap.md group it: the contract's Page and its kind (src/core/content.ts
