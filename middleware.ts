@@ -13,6 +13,7 @@ import { createContentFiles } from './src/adapters/content-files.ts';
 import { parseConfig } from './src/adapters/config.ts';
 import { createDeps, type Deps } from './src/adapters/deps.ts';
 import { createMiddleware } from './src/http/middleware.ts';
+import { matchOperation, routes } from './src/operations/index.ts';
 
 export const config = {
   runtime: 'nodejs',
@@ -62,4 +63,4 @@ function middlewareDeps(): Deps {
   return deps;
 }
 
-export default createMiddleware(middlewareDeps);
+export default createMiddleware({ matchOperation, routes }, middlewareDeps);

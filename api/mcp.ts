@@ -1,5 +1,5 @@
-// The mcp operation (src/operations/mcp.ts) as a Vercel function.
-import { mcp } from '../src/operations/mcp.ts';
+// The mcp operation (src/operations/mcp.ts, made in src/operations/index.ts) as a Vercel function.
+import { mcp } from '../src/operations/index.ts';
 import { vercelFunction } from '../src/http/vercel.ts';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = vercelFunction(mcp);

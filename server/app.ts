@@ -10,8 +10,9 @@ import { decodePath } from '../src/core/edge.ts';
 import type { Deps } from '../src/adapters/deps.ts';
 import { createEdge } from '../src/http/middleware.ts';
 import { type FunctionOperation, functionOf, isFunctionOperation } from '../src/http/operation.ts';
-import { notFound, runOperation } from '../src/http/pipeline.ts';
-import { operations, rewrites } from '../src/operations/index.ts';
+import { notFound } from '../src/http/answers.ts';
+import { runOperation } from '../src/http/pipeline.ts';
+import { matchOperation, operations, rewrites, routes } from '../src/operations/index.ts';
 import { config as middlewareConfig } from '../middleware.ts';
 import { bodyOf, createStaticFiles, isCanonicalPath, remember } from './static-files.ts';
 
@@ -71,7 +72,7 @@ const HTML_SUFFIX = /(?:\.|%2e)(?:h|%68)(?:t|%74)(?:m|%6d)(?:l|%6c)$/i;
 export async function createApp(opts: AppOptions): Promise<App> {
   const files = createStaticFiles(opts.distDir);
   // The middleware's own code (createMiddleware wraps the same decisions for Vercel), fail-open included.
-  const edge = createEdge(() => opts.deps);
+  const edge = createEdge({ matchOperation, routes }, () => opts.deps);
   const functions = operations.filter(isFunctionOperation);
   const byPath = new Map<string, FunctionOperation>();
   for (const op of functions) byPath.set(functionPath(functionOf(op)!), op);

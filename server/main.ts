@@ -14,7 +14,7 @@ import { toRequest, sendResponse } from './node-http.ts';
 import { parseConfig, type Config } from '../src/adapters/config.ts';
 import { createDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
-import { internalError } from '../src/http/pipeline.ts';
+import { internalError } from '../src/http/answers.ts';
 
 /** Methods a WHATWG Request refuses to carry. */
 const UNSUPPORTED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);

@@ -19,7 +19,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, sep } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { buildOpenApi } from '../contract/openapi.ts';
+import { buildOpenApi } from '../http/openapi.ts';
+import { operations } from '../operations/index.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
 import { defaultWorkers, derivePages } from './derive-pages.ts';
 import { headAndMain } from './page-from-html.ts';
@@ -259,7 +260,7 @@ async function derive(
   packs.catch(() => {});
   phase('pack records');
 
-  const openapi = buildOpenApi(opts.origin);
+  const openapi = buildOpenApi(opts.origin, operations);
   await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
   await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
   phase('openapi');

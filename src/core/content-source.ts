@@ -9,7 +9,7 @@ import type { PageKind } from '../contract/content.ts';
 import type { Page, PageSummary } from '../contract/schemas.ts';
 import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 import { toPage, type ContentData, type ContentPage } from './content.ts';
-import type { SearchIndex } from './search.ts';
+import type { SearchIndex } from './search/compact-index.ts';
 import { type AskIndex, askIndexOf } from './ask/index.ts';
 
 /**

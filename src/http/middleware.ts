@@ -11,14 +11,16 @@ import { createLog } from '../adapters/log.ts';
 import { decodePath, handleEdge } from '../core/edge.ts';
 import { errorStack } from '../core/error-text.ts';
 import type { Log } from '../core/ports.ts';
-import { matchOperation, routes } from '../operations/index.ts';
-import type { Rewrite } from './operation.ts';
-import { internalError, notFound, requestIdOf, runOperation } from './pipeline.ts';
+import type { RouteSpec } from '../contract/routes.ts';
+import type { Operation, Rewrite } from './operation.ts';
+import { internalError, notFound, requestIdOf } from './answers.ts';
+import { runOperation } from './pipeline.ts';
 
-/** Static answers under /api/ that are not operations (the sandbox description). */
-const staticApiPaths = new Set(
-  routes.filter((r) => r.serve === 'static' && r.path.startsWith('/api/')).map((r) => r.path),
-);
+/** What the middleware routes by: src/operations/index.ts's `matchOperation` and route table, passed in. */
+export interface OperationTable {
+  matchOperation(path: string): { op: Operation; params: Record<string, string> } | undefined;
+  routes: readonly RouteSpec[];
+}
 
 /** What the step in front of the static files decides: an answer, a file to serve instead, or go on. */
 export type EdgeAnswer = Response | Rewrite | { type: 'next'; headers: Record<string, string> };
@@ -29,7 +31,12 @@ const GO_ON: EdgeAnswer = { type: 'next', headers: {} };
  * The middleware's decisions, fail-open included, without a platform: `createMiddleware` turns them into
  * Vercel's `rewrite()`/`next()` answers, and the local server acts on them directly.
  */
-export function createEdge(getDeps: () => Deps): (request: Request) => Promise<EdgeAnswer> {
+export function createEdge(table: OperationTable, getDeps: () => Deps): (request: Request) => Promise<EdgeAnswer> {
+  const { matchOperation, routes } = table;
+  // Static answers under /api/ that are not operations (the sandbox description).
+  const staticApiPaths = new Set(
+    routes.filter((r) => r.serve === 'static' && r.path.startsWith('/api/')).map((r) => r.path),
+  );
   return async function edge(request) {
     let log: Log | undefined;
     try {
@@ -57,8 +64,8 @@ export function createEdge(getDeps: () => Deps): (request: Request) => Promise<E
 }
 
 /** The Vercel Routing Middleware over `createEdge`. */
-export function createMiddleware(getDeps: () => Deps): (request: Request) => Promise<Response> {
-  const edge = createEdge(getDeps);
+export function createMiddleware(table: OperationTable, getDeps: () => Deps): (request: Request) => Promise<Response> {
+  const edge = createEdge(table, getDeps);
   return async function middleware(request) {
     const answer = await edge(request);
     if (answer instanceof Response) return answer;

@@ -30,17 +30,13 @@ import {
 } from '../adapters/http.ts';
 import { describeIssue, queryOf } from '../adapters/query.ts';
 import { crossSiteRefusal, isFormPost, readForm } from '../adapters/form-post.ts';
-import { createLog } from '../adapters/log.ts';
 import { API_LINKS } from '../contract/links.ts';
 import { CACHE_CONTROL, CORS_READ } from '../contract/routes.ts';
-import { wantsMarkdown } from '../core/accept.ts';
 import { clientOf } from '../core/client.ts';
-import { errorStack } from '../core/error-text.ts';
 import { deprecationHeaders } from '../core/deprecation.ts';
-import { notFoundMarkdown } from '../core/not-found.ts';
-import type { Log } from '../core/ports.ts';
 import type { RateLimitState } from '../core/rate-limit.ts';
 import type { Answer, FunctionOperation, Operation, Refusal, RefusalContext, Rewrite } from './operation.ts';
+import { internalError, notAllowedText, requestIdOf } from './answers.ts';
 
 /** A refusal is never cached, whatever the operation's cache class. */
 const NO_STORE = 'no-store';
@@ -50,36 +46,6 @@ const methodsOf = (op: Operation) => (op.method === 'GET' ? ['GET', 'HEAD'] : [o
 
 /** The methods an operation answers, as `Allow` lists them. */
 const allowOf = (op: Operation) => [...methodsOf(op), 'OPTIONS'].join(', ');
-
-/** The 405's text for a method `op` does not take. */
-export const notAllowedText = (op: Operation) => `Method not allowed: ${op.path} takes ${op.method} only`;
-
-/** The request's id: Vercel's, or the one the local server stamped on it. */
-export function requestIdOf(request: Request): string {
-  return request.headers.get('x-vercel-id') ?? request.headers.get('x-request-id') ?? crypto.randomUUID();
-}
-
-/** The 500 answer for an unexpected throw: logged with the request's id (`requestIdOf`), which the body quotes. */
-export function internalError(id: string, error: unknown, log: Log = createLog()): Response {
-  log('unhandled_error', { level: 'error', id, error: errorStack(error) });
-  return errorResponse(500, `Internal error (reference ${id}); please retry, or tell us at /contact`);
-}
-
-/**
- * The real 404 of a path no operation or file answers: the Error body, or a markdown page of where to
- * look when markdown was asked for. Public and cacheable: it says nothing about the client.
- */
-export function notFound(request: Request, path: string, origin: string, error?: string): Response {
-  const headers = { 'Cache-Control': 'public, max-age=60', Vary: 'Accept', 'Access-Control-Allow-Origin': '*' };
-  if (wantsMarkdown(request.headers.get('accept'))) {
-    return new Response(notFoundMarkdown(path, origin), {
-      status: 404,
-      headers: { 'Content-Type': 'text/markdown; charset=utf-8', ...headers },
-    });
-  }
-  const where = path.slice(0, 200);
-  return errorResponse(404, error ?? `No API endpoint at ${where}. See /openapi.json.`, headers);
-}
 
 type Inputs =
   | { ok: true; query: unknown; body: unknown; form?: Record<string, string> }

@@ -5,7 +5,8 @@
  */
 import { processDeps, type Deps } from '../adapters/deps.ts';
 import type { FunctionOperation } from './operation.ts';
-import { internalError, requestIdOf, runOperation } from './pipeline.ts';
+import { internalError, requestIdOf } from './answers.ts';
+import { runOperation } from './pipeline.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 

@@ -9,7 +9,9 @@ export interface McpDeps {
   now: () => number;
   /**
    * The build's OpenAPI document (dist/openapi.json, written by the derive step): the `openapi.json` resource
-   * is its bytes. Absent, or built for another origin: the document is built from the operations instead.
+   * is its bytes. Absent, or built for another origin: `openApi()` instead.
    */
   openApiFile?: string;
+  /** The OpenAPI document's text built from the operation list (src/operations/index.ts passes it in). */
+  openApi: () => string;
 }

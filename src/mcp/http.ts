@@ -83,7 +83,12 @@ async function readMcpBody(request: Request): Promise<Buffer | Response> {
  * the Host and Origin checks, the body limit, the batch rules, then the SDK's transport. `rate` holds the
  * request's RateLimit headers; a batch's further messages spend further units.
  */
-export async function handleMcp(request: Request, d: Deps, rate: Record<string, string>): Promise<Response> {
+export async function handleMcp(
+  request: Request,
+  d: Deps,
+  rate: Record<string, string>,
+  openApi: (origin: string) => string,
+): Promise<Response> {
   const content = d.content();
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
   const allowed = d.config.mcpHosts;
@@ -140,6 +145,7 @@ export async function handleMcp(request: Request, d: Deps, rate: Record<string, 
     now: () => d.now(),
     // The build writes dist/ beside the data folder (build/); a bundle without it builds the document once.
     openApiFile: join(dirname(d.config.dataDir), 'dist', 'openapi.json'),
+    openApi: () => openApi(content.origin),
   });
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -14,7 +14,6 @@ import {
 import { llmsTxt, MACHINE_FILES, sitemapXml } from '../core/site-files.ts';
 import type { PageKind } from '../contract/content.ts';
 import { isKeyPage } from '../contract/mcp.ts';
-import { buildOpenApi } from '../contract/openapi.ts';
 import type { Page } from '../contract/schemas.ts';
 import type { ContentSource } from '../core/content-source.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
@@ -28,10 +27,10 @@ const openApiTexts = new Map<string, string>();
 
 /**
  * The `openapi.json` resource's text: the bytes of the build's file when there is one for this origin (so the
- * resource is the served file, byte for byte), else the document built from the operations, as the build
- * writes it. Either way once per instance: 100 reads used to build the document 100 times.
+ * resource is the served file, byte for byte), else `build()` (the document built from the operation list, by
+ * the caller that holds it). Either way once per instance: 100 reads used to build the document 100 times.
  */
-export function openApiText(origin: string, file?: string): string {
+export function openApiText(origin: string, file: string | undefined, build: () => string): string {
   const key = `${file ?? ''}\n${origin}`;
   let body = openApiTexts.get(key);
   if (body !== undefined) return body;
@@ -44,7 +43,7 @@ export function openApiText(origin: string, file?: string): string {
       // Absent or unreadable (a hand-made site in a test, a function bundle without dist/): build it.
     }
   }
-  body ??= JSON.stringify(buildOpenApi(origin), null, 2);
+  body ??= build();
   openApiTexts.set(key, body);
   return body;
 }
@@ -69,7 +68,7 @@ function fixedResources(
   origin: string,
   entries: readonly Summary[],
   pageOf: (slug: string) => Page | undefined = () => undefined,
-  openApi: () => string = () => openApiText(origin),
+  openApi: () => string = () => '',
 ): FixedResource[] {
   const partNote = ` Read in parts of at most ${PART_CHARS.toLocaleString('en-AU')} characters: add ?part=2 and so on.`;
   return [
@@ -157,7 +156,7 @@ export function readResource(d: McpDeps, uri: string): { contents: { uri: string
     origin,
     content.entries(),
     (slug) => content.page(slug),
-    () => openApiText(origin, d.openApiFile),
+    () => openApiText(origin, d.openApiFile, d.openApi),
   ).find((r) => r.uri === base);
   if (fixed) {
     body = fixed.read();

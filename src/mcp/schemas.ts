@@ -1,30 +1,32 @@
 /**
  * @module The MCP tools' input and output schemas (zod; src/mcp/schema-json.ts turns them into the JSON Schema of
- * `tools/list`). Inputs keep the REST limits of the operations the tools mirror, read from their query schemas
- * (src/operations/: an operation's `mcp` names its tool), so a tool cannot drift from its operation; only the
- * defaults are smaller, sized for an agent's context.
+ * `tools/list`). Inputs keep the REST limits of the operations the tools mirror, read from the contract's query
+ * schemas those operations declare (tests/mcp/mirror.test.ts checks every operation with `mcp:` against its
+ * tool), so a tool cannot drift from its operation; only the defaults are smaller, sized for an agent's context.
  */
 import { z } from 'zod';
 import { HandoffSchema } from '../contract/ask.ts';
 import { PricingSchema } from '../contract/content.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { MOVES, SEGMENTS, SLUG_PATTERN, WAREHOUSES } from '../contract/schemas.ts';
-import { listPages as listPagesOperation } from '../operations/list-pages.ts';
-import { searchSite as searchSiteOperation } from '../operations/search-site.ts';
+import {
+  ListPagesQuerySchema,
+  MOVES,
+  SearchQuerySchema,
+  SEGMENTS,
+  SLUG_PATTERN,
+  WAREHOUSES,
+} from '../contract/schemas.ts';
 import { PART_CHARS } from './split.ts';
 
 /** Defaults sized for an agent's context; `limit` still goes up to the contract's maximum. */
 export const MCP_DEFAULTS = { searchLimit: 20, listLimit: 25 } as const;
 
-/**
- * The REST limits of the operations each tool mirrors (src/operations/: `mcp` names the tool), read from
- * their query schemas, so a tool cannot drift from its operation.
- */
+/** The REST limits of the operations each tool mirrors, read from the contract's query schemas they declare. */
 function restLimits() {
-  const search = z.toJSONSchema(searchSiteOperation.query!, { io: 'input' }) as unknown as {
+  const search = z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as unknown as {
     properties: { q: { maxLength: number } };
   };
-  const list = z.toJSONSchema(listPagesOperation.query!, { io: 'input' }) as unknown as {
+  const list = z.toJSONSchema(ListPagesQuerySchema, { io: 'input' }) as unknown as {
     properties: { cursor: { maxLength: number }; prefix: { maxLength: number } };
   };
   return {

@@ -8,7 +8,7 @@ import { isSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../contract/slugs.ts
 import { wantsMarkdown } from '../core/accept.ts';
 import { markdownHeaders } from '../core/edge.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
-import { notFound } from '../http/pipeline.ts';
+import { notFound } from '../http/answers.ts';
 import { errorDoc, PUBLIC_READ, READ_429, SAMPLE_PAGE } from './docs.ts';
 
 const MARKDOWN_EXAMPLE = '# Pricing\n\nPlans for every size of moving business.\n';

@@ -10,10 +10,22 @@ import { getPage } from './get-page.ts';
 import { getPagesBatch } from './get-pages-batch.ts';
 import { leadsFlush } from './leads-flush.ts';
 import { listPages } from './list-pages.ts';
-import { mcp } from './mcp.ts';
+import { mcpOperation } from './mcp.ts';
+import { buildOpenApi } from '../http/openapi.ts';
 import { searchSite } from './search-site.ts';
 import { submitLead } from './submit-lead.ts';
 import { validateLead } from './validate-lead.ts';
+
+/** The OpenAPI document's text per origin, built once per instance from this list (the MCP resource's fallback). */
+const openApiTexts = new Map<string, string>();
+const openApiText = (origin: string) => {
+  let text = openApiTexts.get(origin);
+  if (text === undefined) openApiTexts.set(origin, (text = JSON.stringify(buildOpenApi(origin, operations), null, 2)));
+  return text;
+};
+
+/** POST /mcp, offering this list's OpenAPI document. */
+export const mcp = mcpOperation(openApiText);
 
 export const operations: readonly Operation[] = [
   listPages,

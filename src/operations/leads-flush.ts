@@ -5,7 +5,7 @@
  */
 import { DELIVERY_BOUND_MS, flushAll } from '../core/leads.ts';
 import { defineOperation } from '../http/operation.ts';
-import { notFound } from '../http/pipeline.ts';
+import { notFound } from '../http/answers.ts';
 
 /**
  * The function runs at most 60 s (`maxDuration`). The flush takes entries only while the time left of this

@@ -31,74 +31,78 @@ const rpcError = (description: string, code: number, message: string): ResponseS
   example: { jsonrpc: '2.0', error: { code, message }, id: null },
 });
 
-export const mcp = defineOperation({
-  id: 'mcp',
-  method: 'POST',
-  path: '/mcp',
-  summary: 'MCP over Streamable HTTP',
-  description:
-    `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, ` +
-    'plus resources. Send `Accept: application/json, text/event-stream` and a JSON-RPC 2.0 message. Every ' +
-    'other method answers 405 (no server-initiated stream, no sessions); JSON-RPC batches only for protocols ' +
-    `before 2025-06-18, of at most ${MCP_BATCH_MAX} messages, each a read.`,
-  tag: 'MCP',
-  serve: { function: 'mcp' },
-  responses: {
-    200: {
-      description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).',
-      schema: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] },
-      headers: RATE_HEADERS,
-      also: ['text/event-stream'],
+/**
+ * The mcp operation. `openApi` gives the OpenAPI document's text for an origin, built from the list of operations
+ * that holds this one (src/operations/index.ts passes it in: this file cannot import that list).
+ */
+export const mcpOperation = (openApi: (origin: string) => string) =>
+  defineOperation({
+    id: 'mcp',
+    method: 'POST',
+    path: '/mcp',
+    summary: 'MCP over Streamable HTTP',
+    description:
+      `Model Context Protocol (Streamable HTTP, stateless). Public, read-only: tools ${MCP_TOOLS.join(', ')}, ` +
+      'plus resources. Send `Accept: application/json, text/event-stream` and a JSON-RPC 2.0 message. Every ' +
+      'other method answers 405 (no server-initiated stream, no sessions); JSON-RPC batches only for protocols ' +
+      `before 2025-06-18, of at most ${MCP_BATCH_MAX} messages, each a read.`,
+    tag: 'MCP',
+    serve: { function: 'mcp' },
+    responses: {
+      200: {
+        description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).',
+        schema: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] },
+        headers: RATE_HEADERS,
+        also: ['text/event-stream'],
+      },
+      202: { description: 'Accepted (notifications and responses).' },
+      400: {
+        description:
+          'Not a valid JSON-RPC message (a JSON-RPC error from the MCP SDK), or a Host or Origin that is not ' +
+          'allowed (the Error body).',
+        schema: { oneOf: [JSONRPC_ERROR, { $ref: '#/components/schemas/Error' }] },
+        example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null },
+      },
+      406: rpcError(
+        'The Accept header lacks application/json or text/event-stream.',
+        -32000,
+        'Not Acceptable: Client must accept both application/json and text/event-stream',
+      ),
+      413: errorDoc(
+        `The body is larger than ${KB(LIMITS.readBodyBytes)}, or a JSON-RPC batch holds more than ${MCP_BATCH_MAX} ` +
+          'messages (nothing of it is run).',
+        `Request body is larger than ${LIMITS.readBodyBytes} bytes`,
+        413,
+      ),
+      415: rpcError(
+        'The body is not `application/json`.',
+        -32000,
+        'Unsupported Media Type: Content-Type must be application/json',
+      ),
+      429: READ_429,
     },
-    202: { description: 'Accepted (notifications and responses).' },
-    400: {
-      description:
-        'Not a valid JSON-RPC message (a JSON-RPC error from the MCP SDK), or a Host or Origin that is not ' +
-        'allowed (the Error body).',
-      schema: { oneOf: [JSONRPC_ERROR, { $ref: '#/components/schemas/Error' }] },
-      example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON' }, id: null },
+    meter: 'read',
+    cache: 'none',
+    cors: true,
+    data: ['entries', 'pages', 'search', 'ask'],
+    public: true,
+    refuses: [
+      {
+        method: 'GET',
+        id: 'mcpGet',
+        summary: 'No server-initiated stream',
+        description: 'Always 405: a stateless Streamable HTTP server opens no stream of its own (MCP transport spec).',
+      },
+      {
+        method: 'DELETE',
+        id: 'mcpDelete',
+        summary: 'No sessions to end',
+        description: 'Always 405: the server is stateless and hands out no session to end (MCP transport spec).',
+      },
+    ],
+    handler: async ({ request, deps, headers }) => {
+      // Loaded on first use: the MCP SDK stays out of the bundles that hold the operation list (the middleware).
+      const { handleMcp } = await import('../mcp/http.ts');
+      return { response: await handleMcp(request, deps, headers, openApi) };
     },
-    406: rpcError(
-      'The Accept header lacks application/json or text/event-stream.',
-      -32000,
-      'Not Acceptable: Client must accept both application/json and text/event-stream',
-    ),
-    413: errorDoc(
-      `The body is larger than ${KB(LIMITS.readBodyBytes)}, or a JSON-RPC batch holds more than ${MCP_BATCH_MAX} ` +
-        'messages (nothing of it is run).',
-      `Request body is larger than ${LIMITS.readBodyBytes} bytes`,
-      413,
-    ),
-    415: rpcError(
-      'The body is not `application/json`.',
-      -32000,
-      'Unsupported Media Type: Content-Type must be application/json',
-    ),
-    429: READ_429,
-  },
-  meter: 'read',
-  cache: 'none',
-  cors: true,
-  data: ['entries', 'pages', 'search', 'ask'],
-  public: true,
-  refuses: [
-    {
-      method: 'GET',
-      id: 'mcpGet',
-      summary: 'No server-initiated stream',
-      description: 'Always 405: a stateless Streamable HTTP server opens no stream of its own (MCP transport spec).',
-    },
-    {
-      method: 'DELETE',
-      id: 'mcpDelete',
-      summary: 'No sessions to end',
-      description: 'Always 405: the server is stateless and hands out no session to end (MCP transport spec).',
-    },
-  ],
-  handler: async ({ request, deps, headers }) => {
-    // Loaded on first use: the MCP server offers the OpenAPI document (src/mcp/resources.ts), which is built
-    // from the list of operations holding this one, so a static import would make a cycle.
-    const { handleMcp } = await import('../mcp/http.ts');
-    return { response: await handleMcp(request, deps, headers) };
-  },
-});
+  });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createDeps, type Deps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createMiddleware } from '../../src/http/middleware.ts';
+import { matchOperation, routes } from '../../src/operations/index.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
 import { leadsFlush } from '../../src/operations/leads-flush.ts';
 import { PROJECT_ROOT, startServer, type RunningServer } from '../../server/main.ts';
@@ -26,7 +27,7 @@ const request = (path: string, headers: Record<string, string> = {}) =>
   new Request(`http://localhost:4321${path}`, { headers: { 'x-real-ip': '203.0.113.7', ...headers } });
 
 describe('createMiddleware', () => {
-  const middleware = createMiddleware(() => flaky);
+  const middleware = createMiddleware({ matchOperation, routes }, () => flaky);
 
   it('serves getPage from its prebuilt file through the pipeline (metered), and 404s unknown slugs', async () => {
     const ok = await middleware(request('/api/v1/pages/pricing'));

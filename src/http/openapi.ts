@@ -5,55 +5,50 @@
  * which OpenAPI 3.1 uses.
  */
 import { z } from 'zod';
-import { LIMITS } from './limits.ts';
-import {
-  BatchRequestSchema,
-  BatchResponseSchema,
-  ErrorSchema,
-  LeadAcceptedSchema,
-  LeadSchema,
-  LeadValidationSchema,
-  ListPagesResponseSchema,
-  PageSchema,
-  PageSummarySchema,
-  SearchResponseSchema,
-  SearchResultSchema,
-} from './schemas.ts';
-import type { Operation, ResponseSpec } from '../http/operation.ts';
-import { operations } from '../operations/index.ts';
-import { notAllowedText } from '../http/pipeline.ts';
-import { AskRequestSchema, AskResponseSchema, AskSourceSchema, HandoffSchema, WorkingSchema } from './ask.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { ErrorSchema } from '../contract/schemas.ts';
+import type { Operation, ResponseSpec } from './operation.ts';
+import { notAllowedText } from './answers.ts';
 
 export const API_VERSION = '1.0.0';
 
-const registry = z.registry<{ id: string }>();
-for (const s of [
-  ErrorSchema,
-  PageSummarySchema,
-  PageSchema,
-  SearchResultSchema,
-  LeadSchema,
-  LeadValidationSchema,
-  LeadAcceptedSchema,
-  ListPagesResponseSchema,
-  SearchResponseSchema,
-  BatchRequestSchema,
-  BatchResponseSchema,
-  AskRequestSchema,
-  AskSourceSchema,
-  HandoffSchema,
-  WorkingSchema,
-  AskResponseSchema,
-]) {
-  registry.add(s, { id: (s.meta() as { id: string }).id });
+const isZodSchema = (s: unknown): s is z.ZodType => !!s && typeof s === 'object' && '_zod' in s;
+
+/**
+ * The named components: every zod schema an operation declares (query, body, responses), and every schema inside
+ * them, that carries `.meta({ id })`. Derived, so a new named schema is a component without a list to edit.
+ */
+function namedSchemas(ops: readonly Operation[]): z.core.$ZodRegistry<{ id: string }> {
+  const registry = z.registry<{ id: string }>();
+  const seen = new Set<unknown>();
+  const visit = (s: unknown) => {
+    if (!isZodSchema(s) || seen.has(s)) return;
+    seen.add(s);
+    const id = (s.meta() as { id?: string } | undefined)?.id;
+    if (id) registry.add(s, { id });
+    const def = (s as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+    const shape = def.shape as Record<string, unknown> | undefined;
+    if (shape) for (const v of Object.values(shape)) visit(v);
+    for (const k of ['element', 'innerType', 'in', 'out', 'left', 'right', 'valueType', 'keyType', 'catchall'])
+      visit(def[k]);
+    for (const o of (def.options as unknown[] | undefined) ?? []) visit(o);
+  };
+  visit(ErrorSchema);
+  for (const op of ops) {
+    visit(op.query);
+    visit(op.body?.schema);
+    visit(op.body?.doc);
+    for (const r of Object.values(op.responses ?? {})) visit((r as ResponseSpec | undefined)?.schema);
+  }
+  return registry;
 }
 
 type Json = Record<string, unknown>;
-const isZod = (s: unknown): s is z.ZodType => !!s && typeof s === 'object' && '_zod' in s;
+const isZod = isZodSchema;
 /** A contract schema by reference when it is a named component, else written out in place. */
 function ref(s: z.ZodType): Json {
   const id = (s.meta() as { id?: string } | undefined)?.id;
-  if (id && registry.has(s)) return { $ref: `#/components/schemas/${id}` };
+  if (id) return { $ref: `#/components/schemas/${id}` };
   const inline = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Json;
   publishable(inline);
   return inline;
@@ -174,8 +169,9 @@ const refusedDoc = (op: Operation, r: NonNullable<Operation['refuses']>[number])
   },
 });
 
-/** The OpenAPI 3.1 document for the site at `origin` (`ops`: the operations, replaceable in tests). */
-export function buildOpenApi(origin: string, ops: readonly Operation[] = operations): Json {
+/** The OpenAPI 3.1 document for the site at `origin`, of the operations `ops` (src/operations/index.ts's list). */
+export function buildOpenApi(origin: string, ops: readonly Operation[]): Json {
+  const registry = namedSchemas(ops);
   const paths: Record<string, Json> = {};
   for (const op of ops) {
     if (!op.public) continue;
