@@ -2,13 +2,13 @@
  * @module The assistant's benchmark (issue 23, points 5 and 6): quality on the judged question sets and speed,
  * over the data folders the build writes (`ask-index.json` and `meta.json`, the ask need's files).
  *
- * Quality: scoreAsk (tests/helpers/ask-metrics.ts) over tests/data/ask-judged.json (tuning) and
- * ask-held-out.json, with the real askSite over the project build's ask index, beside a plain library baseline:
+ * Quality: scoreAsk (tests/helpers/ask-metrics.ts) over each judged set of ASK_SETS (tests/data/ask-*.json: the
+ * tuning set and four held-out sets, each with how it has been used), with the real askSite over the project build's ask index, beside a plain library baseline:
  * MiniSearch with its default options over the same sections (fields: the section's text, its heading and its
  * page's title), answering with its top sections as sources (the best one's text as the answer) and `answered`
  * whenever it returns a hit. It has no handoff and no pricing arithmetic, so those figures do not apply to it.
  *
- * Speed: askSite (ranking and answer assembly) in-process over a fixed mix (every judged question of both sets,
+ * Speed: askSite (ranking and answer assembly) in-process over a fixed mix (every judged question of every set,
  * follow-ups with their conversation, in file order), one warm-up round then BENCH_ASK_ROUNDS (5) timed rounds,
  * per data folder (the project's 62 pages, the bench corpus); the ask data's size and load time; and the first
  * answer of a fresh process beside search's, interleaved, BENCH_COLD_RUNS (5) each: the per-need child
@@ -29,13 +29,21 @@ import { DATA_FILES, META_FILE } from '../src/adapters/content-files.ts';
 import { type AskResult, type AskTurn, askSite, NO_ANSWER } from '../src/core/ask/answer.ts';
 import { ASK_FILE, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
 import { createContentFiles } from '../src/adapters/content-files.ts';
-import { type JudgedSet, loadJudged, scoreAsk, unmatched, type AskScores } from '../tests/helpers/ask-metrics.ts';
+import {
+  ASK_SETS,
+  type AskScores,
+  type AskSetName,
+  type JudgedSet,
+  loadJudged,
+  scoreAsk,
+  unmatched,
+} from '../tests/helpers/ask-metrics.ts';
 import { BENCH_DIR, lastJson, median, percentile, ROOT, runTimed } from './lib.ts';
 
 /** One asker's figures on one judged set (shares 0-1; `null` where the figure does not apply). */
 export interface AskQuality {
   asker: 'ours' | 'minisearch';
-  set: 'tuning' | 'held-out';
+  set: AskSetName;
   questions: number;
   counts: Record<string, number>;
   answerAt1: number;
@@ -204,7 +212,7 @@ function quality(
   };
 }
 
-/** The timed mix: every judged question of both sets, in file order, follow-ups with their conversation. */
+/** The timed mix: every judged question of every set, in file order, follow-ups with their conversation. */
 function mix(sets: JudgedSet[]): { question: string; conversation?: AskTurn[] }[] {
   return sets.flatMap((s) => s.questions.map((q) => ({ question: q.question, conversation: q.conversation })));
 }
@@ -340,22 +348,18 @@ async function cold(dir: string, pages: number): Promise<AskCold> {
 
 export async function runAskBench(projectDir: string, corpusDir?: string): Promise<AskReport> {
   const site = await load(projectDir);
-  const tuning = loadJudged('ask-judged.json');
-  const heldOut = loadJudged('ask-held-out.json');
+  const sets = ASK_SETS.map((x) => ({ ...x, judged: loadJudged(x.file) }));
   const log = (s: string) => process.stderr.write(`bench ask: ${s}\n`);
 
   log('quality on the judged sets (ours, MiniSearch)…');
   const baseline = miniSearchAsker(site.index);
   const rows: AskQuality[] = [];
-  for (const [set, judged] of [
-    ['tuning', tuning],
-    ['held-out', heldOut],
-  ] as const) {
+  for (const { set, judged } of sets) {
     rows.push(quality('ours', set, judged, scoreAsk(site.index, judged, ours(site), pricing), true));
     rows.push(quality('minisearch', set, judged, scoreAsk(site.index, judged, baseline, pricing), false));
   }
 
-  const questions = mix([tuning, heldOut]);
+  const questions = mix(sets.map((x) => x.judged));
   const loaded = [site];
   if (corpusDir) {
     log(`loading the corpus's ask index (${corpusDir})…`);
@@ -381,7 +385,7 @@ export async function runAskBench(projectDir: string, corpusDir?: string): Promi
     builtAt: site.builtAt,
     minisearchVersion: version.version,
     quality: rows,
-    unmatched: [...unmatched(site.index, tuning), ...unmatched(site.index, heldOut)],
+    unmatched: sets.flatMap((x) => unmatched(site.index, x.judged)),
     speed: speeds,
     cold: colds,
   };

@@ -35,6 +35,19 @@ export interface JudgedSet {
   questions: JudgedQuestion[];
 }
 
+/**
+ * The judged sets, each written from the content alone by a helper who did not write the assistant, and how each
+ * has been used: only the last is a clean held-out measure (written, then scored once at the end, never tuned to).
+ */
+export const ASK_SETS = [
+  { set: 'tuning', file: 'ask-judged.json', use: 'tuned to (session 6)' },
+  { set: 'held-out', file: 'ask-held-out.json', use: 'held out in session 6; seen since' },
+  { set: 'held-out-2', file: 'ask-held-out-2.json', use: 'written in session 7, scored untuned, then tuned to' },
+  { set: 'held-out-3', file: 'ask-held-out-3.json', use: 'written in session 7, scored untuned, then tuned to' },
+  { set: 'held-out-4', file: 'ask-held-out-4.json', use: 'written in session 7, never tuned to' },
+] as const;
+export type AskSetName = (typeof ASK_SETS)[number]['set'];
+
 export const loadJudged = (file: string): JudgedSet =>
   JSON.parse(readFileSync(new URL(`../data/${file}`, import.meta.url), 'utf8')) as JudgedSet;
 
@@ -58,8 +71,12 @@ const sourceSection = (index: AskIndex, s: { slug: string; heading: string | nul
 export function unmatched(index: AskIndex, set: JudgedSet): string[] {
   const out: string[] = [];
   for (const q of set.questions) {
-    const refs = [...(q.answers ?? []), ...(q.parts ?? []).flat(), ...(q.conversation ?? []).flatMap((t) => t.sources)];
+    const refs = [...(q.answers ?? []), ...(q.parts ?? []).flat()];
     for (const r of refs) if (sectionOf(index, r) === undefined) out.push(`${q.id}: ${r.slug} # ${r.heading}`);
+    // An earlier turn's sources only name its pages for the follow-up (a heading with no text of its own, such as
+    // a "## Features" right above its "###"s, is no section of the index but still a page the turn cited).
+    for (const r of (q.conversation ?? []).flatMap((t) => t.sources))
+      if (!index.sectionsOf(r.slug).length) out.push(`${q.id}: ${r.slug} (earlier turn)`);
   }
   return out;
 }
