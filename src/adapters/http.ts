@@ -112,20 +112,6 @@ export const bodyFailureText = (failure: BodyFailure, maxBytes: number): string 
 /** The status of a body that was not read. */
 export const bodyFailureStatus = (failure: BodyFailure): 400 | 413 => (failure === 'too-large' ? 413 : 400);
 
-/** The request body broke off before its end (`readBody`). */
-export class BodyUnreadable extends Error {}
-
-/**
- * `readBytes` in its earlier shape: the bytes, `undefined` when too large, a `BodyUnreadable` throw when the
- * body broke off. Kept for src/mcp/http.ts until it reads with `readBytes`; then it goes.
- */
-export async function readBody(request: Request, maxBytes: number): Promise<Buffer<ArrayBuffer> | undefined> {
-  const read = await readBytes(request, maxBytes);
-  if (read.ok) return read.bytes;
-  if (read.failure === 'unreadable') throw new BodyUnreadable(bodyFailureText('unreadable', maxBytes));
-  return undefined;
-}
-
 /** Why a JSON body was refused, and with what: 413 when too large, else 400. */
 export interface JsonFailure {
   failure: BodyFailure | 'empty' | 'not-json';

@@ -2,7 +2,7 @@
  * @module The contract's two budgets (SPEC.md "Limits"), spent and answered in plain numbers. A store
  * failure never refuses a request: reads and leads fail open and the event is logged (DESIGN.md section 2).
  */
-import { LIMITS, policyOf } from '../contract/limits.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { errorText } from './error-text.ts';
 import type { LimitPolicy, LimitResult, Log, Store } from './ports.ts';
 
@@ -25,13 +25,10 @@ export interface RateLimitRefusal extends RateLimitState {
   error: string;
 }
 
-/**
- * `headers` is only for src/mcp/http.ts, which reads them from `Deps.meter` until it uses `rateLimitHeaders`
- * of src/adapters/http.ts (the one place that writes these headers); then it goes, with `legacyHeaders`.
- */
+/** What spending a unit came to: the numbers after it (`degraded` when the store failed open), or the refusal. */
 export type RateLimitOutcome =
-  | (RateLimitState & { ok: true; degraded?: true; result?: LimitResult; headers: Record<string, string> })
-  | (RateLimitRefusal & { ok: false; headers: Record<string, string> });
+  | (RateLimitState & { ok: true; degraded?: true; result?: LimitResult })
+  | (RateLimitRefusal & { ok: false });
 
 /** Whole seconds from `now` until `at`, at least 1 (a 0 would invite an immediate retry). */
 const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
@@ -43,17 +40,6 @@ function stateOf(policy: LimitPolicy, result: LimitResult, now: number): RateLim
     limit: policy.limit,
     remaining: Math.max(0, result.remaining),
     reset: secondsUntil(result.resetAt, now),
-  };
-}
-
-/** The RateLimit-* headers of `s`, as src/mcp/http.ts still reads them (see `RateLimitOutcome`). */
-function legacyHeaders(s: RateLimitState & { retryAfter?: number }): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(s.limit),
-    'RateLimit-Remaining': String(s.remaining),
-    'RateLimit-Reset': String(s.reset),
-    'RateLimit-Policy': policyOf(s.policy),
-    ...(s.retryAfter === undefined ? {} : { 'Retry-After': String(s.retryAfter) }),
   };
 }
 
@@ -118,12 +104,11 @@ export async function checkRateLimit({
     // reported whole because nothing was counted in it.
     log('rate_limit_store_failed', { policy: policy.name, error: errorText(e) });
     const state = { policy, limit: policy.limit, remaining: policy.limit, reset: policy.windowSeconds };
-    return { ok: true, degraded: true, ...state, headers: legacyHeaders(state) };
+    return { ok: true, degraded: true, ...state };
   }
   const state = stateOf(policy, result, now);
-  if (result.allowed) return { ok: true, ...state, result, headers: legacyHeaders(state) };
-  const refusal = { ...state, retryAfter: state.reset, error: refusalText(policy, state.reset) };
-  return { ok: false, ...refusal, headers: legacyHeaders(refusal) };
+  if (result.allowed) return { ok: true, ...state, result };
+  return { ok: false, ...state, retryAfter: state.reset, error: refusalText(policy, state.reset) };
 }
 
 /** The Error text of a request refused under `policy`, `retryAfter` seconds before a unit frees. */

@@ -18,7 +18,14 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { dirname, join } from 'node:path';
 import type { Deps } from '../adapters/deps.ts';
 import { clientOf } from '../core/client.ts';
-import { BodyUnreadable, errorResponse, readBody } from '../adapters/http.ts';
+import {
+  bodyFailureStatus,
+  bodyFailureText,
+  errorResponse,
+  rateLimitHeaders,
+  readBytes,
+  tooManyRequests,
+} from '../adapters/http.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { buildMcpServer } from './server.ts';
 
@@ -66,18 +73,6 @@ function originAllowed(origin: string): boolean {
   }
 }
 
-/** The body, read within `MCP_BODY_BYTES`, or its refusal: 413 past the limit, 400 when it breaks off. */
-async function readMcpBody(request: Request): Promise<Buffer | Response> {
-  let bytes: Buffer | undefined;
-  try {
-    bytes = await readBody(request, MCP_BODY_BYTES);
-  } catch (e) {
-    if (e instanceof BodyUnreadable) return errorResponse(400, 'Request body could not be read to its end');
-    throw e;
-  }
-  return bytes ?? errorResponse(413, `Request body is larger than ${MCP_BODY_BYTES} bytes`);
-}
-
 /**
  * Answers one POST to `/mcp` (the pipeline has checked the method, metered the request and adds CORS):
  * the Host and Origin checks, the body limit, the batch rules, then the SDK's transport. `rate` holds the
@@ -111,8 +106,12 @@ export async function handleMcp(
   let forward = request;
   let headers = rate;
   if (accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json') {
-    const bytes = await readMcpBody(request);
-    if (bytes instanceof Response) return bytes;
+    // 413 past the limit, 400 when it breaks off: the texts every body reader answers with.
+    const read = await readBytes(request, MCP_BODY_BYTES);
+    if (!read.ok) {
+      return errorResponse(bodyFailureStatus(read.failure), bodyFailureText(read.failure, MCP_BODY_BYTES));
+    }
+    const bytes = read.bytes;
     try {
       parsedBody = JSON.parse(new TextDecoder().decode(bytes));
     } catch {
@@ -133,8 +132,8 @@ export async function handleMcp(
       const client = clientOf(request);
       for (let i = 1; i < parsedBody.length; i++) {
         const outcome = await d.meter(client);
-        headers = outcome.headers;
-        if (!outcome.ok) return errorResponse(429, outcome.error, { ...headers, 'Cache-Control': 'no-store' });
+        if (!outcome.ok) return tooManyRequests(outcome);
+        headers = rateLimitHeaders(outcome);
       }
     }
   }

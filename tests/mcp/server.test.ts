@@ -13,7 +13,8 @@ import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
-import { LIMITS } from '../../src/contract/limits.ts';
+import { LIMITS, policyOf } from '../../src/contract/limits.ts';
+import { READ_POLICY, refusalText } from '../../src/core/rate-limit.ts';
 import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
 import { createDeps, loadContent } from '../../src/adapters/deps.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
@@ -671,7 +672,18 @@ describe('/mcp over HTTP', () => {
         { headers: mcpHeaders, from },
       );
     expect(last.status).toBe(429);
-    expect(last.json()).toMatchObject({ status: 429 });
+    // The 429 every metered answer gives (the one builder): its budget's headers, never cached, CORS open.
+    const retryAfter = Number(last.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(last.json()).toEqual({ error: refusalText(READ_POLICY, retryAfter), status: 429 });
+    expect(last.headers).toMatchObject({
+      'cache-control': 'no-store',
+      'ratelimit-limit': String(LIMITS.read.limit),
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': String(retryAfter),
+      'ratelimit-policy': policyOf(LIMITS.read),
+      'access-control-allow-origin': '*',
+    });
   });
 
   it('a body over 64 KB is a 413 with the Error body, as on every other endpoint', async () => {
