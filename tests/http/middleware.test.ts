@@ -1,21 +1,25 @@
 /**
  * The middleware, as Vercel runs it (middleware.ts binds it) and as the local server runs it for the same
- * matcher: getPage through the pipeline, the real 404s, page negotiation, and failing open.
+ * matcher: getPage through the pipeline, the real 404s, page negotiation, and failing open. Over a small
+ * hand-made site (tests/helpers/content-set.ts), so no build is needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { createDeps, type Deps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createMiddleware } from '../../src/http/middleware.ts';
 import { matchOperation, routes } from '../../src/operations/index.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
 import { leadsFlush } from '../../src/operations/leads-flush.ts';
-import { PROJECT_ROOT, startServer, type RunningServer } from '../../server/main.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { writeContentSet } from '../helpers/content-set.ts';
 import { send } from '../helpers/http.ts';
+import { watchedLog } from '../helpers/test-log.ts';
 
-const base = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store: createMemoryStore(), log: () => {} });
+const site = writeContentSet();
+const watch = watchedLog();
+const base = createDeps({ dataDir: site.dataDir, store: createMemoryStore(), log: watch.log });
 let broken = false;
-/** The real dependencies, whose content fails to load while `broken` is set. */
+/** The site's dependencies, whose content fails to load while `broken` is set. */
 const flaky: Deps = {
   ...base,
   content: () => {
@@ -55,6 +59,7 @@ describe('createMiddleware', () => {
   });
 
   it('fails open: pages go on to the static files, API paths get the Error body', async () => {
+    watch.expectErrors();
     broken = true;
     try {
       const page = await middleware(request('/pricing'));
@@ -71,11 +76,12 @@ describe('createMiddleware', () => {
 describe('the local server runs the same middleware', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ host: '127.0.0.1', port: 0, deps: flaky, log: () => {} });
+    server = await startServer({ host: '127.0.0.1', port: 0, root: site.root, deps: flaky, log: watch.serverLog });
   });
   afterAll(() => server?.close());
 
   it('fails open over HTTP as on Vercel; a 500 quotes the X-Request-Id it is sent with', async () => {
+    watch.expectErrors();
     broken = true;
     try {
       const page = await send(`${server.url}/pricing`);
@@ -92,7 +98,7 @@ describe('the local server runs the same middleware', () => {
 
 describe('leadsFlush', () => {
   it('is a 404 like any unknown path when no cron secret is configured, whatever is sent', async () => {
-    const d = createDeps({ env: {}, store: createMemoryStore(), log: () => {} });
+    const d = createDeps({ env: {}, store: createMemoryStore(), log: watch.log });
     const r = await runOperation(leadsFlush, request('/api/cron/leads-flush', { authorization: 'Bearer x' }), d);
     expect(r.status).toBe(404);
     expect((await r.json()).status).toBe(404);

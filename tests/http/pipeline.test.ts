@@ -1,6 +1,7 @@
 /**
  * The pipeline called with a `Request` and no server (as Hono's tests call `app.request`): what every
- * operation gets from it whatever its handler does, proven with the real operations and test-only ones.
+ * operation gets from it whatever its handler does, proven with the real operations and test-only ones,
+ * over a small hand-made site (tests/helpers/content-set.ts), so no build is needed.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -14,15 +15,20 @@ import { operations } from '../../src/operations/index.ts';
 import { searchSite } from '../../src/operations/search-site.ts';
 import { submitLead } from '../../src/operations/submit-lead.ts';
 import { validateLead } from '../../src/operations/validate-lead.ts';
+import { writeContentSet } from '../helpers/content-set.ts';
+import { watchedLog } from '../helpers/test-log.ts';
 
 /** A fixed instant a second into a minute: the tests that spend the read budget cannot straddle a minute. */
 const FIXED_NOW = Date.UTC(2026, 10, 23, 10, 0, 1);
 const clock = () => FIXED_NOW;
+const site = writeContentSet();
+const watch = watchedLog();
 const deps = () =>
   createDeps({
+    dataDir: site.dataDir,
     store: createMemoryStore({ now: clock }),
     now: clock,
-    log: () => {},
+    log: watch.log,
     sink: { name: 'none', deliver: async () => {} },
   });
 const request = (path: string, init: RequestInit & { ip?: string } = {}) =>
