@@ -1,10 +1,12 @@
 /**
  * Starts the real local server on a free loopback port over the current build. Every answer it gives is
  * checked against the OpenAPI document (tests/helpers/contract-check.ts); tests/setup/contract.ts fails
- * the test file when any answer broke the contract.
+ * the test file when any answer broke the contract. Its log lines are kept in `logs`; an error-level one (the
+ * 500 of a throw outside the pipeline) is printed to the test's output too, not only kept.
  */
 import { startServer, PROJECT_ROOT, type RunningServer, type ServerOptions } from '../../server/main.ts';
 import { contractCheckers, createContractChecker, type ContractChecker } from './contract-check.ts';
+import { reportError } from './test-log.ts';
 
 export async function startTestServer(opts: ServerOptions = {}): Promise<RunningServer & { logs: string[] }> {
   const lines: string[] = [];
@@ -13,7 +15,10 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<Running
     host: '127.0.0.1',
     port: 0,
     root: PROJECT_ROOT,
-    log: (l) => lines.push(l),
+    log: (l) => {
+      lines.push(l);
+      reportError(l);
+    },
     ...opts,
     inspect: (request, response) => {
       checker ??= createContractChecker(s.deps.content().origin);
