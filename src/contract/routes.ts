@@ -146,9 +146,6 @@ export const staticRoutes = [
   },
 ] as const satisfies readonly RouteSpec[];
 
-/** Vercel cron jobs (vercel.json `crons`): the outbox replay every ten minutes. */
-export const CRONS = [{ path: '/api/cron/leads-flush', schedule: '*/10 * * * *' }] as const;
-
 /** Path of the file Vercel builds for a function (`api/v1/pages/index.ts` answers `/api/v1/pages`). */
 export const functionPath = (fn: string) => `/api/${fn.replace(/(^|\/)index$/, '')}`;
 

@@ -170,6 +170,11 @@ export interface OperationSpec<
   mcp?: McpToolName;
   /** The content it reads (each Vercel function ships only those data files). */
   data: readonly ContentNeed[];
+  /**
+   * A Vercel cron schedule (vercel.json `crons`, five cron fields, UTC): Vercel then calls the path with GET on
+   * that schedule. Only a GET operation a function serves can be one.
+   */
+  cron?: string;
   /** In the OpenAPI document (internal operations are not). */
   public: boolean;
   /** Methods on the same path that always answer 405, documented as such (MCP's GET and DELETE). */

@@ -28,6 +28,7 @@ export const leadsFlush = defineOperation({
   cors: false,
   data: [],
   public: false,
+  cron: '*/10 * * * *',
   async handler({ request, deps }) {
     const secret = deps.config.cronSecret;
     if (!secret || request.headers.get('authorization') !== `Bearer ${secret}`) {

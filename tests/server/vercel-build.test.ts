@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readLeads } from '../../src/adapters/sqlite-store.ts';
-import { CRONS, headerRules } from '../../src/contract/routes.ts';
+import { headerRules } from '../../src/contract/routes.ts';
 import { functionRoutes, operations } from '../../src/operations/index.ts';
 
 const opOf = (id: string) => operations.find((op) => op.id === id)!;
-import { functionSettings } from '../../src/build/vercel-config.ts';
+import { crons, functionSettings } from '../../src/build/vercel-config.ts';
 import {
   BatchResponseSchema,
   ErrorSchema,
@@ -253,8 +253,9 @@ describe('config.json routes', () => {
     }
   });
 
-  it('declares the cron of the route table', () => {
-    expect(config.crons).toEqual(CRONS);
+  it('declares the crons of the operations', () => {
+    expect(config.crons).toEqual(crons());
+    expect(config.crons).toEqual([{ path: '/api/cron/leads-flush', schedule: '*/10 * * * *' }]);
   });
 });
 
