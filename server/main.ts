@@ -15,6 +15,7 @@ import { parseConfig, type Config } from '../src/adapters/config.ts';
 import { createDeps, type Deps } from '../src/adapters/deps.ts';
 import { errorResponse } from '../src/adapters/http.ts';
 import { internalError } from '../src/http/answers.ts';
+import { errorText } from '../src/core/error-text.ts';
 
 /** Methods a WHATWG Request refuses to carry. */
 const UNSUPPORTED_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -216,7 +217,7 @@ export async function main(): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((e) => {
-    console.error(String(e?.message ?? e));
+    console.error(errorText(e));
     process.exit(1);
   });
 }

@@ -1,5 +1,6 @@
 /** A derive worker thread (src/build/derive-pages.ts): derives the batches of HTML files it is sent. */
 import { parentPort, workerData } from 'node:worker_threads';
+import { errorText } from '../core/error-text.ts';
 import { derivePageFile, type WorkerData, type WorkerReply, type WorkerRequest } from './derive-pages.ts';
 
 const { distDir, cache } = workerData as WorkerData;
@@ -8,7 +9,7 @@ parentPort!.on('message', ({ id, files }: WorkerRequest) => {
   try {
     reply = { id, results: files.map((f) => derivePageFile(distDir, f, cache)) };
   } catch (e) {
-    reply = { id, error: e instanceof Error ? e.message : String(e) };
+    reply = { id, error: errorText(e) };
   }
   parentPort!.postMessage(reply);
 });

@@ -16,30 +16,20 @@ const FIELDS = [
   'moves',
   'message',
 ] as const;
+import { COMPANY } from '../contract/company.ts';
 // The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
 import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
+import { retryMinutes } from '../core/rate-limit.ts';
 import { uuid } from './uuid.ts';
 const CHAT = 'the chat on this website';
 const FAILURE =
-  `Sorry, we could not record your enquiry. Please use ${CHAT} or email sales@kartage.com.au ` +
+  `Sorry, we could not record your enquiry. Please use ${CHAT} or email ${COMPANY.salesEmail} ` +
   'and we will get back to you.';
 /** The event the chat launcher (chat/launcher.ts) listens for on `document`; `detail.opener` gets focus back. */
 const OPEN_CHAT = 'kartage:open-chat';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 type Problem = [field: string, message: string];
-
-/** Retry-After is seconds (or, rarely, an HTTP date); answer in whole minutes, at least one. */
-function retryMinutes(header: string | null): number | null {
-  if (!header) return null;
-  let seconds = Number(header);
-  if (!Number.isFinite(seconds)) {
-    const at = Date.parse(header);
-    if (Number.isNaN(at)) return null;
-    seconds = (at - Date.now()) / 1000;
-  }
-  return Math.max(1, Math.ceil(seconds / 60));
-}
 
 export function initLeadForm(form: HTMLFormElement): void {
   form.noValidate = true;
@@ -221,11 +211,11 @@ export function initLeadForm(form: HTMLFormElement): void {
     }
     if (res.status === 429) {
       const minutes = retryMinutes(res.headers.get('Retry-After'));
+      const when = minutes ? `in ${minutes} minute${minutes === 1 ? '' : 's'}` : 'later';
       setStatus(
         'error',
-        minutes
-          ? `Too many enquiries have been sent from this connection. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or email sales@kartage.com.au.`
-          : 'Too many enquiries have been sent from this connection. Please try again later, or email sales@kartage.com.au.',
+        `Too many enquiries have been sent from this connection. Please try again ${when}, ` +
+          `or email ${COMPANY.salesEmail}.`,
         true,
       );
       return;

@@ -7,6 +7,7 @@
 import { unified } from 'unified';
 import rehypeParse from 'rehype-parse';
 import type { Element, Root, RootContent } from 'hast';
+import { COMPANY } from '../contract/company.ts';
 import type { Pricing } from '../contract/content.ts';
 import { SITE_NAME } from '../config.ts';
 import { splitAuthor, type PostSummary } from './blog.ts';
@@ -32,8 +33,8 @@ export const ORGANIZATION = {
   legalName: 'Kartage Pty Ltd',
   description:
     'Operating software for moving, relocation and storage companies. Built in Melbourne, hosted in Australia.',
-  email: 'sales@kartage.com.au',
-  telephone: '1300 527 824',
+  email: COMPANY.salesEmail,
+  telephone: COMPANY.phone,
   abn: '61 614 223 907',
   foundingDate: '2014',
   address: {

@@ -8,6 +8,7 @@
 import { COMPANY } from '../../contract/company.ts';
 import { LIMITS } from '../../contract/limits.ts';
 import { EMAIL_PATTERN, MOVES, SEGMENTS, WAREHOUSES } from '../../contract/lead-values.ts';
+import { retryMinutes } from '../../core/rate-limit.ts';
 import { type Intent, leadMessage, type Turn } from './conversation.ts';
 import { escapeHtml } from './render.ts';
 import { uuid } from '../uuid.ts';
@@ -15,7 +16,7 @@ import { uuid } from '../uuid.ts';
 const F = LIMITS.lead_fields;
 export const PHONE = COMPANY.phone;
 export const EMAIL = COMPANY.salesEmail;
-export const HOURS = '7am to 7pm AEST, Monday to Saturday';
+export const HOURS = COMPANY.supportHours;
 /** What the handoff button says, per intent. */
 export const ACTION: Record<Intent, string> = {
   demo: 'Book a demo',
@@ -166,14 +167,6 @@ function formHtml(intent: Intent, prefix: string, asked: boolean): string {
     '<button class="btn btn-secondary" type="button" data-cancel>Cancel</button></div>' +
     `<div class="form-status" id="${prefix}-status" role="status" tabindex="-1"></div>`
   );
-}
-
-/** Retry-After (seconds, or an HTTP date) in whole minutes, at least one. */
-export function retryMinutes(header: string | null): number | null {
-  if (!header) return null;
-  let seconds = Number(header);
-  if (!Number.isFinite(seconds)) seconds = (Date.parse(header) - Date.now()) / 1000;
-  return Number.isNaN(seconds) ? null : Math.max(1, Math.ceil(seconds / 60));
 }
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

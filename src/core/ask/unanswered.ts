@@ -13,6 +13,7 @@
  *   after `timeoutMs` and never rejects; failures go to the log port (the first of a run of failures, then
  *   one line with how many were dropped when counting works again).
  */
+import { errorText } from '../error-text.ts';
 import type { Log, Store } from '../ports.ts';
 
 /** The most distinct questions a store keeps; past it the least asked go. */
@@ -127,7 +128,7 @@ export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (questio
   const failed = (reason: string, e?: unknown) => {
     dropped++;
     if (dropped > 1) return;
-    const error = e === undefined ? undefined : String((e as Error)?.message ?? e).slice(0, 300);
+    const error = e === undefined ? undefined : errorText(e).slice(0, 300);
     log('unanswered_not_counted', {
       level: 'warn',
       reason,
@@ -175,7 +176,7 @@ export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (questio
         deps.defer(work);
       } catch (e) {
         // No request context to extend: the write still runs while the process lives.
-        log('unanswered_defer_failed', { level: 'warn', error: String((e as Error)?.message ?? e).slice(0, 300) });
+        log('unanswered_defer_failed', { level: 'warn', error: errorText(e).slice(0, 300) });
       }
     } catch (e) {
       failed('error', e);
