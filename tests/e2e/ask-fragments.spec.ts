@@ -7,13 +7,13 @@ import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import { loadContent } from '../../src/adapters/deps.ts';
-import { loadJudged } from '../helpers/ask-metrics.ts';
+import { ASK_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 
 const index = loadContent(fileURLToPath(new URL('../../build', import.meta.url))).askIndex();
 const pricing = PricingSchema.parse(pricingData);
 const links = new Map<string, { anchor: string; start?: string; end?: string; heading: string | null }[]>();
-for (const set of ['ask-judged.json', 'ask-held-out.json']) {
-  for (const q of loadJudged(set).questions) {
+for (const { file } of ASK_SETS) {
+  for (const q of loadJudged(file).questions) {
     const r = askSite(
       { index, pricing, origin: 'http://x', now: 0 },
       { question: q.question, conversation: q.conversation },
