@@ -126,6 +126,19 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
 }
 
 /**
+ * Ends `res` (with `bytes`, when given) and settles once it is finished, or closed first: a client that
+ * left never emits 'finish', and a wait for it alone would hold the request (and its log line) forever.
+ */
+function end(res: ServerResponse, bytes?: Uint8Array): Promise<void> {
+  return new Promise<void>((ok) => {
+    if (res.destroyed) return ok(); // closed before the answer was ready: nothing to write to
+    res.once('close', ok);
+    if (bytes) res.end(bytes, ok);
+    else res.end(ok);
+  });
+}
+
+/**
  * Writes `response` to `res`. With `known` (a static file's answer: its bytes and its headers as a plain
  * object, which `extra` extends), head and body go out in one write, with no stream and no walk of the
  * Headers object.
@@ -139,7 +152,7 @@ export async function sendResponse(
 ): Promise<void> {
   if (known) {
     res.writeHead(response.status, Object.assign({}, known.head, extra));
-    await new Promise<void>((ok) => (isHead ? res.end(ok) : res.end(known.bytes, ok)));
+    await end(res, isHead ? undefined : known.bytes);
     return;
   }
   const headers: Record<string, string | string[]> = {};
@@ -152,13 +165,12 @@ export async function sendResponse(
   res.writeHead(response.status, headers);
   if (!response.body || isHead) {
     await response.body?.cancel().catch(() => {});
-    res.end();
+    await end(res);
     return;
   }
   if (!headers['content-type']?.toString().startsWith('text/event-stream')) {
     // A whole answer (JSON, markdown, HTML): one write, without a stream pipeline per response.
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    await new Promise<void>((ok) => res.end(bytes, ok));
+    await end(res, new Uint8Array(await response.arrayBuffer()));
     return;
   }
   // Flush each chunk as it comes (SSE answers from the MCP endpoint stream).

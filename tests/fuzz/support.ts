@@ -12,6 +12,7 @@ import { expect } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { LeadValidationSchema } from '../../src/contract/schemas.ts';
@@ -103,6 +104,8 @@ export interface FuzzServer {
   fiveXX(): string[];
   /** Error-level lines: the server's own (e.g. a request it could not even build) and its dependencies'. */
   errors(): string[];
+  /** The request log: one entry per request the app took (a client that left included), in order. */
+  requestLog(): { method: string; path: string; status: number }[];
   close(): Promise<void>;
 }
 
@@ -111,6 +114,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   const dbFile = join(dir, 'kartage.db');
   const errors: string[] = [];
   const fiveXX: string[] = [];
+  const requestLog: { method: string; path: string; status: number }[] = [];
   const deps = createDeps({
     env: {},
     dataDir: join(PROJECT_ROOT, 'build'),
@@ -128,6 +132,9 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     log: (line) => {
       if (/"level":"error"/.test(line)) errors.push(line.slice(0, 600));
       else if (/"status":5\d\d/.test(line)) fiveXX.push(line.slice(0, 600));
+      const entry = JSON.parse(line);
+      if (typeof entry.status === 'number')
+        requestLog.push({ method: entry.method, path: String(entry.path).slice(0, 300), status: entry.status });
     },
   });
   let offset = 0;
@@ -149,11 +156,38 @@ export async function startFuzzServer(): Promise<FuzzServer> {
     },
     fiveXX: () => [...fiveXX],
     errors: () => [...errors],
+    requestLog: () => [...requestLog],
     async close() {
       await server.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once `check()` holds (polled every 10 ms); rejects with `what` after `ms`. */
+export async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((ok) => setTimeout(ok, 10));
+  }
+}
+
+/**
+ * A client that goes away mid-body: a POST to `path` that declares 100 bytes of JSON and sends `partial`,
+ * then closes its connection once the app has the request (its 'request' event, not a guessed delay).
+ */
+export async function leaveMidBody(s: FuzzServer, path: string, partial: string, from = nextClient()): Promise<void> {
+  const taken = new Promise((ok) => s.server.server.once('request', ok));
+  const sock = connect({ host: s.host, port: s.port, localAddress: from });
+  sock.on('error', () => {});
+  await new Promise((ok) => sock.once('connect', ok));
+  sock.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n${partial}`,
+  );
+  await taken;
+  sock.destroy();
 }
 
 let sent = 0;
