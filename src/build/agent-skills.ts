@@ -12,16 +12,17 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { LIMITS } from '../contract/limits.ts';
+import { AGENT_SKILLS_PATH, fileOf, MACHINE_READABLE } from '../contract/links.ts';
 import { MCP_TOOLS } from '../contract/mcp.ts';
 import { DIALCODE_PATTERN, INTENTS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES } from '../contract/schemas.ts';
 import { HOME_SLUG, twinPathOfSlug, twinUrlOfSlug, urlOfSlug } from '../contract/slugs.ts';
 
 /** The `$schema` of a v0.2.0 discovery index (an opaque identifier clients match exactly). */
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
-export const AGENT_SKILLS_INDEX_PATH = '/.well-known/agent-skills/index.json';
 /** Skill name: 1-64 of a-z, 0-9 and single hyphens, and the name of the folder SKILL.md sits in. */
 export const SKILL_NAME = 'kartage-site';
-export const SKILL_PATH = `/.well-known/agent-skills/${SKILL_NAME}/SKILL.md`;
+/** The SKILL.md, in its own folder beside the index (the machine-readable files list's agentSkills). */
+export const SKILL_PATH = `${AGENT_SKILLS_PATH.slice(0, AGENT_SKILLS_PATH.lastIndexOf('/'))}/${SKILL_NAME}/SKILL.md`;
 export const SKILL_DESCRIPTION =
   'Find, read and cite pages of the Kartage website (software for moving, relocation and storage companies): ' +
   'search, questions answered with quotes from the site, the page index and llms.txt, pages as markdown, pricing, ' +
@@ -169,7 +170,7 @@ export async function writeAgentSkills(distDir: string, origin: string): Promise
   const skill = skillMarkdown(origin);
   const files = [
     [SKILL_PATH, skill],
-    [AGENT_SKILLS_INDEX_PATH, `${JSON.stringify(agentSkillsIndex(origin, skill), null, 2)}\n`],
+    [fileOf(MACHINE_READABLE.agentSkills), `${JSON.stringify(agentSkillsIndex(origin, skill), null, 2)}\n`],
   ];
   for (const [path, body] of files) {
     await mkdir(dirname(join(distDir, path!)), { recursive: true });

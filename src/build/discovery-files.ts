@@ -4,7 +4,7 @@
  * lead sandbox description at /api/v1/sandbox. Pure: an origin in, a JSON-able object out.
  */
 import { LIMITS, policyOf } from '../contract/limits.ts';
-import { AGENT_SKILLS_PATH, SERVER_CARD_PATH, SERVER_CARD_TYPE } from '../contract/links.ts';
+import { MACHINE_READABLE as FILES, fileOf, SERVER_CARD_TYPE } from '../contract/links.ts';
 import { MCP_SERVER_NAME, MCP_TOOLS } from '../contract/mcp.ts';
 import {
   DIALCODE_PATTERN,
@@ -20,12 +20,15 @@ import {
 import { sandboxLead } from '../core/leads.ts';
 import { twinUrlOfSlug, urlOfSlug } from '../contract/slugs.ts';
 
-/** Where derive.ts writes each file in the build output (public paths come from routes.ts rewrites). */
+/**
+ * Where derive.ts writes each file in the build output: the machine-readable files list's (src/contract/links.ts),
+ * whose rewrites serve the two without an extension at their public paths.
+ */
 export const DISCOVERY_PATHS = {
-  mcp: '/.well-known/mcp.json',
-  ard: '/.well-known/ard.json',
-  apiCatalog: '/.well-known/api-catalog.json',
-  sandbox: '/api/v1/sandbox.json',
+  mcp: fileOf(FILES.mcpManifest),
+  ard: fileOf(FILES.ard),
+  apiCatalog: fileOf(FILES.apiCatalog),
+  sandbox: fileOf(FILES.sandboxInfo),
 } as const;
 
 export { MCP_TOOLS };
@@ -50,7 +53,7 @@ export function mcpServerJson(origin: string, version: string) {
     // server.json has no field for a server card; publisher-provided metadata is the schema's open slot.
     _meta: {
       'io.modelcontextprotocol.registry/publisher-provided': {
-        serverCard: { url: `${origin}${SERVER_CARD_PATH}`, type: SERVER_CARD_TYPE },
+        serverCard: { url: `${origin}${FILES.serverCard.path}`, type: SERVER_CARD_TYPE },
       },
     },
   };
@@ -69,7 +72,7 @@ export function ardJson(origin: string) {
         displayName: 'Kartage website MCP server',
         // The MCP server card (SEP-2127 draft); the registry server.json is the next entry.
         type: SERVER_CARD_TYPE,
-        url: `${origin}${SERVER_CARD_PATH}`,
+        url: `${origin}${FILES.serverCard.path}`,
         capabilities: [...MCP_TOOLS],
         representativeQueries: [
           'What does Kartage cost for a removalist with two warehouses?',
@@ -84,7 +87,7 @@ export function ardJson(origin: string) {
         displayName: 'Kartage website MCP server (registry server.json)',
         // A registry server.json has no media type of its own: it is plain JSON (schema 2025-12-11).
         type: 'application/json',
-        url: `${origin}${DISCOVERY_PATHS.mcp}`,
+        url: `${origin}${FILES.mcpManifest.path}`,
         representativeQueries: [
           'Install the Kartage MCP server from its registry manifest',
           'Which MCP transport and URL does the Kartage website use?',
@@ -97,7 +100,7 @@ export function ardJson(origin: string) {
         identifier: id('agent-skills'),
         displayName: 'Kartage agent skills',
         type: 'application/json',
-        url: `${origin}${AGENT_SKILLS_PATH}`,
+        url: `${origin}${FILES.agentSkills.path}`,
         representativeQueries: [
           'How should an agent read the Kartage website?',
           'How do I book a Kartage demo for a user?',
@@ -110,7 +113,7 @@ export function ardJson(origin: string) {
         identifier: id('content-api'),
         displayName: 'Kartage content and lead API (OpenAPI)',
         type: 'application/openapi+json',
-        url: `${origin}/openapi.json`,
+        url: `${origin}${FILES.openapiJson.path}`,
         representativeQueries: [
           'List every page on the Kartage website as JSON',
           'Search the Kartage website for storage billing',
@@ -124,7 +127,7 @@ export function ardJson(origin: string) {
         displayName: 'Kartage llms.txt',
         // The media type the llms.txt project's well-known URI draft gives (AnswerDotAI/llms-txt, well-known-uri.md).
         type: 'text/markdown',
-        url: `${origin}/llms.txt`,
+        url: `${origin}${FILES.llmsTxt.path}`,
         representativeQueries: [
           'What is Kartage and what does it do?',
           'Give me an index of the Kartage website in markdown',
@@ -135,7 +138,7 @@ export function ardJson(origin: string) {
         identifier: id('lead-sandbox'),
         displayName: 'Kartage lead validation sandbox',
         type: 'application/json',
-        url: `${origin}/api/v1/sandbox`,
+        url: `${origin}${FILES.sandboxInfo.path}`,
         representativeQueries: [
           'Check a Kartage enquiry payload without sending it',
           'Which fields does a Kartage demo request need?',
@@ -149,8 +152,8 @@ export function ardJson(origin: string) {
 /** /.well-known/api-catalog: RFC 9727 API catalog as an RFC 9264 linkset (application/linkset+json). */
 export function apiCatalog(origin: string) {
   const serviceDesc = [
-    { href: `${origin}/openapi.json`, type: 'application/openapi+json' },
-    { href: `${origin}/openapi.yaml`, type: 'application/yaml' },
+    { href: `${origin}${FILES.openapiJson.path}`, type: 'application/openapi+json' },
+    { href: `${origin}${FILES.openapiYaml.path}`, type: 'application/yaml' },
   ];
   const serviceDoc = [{ href: urlOfSlug(origin, 'developers'), type: 'text/html' }];
   // RFC 8631 service-meta: metadata about the service, here its usage policies.
@@ -175,8 +178,8 @@ export function apiCatalog(origin: string) {
       {
         anchor: `${origin}/mcp`,
         'service-desc': [
-          { href: `${origin}${SERVER_CARD_PATH}`, type: SERVER_CARD_TYPE },
-          { href: `${origin}${DISCOVERY_PATHS.mcp}`, type: 'application/json' },
+          { href: `${origin}${FILES.serverCard.path}`, type: SERVER_CARD_TYPE },
+          { href: `${origin}${FILES.mcpManifest.path}`, type: 'application/json' },
         ],
         'service-doc': serviceDoc,
         'service-meta': serviceMeta,
@@ -280,7 +283,7 @@ export function sandboxInfo(origin: string) {
     ],
     errorText: 'The wording of `error` strings may change; match on `field` and on `wouldSubmit`.',
     docs: {
-      openapi: `${origin}/openapi.json`,
+      openapi: `${origin}${FILES.openapiJson.path}`,
       developers: urlOfSlug(origin, 'developers'),
       authentication: twinUrlOfSlug(origin, 'auth'),
     },

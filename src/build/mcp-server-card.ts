@@ -11,12 +11,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { fileOf, MACHINE_READABLE } from '../contract/links.ts';
 import { MCP_SERVER_NAME } from '../contract/mcp.ts';
 import type { Page } from '../contract/schemas.ts';
 import type { PageKind } from '../contract/content.ts';
 import { resourceList, serverInfo, toolList } from '../mcp/server.ts';
 
-export const SERVER_CARD_PATH = '/.well-known/mcp/server-card.json';
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 /** `_meta` key (reverse DNS of kartage.com.au) holding the tools, resources and resource templates. */
 export const PRIMITIVES_KEY = 'au.com.kartage/primitives';
@@ -44,7 +44,7 @@ export async function writeMcpServerCard(
   origin: string,
   pages: readonly (Page & { kind?: PageKind })[],
 ): Promise<void> {
-  const file = join(distDir, SERVER_CARD_PATH);
+  const file = join(distDir, fileOf(MACHINE_READABLE.serverCard));
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(mcpServerCard(origin, pages), null, 2)}\n`);
 }

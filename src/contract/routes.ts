@@ -6,7 +6,7 @@
  * WHATWG `URLPattern` understand.
  */
 import { LIMITS } from './limits.ts';
-import { pageLinkHeader } from './links.ts';
+import { MACHINE_READABLE as FILES, machineFiles, pageLinkHeader } from './links.ts';
 import { HOME_SLUG } from './slugs.ts';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
@@ -49,81 +49,25 @@ export const CACHE_CONTROL: Record<CacheClass, string> = {
   none: 'no-store',
 };
 
+/** A file of the machine-readable files list as its route: static, free, cached, open to any origin. */
+const fileRoute = (f: { id: string; path: string; title: string }): RouteSpec => ({
+  id: f.id,
+  path: f.path,
+  methods: ['GET'],
+  serve: 'static',
+  meter: 'none',
+  cache: 'static',
+  cors: true,
+  summary: f.title,
+});
+
 /**
- * Routes answered by static files (and the middleware for page URLs), not by an operation. The operations
- * (src/operations/) add theirs; src/operations/index.ts joins both into the route table.
+ * Routes answered by static files (and the middleware for page URLs), not by an operation: the files of the
+ * machine-readable files list (src/contract/links.ts), then the pages. The operations (src/operations/) add
+ * theirs; src/operations/index.ts joins both into the route table.
  */
-export const staticRoutes = [
-  {
-    id: 'sandboxInfo',
-    path: '/api/v1/sandbox',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'Where the sandbox is and what it covers.',
-  },
-  {
-    id: 'openapiJson',
-    path: '/openapi.json',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'The API description (OpenAPI 3.1).',
-  },
-  {
-    id: 'openapiYaml',
-    path: '/openapi.yaml',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'The API description in YAML.',
-  },
-  {
-    id: 'llmsTxt',
-    path: '/llms.txt',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'Site summary and index of machine-readable files.',
-  },
-  {
-    id: 'llmsFullTxt',
-    path: '/llms-full.txt',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'Every page as markdown.',
-  },
-  {
-    id: 'sitemap',
-    path: '/sitemap.xml',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'Every published URL.',
-  },
-  {
-    id: 'robots',
-    path: '/robots.txt',
-    methods: ['GET'],
-    serve: 'static',
-    meter: 'none',
-    cache: 'static',
-    cors: true,
-    summary: 'Crawler rules.',
-  },
+export const staticRoutes: readonly RouteSpec[] = [
+  ...machineFiles().map(fileRoute),
   {
     id: 'pageHtml',
     path: '/{path}',
@@ -144,16 +88,15 @@ export const staticRoutes = [
     cors: true,
     summary: 'A site page as markdown.',
   },
-] as const satisfies readonly RouteSpec[];
+];
 
 /** Path of the file Vercel builds for a function (`api/v1/pages/index.ts` answers `/api/v1/pages`). */
 export const functionPath = (fn: string) => `/api/${fn.replace(/(^|\/)index$/, '')}`;
 
-/** Where a static file lives when its public path has no extension of its own. */
-export const staticRewrites: readonly { source: string; destination: string }[] = [
-  { source: '/api/v1/sandbox', destination: '/api/v1/sandbox.json' },
-  { source: '/.well-known/api-catalog', destination: '/.well-known/api-catalog.json' },
-];
+/** Where a static file lives when its public path has no extension of its own (the list's `file`). */
+export const staticRewrites: readonly { source: string; destination: string }[] = machineFiles().flatMap((f) =>
+  f.file ? [{ source: f.path, destination: f.file }] : [],
+);
 
 /**
  * Content signals (contentsignals.org), in robots.txt and on every markdown answer: a vendor site wants to
@@ -217,22 +160,22 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   },
   { source: '/(.*).txt', headers: { 'Content-Type': 'text/plain; charset=utf-8', ...CORS_READ } },
   { source: '/openapi.(json|yaml)', headers: CORS_READ },
-  { source: '/openapi.yaml', headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },
-  { source: '/sitemap.xml', headers: CORS_READ },
+  { source: FILES.openapiYaml.path, headers: { 'Content-Type': 'application/yaml; charset=utf-8' } },
+  { source: FILES.sitemap.path, headers: CORS_READ },
   { source: '/.well-known/(.*)', headers: { 'Content-Type': 'application/json; charset=utf-8', ...CORS_READ } },
   // Agent skills discovery (v0.2.0, "HTTP Considerations"): a SKILL.md is served as markdown.
   { source: '/.well-known/agent-skills/(.*).md', headers: { 'Content-Type': 'text/markdown; charset=utf-8' } },
   {
-    source: '/.well-known/api-catalog',
+    source: FILES.apiCatalog.path,
     // RFC 9727 section 4: the linkset media type with the api-catalog profile, and the catalogue names itself.
     headers: {
       'Content-Type': 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
-      Link: '</.well-known/api-catalog>; rel="api-catalog"',
+      Link: `<${FILES.apiCatalog.path}>; rel="api-catalog"`,
     },
   },
   { source: '/', headers: { Link: HOME_LINKS } },
   {
-    source: '/api/v1/sandbox',
+    source: FILES.sandboxInfo.path,
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': CACHE_CONTROL.static, ...CORS_READ },
   },
   { source: '/_astro/(.*)', headers: { 'Cache-Control': CACHE_CONTROL.immutable } },

@@ -2,7 +2,7 @@
  * @module The site-wide text files derived from the published pages: llms.txt (llmstxt.org), llms-full.txt,
  * sitemap.xml, sitemap.md (the same index as markdown, grouped by section) and robots.txt.
  */
-import { AGENT_SKILLS_PATH, SERVER_CARD_PATH } from '../contract/links.ts';
+import { MACHINE_READABLE as FILES, type MachineReadable } from '../contract/links.ts';
 import { CONTENT_SIGNAL } from '../contract/routes.ts';
 import type { PageKind } from '../contract/content.ts';
 import type { Page } from '../contract/schemas.ts';
@@ -38,32 +38,9 @@ export interface MachineFile {
 }
 
 /** The machine-readable files llms.txt lists (and the MCP llms.txt resource, built by the same function). */
-export const MACHINE_FILES: readonly MachineFile[] = [
-  { path: '/openapi.json', note: 'OpenAPI 3.1 description of the content, lead and sandbox API (also /openapi.yaml).' },
-  { path: '/api/v1/pages', note: 'Page index as JSON; one page at /api/v1/pages/{slug}; search at /api/v1/search?q=.' },
-  {
-    path: '/api/v1/ask',
-    note: 'Ask a question (POST JSON {"question"}): an answer quoted from the site\'s sections, each linked; says so when the site has no answer.',
-  },
-  { path: '/mcp', note: 'MCP server (Streamable HTTP, POST only): search, read and list pages, and pricing.' },
-  { path: '/llms-full.txt', note: 'Every page of the site as markdown in one file.' },
-  { path: '/sitemap.xml', note: 'Every published URL with its last-modified date.' },
-  { path: '/sitemap.md', note: 'Every page with its title and URL, grouped by section, as markdown.' },
-  { path: '/.well-known/mcp.json', note: 'MCP server manifest (MCP registry server.json format).' },
-  { path: SERVER_CARD_PATH, note: 'MCP server card: the server, its transport, tools and resources.' },
-  { path: AGENT_SKILLS_PATH, note: 'Agent skills index: how an agent finds, reads and uses this site.' },
-  {
-    path: '/.well-known/ard.json',
-    note: 'Catalogue of agentic resources (ARD manifest): the MCP server, the API description, this file and the lead sandbox.',
-  },
-  {
-    path: '/.well-known/api-catalog',
-    note: 'API catalogue (RFC 9727 linkset) pointing at the API descriptions and documentation.',
-  },
-  { path: '/api/v1/sandbox', note: 'Where the lead validation sandbox is and what it checks; it writes nothing.' },
-  { path: '/auth.md', note: 'Statement that no authentication is needed, and which headers matter.' },
-  { path: '/api-deprecation-policy', note: 'How API operations are deprecated and withdrawn.' },
-];
+export const MACHINE_FILES: readonly MachineFile[] = Object.values(FILES as Record<string, MachineReadable>).flatMap(
+  (f) => (f.note ? [{ path: f.path, note: f.note }] : []),
+);
 
 const oneLine = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
@@ -131,8 +108,8 @@ export function sitemapMd(pages: readonly SitePage[], origin: string): string {
     '# Kartage sitemap',
     '',
     `> Every published page of ${origin}, grouped by section. Each page is also markdown: append \`.md\` to its ` +
-      `URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}/sitemap.xml); the site ` +
-      `summary is [llms.txt](${origin}/llms.txt).`,
+      `URL, or send \`Accept: text/markdown\`. The XML sitemap is [sitemap.xml](${origin}${FILES.sitemap.path}); ` +
+      `the site summary is [llms.txt](${origin}${FILES.llmsTxt.path}).`,
   ];
   for (const [title, list] of bySection(pages)) {
     if (!list.length) continue;
@@ -173,7 +150,7 @@ export function robotsTxt(origin: string): string {
   const rules = [`Content-Signal: ${CONTENT_SIGNAL}`, 'Disallow: /search', 'Allow: /'];
   return [
     '# Kartage welcomes search engines and AI crawlers. Markdown versions: append .md to any page URL.',
-    `# Every page as a markdown index: ${origin}/sitemap.md; site summary for agents: ${origin}/llms.txt`,
+    `# Every page as a markdown index: ${origin}${FILES.sitemapMd.path}; site summary for agents: ${origin}${FILES.llmsTxt.path}`,
     '# Content-Signal (https://contentsignals.org): search, AI input and AI training are all welcome.',
     ...AI_CRAWLERS.map((ua) => `User-agent: ${ua}`),
     ...rules,
@@ -181,7 +158,7 @@ export function robotsTxt(origin: string): string {
     'User-agent: *',
     ...rules,
     '',
-    `Sitemap: ${origin}/sitemap.xml`,
+    `Sitemap: ${origin}${FILES.sitemap.path}`,
     '',
   ].join('\n');
 }

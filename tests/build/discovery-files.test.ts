@@ -1,7 +1,7 @@
 /** @module The discovery files: shapes against their specs, and that the derive step writes them. */
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCatalog,
@@ -13,6 +13,9 @@ import {
   SERVER_SCHEMA_URL,
 } from '../../src/build/discovery-files.ts';
 import { deriveSite } from '../../src/build/derive.ts';
+import { SKILL_PATH } from '../../src/build/agent-skills.ts';
+import { fileOf, machineFiles } from '../../src/contract/links.ts';
+import { htmlFileOfSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../../src/contract/slugs.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { CONTENT_FILE } from '../../src/core/content.ts';
 import { staticRewrites } from '../../src/contract/routes.ts';
@@ -244,6 +247,17 @@ describe('the derive step', () => {
     for (const path of paths) {
       expect(llms).toContain(`](${origin}${path})`);
     }
+  });
+
+  it('writes every file of the machine-readable files list, and no machine file the list leaves out', async () => {
+    const written = (await readdir(join(dir, 'dist'), { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => `/${relative(join(dir, 'dist'), join(e.parentPath, e.name)).split(sep).join('/')}`);
+    const listed = machineFiles().map(fileOf);
+    for (const f of listed) expect(written, f).toContain(f);
+    // Besides the list: the page (its HTML, twin and JSON) and the skill the agent-skills index lists.
+    const page = [`/${htmlFileOfSlug('index')}`, twinPathOfSlug('index'), pageJsonPathOfSlug('index')];
+    expect(written.filter((f) => !listed.includes(f)).sort()).toEqual([...page, SKILL_PATH].sort());
   });
 
   it('lists them among the static files (so they are not 404s)', async () => {

@@ -11,12 +11,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  mcpServerCard,
-  PRIMITIVES_KEY,
-  SERVER_CARD_PATH,
-  SERVER_CARD_SCHEMA,
-} from '../../src/build/mcp-server-card.ts';
+import { mcpServerCard, PRIMITIVES_KEY, SERVER_CARD_SCHEMA } from '../../src/build/mcp-server-card.ts';
+import { SERVER_CARD_PATH } from '../../src/contract/links.ts';
 import { MCP_SERVER_NAME } from '../../src/contract/mcp.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { send } from '../helpers/http.ts';

@@ -12,7 +12,16 @@ import { describe, expect, it } from 'vitest';
 import { llmsTxt, MACHINE_FILES, sitemapMd, type SitePage } from '../../src/core/site-files.ts';
 import { PageFrontmatterSchema } from '../../src/contract/content.ts';
 import { CONTENT_FILE, DATA_DIR, toPage, toSummary, type ContentData } from '../../src/core/content.ts';
-import { htmlFileOfSlug, pageJsonPathOfSlug, slugOfEntry, twinPathOfSlug } from '../../src/contract/slugs.ts';
+import {
+  htmlFileOfSlug,
+  pageJsonPathOfSlug,
+  pathOfSlug,
+  slugOfEntry,
+  twinPathOfSlug,
+} from '../../src/contract/slugs.ts';
+import { MACHINE_READABLE, machineFiles, type MachineReadable } from '../../src/contract/links.ts';
+import { staticRewrites } from '../../src/contract/routes.ts';
+import { operations, routes } from '../../src/operations/index.ts';
 
 const ORIGIN = 'https://x.test';
 const page = (slug: string, kind: SitePage['kind']): SitePage => ({
@@ -87,6 +96,35 @@ describe('llms.txt machine-readable files', () => {
     expect(at('/api/v1/ask')).toBeLessThan(at('/mcp'));
     // One line each: no note runs over a line break.
     for (const f of MACHINE_FILES) expect(f.note, f.path).not.toMatch(/\n/);
+  });
+
+  it('are the entries of the one list that have a note, in its order', () => {
+    const noted = Object.values(MACHINE_READABLE as Record<string, MachineReadable>).filter((f) => f.note);
+    expect(MACHINE_FILES).toEqual(noted.map((f) => ({ path: f.path, note: f.note })));
+    expect(MACHINE_FILES.map((f) => f.path)).toEqual(expect.arrayContaining(['/openapi.json', '/mcp', '/auth.md']));
+  });
+});
+
+describe('the machine-readable files list', () => {
+  const entries = Object.values(MACHINE_READABLE as Record<string, MachineReadable>);
+
+  it('names each path once; its endpoints are operations, its files static routes', () => {
+    expect(new Set(entries.map((f) => f.path)).size).toBe(entries.length);
+    const ops = new Set(operations.map((op) => op.path));
+    for (const f of entries.filter((e) => e.kind === 'operation')) expect(ops.has(f.path), f.path).toBe(true);
+    for (const f of machineFiles()) {
+      expect(routes.find((r) => r.path === f.path)?.serve, f.path).toBe('static');
+      if (f.file) expect(staticRewrites, f.path).toContainEqual({ source: f.path, destination: f.file });
+    }
+  });
+
+  it('its pages are published pages of the build', () => {
+    const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+    const data = JSON.parse(readFileSync(join(ROOT, DATA_DIR, CONTENT_FILE), 'utf8')) as ContentData;
+    const published = new Set(data.pages.flatMap((p) => [pathOfSlug(p.slug), twinPathOfSlug(p.slug)]));
+    const pages = entries.filter((e) => e.kind === 'page');
+    expect(pages.length).toBeGreaterThan(0);
+    for (const f of pages) expect(published.has(f.path), f.path).toBe(true);
   });
 });
 

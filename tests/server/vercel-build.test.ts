@@ -13,6 +13,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readLeads } from '../../src/adapters/sqlite-store.ts';
 import { headerRules } from '../../src/contract/routes.ts';
+import { machineFiles } from '../../src/contract/links.ts';
 import { functionRoutes, operations } from '../../src/operations/index.ts';
 
 const opOf = (id: string) => operations.find((op) => op.id === id)!;
@@ -159,17 +160,12 @@ const GET_PAGE_PATHS = [
   '/api/v1/pages/nope',
 ];
 const PAGE_PATHS = ['/', '/pricing', '/blog', '/blog/planning-for-peak-season', '/product/quoting', '/no-such-page'];
+/** Published files the middleware never sees: the machine-readable files (a `.md` one gets its markdown headers). */
 const PUBLISHED = [
-  '/api/v1/sandbox',
-  '/llms.txt',
-  '/llms-full.txt',
-  '/robots.txt',
-  '/sitemap.xml',
-  '/openapi.json',
-  '/openapi.yaml',
+  ...machineFiles()
+    .map((f) => f.path)
+    .filter((p) => !p.endsWith('.md')),
   '/favicon.svg',
-  '/.well-known/mcp.json',
-  '/.well-known/ard.json',
   '/_astro/x.js',
   '/_astro/x.css',
   '/pagefind/pagefind.js',
