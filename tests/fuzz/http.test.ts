@@ -541,9 +541,6 @@ function rawRequest(
   return Buffer.concat([Buffer.concat(lines.flatMap((l) => [l, Buffer.from(CRLF)])), Buffer.from(CRLF), tail]);
 }
 
-/** Raw requests Node refused mid-body (after the app had the headers): each may leave a logged 500 (known bug). */
-let refusedMidBody = 0;
-
 describe('raw bytes (node:net)', () => {
   it(
     `malformed or hostile HTTP: the app's answers meet the contract, the rest are Node's own 4xx; never a 5xx or a hang (${runs(0.5)} runs)`,
@@ -588,7 +585,6 @@ describe('raw bytes (node:net)', () => {
             }
             checkRawAnswer({ method, target: path, headers: sentHeaders }, ans);
             if (ans.status === 429) expect(hot).toBeDefined();
-            if (!ans.headers['x-request-id'] && body[0] !== 'none') refusedMidBody++;
           },
         ),
         params(0.5),
@@ -626,13 +622,8 @@ describe('raw bytes (node:net)', () => {
 });
 
 describe('afterwards', () => {
-  it('the server still answers a simple GET and logged no 5xx or unhandled error (client disconnects apart: see known bugs)', async () => {
-    await expectHealthy(s, (lines) => {
-      // Only 500s for bodies Node cut off (the known "disconnect logged as 500" bug), never more of them.
-      expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(refusedMidBody);
-      for (const l of lines)
-        expect(JSON.parse(l)).toMatchObject({ status: 500, method: expect.not.stringMatching(/^(GET|HEAD)$/) });
-    });
+  it('the server still answers a simple GET and logged no 5xx or unhandled error, client disconnects included', async () => {
+    await expectHealthy(s);
   });
 });
 
