@@ -29,8 +29,8 @@ describe('the judged question set', () => {
     expect(handoffs.length).toBeGreaterThanOrEqual(20);
     expect(new Set(handoffs.map((q) => q.intent))).toEqual(new Set(['demo', 'contact', 'callback', 'message']));
     // Every held-out set was scored once untuned when it was written (README Benchmarks keeps those figures); the
-    // last is the clean measure, never tuned to, and large enough to mean something.
-    expect(sets.at(-1)!.judged.questions.length).toBeGreaterThanOrEqual(50);
+    // last two are the clean measure, never tuned to, and large enough to mean something.
+    expect(sets.slice(-2).reduce((n, x) => n + x.judged.questions.length, 0)).toBeGreaterThanOrEqual(100);
     expect(all.length - tuning.questions.length).toBeGreaterThanOrEqual(all.length / 5);
     expect(new Set(all.map((q) => q.question)).size).toBe(all.length);
   });

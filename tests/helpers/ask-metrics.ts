@@ -37,7 +37,8 @@ export interface JudgedSet {
 
 /**
  * The judged sets, each written from the content alone by a helper who did not write the assistant, and how each
- * has been used: only the last is a clean held-out measure (written, then scored once at the end, never tuned to).
+ * has been used: the last two are the clean held-out measure (written after the assistant's last change, scored
+ * once, never tuned to).
  */
 export const ASK_SETS = [
   { set: 'tuning', file: 'ask-judged.json', use: 'tuned to (session 6)' },
@@ -45,6 +46,7 @@ export const ASK_SETS = [
   { set: 'held-out-2', file: 'ask-held-out-2.json', use: 'written in session 7, scored untuned, then tuned to' },
   { set: 'held-out-3', file: 'ask-held-out-3.json', use: 'written in session 7, scored untuned, then tuned to' },
   { set: 'held-out-4', file: 'ask-held-out-4.json', use: 'written in session 7, never tuned to' },
+  { set: 'held-out-5', file: 'ask-held-out-5.json', use: 'written in session 7, never tuned to' },
 ] as const;
 export type AskSetName = (typeof ASK_SETS)[number]['set'];
 
