@@ -86,11 +86,19 @@ function answerOf(o: LeadOutcome | Refusal, maxBytes: number): { json: Answer; p
 }
 
 /**
+ * The headers a form post that does not ask for HTML has always had (a read answer's), but no
+ * `Access-Control-Allow-Origin: *`: no other origin's script may read a lead answer (issue 25, point 1).
+ */
+const FORM_JSON_HEADERS: Record<string, string> = Object.fromEntries(
+  Object.entries(readHeaders('none')).filter(([name]) => name !== 'Access-Control-Allow-Origin'),
+);
+
+/**
  * The answer to a submission (the domain's outcome, or what the pipeline refused): JSON, or for a form post
  * (JavaScript off) the HTML page when the client asks for HTML (a browser). A form post that does not ask for
- * HTML gets the JSON with the headers of a read answer (CORS included), as it always has. A refused input is
- * answered as a form only when the form itself could not be read (too large, broken off); a cross-site post
- * or bad JSON under a form Content-Type gets the Error body.
+ * HTML gets the JSON with `FORM_JSON_HEADERS`. A refused input is answered as a form only when the form itself
+ * could not be read (too large, broken off); a cross-site post or bad JSON under a form Content-Type gets the
+ * Error body.
  */
 export function respondLead(o: LeadOutcome | Refusal, ctx: RefusalContext): Answer {
   const { json, page } = answerOf(o, LIMITS.leadBodyBytes);
@@ -100,8 +108,8 @@ export function respondLead(o: LeadOutcome | Refusal, ctx: RefusalContext): Answ
     const own = 'headers' in json ? json.headers : undefined;
     return { response: leadAnswerPage(page, ctx.form, own), ...(json.rate ? { rate: json.rate } : {}) };
   }
-  if (o.kind === 'limited') return { response: tooManyRequests(o.limit, readHeaders('none')) };
-  return 'response' in json ? json : { ...json, headers: { ...readHeaders('none'), ...json.headers } };
+  if (o.kind === 'limited') return { response: tooManyRequests(o.limit, FORM_JSON_HEADERS) };
+  return 'response' in json ? json : { ...json, headers: { ...FORM_JSON_HEADERS, ...json.headers } };
 }
 
 /** Also answered as a small HTML page (the form with JavaScript off). */
