@@ -11,11 +11,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
+import { COMPANY } from '../contract/company.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { AGENT_SKILLS_PATH, fileOf, MACHINE_READABLE } from '../contract/links.ts';
 import { MCP_TOOLS } from '../contract/mcp.ts';
 import { DIALCODE_PATTERN, INTENTS, LeadSchema, MOVES, SEGMENTS, WAREHOUSES } from '../contract/schemas.ts';
 import { HOME_SLUG, twinPathOfSlug, twinUrlOfSlug, urlOfSlug } from '../contract/slugs.ts';
+import { endpoints } from './endpoints.ts';
 
 /** The `$schema` of a v0.2.0 discovery index (an opaque identifier clients match exactly). */
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -33,6 +35,17 @@ export const SKILL_DESCRIPTION =
 const ASK = ASK_LIMITS;
 
 const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(', ');
+
+/** The public endpoints, one line each: method, absolute URL (`<name>` for what the caller fills in), summary. */
+export function endpointList(origin: string): string {
+  return endpoints()
+    .map((e) => {
+      const query = e.query.map((q) => `${q}=<${q}>`).join('&');
+      const url = origin + e.path.replace(/\{(\w+)\}/g, '<$1>') + (query ? `?${query}` : '');
+      return `- \`${e.method} ${url}\`: ${e.summary.replace(/\.?$/, '.')}`;
+    })
+    .join('\n');
+}
 
 /** The SKILL.md text for an origin (every URL absolute; every number and list from the contract). */
 export function skillMarkdown(origin: string): string {
@@ -132,11 +145,18 @@ details, and confirmed what will be sent. Never submit to test, to explore, or w
   the same key on every retry of that lead: a replay creates nothing new.
 - 200 \`{"ok": true}\`: sent. 400: name or email is wrong (the sandbox would have said). 429: wait
   \`Retry-After\` seconds (${LIMITS.lead.limit} leads an hour per address). 502: it could not be recorded; tell
-  the person to call 1300 527 824 or email sales@kartage.com.au (the chat on the website shows both when it
+  the person to call ${COMPANY.phone} or email ${COMPANY.salesEmail} (the chat on the website shows both when it
   cannot record their details either).
 - Or let the person send it themselves: the [demo form](${origin}/demo) and the
   [contact form](${origin}/contact). In a browser with WebMCP, the page's \`book_demo\` tool fills the
   demo form for the person to review and send; it never sends it.
+
+## Every endpoint
+
+Every public endpoint and what it does; [openapi.json](${origin}/openapi.json) describes each in full
+(parameters, bodies, answers).
+
+${endpointList(origin)}
 
 ## Limits
 

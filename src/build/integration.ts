@@ -1,11 +1,13 @@
 /**
  * Astro integration that runs the derive step after `astro build`. Its settings come from astro.config.mjs,
  * which reads the environment once (KARTAGE_SKIP_DERIVE, KARTAGE_DERIVE_WORKERS, KARTAGE_DERIVE_TIMINGS).
+ * It also gives Astro's markdown the endpoint tables generated from the operations (src/build/endpoints.ts).
  */
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { deriveSite } from './derive.ts';
+import { endpointTablePlugin } from './endpoints.ts';
 import { DATA_DIR } from '../core/content.ts';
 
 export interface DeriveSettings {
@@ -23,6 +25,18 @@ export function derive(settings: DeriveSettings): AstroIntegration {
   return {
     name: 'kartage-derive',
     hooks: {
+      'astro:config:setup': ({ config }) => {
+        // The Sätteri processor's options are read when its renderer is made, after this hook.
+        const processor = config.markdown.processor;
+        if (processor.name !== 'satteri') {
+          throw new Error(`the endpoint tables need the Sätteri markdown processor, not ${processor.name}`);
+        }
+        const plugins = (processor.options as { mdastPlugins: { name?: string }[] }).mdastPlugins;
+        const plugin = endpointTablePlugin();
+        const at = plugins.findIndex((p) => p.name === plugin.name);
+        if (at >= 0) plugins[at] = plugin;
+        else plugins.push(plugin);
+      },
       'astro:config:done': ({ config }) => {
         root = fileURLToPath(config.root);
         origin = new URL(config.site!).origin;

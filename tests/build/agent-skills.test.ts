@@ -9,7 +9,9 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../helpers/server.ts';
 import { postJson, send, type HttpAnswer } from '../helpers/http.ts';
-import { AGENT_SKILLS_SCHEMA } from '../../src/build/agent-skills.ts';
+import { AGENT_SKILLS_SCHEMA, endpointList } from '../../src/build/agent-skills.ts';
+import { COMPANY } from '../../src/contract/company.ts';
+import { operations } from '../../src/operations/index.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 /** Agent Skills name rule: 1-64 characters, lowercase letters, digits and single inner hyphens. */
@@ -98,6 +100,14 @@ describe('/.well-known/agent-skills/index.json', () => {
     // Metered as a read, never cached.
     expect(skill).toMatch(/\(search, ask, pages, batch, sandbox, MCP; a question is\s+one\)/);
     expect(skill).toContain('(ask answers never are)');
+  });
+
+  it("lists every public endpoint from the operations, and gives the company's contact details", async () => {
+    const skill = (await send(local(index.json().skills[0].url))).text;
+    expect(skill).toContain(`## Every endpoint\n`);
+    expect(skill).toContain(endpointList(origin));
+    for (const op of operations.filter((o) => o.public)) expect(skill, op.id).toContain(`${op.method} ${origin}`);
+    expect(skill).toContain(`call ${COMPANY.phone} or email ${COMPANY.salesEmail}`);
   });
 
   it('every link of the skill answers on the local server', async () => {
