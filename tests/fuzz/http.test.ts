@@ -32,6 +32,8 @@ import {
   startFuzzServer,
   INVALID_UTF8,
   leaveMidBody,
+  markdownNotWanted,
+  expectVaryOn,
   until,
   type FuzzServer,
 } from './support.ts';
@@ -203,6 +205,7 @@ const headerPool: [string, fc.Arbitrary<string>][] = [
       'image/png',
       '',
       'text/markdown;q=0',
+      'application/json, text/markdown;q=0.5',
       'application/json, text/event-stream',
     ),
   ],
@@ -336,8 +339,9 @@ describe('any method, any path, odd headers (node:http)', () => {
             const accept = headers.Accept;
             if (method === 'GET' && slugs.includes(slug) && headers['If-None-Match'] === undefined) {
               expect(ans.status).toBe(200);
+              expectVaryOn(ans, 'Accept', routed);
               if (accept === 'text/markdown') expect(ans.headers['content-type']).toMatch(/^text\/markdown/);
-              if (accept === undefined || accept === 'text/html' || accept === '*/*')
+              if (accept === undefined || accept === 'text/html' || accept === '*/*' || markdownNotWanted(accept))
                 expect(ans.headers['content-type']).toMatch(/^text\/html/);
             }
             if (
@@ -348,6 +352,7 @@ describe('any method, any path, odd headers (node:http)', () => {
             ) {
               expect(ans.status).toBe(200);
               expect(ans.headers['content-type']).toMatch(/^text\/markdown/);
+              expectVaryOn(ans, 'Accept', routed);
             }
             if (method === 'TRACE') expect(ans.status, 'TRACE is refused').toBe(405);
             if (method === 'OPTIONS' && ans.status === 204)

@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import type { RawAnswer } from '../helpers/raw-http.ts';
 import { parseResponse } from '../helpers/raw-http.ts';
-import { checkAnswer, checkRawAnswer, expectErrorBody, routedPath, type Sent } from './support.ts';
+import {
+  checkAnswer,
+  checkRawAnswer,
+  expectErrorBody,
+  expectVaryOn,
+  markdownNotWanted,
+  namedQuality,
+  routedPath,
+  type Sent,
+} from './support.ts';
 
 const ID = '3f41ea7d-5454-4423-b660-3a1b2c3d4e5f';
 const answer = (status: number, headers: Record<string, string>, text = ''): RawAnswer => {
@@ -25,6 +34,11 @@ describe('checkAnswer accepts what the contract allows', () => {
     [
       'a markdown 404 when markdown was asked for',
       get('/api/nope', { Accept: 'text/markdown' }),
+      answer(404, { 'content-type': 'text/markdown; charset=utf-8' }, '# Not found\n'),
+    ],
+    [
+      'a markdown 404 when markdown ranks above JSON',
+      get('/api/nope', { Accept: 'application/json;q=0.5, text/markdown' }),
       answer(404, { 'content-type': 'text/markdown; charset=utf-8' }, '# Not found\n'),
     ],
     [
@@ -92,6 +106,16 @@ describe('checkAnswer rejects what the contract rules out', () => {
       answer(404, { 'content-type': 'text/markdown' }, '# Not found'),
     ],
     [
+      'a markdown 404 when JSON is preferred',
+      get('/api/nope', { Accept: 'application/json, text/markdown;q=0.5' }),
+      answer(404, { 'content-type': 'text/markdown' }, '# Not found'),
+    ],
+    [
+      'a markdown 404 when markdown is refused',
+      get('/api/nope', { Accept: 'text/markdown;q=0, */*' }),
+      answer(404, { 'content-type': 'text/markdown' }, '# Not found'),
+    ],
+    [
       'a markdown 400',
       get('/api/nope', { Accept: 'text/markdown' }),
       answer(400, { 'content-type': 'text/markdown' }, '# Not found'),
@@ -140,6 +164,41 @@ describe('checkRawAnswer and expectErrorBody', () => {
   it('expectErrorBody wants the status repeated', () => {
     expectErrorBody(err(413), 413);
     expect(() => expectErrorBody(err(413), 400)).toThrow();
+  });
+  it('expectVaryOn matches a whole token of Vary, not a substring', () => {
+    for (const vary of ['Accept', 'accept', 'Accept, User-Agent', 'Accept-Encoding,Accept', ' Origin , ACCEPT '])
+      expectVaryOn(answer(200, { vary }), 'Accept');
+    for (const vary of ['Accept-Encoding', 'Accept-Language, Origin', 'X-Accept', '*', 'Accept;q=1', ''])
+      expect(() => expectVaryOn(answer(200, { vary }), 'Accept'), vary).toThrow();
+    expect(() => expectVaryOn(answer(200, {}), 'Accept')).toThrow();
+  });
+  it('namedQuality reads a named range and its q as RFC 9110 writes it, nothing else', () => {
+    expect(namedQuality('application/json', 'application/json')).toBe(1);
+    expect(namedQuality('text/html, Application/JSON ; q=0.25', 'application/json')).toBe(0.25);
+    expect(namedQuality('*/*, application/*', 'application/json')).toBeUndefined();
+    expect(namedQuality('text/markdown;q=2', 'text/markdown')).toBeUndefined();
+    expect(namedQuality('text/markdown;q=abc', 'text/markdown')).toBeUndefined();
+    expect(namedQuality('text/markdown;q=0.5, text/markdown', 'text/markdown')).toBeUndefined();
+  });
+  it('markdownNotWanted: JSON ranked above markdown, or markdown refused; ties and odd headers settle nothing', () => {
+    for (const a of [
+      'application/json, text/markdown;q=0.5',
+      'text/markdown;q=0.5, application/json',
+      'application/json;q=0.9, text/markdown;q=0.8',
+      'text/markdown;q=0',
+      'text/markdown;q=0.0, */*',
+    ])
+      expect(markdownNotWanted(a), a).toBe(true);
+    for (const a of [
+      '',
+      'text/markdown',
+      'application/json, text/markdown',
+      'text/markdown, application/json;q=0.5',
+      'text/markdown;q=abc, application/json',
+      'text/x-markdown, text/markdown;q=0.1, application/json;q=0.5',
+      'application/json',
+    ])
+      expect(markdownNotWanted(a), a).toBe(false);
   });
   it('routedPath folds slashes, resolves dot segments and decodes', () => {
     expect(routedPath('//api//v1')).toBe('/api//v1');

@@ -39,6 +39,8 @@ import {
   startFuzzServer,
   withInvalidUtf8,
   expectHealthy,
+  expectVaryOn,
+  markdownNotWanted,
   type FuzzServer,
 } from './support.ts';
 import { timedRequest } from '../helpers/raw-http.ts';
@@ -273,7 +275,15 @@ describe('GET /api/v1/search (searchSite)', () => {
 });
 
 describe('GET /api/v1/pages/{slug} (getPage)', () => {
-  const MARKDOWN = ['text/markdown', 'text/markdown, text/html;q=0.9', 'text/html;q=0.5, text/markdown'];
+  // Accept headers whose answer the contract settles: markdown when text/markdown ranks above HTML and
+  // JSON; JSON otherwise (the default, and whenever JSON or HTML is preferred).
+  const MARKDOWN = [
+    'text/markdown',
+    'text/markdown, text/html;q=0.9',
+    'text/html;q=0.5, text/markdown',
+    'text/markdown, application/json;q=0.5',
+    'application/json;q=0.5, text/markdown',
+  ];
   const JSONISH = [
     undefined,
     'application/json',
@@ -281,6 +291,10 @@ describe('GET /api/v1/pages/{slug} (getPage)', () => {
     '*/*',
     'text/markdown;q=0',
     'text/html, text/markdown;q=0.5',
+    'application/json, text/markdown;q=0.5',
+    'text/markdown;q=0.5, application/json',
+    'application/json;q=0.9, text/markdown;q=0.8',
+    'text/markdown;q=0.4, application/json;q=0.6, text/html;q=0.1',
   ];
   it(
     `known slugs answer the page, as JSON or markdown; others 404 (${runs()} runs)`,
@@ -319,8 +333,8 @@ describe('GET /api/v1/pages/{slug} (getPage)', () => {
       const accept = fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom(...JSONISH) },
         { weight: 2, arbitrary: fc.constantFrom(...MARKDOWN) },
-        // Known bug (see "known bugs" below): JSON preferred over markdown still gets markdown; either is
-        // accepted here.
+        // Headers the contract does not settle (no ranking of markdown against both, a type it does not
+        // name, a malformed q): either representation, but never markdown when JSON ranks above it.
         {
           weight: 1,
           arbitrary: fc.constantFrom(
@@ -361,14 +375,24 @@ describe('GET /api/v1/pages/{slug} (getPage)', () => {
             if (routed === 'batch') return void expect(ans.status).toBe(405);
             expect(ans.headers['ratelimit-policy'], 'getPage is metered').toBe('120;w=60');
             const found = SLUG_PATTERN.test(routed) && known.has(routed);
-            if (!found) return void expect(ans.status, `${target.slice(0, 300)}: ${ans.text.slice(0, 200)}`).toBe(404);
+            const ct = ans.headers['content-type'];
+            const wantMarkdown = acc !== undefined && MARKDOWN.includes(acc);
+            if (!found) {
+              expect(ans.status, `${target.slice(0, 300)}: ${ans.text.slice(0, 200)}`).toBe(404);
+              // The 404 is negotiated too (markdown or JSON), so a cache must key it on Accept.
+              expectVaryOn(ans, 'Accept', target.slice(0, 300));
+              if (method === 'HEAD') return;
+              if (wantMarkdown) expect(ct, `a markdown 404 for ${acc}`).toMatch(/^text\/markdown/);
+              if (JSONISH.includes(acc)) expect(ct, `a JSON 404 for ${acc}`).toMatch(/^application\/json/);
+              return;
+            }
             const matchesAny = inm?.split(',').some((t) => t.trim() === '*') ?? false;
             expect(ans.status, target.slice(0, 300)).toBe(matchesAny ? 304 : 200);
-            expect(ans.headers.vary).toMatch(/Accept/i);
+            expectVaryOn(ans, 'Accept', target.slice(0, 300));
             if (ans.status !== 200) return;
-            const ct = ans.headers['content-type'];
-            if (acc !== undefined && MARKDOWN.includes(acc)) expect(ct).toMatch(/^text\/markdown/);
-            if (JSONISH.includes(acc)) expect(ct).toMatch(/^application\/json/);
+            if (wantMarkdown) expect(ct, String(acc)).toMatch(/^text\/markdown/);
+            if (JSONISH.includes(acc) || markdownNotWanted(acc ?? ''))
+              expect(ct, `JSON for ${acc}`).toMatch(/^application\/json/);
             expect(ans.headers.etag).toBeTruthy();
             if (method === 'HEAD') return;
             if (/^application\/json/.test(ct!)) expect(PageSchema.parse(ans.json()).slug).toBe(routed);
@@ -516,12 +540,9 @@ describe('afterwards', () => {
 });
 
 describe('fixed bugs found by fuzzing (each check failed before its fix)', () => {
-  // BUG: content negotiation ignores JSON's q-value. `wantsMarkdown` (src/core/accept.ts) says it is true
-  // only when text/markdown "ranks strictly above both HTML and JSON", but compares markdown's q with
-  // text/html's only. So `Accept: application/json, text/markdown;q=0.5` (JSON preferred) gets markdown
-  // from GET /api/v1/pages/{slug} (and page URLs). Repro: curl -H 'Accept: application/json,
-  // text/markdown;q=0.5' http://127.0.0.1:4321/api/v1/pages/pricing -> 200 text/markdown.
-  it('an Accept that prefers application/json over text/markdown gets JSON from getPage', async () => {
+  // Fixed: negotiation ignored JSON's q-value (markdown's q was compared with HTML's only), so
+  // `Accept: application/json, text/markdown;q=0.5` got markdown from getPage and from page URLs.
+  it('an Accept that prefers application/json over text/markdown gets JSON from getPage, HTML from the page', async () => {
     const qs = fc
       .tuple(fc.integer({ min: 2, max: 10 }), fc.integer({ min: 1, max: 9 }))
       .filter(([j, m]) => j > m)
@@ -537,6 +558,15 @@ describe('fixed bugs found by fuzzing (each check failed before its fix)', () =>
         });
         expect(ans.status).toBe(200);
         expect(ans.headers['content-type'], accept).toMatch(/^application\/json/);
+        expectVaryOn(ans, 'Accept', accept);
+        // A page URL has no JSON: the client that prefers JSON to markdown gets the HTML page.
+        const page = await timedRequest(`${s.url}/${slug === 'index' ? '' : slug}`, {
+          headers: { Accept: accept },
+          from: nextClient(),
+        });
+        expect(page.status).toBe(200);
+        expect(page.headers['content-type'], accept).toMatch(/^text\/html/);
+        expectVaryOn(page, 'Accept', accept);
       }),
       { ...params(), numRuns: 20 },
     );

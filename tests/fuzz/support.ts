@@ -510,11 +510,52 @@ export function expectErrorBody(ans: RawAnswer, status = ans.status, what = ''):
 }
 
 /**
+ * `Vary` names the request header `name` as one of its comma-separated tokens (RFC 9110 section 12.5.5),
+ * case-insensitively: `Accept-Encoding` does not name `Accept` (nor does `*`: the contract names it).
+ */
+export function expectVaryOn(ans: RawAnswer, name: string, what = ''): void {
+  const tokens = (ans.headers.vary ?? '').split(',').map((t) => t.trim().toLowerCase());
+  expect(
+    tokens.includes(name.toLowerCase()),
+    `${what} Vary names ${name}: ${JSON.stringify(ans.headers.vary ?? null)}`,
+  ).toBe(true);
+}
+
+/**
+ * The q-value `accept` gives `type` by name (its own range, not a wildcard), as RFC 9110 section 12.4.2
+ * writes a qvalue; undefined when the type is not named, named twice, or its q is malformed.
+ */
+export function namedQuality(accept: string, type: string): number | undefined {
+  const named = accept
+    .split(',')
+    .map((part) => part.split(';').map((x) => x.trim()))
+    .filter(([range]) => range?.toLowerCase() === type);
+  if (named.length !== 1) return undefined;
+  const q = named[0]!.slice(1).find((p) => /^q\s*=/i.test(p));
+  if (q === undefined) return 1;
+  const value = q.replace(/^q\s*=\s*/i, '');
+  return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * The client does not want markdown from a negotiated URL: it gives application/json a higher q than
+ * text/markdown, or gives text/markdown q=0. Ties and malformed or repeated ranges settle nothing here,
+ * nor does a header that also names text/x-markdown (a name the contract does not use).
+ */
+export function markdownNotWanted(accept: string): boolean {
+  if (/text\/x-markdown/i.test(accept)) return false;
+  const md = namedQuality(accept, 'text/markdown');
+  const json = namedQuality(accept, 'application/json');
+  return md === 0 || (md !== undefined && json !== undefined && json > md);
+}
+
+/**
  * The generic contract every answer of the app meets, whatever was asked: an allowed status and never a
  * 5xx; Retry-After on 429, Allow on 405, Location on 308; no body on HEAD, 204 and 304; and every 4xx
- * under /api/ a JSON Error body with the status repeated, except a markdown 404 (markdown asked for), the
- * SDK's JSON-RPC protocol errors on /mcp, the sandbox's 422 LeadValidation and the no-JavaScript lead
- * form's HTML answers. Outside /api/ a 4xx is a JSON Error body, HTML (the 404 page) or markdown.
+ * under /api/ a JSON Error body with the status repeated, except a markdown 404 (markdown asked for, JSON
+ * not preferred to it), the SDK's JSON-RPC protocol errors on /mcp, the sandbox's 422 LeadValidation and
+ * the no-JavaScript lead form's HTML answers. Outside /api/ a 4xx is a JSON Error body, HTML (the 404 page)
+ * or markdown.
  */
 export function checkAnswer(sent: Sent, ans: RawAnswer): void {
   const what = `${sent.method} ${sent.target.slice(0, 200)} ->`;
@@ -549,6 +590,7 @@ export function checkAnswer(sent: Sent, ans: RawAnswer): void {
   if (/^text\/markdown/.test(ct)) {
     expect(s, `${what} only a 404 is markdown`).toBe(404);
     expect(accept, `${what} markdown only when asked for`).toMatch(/markdown/i);
+    expect(markdownNotWanted(accept), `${what} no markdown when JSON is preferred or markdown refused`).toBe(false);
     expect(ans.text, `${what} markdown 404`).toContain('# Not found');
     return;
   }
