@@ -30,6 +30,7 @@ import {
   nastyString,
   params,
   pickClient,
+  nextClient,
   report,
   request,
   runs,
@@ -207,9 +208,10 @@ const failed = (r: { result?: any; error?: unknown }) => !!r.error || r.result?.
 /**
  * tools/call: a call valid by the tool's input schema succeeds with output that fits the REST schemas and
  * the advertised output schema; an invalid one fails (a tool error or a JSON-RPC error). `args` undefined:
- * the call had no `arguments`.
+ * the call had no `arguments`. `parts`: for get_kartage_page past part 1, how many parts part 1 reported
+ * for the same slug and maxChars.
  */
-function checkToolCall(name: string, args: unknown, r: { result?: any; error?: unknown }): void {
+function checkToolCall(name: string, args: unknown, r: { result?: any; error?: unknown }, parts?: number): void {
   const validate = inputValid.get(name);
   if (!validate) return void expect(failed(r), `unknown tool ${JSON.stringify(name)} fails`).toBe(true);
   if (args === undefined) {
@@ -229,7 +231,11 @@ function checkToolCall(name: string, args: unknown, r: { result?: any; error?: u
     return void expect(failed(r)).toBe(true);
   if (name === 'get_kartage_page' && !slugs.includes(a.slug))
     return void expect(r.result?.isError, `no page ${a.slug}`).toBe(true);
-  if (name === 'get_kartage_page' && (a.part ?? 1) > 1) return; // may be past the last part
+  const part = a.part ?? 1;
+  if (name === 'get_kartage_page' && part > 1) {
+    expect(parts, 'the caller asked part 1 for the number of parts').toBeDefined();
+    if (part > parts!) return void expect(r.result?.isError, `part ${part} of ${parts} is a tool error`).toBe(true);
+  }
   expect(
     failed(r),
     `valid arguments ${JSON.stringify(args).slice(0, 300)} succeed: ${JSON.stringify(r).slice(0, 300)}`,
@@ -253,18 +259,21 @@ function checkToolCall(name: string, args: unknown, r: { result?: any; error?: u
       .filter((x) => (a.cursor === undefined || x > a.cursor) && (a.prefix === undefined || x.startsWith(a.prefix)));
     expect(res.pages.map((p) => p.slug)).toEqual(eligible.slice(0, limit));
   } else if (name === 'get_kartage_page') {
-    expect(out).toMatchObject({ slug: a.slug, part: 1 });
+    expect(out).toMatchObject({ slug: a.slug, part });
+    if (parts !== undefined) expect(out.parts, 'the same parts as part 1 said').toBe(parts);
+    expect(out.parts).toBeGreaterThanOrEqual(part);
     expect(out).not.toHaveProperty('markdown');
     expect(out.chars).toBeLessThanOrEqual(a.maxChars ?? 12_000);
-  } else if (
-    a.warehouses !== undefined ||
-    a.moves !== undefined ||
-    ['International', 'Military & government'].includes(a.segment)
-  ) {
+  } else if (a.segment !== undefined || a.warehouses !== undefined || a.moves !== undefined) {
+    // As the output schema says: "Present when segment, warehouses or moves was given" (any segment).
     expect(out.recommendation, 'a recommendation when a need was given').toBeDefined();
-  } else if (a.segment === undefined) {
+    const plan = out.plans.find((p: { id: string }) => p.id === out.recommendation.plan);
+    expect(plan, `the recommended plan ${out.recommendation.plan} is one of the plans`).toBeDefined();
+    expect(out.recommendation).toMatchObject({ name: plan.name, monthly: plan.monthly, priceFrom: plan.priceFrom });
+    expect(out.recommendation.reasons.length, 'a recommendation gives its reasons').toBeGreaterThan(0);
+  } else {
     expect(out.recommendation, 'no recommendation without needs').toBeUndefined();
-  } // A segment alone that needs no module: see the known bug below.
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -285,7 +294,25 @@ describe('POST /mcp tools/call', () => {
           checkAnswer({ method: 'POST', target: '/mcp', headers: MCP_HEADERS }, ans);
           if (ans.status === 429) return void expect(hot).toBeDefined();
           expect(ans.headers['ratelimit-policy'], 'MCP requests are metered').toBe('120;w=60');
-          checkToolCall(name, args, single(ans, reqId));
+          const a = args as { slug?: unknown; part?: unknown; maxChars?: unknown } | undefined;
+          let parts: number | undefined;
+          if (name === 'get_kartage_page' && inputValid.get(name)!(args) && slugs.includes(a!.slug as string)) {
+            if (typeof a!.part === 'number' && a!.part > 1) {
+              // How many parts this page has at this maxChars: part 1 says (a fresh client, so no budget spent).
+              const first = await rpc(
+                {
+                  jsonrpc: '2.0',
+                  id: 1,
+                  method: 'tools/call',
+                  params: { name, arguments: { slug: a!.slug, part: 1, maxChars: a!.maxChars } },
+                },
+                MCP_HEADERS,
+                nextClient(),
+              );
+              parts = single(first, 1).result.structuredContent.parts;
+            }
+          }
+          checkToolCall(name, args, single(ans, reqId), parts);
         }),
         params(1),
       );
@@ -647,13 +674,11 @@ describe('POST /mcp envelopes and headers', () => {
 });
 
 describe('fixed bugs found by fuzzing (each check failed before its fix)', () => {
-  // BUG (minor): get_kartage_pricing advertises `recommendation` as "Present when segment, warehouses or
-  // moves was given", but with only segment "Local & interstate" or "Mixed" it has none: recommendPlan
-  // (src/core/pricing.ts) only counts a segment that needs a module. Repro: tools/call get_kartage_pricing
-  // {"segment":"Mixed"} -> structuredContent without recommendation. Fix the description or recommend the
-  // smallest plan.
+  // Fixed: get_kartage_pricing advertises `recommendation` as "Present when segment, warehouses or moves
+  // was given", but a segment that needs no module ("Local & interstate", "Mixed") alone gave none. The
+  // tools/call fuzz above now checks every segment too.
   it('get_kartage_pricing with a segment alone carries a recommendation, as its output schema says', async () => {
-    for (const segment of ['Local & interstate', 'Mixed']) {
+    for (const segment of SEGMENTS) {
       const ans = await timedRequest(`${s.url}/mcp`, {
         method: 'POST',
         headers: MCP_HEADERS,
@@ -664,7 +689,12 @@ describe('fixed bugs found by fuzzing (each check failed before its fix)', () =>
           params: { name: 'get_kartage_pricing', arguments: { segment } },
         }),
       });
-      expect(ans.json().result.structuredContent.recommendation, segment).toBeDefined();
+      const out = ans.json().result.structuredContent;
+      expect(out.recommendation, segment).toBeDefined();
+      expect(out.recommendation.reasons.length, segment).toBeGreaterThan(0);
+      // Work every plan covers: the smallest plan fits.
+      if (segment === 'Local & interstate' || segment === 'Mixed')
+        expect(out.recommendation.plan, segment).toBe(out.plans[0].id);
     }
   });
 });
