@@ -88,6 +88,29 @@ export interface CheckRateLimitOptions {
   now?: number;
 }
 
+/** Most refused clients an instance remembers per store (the oldest are forgotten first). */
+export const REFUSED_MEMORY = 10_000;
+/**
+ * Refusals this instance remembers, per store and budget, until their reset (as @upstash/ratelimit's ephemeral
+ * cache does): a client over its budget is refused from memory, with no store call, until a unit frees. Exact
+ * across instances: nothing is spent meanwhile, so the store's count cannot free a unit sooner than it said.
+ */
+const refused = new WeakMap<Store, Map<string, number>>();
+
+/** The refusal of `policy` for a client whose budget frees at `resetAt`. */
+function refusalAt(policy: LimitPolicy, resetAt: number, now: number): RateLimitRefusal & { ok: false } {
+  const reset = secondsUntil(resetAt, now);
+  return {
+    ok: false,
+    policy,
+    limit: policy.limit,
+    remaining: 0,
+    reset,
+    retryAfter: reset,
+    error: refusalText(policy, reset),
+  };
+}
+
 /** Spends one unit for `client`: the numbers after it, or the refusal with its `retryAfter`. */
 export async function checkRateLimit({
   store,
@@ -96,6 +119,14 @@ export async function checkRateLimit({
   log,
   now = Date.now(),
 }: CheckRateLimitOptions): Promise<RateLimitOutcome> {
+  let memory = refused.get(store);
+  if (!memory) refused.set(store, (memory = new Map()));
+  const key = `${policy.name}\n${client}`;
+  const until = memory.get(key);
+  if (until !== undefined) {
+    if (until > now) return refusalAt(policy, until, now);
+    memory.delete(key);
+  }
   let result: LimitResult;
   try {
     result = await store.hit(policy, client, now);
@@ -108,6 +139,8 @@ export async function checkRateLimit({
   }
   const state = stateOf(policy, result, now);
   if (result.allowed) return { ok: true, ...state, result };
+  memory.set(key, result.resetAt);
+  if (memory.size > REFUSED_MEMORY) memory.delete(memory.keys().next().value!);
   return { ok: false, ...state, retryAfter: state.reset, error: refusalText(policy, state.reset) };
 }
 

@@ -3,7 +3,9 @@
  * the request's id, the 500 for an unexpected throw and the public 404 (issue 24: operations import these from here,
  * not from the pipeline that imports the operations).
  */
-import { errorResponse } from '../adapters/http.ts';
+import type { Deps } from '../adapters/deps.ts';
+import { errorResponse, rateLimitHeaders, tooManyRequests } from '../adapters/http.ts';
+import { clientOf } from '../core/client.ts';
 import { createLog } from '../adapters/log.ts';
 import { wantsMarkdown } from '../core/accept.ts';
 import { errorStack } from '../core/error-text.ts';
@@ -39,4 +41,17 @@ export function notFound(request: Request, path: string, origin: string, error?:
   }
   const where = path.slice(0, 200);
   return errorResponse(404, error ?? `No API endpoint at ${where}. See /openapi.json.`, headers);
+}
+
+/**
+ * The 404 of an API path no operation answers, metered: it costs the client a read unit (a 429 past it), so
+ * a flood of made-up paths is capped like any read. Its counters make it the client's own: private.
+ */
+export async function meteredNotFound(request: Request, path: string, deps: Deps, error?: string): Promise<Response> {
+  const spent = await deps.meter(clientOf(request));
+  if (!spent.ok) return tooManyRequests(spent);
+  const response = notFound(request, path, deps.config.origin, error);
+  for (const [k, v] of Object.entries(rateLimitHeaders(spent))) response.headers.set(k, v);
+  response.headers.set('Cache-Control', 'private, max-age=60');
+  return response;
 }

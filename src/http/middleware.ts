@@ -13,7 +13,7 @@ import { errorStack } from '../core/error-text.ts';
 import type { Log } from '../core/ports.ts';
 import type { RouteSpec } from '../contract/routes.ts';
 import type { Operation, Rewrite } from './operation.ts';
-import { internalError, notFound, requestIdOf } from './answers.ts';
+import { internalError, meteredNotFound, notFound, requestIdOf } from './answers.ts';
 import { runOperation } from './pipeline.ts';
 
 /** What the middleware routes by: src/operations/index.ts's `matchOperation` and route table, passed in. */
@@ -50,7 +50,7 @@ export function createEdge(table: OperationTable, getDeps: () => Deps): (request
       }
       if (found || staticApiPaths.has(path)) return GO_ON; // a function or a static file answers
       const content = deps.content();
-      if (path.startsWith('/api/')) return notFound(request, path, content.origin);
+      if (path.startsWith('/api/')) return meteredNotFound(request, path, deps);
       const decision = handleEdge(request, path, { content });
       if (decision.type === 'not-found') return notFound(request, path, content.origin);
       return decision;

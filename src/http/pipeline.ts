@@ -2,7 +2,8 @@
  * @module The one request pipeline every operation runs through, on Vercel (a function, or the
  * middleware for getPage) and in the local server alike:
  *
- * 1. method: OPTIONS is the CORS preflight, HEAD is GET, anything else the operation does not take is 405;
+ * 1. method: OPTIONS is the CORS preflight, HEAD is GET, anything else the operation does not take is 405; both
+ *    spend a read unit first (429 past it), whatever the operation's own metering;
  * 2. metering: a `read` operation spends one unit of the client's read budget before anything else (429
  *    past it), so invalid requests are metered too;
  * 3. inputs: the query and the JSON (or form) body are read within their limits and checked against the
@@ -124,7 +125,6 @@ export async function runOperation(
   params: Record<string, string> = {},
 ): Promise<Response | Rewrite> {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  if (method === 'OPTIONS') return preflight(methodsOf(op), op.cors);
   const common: Record<string, string> = {
     'Cache-Control': CACHE_CONTROL[op.cache],
     Vary: 'Accept',
@@ -155,11 +155,16 @@ export async function runOperation(
     return response;
   };
 
-  if (method !== op.method) {
-    return finish({ response: errorResponse(405, notAllowedText(op), { Allow: allowOf(op) }) });
-  }
   try {
     const client = clientOf(request);
+    if (method !== op.method) {
+      // A preflight or a method the operation does not take still costs a read unit (a 429 past it), so a
+      // flood of them is capped like any read; nothing else is looked up for it.
+      const spent = await deps.meter(client);
+      if (!spent.ok) return finish(defaultRefused({ kind: 'limited', limit: spent }), spent);
+      if (method === 'OPTIONS') return preflight(methodsOf(op), op.cors);
+      return finish({ response: errorResponse(405, notAllowedText(op), { Allow: allowOf(op) }) }, spent);
+    }
     let metered: RateLimitState | undefined;
     if (op.meter === 'read') {
       const spent = await deps.meter(client);

@@ -5,7 +5,7 @@
  */
 import { DELIVERY_BOUND_MS, flushAll } from '../core/leads.ts';
 import { defineOperation } from '../http/operation.ts';
-import { notFound } from '../http/answers.ts';
+import { meteredNotFound } from '../http/answers.ts';
 
 /**
  * The function runs at most 60 s (`maxDuration`). The flush takes entries only while the time left of this
@@ -32,7 +32,8 @@ export const leadsFlush = defineOperation({
   async handler({ request, deps }) {
     const secret = deps.config.cronSecret;
     if (!secret || request.headers.get('authorization') !== `Bearer ${secret}`) {
-      return { response: notFound(request, new URL(request.url).pathname, deps.config.origin) };
+      // The same answer, and the same cost (a read unit), as any unknown API path.
+      return { response: await meteredNotFound(request, new URL(request.url).pathname, deps) };
     }
     const sink = deps.config.sink;
     const bound = Math.min(('timeoutMs' in sink ? sink.timeoutMs : undefined) ?? DELIVERY_BOUND_MS, FLUSH_BUDGET_MS);

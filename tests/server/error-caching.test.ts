@@ -169,10 +169,11 @@ describe('4xx and 5xx answers are never cached', () => {
     });
   }
 
-  it('the not-found is the exception: public for an unknown path, private on the metered getPage', async () => {
+  it('the not-found is the exception: a cacheable 404, private since it is metered (a read unit, as getPage)', async () => {
     const unknown = await call('/api/v1/nothing-here', {}, nextClient());
     expect(unknown.status).toBe(404);
-    expect(unknown.headers['cache-control']).toBe('public, max-age=60');
+    expect(unknown.headers['cache-control']).toBe('private, max-age=60');
+    expect(unknown.headers['ratelimit-remaining']).toBeDefined();
     const page = await call('/api/v1/pages/no-such-page', {}, nextClient());
     expect(page.status).toBe(404);
     expect(page.headers['cache-control']).toMatch(/^private/);
