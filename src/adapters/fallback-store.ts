@@ -3,15 +3,17 @@
  * down, each request falls back to this process's own limiter and idempotency records (the in-process
  * store). A Redis outage then degrades the limits to per-instance, never to none, and a key used twice on
  * one instance still makes one lead. Every fallback is logged (`store_fallback`, with the running count)
- * and counted (`fallbacks()`). The outbox has no fallback: a lead is acknowledged only once the CRM or the
- * shared outbox holds it (a memory queue would be lost with the instance). Unanswered questions have none
- * either: with the shared store failing, counting is dropped, never an error, and logged once
- * (`unanswered_not_counted`, then `unanswered_counting_resumed` with how many were dropped when it answers).
+ * and counted (`fallbacks()`). The outbox (its dead letters too) has no fallback: a lead is acknowledged only
+ * once the CRM or the shared outbox holds it (a memory queue would be lost with the instance). Unanswered
+ * questions have none either: with the shared store failing, counting is dropped, never an error, and logged
+ * once (`unanswered_not_counted`, then `unanswered_counting_resumed` with how many were dropped when it
+ * answers).
  *
  * Idempotency keys are claimed in this process first: a key this process has seen (pending or answered)
  * is answered from here without asking the shared store, so a retry during an outage finds the first
  * answer even when the shared store never recorded it.
  */
+import { errorText } from '../core/error-text.ts';
 import type { LimitResult, Log, Store } from '../core/ports.ts';
 import { createMemoryStore } from './memory-store.ts';
 
@@ -34,7 +36,7 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
       op,
       ...fields,
       fallbacks: count,
-      error: String((e as Error)?.message ?? e).slice(0, 300),
+      error: errorText(e).slice(0, 300),
     });
   };
 
@@ -105,7 +107,7 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
           log('unanswered_not_counted', {
             level: 'warn',
             op: 'countQuestion',
-            error: String((e as Error)?.message ?? e).slice(0, 300),
+            error: errorText(e).slice(0, 300),
             note: 'the shared store failed; questions are not counted (logged once) until it answers again',
           });
         return;

@@ -1,13 +1,13 @@
 /**
- * @module The in-process store: rate limits, idempotency records, an outbox and the count of unanswered
- * questions in this process's memory.
+ * @module The in-process store: rate limits, idempotency records, an outbox with its dead letters and the
+ * count of unanswered questions in this process's memory.
  * It is the fallback the resilient store (`fallback-store.ts`) turns to for one request when the shared
  * store is slow or down, so limits degrade to per-instance, never to none; and the store of tests that
  * need nothing durable. Nothing here survives the process: the local default is the SQLite store.
  */
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
 import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
-import type { IdempotencyRecord, LimitPolicy, LimitResult, OutboxItem, Store } from '../core/ports.ts';
+import type { DeadLetter, IdempotencyRecord, LimitPolicy, LimitResult, OutboxItem, Store } from '../core/ports.ts';
 
 export interface MemoryStoreOptions {
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
@@ -26,8 +26,13 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   const counters = new Map<string, Entry<number>>();
   const logs = new Map<string, Entry<{ at: number; unit: string }[]>>();
   const keys = new Map<string, Entry<IdempotencyRecord>>();
-  const outbox = new Map<string, { payload: string; attempts: number; leaseUntil: number; seq: number }>();
+  const outbox = new Map<
+    string,
+    { payload: string; attempts: number; leaseUntil: number; seq: number; queuedAt: number }
+  >();
   const quarantine = new Map<string, string>();
+  /** Dead letters in the order they came (a Map keeps insertion order). */
+  const dead = new Map<string, DeadLetter>();
   const questions = new Map<string, { text: string; count: number; lastAsked: number }>();
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
   type Counted = [key: string, { count: number; lastAsked: number }];
@@ -104,7 +109,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     },
 
     async outboxPush(id, payload) {
-      if (!outbox.has(id)) outbox.set(id, { payload, attempts: 0, leaseUntil: 0, seq: ++seq });
+      if (!outbox.has(id)) outbox.set(id, { payload, attempts: 0, leaseUntil: 0, seq: ++seq, queuedAt: clock() });
     },
     async outboxClaim(max, leaseSeconds) {
       const now = clock();
@@ -115,15 +120,15 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       return free.map(([id, e]): OutboxItem => {
         e.leaseUntil = now + leaseSeconds * 1000;
         e.attempts++;
-        return { id, payload: e.payload, attempts: e.attempts };
+        return { id, payload: e.payload, attempts: e.attempts, queuedAt: e.queuedAt };
       });
     },
     async outboxAck(id) {
       outbox.delete(id);
     },
-    async outboxRetry(id) {
+    async outboxRetry(id, _error, delayMs = 0) {
       const e = outbox.get(id);
-      if (e) Object.assign(e, { leaseUntil: 0, seq: ++seq });
+      if (e) Object.assign(e, { leaseUntil: delayMs > 0 ? clock() + delayMs : 0, seq: ++seq });
     },
     async outboxRelease(id) {
       const e = outbox.get(id);
@@ -137,6 +142,24 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     },
     outboxSize: async () => outbox.size,
     quarantineSize: async () => quarantine.size,
+    async outboxDeadLetter(id, why) {
+      const e = outbox.get(id);
+      if (!e) return false;
+      outbox.delete(id);
+      dead.delete(id);
+      dead.set(id, { ...why, id, payload: e.payload, attempts: e.attempts, queuedAt: e.queuedAt, at: clock() });
+      return true;
+    },
+    deadLetters: async () => [...dead.values()].map((l) => ({ ...l })),
+    deadLetterSize: async () => dead.size,
+    async deadLetterRequeue(id) {
+      const l = dead.get(id);
+      if (!l) return false;
+      dead.delete(id);
+      if (!outbox.has(id))
+        outbox.set(id, { payload: l.payload, attempts: 0, leaseUntil: 0, seq: ++seq, queuedAt: clock() });
+      return true;
+    },
 
     async countQuestion(key, text, at) {
       const second = Math.floor(at / 1000) * 1000;

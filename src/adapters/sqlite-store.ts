@@ -1,6 +1,7 @@
 /**
  * @module The embedded store, the local default: one SQLite file (`node:sqlite`, built into Node 24) in
- * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox, the local
+ * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox (with its
+ * `quarantine` of unreadable entries and its `dead_letter` table of leads the CRM would not take), the local
  * lead sink and the count of questions the assistant could not answer (`unanswered`). WAL mode, so the
  * server and `npm run leads:flush` (or any other process) read and write it at the same time;
  * `busy_timeout` makes one wait for the other's write instead of failing. Every change
@@ -17,7 +18,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
 import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
+import { errorText } from '../core/error-text.ts';
 import type {
+  DeadLetter,
   IdempotencyRecord,
   LeadRecord,
   LeadSink,
@@ -43,6 +46,9 @@ CREATE TABLE IF NOT EXISTS outbox (id TEXT PRIMARY KEY, payload TEXT NOT NULL, a
 CREATE INDEX IF NOT EXISTS outbox_order ON outbox (queue_order);
 CREATE TABLE IF NOT EXISTS quarantine (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT, payload TEXT NOT NULL,
   reason TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS dead_letter (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+  payload TEXT NOT NULL, attempts INTEGER NOT NULL, reason TEXT NOT NULL, status INTEGER, answer TEXT,
+  queued_at INTEGER NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS leads (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
   at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS unanswered (key TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL,
@@ -104,7 +110,7 @@ export function checkDatabase(file: string): string | undefined {
     const result = rows.map((r) => String(r.quick_check));
     return result.length === 1 && result[0] === 'ok' ? undefined : result.slice(0, 5).join('; ');
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorText(e);
   } finally {
     try {
       db?.close();
@@ -215,7 +221,7 @@ function readBack(db: Database, sql: string, id: string): boolean {
   try {
     return prepared(db.fast, sql).get(id) !== undefined;
   } catch (e) {
-    logLine('store_read_back_failed', { file: db.file, id, error: e instanceof Error ? e.message : String(e) });
+    logLine('store_read_back_failed', { file: db.file, id, error: errorText(e) });
     return false;
   }
 }
@@ -225,7 +231,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The lock is held by another connection or process (SQLITE_BUSY, SQLITE_LOCKED). */
 const isBusy = (e: unknown) => {
   const code = (e as { errcode?: number })?.errcode;
-  return code === 5 || code === 6 || /database is (locked|busy)/.test(String((e as Error)?.message));
+  return code === 5 || code === 6 || /database is (locked|busy)/.test(errorText(e));
 };
 
 /**
@@ -511,23 +517,32 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
         ).all(now, max) as { id: string }[];
         const lease = prepared(
           db.durable,
-          'UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ? RETURNING id, payload, attempts',
+          `UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?
+           RETURNING id, payload, attempts, queued_at`,
         );
         return rows.map((r) => {
-          const row = lease.get(now + leaseSeconds * 1000, r.id) as { id: string; payload: string; attempts: number };
-          return { id: row.id, payload: row.payload, attempts: Number(row.attempts) } satisfies OutboxItem;
+          const row = lease.get(now + leaseSeconds * 1000, r.id) as Record<string, SQLInputValue>;
+          return {
+            id: String(row.id),
+            payload: String(row.payload),
+            attempts: Number(row.attempts),
+            queuedAt: Number(row.queued_at),
+          } satisfies OutboxItem;
         });
       });
     },
     async outboxAck(id) {
       await lead(() => prepared(db.durable, 'DELETE FROM outbox WHERE id = ?').run(id));
     },
-    async outboxRetry(id, error) {
+    async outboxRetry(id, error, delayMs = 0) {
+      // The backoff is a lease nobody holds: no flusher claims the entry before it ends.
+      const free = delayMs > 0 ? clock() + delayMs : 0;
       await lead(() =>
         prepared(
           db.durable,
-          'UPDATE outbox SET lease_until = 0, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox) WHERE id = ?',
-        ).run(error.slice(0, 500), id),
+          `UPDATE outbox SET lease_until = ?, last_error = ?, queue_order = (SELECT max(queue_order) + 1 FROM outbox)
+           WHERE id = ?`,
+        ).run(free, error.slice(0, 500), id),
       );
     },
     async outboxRelease(id) {
@@ -551,6 +566,62 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
     },
     outboxSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM outbox')!.n),
     quarantineSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM quarantine')!.n),
+    async outboxDeadLetter(id, why) {
+      const at = clock();
+      const moved = await lead(() => {
+        const row = get(db.durable, 'SELECT payload, attempts, queued_at FROM outbox WHERE id = ?', id);
+        if (!row) return false;
+        prepared(
+          db.durable,
+          `INSERT OR REPLACE INTO dead_letter (id, payload, attempts, reason, status, answer, queued_at, at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          id,
+          String(row.payload),
+          Number(row.attempts),
+          why.reason.slice(0, 1000),
+          why.status ?? null,
+          why.answer?.slice(0, 500) ?? null,
+          Number(row.queued_at),
+          at,
+        );
+        prepared(db.durable, 'DELETE FROM outbox WHERE id = ?').run(id);
+        return true;
+      });
+      // A dead letter holds a lead like the outbox: copied into the main file at once.
+      if (moved) checkpoint(db);
+      return moved;
+    },
+    async deadLetters() {
+      const rows = prepared(
+        db.durable,
+        'SELECT id, payload, attempts, reason, status, answer, queued_at, at FROM dead_letter ORDER BY n',
+      ).all() as Record<string, SQLInputValue>[];
+      return rows.map(
+        (r): DeadLetter => ({
+          id: String(r.id),
+          payload: String(r.payload),
+          attempts: Number(r.attempts),
+          reason: String(r.reason),
+          ...(r.status !== null ? { status: Number(r.status) } : {}),
+          ...(r.answer !== null ? { answer: String(r.answer) } : {}),
+          queuedAt: Number(r.queued_at),
+          at: Number(r.at),
+        }),
+      );
+    },
+    deadLetterSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM dead_letter')!.n),
+    async deadLetterRequeue(id) {
+      const now = clock();
+      const moved = await lead(() => {
+        const row = get(db.durable, 'DELETE FROM dead_letter WHERE id = ? RETURNING payload', id);
+        if (!row) return false;
+        pushRow(db.durable, id, String(row.payload), now);
+        return true;
+      });
+      if (moved) checkpoint(db);
+      return moved;
+    },
 
     async countQuestion(key, text, at) {
       const second = Math.floor(at / 1000) * 1000;

@@ -10,7 +10,9 @@
  * `@upstash/ratelimit`'s slidingWindow, written here so `now` is ours and the decision is shared with the
  * other engines). Leads: a sliding log, one sorted set per client, because the contract's lead reset is
  * "seconds until a slot frees". The outbox: a sorted set of delivery ids scored by when each may next be
- * claimed (queue order, then lease end), a hash of payloads and a hash of attempt counts. Unanswered
+ * claimed (queue order, then lease end or the end of a retry's backoff), a hash of payloads, a hash of attempt
+ * counts and a hash of queue times; its dead letters a hash of JSON letters (`<prefix>:outbox:dead`), each
+ * numbered from a counter so they list oldest first; its quarantine a list. Unanswered
  * questions: a sorted set of counts (the score also carries the last-asked second, so the least asked and
  * longest unasked rank lowest and are trimmed first) and a hash of their scrubbed texts, at most
  * `questionLimit` of them.
@@ -18,7 +20,14 @@
 import { Redis } from '@upstash/redis';
 import { slidingWindowResult } from '../core/rate-limit.ts';
 import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
-import type { IdempotencyRecord, LimitResult, OutboxItem, Store, UnansweredQuestion } from '../core/ports.ts';
+import type {
+  DeadLetter,
+  IdempotencyRecord,
+  LimitResult,
+  OutboxItem,
+  Store,
+  UnansweredQuestion,
+} from '../core/ports.ts';
 
 export interface UpstashStoreOptions {
   url: string;
@@ -89,44 +98,53 @@ local held = redis.call('GET', KEYS[1])
 if held and string.find(held, '"state":"pending"', 1, true) then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-// KEYS: queue, payloads, attempts. ARGV: deadline, id, payload, now. An id already queued is left as is.
+// KEYS: queue, payloads, attempts, queue times. ARGV: deadline, id, payload, now. An id already queued is left
+// as is.
 const PUSH = `${LATE}
-if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2]) end
+if redis.call('HSETNX', KEYS[2], ARGV[2], ARGV[3]) == 1 then
+  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
+  redis.call('HSET', KEYS[4], ARGV[2], ARGV[4])
+end
 return 1`;
 
-// KEYS: queue, payloads, attempts, legacy list, quarantine. ARGV: now, lease (ms), max.
+// KEYS: queue, payloads, attempts, queue times, legacy list, quarantine. ARGV: now, lease (ms), max.
 // First moves entries of the list earlier versions queued into (a JSON {record, attempts} each) into the
-// queue, unreadable ones to quarantine; then leases up to max free entries, oldest first.
+// queue, unreadable ones to quarantine; then leases up to max free entries, oldest first. An entry queued
+// before queue times were kept counts from its first claim since.
 const CLAIM_OUTBOX = `
 local now, lease, max = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 for i = 1, max do
-  local raw = redis.call('LPOP', KEYS[4])
+  local raw = redis.call('LPOP', KEYS[5])
   if not raw then break end
   local ok, v = pcall(cjson.decode, raw)
   if ok and type(v) == 'table' and type(v.record) == 'table' and type(v.record.id) == 'string' then
     -- Scores below now, in list order: oldest first, and free at once.
     if redis.call('HSETNX', KEYS[2], v.record.id, raw) == 1 then redis.call('ZADD', KEYS[1], now - max + i, v.record.id) end
   else
-    redis.call('RPUSH', KEYS[5], cjson.encode({reason = 'unreadable legacy outbox entry', payload = raw}))
+    redis.call('RPUSH', KEYS[6], cjson.encode({reason = 'unreadable legacy outbox entry', payload = raw}))
   end
 end
 local out = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, max)) do
   redis.call('ZADD', KEYS[1], now + lease, id)
+  redis.call('HSETNX', KEYS[4], id, ARGV[1])
   out[#out + 1] = id
   out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
   out[#out + 1] = redis.call('HINCRBY', KEYS[3], id, 1)
+  out[#out + 1] = redis.call('HGET', KEYS[4], id)
 end
 return out`;
 
-// KEYS: queue, payloads, attempts. ARGV: id.
+// KEYS: queue, payloads, attempts, queue times. ARGV: id.
 const ACK = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
 return 1`;
 
-// KEYS: queue. ARGV: id, now. To the back of the queue, free at once (only while still queued).
+// KEYS: queue. ARGV: id, when it may be claimed again (now, or after its backoff). To the back of the queue
+// (only while still queued).
 const RETRY = `
 redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1])
 return 1`;
@@ -139,14 +157,46 @@ redis.call('ZADD', KEYS[1], 'XX', 0, ARGV[1])
 if tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') > 0 then redis.call('HINCRBY', KEYS[2], ARGV[1], -1) end
 return 1`;
 
-// KEYS: queue, payloads, attempts, quarantine. ARGV: id, reason.
+// KEYS: queue, payloads, attempts, queue times, quarantine. ARGV: id, reason.
 const QUARANTINE = `
 local payload = redis.call('HGET', KEYS[2], ARGV[1])
 if not payload then return 0 end
-redis.call('RPUSH', KEYS[4], cjson.encode({id = ARGV[1], reason = ARGV[2], payload = payload}))
+redis.call('RPUSH', KEYS[5], cjson.encode({id = ARGV[1], reason = ARGV[2], payload = payload}))
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+return 1`;
+
+// KEYS: queue, payloads, attempts, queue times, dead letters, their counter. ARGV: id, the reason as JSON
+// ({reason, status?, answer?, at}). Out of the queue and into the dead letters in one step.
+const DEAD_LETTER = `
+local payload = redis.call('HGET', KEYS[2], ARGV[1])
+if not payload then return 0 end
+local letter = cjson.decode(ARGV[2])
+letter.id = ARGV[1]
+letter.payload = payload
+letter.attempts = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
+letter.queuedAt = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or letter.at)
+letter.n = redis.call('INCR', KEYS[6])
+redis.call('HSET', KEYS[5], ARGV[1], cjson.encode(letter))
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+return 1`;
+
+// KEYS: queue, payloads, attempts, queue times, dead letters. ARGV: id, now. Out of the dead letters and back
+// at the end of the queue in one step, free at once, with no attempts; 0 when it is not (or no longer) there.
+const DEAD_REQUEUE = `
+local raw = redis.call('HGET', KEYS[5], ARGV[1])
+if not raw then return 0 end
+redis.call('HDEL', KEYS[5], ARGV[1])
+if redis.call('HSETNX', KEYS[2], ARGV[1], cjson.decode(raw).payload) == 1 then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
+end
 return 1`;
 
 const SIZE = `return redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[2])`;
@@ -226,14 +276,17 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const retryScript = leads.createScript<number>(RETRY);
   const releaseOutboxScript = leads.createScript<number>(RELEASE_OUTBOX);
   const quarantineScript = leads.createScript<number>(QUARANTINE);
+  const deadLetterScript = leads.createScript<number>(DEAD_LETTER);
+  const deadRequeueScript = leads.createScript<number>(DEAD_REQUEUE);
   const sizeScript = leads.createScript<number>(SIZE);
   // Counting goes through the read client (its short bound); the report through the lead client (longer).
   const countQuestionScript = reads.createScript<number>(COUNT_QUESTION);
   const topQuestionsScript = leads.createScript<string[]>(TOP_QUESTIONS);
   const key = (k: string) => `${prefix}:${k}`;
-  const queue = [key('outbox:queue'), key('outbox:payloads'), key('outbox:attempts')];
+  const queue = [key('outbox:queue'), key('outbox:payloads'), key('outbox:attempts'), key('outbox:queued')];
   const legacy = key('outbox');
   const quarantine = key('outbox:quarantine');
+  const dead = key('outbox:dead');
   const windowKey = (name: string, client: string, idx: number) => key(`rl:${name}:${client}:${idx}`);
   const questions = [key('ask:unanswered:counts'), key('ask:unanswered:texts')];
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
@@ -294,15 +347,20 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
         [String(Date.now()), String(leaseSeconds * 1000), String(max)],
       );
       const items: OutboxItem[] = [];
-      for (let i = 0; i + 2 < flat.length; i += 3)
-        items.push({ id: String(flat[i]), payload: String(flat[i + 1]), attempts: Number(flat[i + 2]) });
+      for (let i = 0; i + 3 < flat.length; i += 4)
+        items.push({
+          id: String(flat[i]),
+          payload: String(flat[i + 1]),
+          attempts: Number(flat[i + 2]),
+          queuedAt: Number(flat[i + 3]),
+        });
       return items;
     },
     async outboxAck(id) {
       await ackScript.exec(queue, [id]);
     },
-    async outboxRetry(id) {
-      await retryScript.exec([queue[0]!], [id, String(Date.now())]);
+    async outboxRetry(id, _error, delayMs = 0) {
+      await retryScript.exec([queue[0]!], [id, String(Date.now() + Math.max(0, delayMs))]);
     },
     async outboxRelease(id) {
       await releaseOutboxScript.exec([queue[0]!, queue[2]!], [id]);
@@ -315,6 +373,21 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     },
     async quarantineSize() {
       return Number(await leads.llen(quarantine));
+    },
+    async outboxDeadLetter(id, why) {
+      const reason = JSON.stringify({ ...why, answer: why.answer?.slice(0, 500), at: Date.now() });
+      return Number(await deadLetterScript.exec([...queue, dead, `${dead}:seq`], [id, reason])) === 1;
+    },
+    async deadLetters() {
+      const all: unknown[] = await leads.hvals(dead);
+      const letters = all.map((raw) => JSON.parse(String(raw)) as DeadLetter & { n: number });
+      return letters.sort((a, b) => a.n - b.n).map(({ n: _n, ...letter }): DeadLetter => letter);
+    },
+    async deadLetterSize() {
+      return Number(await leads.hlen(dead));
+    },
+    async deadLetterRequeue(id) {
+      return Number(await deadRequeueScript.exec([...queue, dead], [id, String(Date.now())])) === 1;
     },
 
     async countQuestion(k, text, at) {

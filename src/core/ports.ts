@@ -1,8 +1,8 @@
 /**
  * @module The ports the domain needs from the outside: a store (rate limits, idempotency records, the
- * lead outbox, the count of questions the assistant could not answer), lead sinks, the sales notifier and
- * a logger. The embedded defaults and the production engines (Upstash, a CRM, a webhook) implement them in
- * `src/adapters/`.
+ * lead outbox and its dead letters, the count of questions the assistant could not answer), lead sinks,
+ * the sales notifier and a logger. The embedded defaults and the production engines (Upstash, a CRM, a
+ * webhook) implement them in `src/adapters/`.
  */
 import type { Lead } from '../contract/schemas.ts';
 
@@ -45,6 +45,34 @@ export interface OutboxItem {
   payload: string;
   /** Times this entry was claimed for delivery, this claim included. */
   attempts: number;
+  /** Epoch milliseconds when it was queued (re-queued, for an entry back from the dead letters). */
+  queuedAt: number;
+}
+
+/** Why a lead leaves the outbox for the dead letters: the last delivery's failure, in words and as answered. */
+export interface DeadLetterReason {
+  /** For a person: what happened and what to do (a refusal, or still failing after N attempts). */
+  reason: string;
+  /** The CRM's HTTP status, when it answered. */
+  status?: number;
+  /** The start of the CRM's answer (at most 500 characters), when it answered. */
+  answer?: string;
+}
+
+/**
+ * A lead the CRM refused for good (a 4xx other than 408 and 429) or that kept failing past the bound of
+ * attempts or age: out of the outbox, kept with the CRM's answer until a person re-queues it.
+ */
+export interface DeadLetter extends DeadLetterReason {
+  /** The delivery id (the lead id). */
+  id: string;
+  /** The outbox entry as it was pushed. */
+  payload: string;
+  /** Delivery attempts it had, the last one included. */
+  attempts: number;
+  /** Epoch milliseconds when it was queued, and when it became a dead letter. */
+  queuedAt: number;
+  at: number;
 }
 
 /** A question the assistant could not answer, as the store counted it (src/core/ask/unanswered.ts). */
@@ -84,8 +112,11 @@ export interface Store {
   outboxClaim(max: number, leaseSeconds: number): Promise<OutboxItem[]>;
   /** Removes a delivered entry. */
   outboxAck(id: string): Promise<void>;
-  /** Ends the lease of an entry whose delivery failed; it goes to the back of the queue. */
-  outboxRetry(id: string, error: string): Promise<void>;
+  /**
+   * Ends the lease of an entry whose delivery failed; it goes to the back of the queue, claimable again
+   * after `delayMs` (the backoff; 0 or absent: at once).
+   */
+  outboxRetry(id: string, error: string, delayMs?: number): Promise<void>;
   /**
    * Ends the lease of a claimed entry its flusher did not try (out of time): free at once for another
    * flusher, at the front of the queue, and this claim does not count as an attempt.
@@ -96,6 +127,20 @@ export interface Store {
   /** Entries waiting in the outbox (leased ones included), and entries in quarantine. */
   outboxSize(): Promise<number>;
   quarantineSize(): Promise<number>;
+  /**
+   * Moves an entry from the outbox to the dead letters (one step: never in both, never in neither), with its
+   * payload, attempts and queue time. False when the outbox no longer holds it (nothing changes).
+   */
+  outboxDeadLetter(id: string, why: DeadLetterReason): Promise<boolean>;
+  /** Every dead letter, oldest first. */
+  deadLetters(): Promise<DeadLetter[]>;
+  deadLetterSize(): Promise<number>;
+  /**
+   * Moves a dead letter back into the outbox (one step), at the back of the queue, free at once, with no
+   * attempts and queued now. True only for the call that moved it: a second or concurrent call for the same
+   * id finds nothing and returns false, so each dead letter is re-queued exactly once.
+   */
+  deadLetterRequeue(id: string): Promise<boolean>;
   /**
    * Counts one more asking of a question the assistant could not answer. `key` is its normalised text (one
    * counter per key), `text` its scrubbed form, kept from the first asking only; `at` (epoch ms, kept to
@@ -123,14 +168,22 @@ export interface LeadRecord {
 /** A place a lead is recorded (a CRM, a webhook, a local file). */
 export interface LeadSink {
   name: string;
-  /** Resolves when the sink durably accepted the lead; rejects otherwise. */
+  /**
+   * Resolves when the sink durably accepted the lead; rejects otherwise. When the sink answered, the error
+   * carries its HTTP `status` and the answer's text as `body`: a 4xx other than 408 and 429 is a refusal for
+   * good (the lead goes to the dead letters), anything else (no answer, 5xx, 408, 429) is worth retrying.
+   */
   deliver(record: LeadRecord): Promise<void>;
 }
 
 /** Tells the sales team about a new lead. */
 export interface Notifier {
   name: string;
-  notify(record: LeadRecord): Promise<void>;
+  /**
+   * A new lead; with `undelivered`, that this lead could not be delivered to the CRM and why (it is in the
+   * dead letters, for a person to act on the same day).
+   */
+  notify(record: LeadRecord, undelivered?: DeadLetterReason & { attempts: number }): Promise<void>;
 }
 
 /** Structured log line: an event name plus fields. */

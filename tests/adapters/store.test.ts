@@ -1,7 +1,8 @@
 /**
  * One suite, every engine: the embedded SQLite store, Upstash over a real redis-server (via the REST
- * bridge) and the in-process store they fall back to. Then what only one engine does: the SQLite file
- * shared by two processes and across restarts, the legacy outbox import, Upstash's bounds and deadlines.
+ * bridge) and the in-process store they fall back to (the outbox's backoff and dead letters included).
+ * Then what only one engine does: the SQLite file shared by two processes and across restarts, the legacy
+ * outbox import, Upstash's bounds and deadlines.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -149,6 +150,7 @@ describe.each(engines)('$name store', (engine) => {
   it('outbox: oldest first, one entry per delivery id, leased entries go to no second flusher', async () => {
     const store = engine.create();
     expect(await store.outboxSize()).toBe(0);
+    const pushed = Date.now();
     for (const id of ['a', 'b', 'c', 'a']) await store.outboxPush(id, entry(id));
     expect(await store.outboxSize()).toBe(3);
     const first = await store.outboxClaim(2, 60);
@@ -157,20 +159,91 @@ describe.each(engines)('$name store', (engine) => {
       ['b', 1],
     ]);
     expect(first[0]!.payload).toBe(entry('a'));
+    const queuedAt = first[0]!.queuedAt;
+    expect(queuedAt).toBeGreaterThanOrEqual(pushed);
+    expect(queuedAt).toBeLessThanOrEqual(Date.now());
     // A second flusher gets only what is not leased.
     expect((await store.outboxClaim(10, 60)).map((i) => i.id)).toEqual(['c']);
     expect(await store.outboxClaim(10, 60)).toEqual([]);
     await store.outboxAck('b');
     await store.outboxRetry('a', 'CRM down');
     // A retried entry is free again, at the back, with its attempts counted.
-    expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2 }]);
+    expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2, queuedAt }]);
     // A claim given back untried (a flush out of time): free at once, first, its attempts as before the claim.
     await store.outboxRelease('a');
     await store.outboxRelease('gone');
-    expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2 }]);
+    expect(await store.outboxClaim(10, 60)).toEqual([{ id: 'a', payload: entry('a'), attempts: 2, queuedAt }]);
     await store.outboxQuarantine('c', 'unreadable');
     expect(await store.outboxSize()).toBe(1);
     expect(await store.quarantineSize()).toBe(1);
+  });
+
+  it('outbox: a retry with a backoff is claimed by no flusher before the backoff ends', async () => {
+    const store = engine.create();
+    await store.outboxPush('b1', entry('b1'));
+    await store.outboxPush('b2', entry('b2'));
+    expect((await store.outboxClaim(10, 60)).map((i) => i.id)).toEqual(['b1', 'b2']);
+    await store.outboxRetry('b1', 'CRM answered 503', 400);
+    await store.outboxRetry('b2', 'CRM answered 503', 0);
+    expect((await store.outboxClaim(10, 60)).map((i) => i.id)).toEqual(['b2']);
+    await new Promise((r) => setTimeout(r, 450));
+    expect((await store.outboxClaim(10, 60)).map((i) => [i.id, i.attempts])).toEqual([['b1', 2]]);
+  });
+
+  it("dead letters: out of the outbox in one step with the CRM's answer, listed oldest first", async () => {
+    const store = engine.create();
+    const pushed = Date.now();
+    for (const id of ['d1', 'd2', 'd3']) await store.outboxPush(id, entry(id));
+    await store.outboxClaim(10, 60);
+    await store.outboxRetry('d1', 'CRM answered 503');
+    await store.outboxClaim(10, 60);
+    const refused = { reason: 'the CRM refused it for good (HTTP 400)', status: 400, answer: '{"status":"error"}' };
+    expect(await store.outboxDeadLetter('d2', refused)).toBe(true);
+    expect(await store.outboxDeadLetter('d1', { reason: 'still failing after 2 attempt(s)' })).toBe(true);
+    // Already moved, or never queued: nothing changes.
+    expect(await store.outboxDeadLetter('d2', refused)).toBe(false);
+    expect(await store.outboxDeadLetter('nope', refused)).toBe(false);
+    expect(await store.outboxSize()).toBe(1);
+    expect(await store.deadLetterSize()).toBe(2);
+    const letters = await store.deadLetters();
+    expect(letters).toEqual([
+      { id: 'd2', payload: entry('d2'), attempts: 1, ...refused, queuedAt: expect.any(Number), at: expect.any(Number) },
+      {
+        id: 'd1',
+        payload: entry('d1'),
+        attempts: 2,
+        reason: 'still failing after 2 attempt(s)',
+        queuedAt: expect.any(Number),
+        at: expect.any(Number),
+      },
+    ]);
+    for (const l of letters) {
+      expect(l.queuedAt).toBeGreaterThanOrEqual(pushed);
+      expect(l.at).toBeGreaterThanOrEqual(l.queuedAt);
+      expect(l.at).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
+  it('dead letters: re-queued exactly once (10 at once), at the back, free at once, attempts from zero', async () => {
+    const store = engine.create();
+    for (const id of ['r1', 'r2']) await store.outboxPush(id, entry(id));
+    const [r1] = await store.outboxClaim(1, 60);
+    expect(await store.outboxDeadLetter(r1!.id, { reason: 'refused', status: 400 })).toBe(true);
+    const before = Date.now();
+    const moved = await Promise.all(Array.from({ length: 10 }, () => store.deadLetterRequeue('r1')));
+    expect(moved.filter(Boolean)).toHaveLength(1);
+    expect(await store.deadLetterRequeue('r1')).toBe(false);
+    expect(await store.deadLetterRequeue('never')).toBe(false);
+    expect(await store.deadLetterSize()).toBe(0);
+    expect(await store.deadLetters()).toEqual([]);
+    const again = await store.outboxClaim(10, 60);
+    expect(again.map((i) => [i.id, i.attempts, i.payload])).toEqual([
+      ['r2', 1, entry('r2')],
+      ['r1', 1, entry('r1')],
+    ]);
+    expect(again[1]!.queuedAt).toBeGreaterThanOrEqual(before);
+    for (const i of again) await store.outboxAck(i.id);
+    expect(await store.outboxSize()).toBe(0);
   });
 
   it('outbox: 300 entries claimed by three concurrent flushers: each delivered exactly once', async () => {
@@ -394,6 +467,16 @@ describe('embedded SQLite file', () => {
     child.stdout.on('data', (d) => (stdout += d));
     await new Promise((r) => child.on('exit', r));
     expect(JSON.parse(stdout)).toEqual({ allowed: false, key: 'done', out: ['1'] });
+  });
+
+  it('keeps dead letters across a restart (a new store over the same file)', async () => {
+    const file = await tempDb();
+    const first = createSqliteStore({ file });
+    await first.outboxPush('kept', entry('kept'));
+    await first.outboxClaim(1, 60);
+    await first.outboxDeadLetter('kept', { reason: 'refused', status: 400, answer: 'no' });
+    const second = createSqliteStore({ file });
+    expect(await second.deadLetters()).toMatchObject([{ id: 'kept', status: 400, answer: 'no', attempts: 1 }]);
   });
 
   it('imports a legacy outbox.jsonl once; a torn last line goes to quarantine, not glued to the next', async () => {
