@@ -1,12 +1,20 @@
 /**
- * @module Sales notification: a Slack-compatible incoming webhook in production, a log line locally.
+ * @module Sales notification: a Slack-compatible incoming webhook in production, a log line locally. Two
+ * kinds: a new lead, and a lead that could not be delivered to the CRM (refused for good, or still failing
+ * past the retry bound), with the reason and the CRM's answer, so a person can act the same day.
  * Everything the visitor typed is escaped: the fallback `text` has `&`, `<`, `>` escaped (Slack's rule,
  * which also stops `<!channel>`-style mentions and links) and `@` defused; the blocks carry the visitor's
  * words as `plain_text`, which Slack never formats or links. Texts are cut by code points (never inside a
  * surrogate pair) and the message is sent whole, split across as many sections as Slack's bound on one
  * section's text (3,000 characters) needs.
  */
-import type { LeadRecord, Log, Notifier } from '../core/ports.ts';
+import type { DeadLetterReason, LeadRecord, Log, Notifier } from '../core/ports.ts';
+
+/** Why a lead is not in the CRM, as the flush tells the notifier. */
+export type Undelivered = DeadLetterReason & { attempts: number };
+
+/** The words every "not in the CRM" notification starts with. */
+export const UNDELIVERED_TITLE = 'A lead could not be delivered to the CRM';
 import { postWithin } from './fetch-timeout.ts';
 
 /** Escapes text for Slack's mrkdwn `text` (and Mattermost's markdown mentions). */
@@ -57,11 +65,22 @@ const plain = (text: string, max = SLACK_SECTION_MAX) => ({
   emoji: false,
 });
 
-/** The webhook payload for a lead. */
-export function slackMessage(record: LeadRecord, origin: string): Record<string, unknown> {
+/** What a person reads first about a lead the CRM did not take: the reason, the answer, what to do. */
+export function undeliveredText(record: LeadRecord, u: Undelivered): string {
+  return [
+    `${UNDELIVERED_TITLE} after ${u.attempts} attempt(s): ${u.reason}`,
+    ...(u.status !== undefined ? [`The CRM answered ${u.status}: ${u.answer ?? '(no body)'}`] : []),
+    'It is kept in the dead letters. Enter it in the CRM by hand, or fix the cause and re-queue it: ' +
+      `npm run leads:requeue -- ${record.id}`,
+  ].join('\n');
+}
+
+/** The webhook payload for a lead; with `undelivered`, the notice that it could not be delivered to the CRM. */
+export function slackMessage(record: LeadRecord, origin: string, undelivered?: Undelivered): Record<string, unknown> {
   const { lead } = record;
   const what = lead.intent === 'demo' ? 'Demo request' : 'Enquiry';
   const who = `${lead.name}${lead.company ? ` (${lead.company})` : ''}`;
+  const title = undelivered ? `Not in the CRM: ${what} from ${who}` : `${what}: ${who}`;
   const facts: [string, string | undefined][] = [
     ['Email', lead.email],
     ['Phone', lead.phone ? `${lead.dialcode} ${lead.phone}` : undefined],
@@ -72,9 +91,12 @@ export function slackMessage(record: LeadRecord, origin: string): Record<string,
     ['From page', record.source],
   ];
   return {
-    text: escapeSlack(`${what} from ${who}`),
+    text: escapeSlack(undelivered ? `${UNDELIVERED_TITLE}: ${what} from ${who}` : `${what} from ${who}`),
     blocks: [
-      { type: 'header', text: plain(`${what}: ${who}`, HEADER_MAX) },
+      { type: 'header', text: plain(title, HEADER_MAX) },
+      ...(undelivered
+        ? splitText(undeliveredText(record, undelivered)).map((part) => ({ type: 'section', text: plain(part) }))
+        : []),
       { type: 'section', fields: facts.filter(([, v]) => v).map(([k, v]) => plain(`${k}: ${v}`, FIELD_MAX)) },
       // The whole message, in as many sections as Slack's bound on one section's text needs.
       ...(lead.message ? splitText(lead.message).map((part) => ({ type: 'section', text: plain(part) })) : []),
@@ -91,10 +113,10 @@ export function createSlackNotifier(opts: {
 }): Notifier {
   return {
     name: 'slack webhook',
-    async notify(record) {
+    async notify(record, undelivered) {
       await postWithin(opts.url, {
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(slackMessage(record, opts.origin)),
+        body: JSON.stringify(slackMessage(record, opts.origin, undelivered)),
         timeoutMs: opts.timeoutMs ?? 3000,
         what: 'The sales webhook',
         fetch: opts.fetch,
@@ -105,19 +127,24 @@ export function createSlackNotifier(opts: {
 
 /**
  * Local default: one log line per lead (JSON, so nothing typed can break the line). It names the lead
- * but leaves contact details out, since logs travel further than the lead file or the CRM.
+ * but leaves contact details out, since logs travel further than the lead file or the CRM: those are in
+ * the lead table, or for a lead not in the CRM, its dead letter (`npm run leads:export -- --dead-letters`).
  */
 export function createLogNotifier(log: Log): Notifier {
   return {
     name: 'log',
-    async notify(record) {
+    async notify(record, undelivered) {
       const { lead } = record;
-      log('lead_notification', {
-        level: 'info',
-        id: record.id,
-        intent: lead.intent,
-        name: lead.name,
-        company: lead.company,
+      const who = { id: record.id, intent: lead.intent, name: lead.name, company: lead.company };
+      if (!undelivered) return log('lead_notification', { level: 'info', ...who });
+      log('lead_undelivered_notification', {
+        level: 'error',
+        message: UNDELIVERED_TITLE,
+        ...who,
+        attempts: undelivered.attempts,
+        reason: undelivered.reason,
+        status: undelivered.status,
+        note: `in the dead letters: npm run leads:export -- --dead-letters; then npm run leads:requeue -- ${record.id}`,
       });
     },
   };

@@ -3,13 +3,14 @@
  * the lead (the sink, else the durable outbox) and notify sales. No lead is lost: store failures fail
  * open (a duplicate is better than a lost lead), and a lead no durable place took is `unrecorded`.
  * Returns what happened (`LeadOutcome`); the operation's responder (src/operations/submit-lead.ts) turns it
- * into an answer.
+ * into an answer. Then the outbox flush: each failed delivery classified, retried with a backoff while it may
+ * still succeed, else moved to the dead letters with a notification, so no lead waits in silence.
  */
 import { LIMITS } from '../contract/limits.ts';
 import { errorText } from './error-text.ts';
 import { type LeadProblem, rejectMessage, validateLead } from './lead-validation.ts';
 import { checkRateLimit, LEAD_POLICY, type RateLimitRefusal, type RateLimitState } from './rate-limit.ts';
-import type { LeadRecord, LeadSink, LimitResult, Log, Notifier, Store } from './ports.ts';
+import type { DeadLetterReason, LeadRecord, LeadSink, LimitResult, Log, Notifier, OutboxItem, Store } from './ports.ts';
 
 /** The sandbox's answer: 200 or 422 with the check, 400 for a body that is not an object. */
 export interface SandboxAnswer {
@@ -229,7 +230,13 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
 
 export interface FlushResult {
   delivered: number;
+  /** Deliveries that failed for now (no answer, 5xx, 408, 429): still queued, retried after a backoff. */
   failed: number;
+  /**
+   * Entries moved to the dead letters, each with a sales notification: refused for good by the CRM (another
+   * 4xx), or still failing past the bound of attempts or age.
+   */
+  deadLettered: number;
   /** Entries that could not be read, moved to quarantine (and logged) instead of being retried. */
   quarantined: number;
   /** Entries still waiting (leased ones included). */
@@ -242,6 +249,59 @@ export interface FlushResult {
  */
 export const FLUSH_LEASE_SECONDS = 300;
 export const FLUSH_BATCH = 20;
+
+/** When a lead that keeps failing for now stops being retried, and how long each retry waits. */
+export interface RetryPolicy {
+  /** Attempts after which a lead still failing goes to the dead letters. */
+  maxAttempts: number;
+  /** Time since it was queued after which a lead still failing goes to the dead letters. */
+  maxAgeMs: number;
+  /** The wait before the next attempt, after `attempts` failed ones. */
+  delayMs(attempts: number): number;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * The first two retries are free at once (a blip, or a flush run by hand once the CRM is back); then the wait
+ * doubles from a minute up to an hour. With the cron every ten minutes, 25 attempts take about a day; a lead
+ * still failing then, or queued two days ago, goes to the dead letters and a person hears of it.
+ */
+export const RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 25,
+  maxAgeMs: 48 * HOUR_MS,
+  delayMs: (attempts) => (attempts < 3 ? 0 : Math.min(MINUTE_MS * 2 ** (attempts - 3), HOUR_MS)),
+};
+
+/** A failed delivery, classified: worth retrying (`transient`) or refused for good. */
+export interface DeliveryFailure {
+  transient: boolean;
+  /** The error, for a log line or a reason (at most 300 characters). */
+  message: string;
+  /** The sink's HTTP status and the start of its answer, when it answered. */
+  status?: number;
+  answer?: string;
+}
+
+/**
+ * What a sink's rejection means for the lead. No answer (a timeout, the network), a 5xx, 408 (Request Timeout)
+ * and 429 (Too Many Requests) are transient; any other 4xx is the CRM refusing this lead for good (HubSpot
+ * answers 400 for a field missing from the form definition, 401 for a revoked token, 404 for a deleted form):
+ * retrying cannot help until a person fixes the cause.
+ */
+export function classifyFailure(e: unknown): DeliveryFailure {
+  const message = errorText(e).slice(0, 300);
+  const { status, body } = (e ?? {}) as { status?: unknown; body?: unknown };
+  if (typeof status !== 'number' || !Number.isInteger(status)) return { transient: true, message };
+  const answer = typeof body === 'string' ? body.slice(0, 500) : undefined;
+  const refused = status >= 400 && status < 500 && status !== 408 && status !== 429;
+  return { transient: !refused, message, status, ...(answer !== undefined ? { answer } : {}) };
+}
+
+/** A span of time for a person: minutes under two hours, else hours. */
+const spell = (ms: number) =>
+  ms < 2 * HOUR_MS ? `${Math.max(0, Math.round(ms / MINUTE_MS))} min` : `${Math.round(ms / HOUR_MS)} h`;
 
 /** The lead inside an outbox payload, or undefined when the payload is not a whole, readable entry. */
 export function recordOf(payload: string, id: string): LeadRecord | undefined {
@@ -269,6 +329,12 @@ export interface FlushTime {
   boundMs: number;
 }
 
+/**
+ * What a flush needs. Without a notifier, the `lead_dead_lettered` error line is the only alert of a dead
+ * letter; the clock (for the age bound) defaults to the system's.
+ */
+export type FlushDeps = Pick<LeadDeps, 'sink' | 'store' | 'log'> & Partial<Pick<LeadDeps, 'notifier' | 'now'>>;
+
 /** How many deliveries still fit before the deadline. */
 const fits = (t: FlushTime | undefined, max: number) =>
   t ? Math.min(max, Math.floor((t.deadline - t.now()) / t.boundMs)) : max;
@@ -283,21 +349,105 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
+ * A failed delivery's entry: back to the queue after its backoff when the failure is transient and within the
+ * bounds; else to the dead letters, logged as an error and told to sales. Returns what became of it (`gone`:
+ * another flusher settled it meanwhile).
+ */
+async function settleFailure(
+  d: FlushDeps,
+  item: OutboxItem,
+  record: LeadRecord,
+  e: unknown,
+  policy: RetryPolicy,
+  notes: Promise<void>[],
+): Promise<'retrying' | 'dead-lettered' | 'gone'> {
+  const failure = classifyFailure(e);
+  const age = (d.now ?? Date.now)() - item.queuedAt;
+  const spent = item.attempts >= policy.maxAttempts || age >= policy.maxAgeMs;
+  if (failure.transient && !spent) {
+    await d.store.outboxRetry(item.id, failure.message, policy.delayMs(item.attempts));
+    d.log('lead_flush_failed', { level: 'warn', id: item.id, attempts: item.attempts, error: failure.message });
+    return 'retrying';
+  }
+  const why: DeadLetterReason = {
+    // The CRM's own words are in `answer` when it answered; the error text otherwise (a timeout, the network).
+    reason: failure.transient
+      ? `still failing after ${item.attempts} attempt(s) in ${spell(age)} ` +
+        `(last: ${failure.status !== undefined ? `HTTP ${failure.status}` : failure.message})`
+      : `the CRM refused it for good (HTTP ${failure.status})`,
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+    ...(failure.answer !== undefined ? { answer: failure.answer } : {}),
+  };
+  // Another flusher may have settled it meanwhile (a lease outlived): one dead letter, one notification.
+  if (!(await d.store.outboxDeadLetter(item.id, why))) return 'gone';
+  d.log('lead_dead_lettered', {
+    level: 'error',
+    id: item.id,
+    attempts: item.attempts,
+    status: failure.status,
+    reason: why.reason,
+    note: 'a lead could not be delivered to the CRM; it is in the dead letters (README, Leads) until re-queued',
+  });
+  const notifier = d.notifier;
+  if (notifier)
+    notes.push(
+      notifier.notify(record, { ...why, attempts: item.attempts }).catch((err) =>
+        d.log('lead_notify_failed', {
+          level: 'error',
+          id: item.id,
+          notifier: notifier.name,
+          undelivered: true,
+          error: errorText(err),
+        }),
+      ),
+    );
+  return 'dead-lettered';
+}
+
+/**
  * Claims up to `max` outbox entries (leased, so a concurrent flusher in another process gets others) and
  * delivers each with its own delivery id, the same on every retry: at least once, never lost. A delivered
- * entry is removed; a failed one goes to the back of the queue; an unreadable one to quarantine.
+ * entry is removed; one whose delivery failed for now goes to the back of the queue after its backoff; one the
+ * CRM refused for good (or still failing past `policy`'s bounds) goes to the dead letters with a sales
+ * notification; an unreadable one to quarantine.
  *
  * With a time limit (`time`), it claims only as many entries as the time left covers at one delivery bound
  * each, cuts every delivery off at that bound whatever the sink does, and hands back at once (lease ended,
- * for another flush to take) any claimed entry it no longer has the time to deliver.
+ * for another flush to take) any claimed entry it no longer has the time to deliver. The notifications of
+ * its dead letters are awaited at the end, for at most one more bound.
  */
 export async function flushOutbox(
-  d: Pick<LeadDeps, 'sink' | 'store' | 'log'>,
+  d: FlushDeps,
   max = FLUSH_BATCH,
   time?: FlushTime,
+  policy: RetryPolicy = RETRY_POLICY,
+): Promise<FlushResult> {
+  const notes: Promise<void>[] = [];
+  const result = await flushBatch(d, max, time, policy, notes);
+  await told(d, notes, time);
+  return result;
+}
+
+/** Waits for the dead letters' notifications: with a time limit, for at most one more delivery bound. */
+async function told(d: FlushDeps, notes: Promise<void>[], time: FlushTime | undefined): Promise<void> {
+  if (!notes.length) return;
+  const all = Promise.all(notes);
+  await (time ? within(all, time.boundMs) : all).catch((e) =>
+    d.log('lead_notify_failed', { level: 'error', undelivered: true, error: errorText(e) }),
+  );
+}
+
+/** One batch of `flushOutbox`; the notifications it starts are added to `notes`, not awaited. */
+async function flushBatch(
+  d: FlushDeps,
+  max: number,
+  time: FlushTime | undefined,
+  policy: RetryPolicy,
+  notes: Promise<void>[],
 ): Promise<FlushResult> {
   let delivered = 0;
   let failed = 0;
+  let deadLettered = 0;
   let quarantined = 0;
   const take = fits(time, max);
   const items = take > 0 ? await d.store.outboxClaim(take, FLUSH_LEASE_SECONDS) : [];
@@ -319,40 +469,46 @@ export async function flushOutbox(
     try {
       await (time ? within(d.sink.deliver(record), time.boundMs) : d.sink.deliver(record));
     } catch (e) {
-      failed++;
-      const message = errorText(e).slice(0, 300);
-      await d.store.outboxRetry(item.id, message);
-      d.log('lead_flush_failed', { level: 'warn', id: item.id, attempts: item.attempts, error: message });
+      const became = await settleFailure(d, item, record, e, policy, notes);
+      if (became === 'retrying') failed++;
+      else if (became === 'dead-lettered') deadLettered++;
       continue;
     }
     await d.store.outboxAck(item.id);
     delivered++;
     d.log('lead_flushed', { level: 'info', id: item.id, attempts: item.attempts });
   }
-  return { delivered, failed, quarantined, remaining: await d.store.outboxSize() };
+  return { delivered, failed, deadLettered, quarantined, remaining: await d.store.outboxSize() };
 }
 
 /**
- * Flushes batch after batch until the outbox is empty, a batch delivers nothing (the sink is still down),
- * or the time left (`budgetMs` from the start, on `d.now`) cannot cover one more delivery of `boundMs`: a
- * cron run has a time limit, and a hanging CRM must not stretch the flush past it.
+ * Flushes batch after batch until the outbox is empty, a batch moves nothing out of it (the sink is still
+ * down), or the time left (`budgetMs` from the start, on `d.now`) cannot cover one more delivery of `boundMs`:
+ * a cron run has a time limit, and a hanging CRM must not stretch the flush past it. The dead letters'
+ * notifications are awaited once, at the end (at most one more bound with a time limit): a hanging sales
+ * webhook costs the run one bound, not one per batch.
  */
 export async function flushAll(
-  d: Pick<LeadDeps, 'sink' | 'store' | 'log' | 'now'>,
+  d: FlushDeps & Pick<LeadDeps, 'now'>,
   budgetMs = Infinity,
   boundMs = DELIVERY_BOUND_MS,
+  policy: RetryPolicy = RETRY_POLICY,
 ): Promise<FlushResult> {
   const time: FlushTime | undefined =
     budgetMs === Infinity ? undefined : { now: () => d.now(), deadline: d.now() + budgetMs, boundMs };
-  const total: FlushResult = { delivered: 0, failed: 0, quarantined: 0, remaining: 0 };
+  const total: FlushResult = { delivered: 0, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 };
+  const notes: Promise<void>[] = [];
   for (;;) {
-    const r = await flushOutbox(d, FLUSH_BATCH, time);
+    const r = await flushBatch(d, FLUSH_BATCH, time, policy, notes);
     total.delivered += r.delivered;
     total.failed += r.failed;
+    total.deadLettered += r.deadLettered;
     total.quarantined += r.quarantined;
     total.remaining = r.remaining;
-    if (!r.remaining || (!r.delivered && !r.quarantined) || fits(time, 1) < 1) return total;
+    if (!r.remaining || (!r.delivered && !r.deadLettered && !r.quarantined) || fits(time, 1) < 1) break;
   }
+  await told(d, notes, time);
+  return total;
 }
 
 /** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */

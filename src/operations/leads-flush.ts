@@ -1,7 +1,9 @@
 /**
  * @module leadsFlush: GET /api/cron/leads-flush, Vercel cron replaying the lead outbox to the CRM. Vercel
  * sends `Authorization: Bearer $CRON_SECRET`; anything else gets the same 404 as an unknown path (the
- * public service never answers 401/403, SPEC.md "Authentication").
+ * public service never answers 401/403, SPEC.md "Authentication"). The same flush as `npm run leads:flush`
+ * (src/core/leads.ts): a failure for now is retried after a backoff, a lead the CRM refuses for good (or still
+ * failing past the bound) goes to the dead letters and the sales notifier says so.
  */
 import { DELIVERY_BOUND_MS, flushAll } from '../core/leads.ts';
 import { defineOperation } from '../http/operation.ts';
@@ -10,7 +12,8 @@ import { meteredNotFound } from '../http/answers.ts';
 /**
  * The function runs at most 60 s (`maxDuration`). The flush takes entries only while the time left of this
  * budget covers one more delivery at the sink's bound, and cuts each delivery off at that bound, so it ends
- * within the budget (plus one store round trip) whatever the CRM does; unsent claims go back at once.
+ * within the budget (plus one store round trip) whatever the CRM does; unsent claims go back at once. The
+ * notifications of its dead letters get at most one more bound after that (30 + 5 + 5 s < 60 s).
  */
 export const FLUSH_BUDGET_MS = 30_000;
 
@@ -19,10 +22,12 @@ export const leadsFlush = defineOperation({
   method: 'GET',
   path: '/api/cron/leads-flush',
   summary: 'Internal: replays the lead outbox to the CRM (Vercel cron; 404 without the cron secret).',
-  description: 'Replays the lead outbox to the CRM. Called by Vercel cron every ten minutes.',
+  description:
+    'Replays the lead outbox to the CRM; leads it refuses for good go to the dead letters, sales notified. ' +
+    'Called by Vercel cron every ten minutes.',
   tag: 'Internal',
   serve: { function: 'cron/leads-flush', maxDuration: 60 },
-  responses: { 200: { description: 'What was delivered, failed and is left.' } },
+  responses: { 200: { description: 'What was delivered, is retrying, went to the dead letters and is left.' } },
   meter: 'none',
   cache: 'none',
   cors: false,

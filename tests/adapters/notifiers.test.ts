@@ -1,7 +1,17 @@
 // The sales notification over real HTTP to a local Slack-compatible webhook (tests/helpers/fake-crm.ts):
-// the visitor's whole message arrives, as valid UTF-16, in sections within Slack's per-block bound.
+// the visitor's whole message arrives, as valid UTF-16, in sections within Slack's per-block bound; a lead
+// the CRM did not take is announced as such, with the reason, the CRM's answer and what to do (the log
+// notifier too, without contact details).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackNotifier, cutText, SLACK_SECTION_MAX, splitText } from '../../src/adapters/notifiers.ts';
+import {
+  createLogNotifier,
+  createSlackNotifier,
+  cutText,
+  SLACK_SECTION_MAX,
+  splitText,
+  UNDELIVERED_TITLE,
+  type Undelivered,
+} from '../../src/adapters/notifiers.ts';
 import type { Lead } from '../../src/contract/schemas.ts';
 import type { LeadRecord } from '../../src/core/ports.ts';
 import { startFakeSlack } from '../helpers/fake-crm.ts';
@@ -36,8 +46,8 @@ interface Block {
 }
 
 /** Sends `rec` through the notifier to the fake Slack and returns the payload it received. */
-async function notify(rec: LeadRecord): Promise<{ text: string; blocks: Block[] }> {
-  await createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' }).notify(rec);
+async function notify(rec: LeadRecord, undelivered?: Undelivered): Promise<{ text: string; blocks: Block[] }> {
+  await createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' }).notify(rec, undelivered);
   expect(slack.received).toHaveLength(1);
   return slack.received[0];
 }
@@ -92,6 +102,63 @@ describe('the Slack sales notification', () => {
     const odd = await notify(record({ message: 'broken \uD83D end' }));
     expectValidBlocks(odd.blocks);
     expect(messageParts(odd.blocks)).toEqual(['broken \uFFFD end']);
+  });
+});
+
+describe('a lead that could not be delivered to the CRM', () => {
+  const refused: Undelivered = {
+    reason: 'the CRM refused it for good (HTTP 400)',
+    status: 400,
+    answer: `{"status":"error","errors":[{"message":"Error in 'fields.kartage_segment'.","errorType":"FIELD_NOT_IN_FORM_DEFINITION"}]}`,
+    attempts: 1,
+  };
+
+  it('Slack: says so first, with the reason, the answer, the lead and the command that re-queues it', async () => {
+    const rec = record({ message: 'Quote for 3 sites, please', company: 'Harbourline <!here>' });
+    const note = await notify(rec, refused);
+    expectValidBlocks(note.blocks);
+    expect(note.text).toBe(`${UNDELIVERED_TITLE}: Demo request from Sam Taylor (Harbourline &lt;!here&gt;)`);
+    expect(note.blocks[0]!.text!.text).toBe('Not in the CRM: Demo request from Sam Taylor (Harbourline <!here>)');
+    const why = note.blocks[1]!.text!.text;
+    expect(why).toContain(`${UNDELIVERED_TITLE} after 1 attempt(s): the CRM refused it for good (HTTP 400)`);
+    expect(why).toContain(`The CRM answered 400: ${refused.answer}`);
+    expect(why).toContain(`npm run leads:requeue -- ${rec.id}`);
+    // The lead's details follow, as in a new lead's notification.
+    const all = JSON.stringify(note.blocks);
+    for (const detail of [
+      'Email: sam@harbourline.example',
+      'Quote for 3 sites, please',
+      'From page: https://kartage.com.au/demo',
+    ])
+      expect(all).toContain(detail);
+  });
+
+  it('Slack: without an answer (a CRM that never answered), no answer line; a long answer stays in bounds', async () => {
+    const note = await notify(record({}), { reason: 'still failing after 25 attempt(s) in 19 h', attempts: 25 });
+    expect(JSON.stringify(note.blocks)).not.toContain('The CRM answered');
+    slack.received.length = 0;
+    const long = await notify(record({}), { ...refused, answer: '😀'.repeat(3000) });
+    expectValidBlocks(long.blocks);
+  });
+
+  it('the log notifier: an error line with the reason and the lead named, no contact details', async () => {
+    const lines: { event: string; fields?: Record<string, unknown> }[] = [];
+    const notifier = createLogNotifier((event, fields) => lines.push({ event, fields }));
+    const rec = record({ company: 'Harbourline' });
+    await notifier.notify(rec);
+    await notifier.notify(rec, refused);
+    expect(lines.map((l) => l.event)).toEqual(['lead_notification', 'lead_undelivered_notification']);
+    expect(lines[1]!.fields).toMatchObject({
+      level: 'error',
+      message: UNDELIVERED_TITLE,
+      id: rec.id,
+      name: 'Sam Taylor',
+      company: 'Harbourline',
+      attempts: 1,
+      status: 400,
+      reason: refused.reason,
+    });
+    expect(JSON.stringify(lines)).not.toContain('sam@harbourline.example');
   });
 });
 

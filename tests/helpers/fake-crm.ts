@@ -1,13 +1,14 @@
 /**
  * Local stand-ins for the third-party services a lead reaches, over real HTTP on loopback: HubSpot's form
  * submission API (answers shaped like the real one: 200 `{inlineMessage}`, 400 `{status:'error', errors}`,
- * 401, 404), a signed-webhook receiver and a Slack-compatible incoming webhook. Each can be told to fail
- * (4xx, 5xx), to be slow, or to be down.
+ * 401, 404, and 400 for a field missing from the form definition once told which fields the form has), a
+ * signed-webhook receiver and a Slack-compatible incoming webhook. Each can be told to fail (4xx, 5xx, any
+ * status), to be slow (a long delay is a CRM that hangs), or to be down.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type Mode = 'ok' | '4xx' | '5xx' | 'down' | { delayMs: number };
+export type Mode = 'ok' | '4xx' | '5xx' | 'down' | { delayMs: number } | { status: number };
 
 export interface FakeService<T> {
   url: string;
@@ -30,8 +31,17 @@ async function serve<T>(
   const server: Server = createServer(async (req, res) => {
     if (mode === 'down') return void req.socket.destroy();
     const body = await bodyOf(req);
-    if (typeof mode === 'object') await new Promise((r) => setTimeout(r, (mode as { delayMs: number }).delayMs));
+    const current = mode;
+    if (typeof current === 'object' && 'delayMs' in current) await new Promise((r) => setTimeout(r, current.delayMs));
     if (res.destroyed) return;
+    if (typeof current === 'object' && 'status' in current) {
+      res
+        .writeHead(current.status, { 'Content-Type': 'application/json' })
+        .end(
+          JSON.stringify({ status: 'error', message: `Answering ${current.status} (test)`, correlationId: 'c-any' }),
+        );
+      return;
+    }
     if (mode === '5xx') {
       res
         .writeHead(503, { 'Content-Type': 'application/json' })
@@ -77,9 +87,14 @@ export interface HubSpotSubmission {
   submittedAt: string;
 }
 
-/** HubSpot's `POST /submissions/v3/integration/secure/submit/{portalId}/{formGuid}`. */
-export function startFakeHubSpot(opts: { token: string; portalId: string; formId: string }) {
-  return serve<HubSpotSubmission>((req, raw) => {
+/**
+ * HubSpot's `POST /submissions/v3/integration/secure/submit/{portalId}/{formGuid}`. `setFormFields` gives the
+ * form's definition: a submission with any other field is refused with 400, as HubSpot does after a form edit
+ * removed a field we send (undefined: every field is accepted).
+ */
+export async function startFakeHubSpot(opts: { token: string; portalId: string; formId: string }) {
+  let formFields: Set<string> | undefined;
+  const service = await serve<HubSpotSubmission>((req, raw) => {
     const m = /^\/submissions\/v3\/integration\/secure\/submit\/([^/]+)\/([^/?]+)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !m) return { status: 404, body: { status: 'error', message: 'Not found' } };
     if (req.headers.authorization !== `Bearer ${opts.token}`) {
@@ -107,6 +122,20 @@ export function startFakeHubSpot(opts: { token: string; portalId: string; formId
       };
     }
     const fields = Object.fromEntries((body.fields ?? []).map((f) => [f.name, f.value]));
+    const unknown = Object.keys(fields).filter((name) => formFields && !formFields.has(name));
+    if (unknown.length)
+      return {
+        status: 400,
+        body: {
+          status: 'error',
+          message: 'The request is not valid',
+          correlationId: 'c-form',
+          errors: unknown.map((name) => ({
+            message: `Error in 'fields.${name}'. Field '${name}' is not in the form definition`,
+            errorType: 'FIELD_NOT_IN_FORM_DEFINITION',
+          })),
+        },
+      };
     if (!fields.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(fields.email)) {
       return {
         status: 400,
@@ -128,6 +157,9 @@ export function startFakeHubSpot(opts: { token: string; portalId: string; formId
         submittedAt: body.submittedAt ?? '',
       },
     };
+  });
+  return Object.assign(service, {
+    setFormFields: (names: string[] | undefined) => void (formFields = names && new Set(names)),
   });
 }
 

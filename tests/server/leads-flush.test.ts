@@ -14,7 +14,8 @@ import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
 import { DELIVERY_BOUND_MS, FLUSH_BATCH, flushAll } from '../../src/core/leads.ts';
 import { FLUSH_BUDGET_MS, leadsFlush } from '../../src/operations/leads-flush.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
-import { type FakeService, type HubSpotSubmission, startFakeHubSpot } from '../helpers/fake-crm.ts';
+import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
+import { type FakeService, type HubSpotSubmission, startFakeHubSpot, startFakeSlack } from '../helpers/fake-crm.ts';
 
 const auth = { token: 'pat-na1-test', portalId: '123456', formId: '0b8f0c9e-1111-4c6b-9a8e-0a5c3e2b7d11' };
 /** Longer than any test here: the CRM takes the request and never answers in time. */
@@ -79,18 +80,44 @@ describe('the cron flush with the CRM hanging', () => {
     }, 20_000);
   }
 
+  it('with the CRM refusing for good and the sales webhook hanging: all dead letters, still within its time', async () => {
+    const { store, ids } = await queued(FLUSH_BATCH, 'refused');
+    hubspot.setMode({ status: 400 });
+    const slack = await startFakeSlack();
+    slack.setMode(HANG);
+    try {
+      const events: string[] = [];
+      const notifier = createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au', timeoutMs: 30_000 });
+      const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: BOUND_MS });
+      const started = Date.now();
+      const r = await flushAll(
+        { sink, store, log: (e) => events.push(e), notifier, now: Date.now },
+        BUDGET_MS,
+        BOUND_MS,
+      );
+      // The notices get one more bound at most; the dead letters do not wait for them.
+      expect(Date.now() - started).toBeLessThan(BUDGET_MS + BOUND_MS + SLACK_MS);
+      expect(r).toEqual({ delivered: 0, failed: 0, deadLettered: FLUSH_BATCH, quarantined: 0, remaining: 0 });
+      expect(new Set((await store.deadLetters()).map((l) => l.id))).toEqual(new Set(ids));
+      expect(events.filter((e) => e === 'lead_dead_lettered')).toHaveLength(FLUSH_BATCH);
+      expect(events).toContain('lead_notify_failed');
+    } finally {
+      await slack.stop();
+    }
+  });
+
   it('a budget that cannot cover one delivery claims nothing', async () => {
     const { store } = await queued(3, 'none');
     hubspot.setMode(HANG);
     const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: BOUND_MS });
     const r = await flushAll({ sink, store, log, now: Date.now }, BOUND_MS - 1, BOUND_MS);
-    expect(r).toEqual({ delivered: 0, failed: 0, quarantined: 0, remaining: 3 });
+    expect(r).toEqual({ delivered: 0, failed: 0, deadLettered: 0, quarantined: 0, remaining: 3 });
     hubspot.setMode('ok');
     expect((await flushAll({ sink, store, log, now: Date.now })).delivered).toBe(3);
   });
 
-  it("the cron function's budget and one delivery bound fit in its maxDuration", () => {
-    expect(FLUSH_BUDGET_MS + DELIVERY_BOUND_MS).toBeLessThan(
+  it("the cron function's budget, one delivery bound and one for the dead letters' notices fit in maxDuration", () => {
+    expect(FLUSH_BUDGET_MS + 2 * DELIVERY_BOUND_MS).toBeLessThan(
       (leadsFlush.serve as { maxDuration: number }).maxDuration * 1000,
     );
   });

@@ -375,7 +375,8 @@ describe('the HubSpot sink against a local fake of its form API', () => {
     expect(await store.outboxSize()).toBe(0);
   });
 
-  for (const mode of ['5xx', '4xx', 'down', { delayMs: 1_500 }] as const) {
+  // A 4xx is a refusal for good: the flush moves it to the dead letters instead (the test after this loop).
+  for (const mode of ['5xx', 'down', { delayMs: 1_500 }] as const) {
     it(`CRM ${typeof mode === 'string' ? mode : 'slow'}: the lead goes to the outbox, the answer is still 200, and the flush replays it`, async () => {
       hubspot.setMode(mode);
       const before = hubspot.received.length;
@@ -394,6 +395,7 @@ describe('the HubSpot sink against a local fake of its form API', () => {
       expect(await flushOutbox({ sink, store, log })).toEqual({
         delivered: 0,
         failed: 1,
+        deadLettered: 0,
         quarantined: 0,
         remaining: 1,
       });
@@ -402,6 +404,7 @@ describe('the HubSpot sink against a local fake of its form API', () => {
       expect(await flushOutbox({ sink, store, log })).toEqual({
         delivered: 1,
         failed: 0,
+        deadLettered: 0,
         quarantined: 0,
         remaining: 0,
       });
@@ -414,6 +417,39 @@ describe('the HubSpot sink against a local fake of its form API', () => {
       expect(new Set(copies.map((x) => x.fields.kartage_lead_id)).size).toBe(1);
     });
   }
+
+  it('CRM 4xx: the lead goes to the outbox, the answer is still 200; the flush moves it to the dead letters, sales told, and a re-queue delivers it once', async () => {
+    hubspot.setMode('4xx');
+    const before = hubspot.received.length;
+    const message = 'while "4xx"';
+    const r = await postJson(`${s.url}/api/lead`, { ...good, message }, { from: nextClient() });
+    expect(r.status).toBe(200);
+    expect(await store.outboxSize()).toBe(1);
+    expect(s.events.map((e) => e.event)).toEqual(expect.arrayContaining(['lead_sink_failed', 'lead_queued']));
+    const undelivered = () => slack.received.filter((m) => /^A lead could not be delivered to the CRM/.test(m.text));
+    // Refused for good: no retry, a dead letter with the CRM's answer after one attempt, and sales told.
+    const flushed: Record<string, unknown>[] = [];
+    const log = (event: string, fields?: Record<string, unknown>) => flushed.push({ event, ...fields });
+    const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
+    const notifier = createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au' });
+    expect(await flushOutbox({ sink, store, log, notifier })).toEqual({
+      delivered: 0,
+      failed: 0,
+      deadLettered: 1,
+      quarantined: 0,
+      remaining: 0,
+    });
+    expect(flushed).toMatchObject([{ event: 'lead_dead_lettered', attempts: 1, status: 400 }]);
+    const [letter] = await store.deadLetters();
+    expect(letter).toMatchObject({ status: 400, answer: expect.stringContaining('BLOCKED_EMAIL') });
+    expect(undelivered()).toHaveLength(1);
+    expect(JSON.stringify(undelivered()[0].blocks)).toContain(good.email);
+    hubspot.setMode('ok');
+    expect(await store.deadLetterRequeue(letter!.id)).toBe(true);
+    expect(await flushOutbox({ sink, store, log, notifier })).toMatchObject({ delivered: 1, remaining: 0 });
+    const copies = hubspot.received.slice(before).filter((x) => x.fields.message === message);
+    expect(copies.map((x) => x.fields.kartage_lead_id)).toEqual([letter!.id]);
+  });
 
   it('CRM down and the outbox unwritable: 502 telling the person to use the chat; nothing half-written; a retry with the same key works once things recover', async () => {
     hubspot.setMode('down');
