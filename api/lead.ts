@@ -1,4 +1,4 @@
-// The submitLead operation (src/operations/submit-lead.ts) as a Vercel function.
+// The submitLead operation (src/operations/submit-lead.ts) as a Vercel function. Written by npm run gen:vercel.
 import { submitLead } from '../src/operations/submit-lead.ts';
 import { vercelFunction } from '../src/http/vercel.ts';
 

@@ -1,4 +1,4 @@
-// The mcp operation (src/operations/mcp.ts, made in src/operations/index.ts) as a Vercel function.
+// The mcp operation (src/operations/index.ts) as a Vercel function. Written by npm run gen:vercel.
 import { mcp } from '../src/operations/index.ts';
 import { vercelFunction } from '../src/http/vercel.ts';
 

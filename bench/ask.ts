@@ -3,7 +3,8 @@
  * over the data folders the build writes (`ask-index.json` and `meta.json`, the ask need's files).
  *
  * Quality: scoreAsk (tests/helpers/ask-metrics.ts) over each judged set of ASK_SETS (tests/data/ask-*.json: the
- * tuning set and four held-out sets, each with how it has been used), with the real askSite over the project build's ask index, beside a plain library baseline:
+ * tuning set and the held-out sets, each with how it has been used), with the real askSite over the project
+ * build's ask index, beside a plain library baseline:
  * MiniSearch with its default options over the same sections (fields: the section's text, its heading and its
  * page's title), answering with its top sections as sources (the best one's text as the answer) and `answered`
  * whenever it returns a hit. It has no handoff and no pricing arithmetic, so those figures do not apply to it.

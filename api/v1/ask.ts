@@ -1,4 +1,4 @@
-// The askSite operation (src/operations/ask-site.ts) as a Vercel function.
+// The askSite operation (src/operations/ask-site.ts) as a Vercel function. Written by npm run gen:vercel.
 import { askSite } from '../../src/operations/ask-site.ts';
 import { vercelFunction } from '../../src/http/vercel.ts';
 

@@ -1,7 +1,7 @@
 /**
- * @module vercel.json and middleware.ts's matcher and data files, generated from the route table (`npm run
- * gen:vercel`); tests prove the committed vercel.json and middleware.ts's generated block equal this output,
- * so Vercel, the middleware and the local server cannot drift.
+ * @module vercel.json, middleware.ts's matcher and data files, and the api/ function files, generated from the
+ * operation list and route table (`npm run gen:vercel`); tests prove the committed files equal this output, so
+ * Vercel, the middleware and the local server cannot drift.
  *
  * Clean URLs (`/pricing` served from `pricing.html`) are spelled out instead of `cleanUrls: true`: Vercel's
  * cleanUrls redirect `^/(?:(.+)/)?index(?:\.html)?/?$` runs before the middleware and would send getPage
@@ -9,7 +9,8 @@
  * local server does: `.html` URLs redirect to the clean URL, and a clean URL that is not a file is
  * rewritten to its `.html` file after the filesystem check. Neither touches `/api/`.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { functionPath, headerRules } from '../contract/routes.ts';
 import { DATA_DIR } from '../core/content.ts';
@@ -241,6 +242,53 @@ export function withMiddlewareBlock(source: string): string {
   return source.slice(0, start) + middlewareBlock() + source.slice(end + MIDDLEWARE_BLOCK.end.length);
 }
 
+// --- api/: one Vercel function file per function operation ---------------------------------------------------
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const OPERATIONS_DIR = join(ROOT, 'src', 'operations');
+
+/**
+ * The module that exports operation `id` (`export const <id> =` in src/operations/): its own file, or the list
+ * (index.ts) for an operation the list makes (mcp, which offers the list's OpenAPI document).
+ */
+function moduleOf(id: string): string {
+  const files = readdirSync(OPERATIONS_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
+  const own = files.find((f) =>
+    new RegExp(`^export const ${id} = `, 'm').test(readFileSync(join(OPERATIONS_DIR, f), 'utf8')),
+  );
+  if (own) return join(OPERATIONS_DIR, own);
+  if (new RegExp(`^export const ${id} = `, 'm').test(readFileSync(join(OPERATIONS_DIR, 'index.ts'), 'utf8')))
+    return join(OPERATIONS_DIR, 'index.ts');
+  throw new Error(`no file in src/operations/ says "export const ${id} = ": name the operation's const by its id`);
+}
+
+/** api/<fn>.ts of every function operation, as `npm run gen:vercel` writes it: path -> text. */
+export function apiFiles(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const op of operations) {
+    const fn = functionOf(op);
+    if (!fn) continue;
+    const file = join(ROOT, 'api', `${fn}.ts`);
+    const from = (target: string) => {
+      const r = relative(dirname(file), target).split('\\').join('/');
+      return r.startsWith('.') ? r : `./${r}`;
+    };
+    const module = moduleOf(op.id);
+    out.set(
+      file,
+      [
+        `// The ${op.id} operation (${relative(ROOT, module)}) as a Vercel function. Written by npm run gen:vercel.`,
+        `import { ${op.id} } from '${from(module)}';`,
+        `import { vercelFunction } from '${from(join(ROOT, 'src', 'http', 'vercel.ts'))}';`,
+        '',
+        `export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = vercelFunction(${op.id});`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return out;
+}
+
 export const VERCEL_JSON = fileURLToPath(new URL('../../vercel.json', import.meta.url));
 export const MIDDLEWARE_FILE = fileURLToPath(new URL('../../middleware.ts', import.meta.url));
 
@@ -249,4 +297,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`wrote ${VERCEL_JSON}`);
   writeFileSync(MIDDLEWARE_FILE, withMiddlewareBlock(readFileSync(MIDDLEWARE_FILE, 'utf8')));
   console.log(`wrote the generated block of ${MIDDLEWARE_FILE}`);
+  for (const [file, text] of apiFiles()) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  console.log(`wrote ${apiFiles().size} function files in api/`);
 }

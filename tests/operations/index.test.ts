@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { buildVercelConfig } from '../../src/build/vercel-config.ts';
+import { apiFiles, buildVercelConfig } from '../../src/build/vercel-config.ts';
 import { functionPath } from '../../src/contract/routes.ts';
 import { functionOf } from '../../src/http/operation.ts';
 import { functionRoutes, matchOperation, operations, routes } from '../../src/operations/index.ts';
@@ -31,6 +31,11 @@ describe('one operation list, everything derived from it', () => {
     );
     const bound = new Set(operations.map((op) => `${functionOf(op)}.ts`));
     for (const f of files) expect(bound.has(f.split(sep).join('/')), `api/${f}`).toBe(true);
+  });
+
+  it('the api/ files are what npm run gen:vercel writes from the operation list', () => {
+    for (const [file, text] of apiFiles())
+      expect(readFileSync(file, 'utf8'), `${file}: run npm run gen:vercel`).toBe(text);
   });
 
   it('each api/ file binds its own operation, every method included', async () => {
