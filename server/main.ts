@@ -138,9 +138,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
         time: new Date().toISOString(),
         method: req.method,
         path: (req.url ?? '').slice(0, 500),
-        status,
+        // A client that left before the answer never got it: logged as nginx's 499, not as what was answered.
+        status: controller.signal.aborted ? 499 : status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         id,
+        ...(controller.signal.aborted ? { note: 'client closed the connection' } : {}),
       }),
     );
   });
