@@ -14,14 +14,17 @@
  * 6. The embedded file attacked: a corrupt kartage.db at start (moved aside, the site serves, leads queue),
  *    another process holding its write lock (pages answered meanwhile, the waiting lead recorded after),
  *    then kill -9 and a damaged WAL: every lead answered 200 delivered after a restart and a flush.
+ * 7. The CRM refuses for good: HubSpot's form lost a field we send (400 for every lead carrying it). After a
+ *    flush every lead answered 200 is in the CRM or in the dead letters with a sales notice, none left in the
+ *    outbox; once the form is fixed, `leads:requeue --all` and a flush deliver each refused lead exactly once.
  *
  * Writes bench/faults.json and bench/faults.md; exits 1 when a promise does not hold.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeHubSpot } from '../tests/helpers/fake-crm.ts';
+import { startFakeHubSpot, startFakeSlack } from '../tests/helpers/fake-crm.ts';
 import { startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
 import { BENCH_DIR, loopbackAddress, ROOT, send, sleep, table } from './lib.ts';
@@ -99,6 +102,29 @@ function flush(env: Record<string, string>): Promise<{ code: number | null; line
     child.stdout!.on('data', (c: Buffer) => (out += c));
     child.stderr!.on('data', (c: Buffer) => (out += c));
     child.once('exit', (code) => ok({ code, line: out.trim().split('\n').at(-1) ?? '' }));
+  });
+}
+
+/**
+ * A `server/` script with `args` and `env`: its exit code, its outputs apart, and stdout's last line (the log
+ * lines on stderr cannot end up after it, whatever order the two pipes are read in).
+ */
+function command(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string; line: string }> {
+  return new Promise((ok) => {
+    const child = spawn(process.execPath, [join(ROOT, 'server', script), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c));
+    child.stderr!.on('data', (c: Buffer) => (err += c));
+    child.once('exit', (code) => ok({ code, out, err, line: out.trim().split('\n').at(-1) ?? '' }));
   });
 }
 
@@ -310,6 +336,94 @@ try {
     check(scenario, 'lost after kill -9 and a damaged WAL (200 but never delivered)', lost, '0', lost === 0);
     check(scenario, 'flush after restart', result.line, 'outbox empty', /left in the outbox 0/.test(result.line));
     await stop(restarted);
+  }
+
+  // 7. The CRM refuses for good: the form lost `kartage_segment`, so HubSpot answers 400 to every lead with a
+  // segment (and takes the others). Sales get a Slack notice for each lead the CRM did not take.
+  {
+    const scenario = 'CRM refuses for good (400: a field not on the form)';
+    const slack = await startFakeSlack();
+    try {
+      const env = { ...crmEnv, KARTAGE_VAR_DIR: await tempDir(), SALES_WEBHOOK_URL: slack.url };
+      const server = await startServer(env);
+      servers.push(server);
+      hubspot.setMode('ok');
+      hubspot.setFormFields(
+        ['email', 'firstname', 'lastname', 'company', 'phone', 'country', 'message'].concat(
+          ['intent', 'warehouses', 'moves', 'lead_id'].map((f) => `kartage_${f}`),
+        ),
+      );
+      const answers: { marker: string; status: number; refused: boolean }[] = [];
+      for (let i = 0; i < 40; i++) {
+        const marker = `s7-${i}`;
+        const refused = i % 2 === 0;
+        const body = JSON.parse(leadBody(marker));
+        const r = await send(new URL(`${server.url}/api/lead`), {
+          method: 'POST',
+          body: JSON.stringify(refused ? { ...body, segment: 'International' } : body),
+          localAddress: loopbackAddress(67, i),
+          timeoutMs: 20_000,
+        });
+        answers.push({ marker, status: r.status, refused });
+      }
+      const result = await command('leads-flush.ts', [], env);
+      const file = join(env.KARTAGE_VAR_DIR, 'dead-letters.jsonl');
+      // The file first: a version without --dead-letters then writes its lead table there, not to a stray file.
+      const exported = await command('leads-export.ts', [file, '--dead-letters'], env);
+      const dead = new Set(
+        (await readFile(file, 'utf8').catch(() => ''))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => String(JSON.parse(l).record?.lead?.message)),
+      );
+      const notices = slack.received
+        .filter((m) => /^A lead could not be delivered to the CRM/.test(String(m.text)))
+        .map((m) => JSON.stringify(m));
+      const noticed = (marker: string) => notices.some((n) => n.includes(JSON.stringify(marker)));
+      const ok = answers.filter((a) => a.status === 200);
+      const got = delivered();
+      const parked = ok.filter((a) => !got.has(a.marker) && !(dead.has(a.marker) && noticed(a.marker)));
+      check(scenario, 'answered 200', ok.length, '40', ok.length === 40);
+      check(
+        scenario,
+        'in neither the CRM nor the dead letters with a notice (200 but parked)',
+        parked.length,
+        '0',
+        parked.length === 0,
+      );
+      check(scenario, 'flush', result.line, 'outbox empty', /left in the outbox 0/.test(result.line));
+      check(scenario, 'flush exit code', String(result.code), '3 (dead letters made)', result.code === 3);
+      const inCrm = ok.filter((a) => got.has(a.marker)).length;
+      report(scenario, 'in the CRM / in the dead letters / notices', `${inCrm} / ${dead.size} / ${notices.length}`);
+      report(scenario, 'dead-letter export', exported.err.trim().split('\n').at(-1) ?? '');
+
+      // The form fixed: every refused lead re-queued once and delivered exactly once.
+      hubspot.setFormFields(undefined);
+      const requeue = await command('leads-requeue.ts', ['--all'], env);
+      const again = await command('leads-flush.ts', [], env);
+      const copies = answers
+        .filter((a) => a.refused)
+        .map((a) => hubspot.received.filter((x) => x.fields.message === a.marker).length);
+      check(scenario, 're-queue --all', String(requeue.code), '0', requeue.code === 0);
+      check(
+        scenario,
+        'flush after the fix',
+        again.line,
+        'delivered 20, dead-lettered 0, outbox empty',
+        /^delivered 20, retrying 0, dead-lettered 0, .*left in the outbox 0$/.test(again.line),
+      );
+      check(
+        scenario,
+        'copies of each refused lead in the CRM after the fix',
+        [...new Set(copies)].join(' '),
+        '1',
+        copies.every((c) => c === 1),
+      );
+      await stop(server);
+    } finally {
+      hubspot.setFormFields(undefined);
+      await slack.stop();
+    }
   }
 
   // 4 and 5: Upstash through a real redis-server.
