@@ -164,7 +164,9 @@ export async function sendResponse(
   if (cookies.length) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
   if (!response.body || isHead) {
-    await response.body?.cancel().catch(() => {});
+    // Not awaited: a body teed for a second reader (the tests' contract check reads a clone) settles its cancel
+    // only once both branches are done, so waiting here would hold a HEAD answer for ever.
+    response.body?.cancel().catch(() => {});
     await end(res);
     return;
   }
