@@ -7,7 +7,20 @@ interface Range {
   specificity: number;
 }
 
+/**
+ * The last header parsed and its ranges: a request asks about its one Accept header several times (markdown or
+ * not, then which of HTML, JSON and markdown ranks first), so each header is parsed once, not once per question
+ * (a 14 KB header used to cost six parses a request).
+ */
+let last: { header: string; ranges: Range[] } | undefined;
+let parses = 0;
+
+/** How many Accept headers have been parsed since start (to check that a request parses its header once). */
+export const acceptParses = () => parses;
+
 function parseAccept(header: string): Range[] {
+  if (last?.header === header) return last.ranges;
+  parses++;
   const out: Range[] = [];
   for (const part of header.split(',')) {
     const [range, ...params] = part.trim().split(';');
@@ -23,6 +36,7 @@ function parseAccept(header: string): Range[] {
     }
     out.push({ type, subtype, q, specificity: type === '*' ? 0 : subtype === '*' ? 1 : 2 });
   }
+  last = { header, ranges: out };
   return out;
 }
 
