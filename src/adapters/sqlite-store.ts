@@ -686,23 +686,41 @@ export function createSqliteSink(file: string): LeadSink {
   };
 }
 
+/**
+ * `fn` on the durable connection with the long busy timeout: for the commands and tests that read the file
+ * (export, backup) while a server writes it; they serve no requests, so they may block while they wait.
+ */
+function patiently<T>(file: string, fn: (durable: DatabaseSync) => T): T {
+  const { durable } = openDatabase(file);
+  durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);
+  try {
+    return fn(durable);
+  } finally {
+    durable.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
+  }
+}
+
 /** Every lead in the local lead table, oldest first. */
 export function readLeads(file: string): LeadRecord[] {
-  const { durable } = openDatabase(file);
-  return (prepared(durable, 'SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map(
-    (r) => JSON.parse(r.record) as LeadRecord,
+  return patiently(file, (durable) =>
+    (prepared(durable, 'SELECT record FROM leads ORDER BY n').all() as { record: string }[]).map(
+      (r) => JSON.parse(r.record) as LeadRecord,
+    ),
   );
 }
 
 /** What sits in quarantine: entries that could not be read, with the reason, for a person to look at. */
 export function readQuarantine(file: string): { id: string | null; payload: string; reason: string; at: number }[] {
-  const { durable } = openDatabase(file);
-  return prepared(durable, 'SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as {
-    id: string | null;
-    payload: string;
-    reason: string;
-    at: number;
-  }[];
+  return patiently(
+    file,
+    (durable) =>
+      prepared(durable, 'SELECT id, payload, reason, at FROM quarantine ORDER BY n').all() as {
+        id: string | null;
+        payload: string;
+        reason: string;
+        at: number;
+      }[],
+  );
 }
 
 /**
@@ -711,13 +729,7 @@ export function readQuarantine(file: string): { id: string | null; payload: stri
  */
 export function backupDatabase(file: string, target: string): { leads: number; outbox: number } {
   if (existsSync(target)) throw new Error(`${target} exists; the backup never overwrites a file`);
-  const { durable } = openDatabase(file);
-  durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);
-  try {
-    prepared(durable, 'VACUUM INTO ?').run(target);
-  } finally {
-    durable.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
-  }
+  patiently(file, (durable) => prepared(durable, 'VACUUM INTO ?').run(target));
   const copy = new DatabaseSync(target, { readOnly: true });
   try {
     const count = (table: string) =>

@@ -81,16 +81,46 @@ function canonical(value: Record<string, unknown>): string {
   return JSON.stringify(
     Object.keys(value)
       .sort()
-      .map((k) => {
-        let v: string;
-        try {
-          v = JSON.stringify(value[k]) ?? 'undefined';
-        } catch {
-          v = '(unserialisable)';
-        }
-        return [k, v];
-      }),
+      .map((k) => [k, serialised(value[k])]),
   );
+}
+
+/**
+ * `JSON.stringify` of a parsed JSON value, without recursion (a body nested 10,000 levels deep fits in 64 KB, and
+ * `JSON.stringify` throws past about 4,400): the same text, so a difference at any depth changes the fingerprint.
+ */
+export function serialised(root: unknown): string {
+  if (root === undefined) return 'undefined';
+  const out: string[] = [];
+  type Frame = { items: unknown[]; keys?: string[]; at: number };
+  const stack: Frame[] = [];
+  const open = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') {
+      out.push(JSON.stringify(v) ?? 'null');
+      return;
+    }
+    if (Array.isArray(v)) {
+      out.push('[');
+      stack.push({ items: v, at: 0 });
+      return;
+    }
+    const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    out.push('{');
+    stack.push({ items: keys.map((k) => (v as Record<string, unknown>)[k]), keys, at: 0 });
+  };
+  open(root);
+  while (stack.length) {
+    const frame = stack.at(-1)!;
+    if (frame.at === frame.items.length) {
+      stack.pop();
+      out.push(frame.keys ? '}' : ']');
+      continue;
+    }
+    if (frame.at > 0) out.push(',');
+    if (frame.keys) out.push(`${JSON.stringify(frame.keys[frame.at])}:`);
+    open(frame.items[frame.at++]);
+  }
+  return out.join('');
 }
 
 async function sha256(text: string): Promise<string> {

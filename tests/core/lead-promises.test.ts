@@ -11,7 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { validateLead } from '../../src/core/lead-validation.ts';
-import { sandboxLead, submitLead } from '../../src/core/leads.ts';
+import fc from 'fast-check';
+import { sandboxLead, serialised, submitLead } from '../../src/core/leads.ts';
 import type { LeadRecord, LeadSink } from '../../src/core/ports.ts';
 
 /** The contract's numbers, as written there. */
@@ -131,5 +132,17 @@ describe('exactly at the maximum length, every bounded field (SPEC "Lead" and "L
 
   it('an Idempotency-Key one character over is refused', () => {
     expect(sandboxLead(at, 'k'.repeat(CONTRACT.max.idempotencyKey + 1)).status).toBe(422);
+  });
+});
+
+describe('the payload fingerprint', () => {
+  it('serialises any JSON value as JSON.stringify does, without recursion', () => {
+    fc.assert(fc.property(fc.jsonValue(), (v) => serialised(v) === JSON.stringify(v)));
+  });
+
+  it('tells two values apart that differ 10,000 levels down (JSON.stringify gives up near 4,400)', () => {
+    const deep = (leaf: number) => JSON.parse(`${'['.repeat(10_000)}${leaf}${']'.repeat(10_000)}`) as unknown;
+    expect(() => JSON.stringify(deep(1))).toThrow(RangeError);
+    expect(serialised(deep(1))).not.toBe(serialised(deep(2)));
   });
 });
