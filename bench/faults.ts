@@ -17,6 +17,8 @@
  * 7. The CRM refuses for good: HubSpot's form lost a field we send (400 for every lead carrying it). After a
  *    flush every lead answered 200 is in the CRM or in the dead letters with a sales notice, none left in the
  *    outbox; once the form is fixed, `leads:requeue --all` and a flush deliver each refused lead exactly once.
+ * 8. Upstash, a client over its budget: reads, unknown API paths and 405s all spend the read budget, and
+ *    300 requests past it are refused with no Redis command (the instance remembers the refusal).
  *
  * Writes bench/faults.json and bench/faults.md; exits 1 when a promise does not hold.
  */
@@ -25,7 +27,7 @@ import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeHubSpot, startFakeSlack } from '../tests/helpers/fake-crm.ts';
-import { startRedis } from '../tests/helpers/redis-server.ts';
+import { RespConnection, startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
 import { BENCH_DIR, loopbackAddress, ROOT, send, sleep, table } from './lib.ts';
 
@@ -586,6 +588,55 @@ try {
       hubspot.received.filter((s) => s.fields.message === 's5').length === 1,
     );
     await stop(c);
+
+    // 8. A client over its budget costs no Redis call: past its first 429 the instance refuses it from memory
+    // until the reset, and requests that read nothing (405s, preflights, unknown API paths) spend a read unit.
+    {
+      const s8 = 'Upstash, a client over its budget';
+      const processed = async () => {
+        const conn = await RespConnection.connect(redis.port);
+        try {
+          const [info] = await conn.send([['INFO', 'stats']]);
+          return Number(/total_commands_processed:(\d+)/.exec(String(info))?.[1]);
+        } finally {
+          conn.close();
+        }
+      };
+      await awayFromMinuteEdge(20);
+      const from = '127.68.0.7';
+      const spent = await pool(
+        Array.from({ length: 130 }, (_, i) => async () => {
+          const path = ['/api/v1/pages?limit=1', '/api/v1/nothing', '/api/v1/search?q=x'][i % 3]!;
+          const method = i % 3 === 2 ? 'DELETE' : 'GET';
+          return (await send(new URL(`${a.url}${path}`), { method, localAddress: from })).status;
+        }),
+        4,
+      );
+      check(
+        s8,
+        '130 reads, unknown paths and 405s from one address: refused',
+        spent.filter((x) => x === 429).length,
+        'exactly 10 (the budget is 120, whatever the request)',
+        spent.filter((x) => x === 429).length === 10,
+      );
+      const before = await processed();
+      const refused = await pool(
+        Array.from(
+          { length: 300 },
+          () => async () => (await send(new URL(`${a.url}/api/v1/pages?limit=1`), { localAddress: from })).status,
+        ),
+        16,
+      );
+      const commands = (await processed()) - before;
+      check(
+        s8,
+        '300 more reads: refused',
+        refused.filter((x) => x === 429).length,
+        '300',
+        refused.every((x) => x === 429),
+      );
+      check(s8, 'Redis commands for them', commands, 'at most 2 (the INFO calls)', commands <= 2);
+    }
     await stop(a);
     await stop(b);
   } finally {
