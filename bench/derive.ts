@@ -13,6 +13,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { deriveSite, type DeriveTimings as StepTimings } from '../src/build/derive.ts';
+import { readEnv } from '../src/config.ts';
 
 export interface DeriveTimings extends StepTimings {
   pages: number;
@@ -27,7 +28,15 @@ export async function timedDerive(
   cacheDir?: string,
 ): Promise<DeriveTimings> {
   const workers = Number(process.env.BENCH_DERIVE_WORKERS) || undefined;
-  const { pages, timings } = await deriveSite({ distDir, dataDir, origin, workers, pagefind, cacheDir });
+  const { pages, timings } = await deriveSite({
+    distDir,
+    dataDir,
+    origin,
+    workers,
+    pagefind,
+    cacheDir,
+    timings: readEnv(process.env).KARTAGE_DERIVE_TIMINGS,
+  });
   return { pages: pages.length, workers, ...timings };
 }
 

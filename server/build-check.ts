@@ -26,7 +26,8 @@ export function buildReason(root = ROOT): string | undefined {
   if (Math.max(...SOURCES.map((s) => newest(join(root, s)))) > built.mtimeMs)
     return 'sources changed since the last build';
   const origin = (JSON.parse(readFileSync(marker, 'utf8')) as { origin: string }).origin;
-  if (origin !== siteUrl()) return `SITE_URL changed (${origin} -> ${siteUrl()})`;
+  const wanted = siteUrl(process.env);
+  if (origin !== wanted) return `SITE_URL changed (${origin} -> ${wanted})`;
   return undefined;
 }
 

@@ -47,7 +47,8 @@ export function outputReason(root = ROOT): string | undefined {
   const content = join(root, '.vercel', 'output', 'functions', 'middleware.func', 'build', 'content.json');
   if (!existsSync(content)) return 'the middleware bundle has no content.json';
   const origin = (JSON.parse(readFileSync(content, 'utf8')) as { origin: string }).origin;
-  if (origin !== siteUrl()) return `SITE_URL changed (${origin} -> ${siteUrl()})`;
+  const wanted = siteUrl(process.env);
+  if (origin !== wanted) return `SITE_URL changed (${origin} -> ${wanted})`;
   return undefined;
 }
 

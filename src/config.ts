@@ -183,8 +183,8 @@ export function siteOrigin(env: Env): string {
 
 /**
  * `siteOrigin` of an environment, for the scripts that need the origin alone (server/build-check.ts,
- * server/vercel-build.ts); they call it bare, so the process's environment is the default here.
+ * server/vercel-build.ts pass `process.env`).
  */
-export function siteUrl(raw: Record<string, string | undefined> = process.env): string {
+export function siteUrl(raw: Record<string, string | undefined>): string {
   return siteOrigin(readEnv(raw));
 }
