@@ -135,6 +135,7 @@ function weight(network: NetworkItem[]) {
 async function main(): Promise<void> {
   // The local server over the current build, with a store and lead file of its own (Lighthouse sends no leads).
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createMemoryStore(),
     sink: { name: 'none', deliver: async () => {} },

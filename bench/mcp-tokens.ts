@@ -96,12 +96,12 @@ export async function measure(url: string): Promise<McpTokenRow[]> {
 
 /** Starts the local server over `dataDir` (default the project build) and measures every call. */
 export async function runMcpTokens(dataDir = join(ROOT, 'build')): Promise<McpTokenReport> {
-  const deps = createDeps({ dataDir });
+  const deps = createDeps({ env: process.env, dataDir });
   const server = await startServer({ host: '127.0.0.1', port: 0, root: ROOT, deps, log: () => {} });
   try {
     const rows = await measure(server.url.replace('127.0.0.1', 'localhost'));
     return {
-      pages: deps.content().entries().length,
+      pages: deps.content.entries().length,
       encoding: 'o200k_base',
       tokenizer: 'gpt-tokenizer',
       rows,

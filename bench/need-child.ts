@@ -42,7 +42,7 @@ switch (need) {
     );
     break;
   case 'ask': {
-    // askSite as the operation calls it (the price list as the build ships it; deps.pricing() checks its schema too)
+    // askSite as the operation calls it (the price list as the build ships it; deps.pricing checks its schema too)
     const { askSite, pricing } = assistant!;
     const now = Date.parse('2026-11-25T02:00:00Z'); // within support hours, as bench/ask.ts
     const r = askSite({ index: src.askIndex(), pricing: pricing as Pricing, origin: src.origin, now }, { question });

@@ -76,6 +76,7 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
 
   const dir = await mkdtemp(join(tmpdir(), 'kartage-trips-'));
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createUpstashStore({ url: bridge.url, token: bridge.token, prefix: `bench${process.pid}`, timeoutMs: 2000 }),
     sink: createSqliteSink(join(dir, 'kartage.db')),

@@ -25,6 +25,7 @@ const distDir = env.BENCH_DIST_DIR || join(PROJECT_ROOT, 'dist');
 const varDir = mkdtempSync(join(tmpdir(), 'kartage-bench-var-'));
 const upstash = env.UPSTASH_REDIS_REST_URL && env.UPSTASH_REDIS_REST_TOKEN;
 const deps = createDeps({
+  env,
   dataDir,
   ...(upstash ? {} : { store: createSqliteStore({ file: join(varDir, 'kartage.db') }) }),
   sink: createSqliteSink(join(varDir, 'kartage.db')),
@@ -40,7 +41,7 @@ const running = await startServer({
   trustProxy: env.BENCH_TRUST_PROXY === '1',
   log: quiet ? () => {} : (line) => process.stdout.write(`${line}\n`),
 });
-deps.content().searchIndex(); // load the index now, as a warm instance has it
+deps.content.searchIndex(); // load the index now, as a warm instance has it
 
 process.on('message', async (msg: { type: string; gc?: boolean }) => {
   if (msg.type === 'memory') {

@@ -94,7 +94,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
       const page404 = await files.resolve('/404.html');
       if (page404) return files.serve(request, page404, '/404.html', { 'Cache-Control': 'no-store' }, 404);
     }
-    return notFound(request, path, opts.deps.content().origin);
+    return notFound(request, path, opts.deps.content.origin);
   }
 
   async function route(request: Request): Promise<Response> {

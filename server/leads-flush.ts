@@ -7,10 +7,11 @@
  * Exit code: 0 all delivered; 1 entries left in the outbox (retrying); 3 none left, but this run moved leads
  * to the dead letters (a person must act: `npm run leads:export -- --dead-letters`, `npm run leads:requeue`).
  */
+import { parseConfig } from '../src/adapters/config.ts';
 import { createDeps } from '../src/adapters/deps.ts';
 import { flushAll } from '../src/core/leads.ts';
 
-const d = createDeps();
+const d = createDeps({ config: parseConfig(process.env) });
 console.log(`flushing the lead outbox: ${d.store.describe()} -> ${d.sink.name}`);
 const total = await flushAll(d);
 const [quarantine, dead] = await Promise.all([d.store.quarantineSize(), d.store.deadLetterSize()]);

@@ -24,14 +24,17 @@ const RESPONDED = Symbol('responded');
 
 export const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
-export interface ServerOptions {
+/**
+ * The server's dependencies, ready-made (tests, benchmarks), or the settings they are built from (`main`
+ * passes the environment's, read once).
+ */
+export type ServerOptions = ({ deps: Deps; config?: never } | { config: Config; deps?: never }) & ServerSettings;
+
+export interface ServerSettings {
   host?: string;
   port?: number;
   root?: string;
   distDir?: string;
-  deps?: Deps;
-  /** The settings `deps` is built from when not given (`main` passes the environment's, read once). */
-  config?: Config;
   trustProxy?: boolean;
   /** Where request log lines go (default stdout). */
   log?: (line: string) => void;
@@ -67,10 +70,10 @@ function batchedStdout(): (line: string) => void {
   };
 }
 
-export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const root = opts.root ?? PROJECT_ROOT;
-  const deps = opts.deps ?? createDeps({ config: opts.config, dataDir: join(root, 'build') });
-  deps.content(); // fail at start, not on the first request, when the build is missing
+  const deps = opts.deps !== undefined ? opts.deps : createDeps({ config: opts.config, dataDir: join(root, 'build') });
+  void deps.content; // loaded now: fail at start, not on the first request, when the build is missing
   const app = await createApp({ distDir: opts.distDir ?? join(root, 'dist'), deps });
   const log = opts.log ?? batchedStdout();
   const host = opts.host ?? '127.0.0.1';
@@ -192,7 +195,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 export async function main(): Promise<void> {
   const config = parseConfig(process.env);
   const running = await startServer({ host: config.host, port: config.port, trustProxy: config.trustProxy, config });
-  const content = running.deps.content();
+  const content = running.deps.content;
   console.log(
     [
       `Kartage is serving ${running.url}`,

@@ -1,8 +1,18 @@
 /**
  * @module Composition root: builds the content source, the store, the lead sinks and the logger from a
- * `Config` (src/adapters/config.ts). Each entry point builds its dependencies once and passes them on
- * (`processDeps` for the Vercel functions and the middleware; the local server and tests call
- * `createDeps` with their own); nothing looks them up from a global.
+ * `Config` (src/adapters/config.ts). Each entry point reads its configuration once and builds its
+ * dependencies once (src/http/vercel.ts for the Vercel functions, middleware.ts, server/main.ts; the scripts,
+ * tests and benchmarks call `createDeps` with a `config` or an `env` of their own); nothing here reads
+ * `process.env` and nothing looks them up from a global.
+ *
+ * `Deps` has one kind of member: a read-only value, read as `deps.x`. What is data (the content, the pricing,
+ * the lead sink, the sales notifier) is the value itself, and one that costs a file read or may fail on a
+ * misconfiguration is made on its first read behind a getter, a detail its readers never see; what is
+ * behaviour (the log, the clock, `meter`, `defer`, ...) is a function value, called as any function is. This
+ * is the shape the domain's own ports already take (`LeadDeps`, `SearchDeps`, `McpDeps` want `content`,
+ * `store`, `sink` as values and `now` as a function), so a `Deps` is passed to them as it is; making every
+ * member a function instead would have turned `deps.log(...)` into `deps.log()(...)`. A getter runs when an
+ * object is spread, so derive a changed `Deps` with `Object.create(deps, ...)`, never `{ ...deps }`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { waitUntil } from '@vercel/functions';
@@ -27,39 +37,42 @@ import { createLog } from './log.ts';
 import { createContentFiles, META_FILE } from './content-files.ts';
 
 export interface Deps {
-  config: Config;
-  /** The published content, loaded part by part as operations ask for it. */
-  content(): ContentSource;
-  /** The pricing data (content/data/pricing.json), checked against its schema once. */
-  pricing(): Pricing;
-  store: Store;
+  readonly config: Config;
+  /** The published content, each part loaded as operations first ask for it. */
+  readonly content: ContentSource;
+  /** The pricing data (content/data/pricing.json), checked against its schema on first read. */
+  readonly pricing: Pricing;
+  readonly store: Store;
   /** Where leads are recorded (the CRM, a webhook, or the local file). */
   readonly sink: LeadSink;
   /** Tells sales about a new lead. */
   readonly notifier: Notifier;
-  log: Log;
+  readonly log: Log;
   /** The clock (tests inject one). */
-  now(): number;
+  readonly now: () => number;
   /** Lets `work` finish after the answer is sent (Vercel's `waitUntil`; locally the process stays up). */
-  defer(work: Promise<unknown>): void;
+  readonly defer: (work: Promise<unknown>) => void;
   /** Spends one unit of `client`'s budget under `policy` (default: the read budget). */
-  meter(client: string, policy?: LimitPolicy): Promise<RateLimitOutcome>;
+  readonly meter: (client: string, policy?: LimitPolicy) => Promise<RateLimitOutcome>;
   /**
    * Counts a question the assistant could not answer, for the content team (`npm run ask:report`): scrubbed
    * of emails, phone numbers, links with a query and long numbers first; nothing else about the visitor is
    * kept. Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms,
    * failures logged (src/core/ask/unanswered.ts).
    */
-  recordUnanswered(question: string): void;
+  readonly recordUnanswered: (question: string) => void;
   /** One line describing the engines in use, for the start-up message. */
-  describe(): string;
+  readonly describe: () => string;
 }
 
-export interface DepsOptions {
-  /** The settings; default: `parseConfig(env)`. */
-  config?: Config;
-  /** The environment `config` is parsed from when not given (default `process.env`). */
-  env?: Record<string, string | undefined>;
+/**
+ * What `createDeps` builds from: the settings, as a `Config` an entry point parsed or as the `env` to parse
+ * (a script's or a test's own), and any part given ready-made.
+ */
+export type DepsOptions = (
+  | { config: Config; env?: never }
+  | { env: Record<string, string | undefined>; config?: never }
+) & {
   /** Folder holding the build's data files (overrides the config's). */
   dataDir?: string;
   /** The content itself (tests); default: the build's data files in `dataDir`. */
@@ -70,7 +83,7 @@ export interface DepsOptions {
   log?: Log;
   now?: () => number;
   defer?: (work: Promise<unknown>) => void;
-}
+};
 
 /** The store a config asks for: Upstash, or the embedded SQLite file. */
 export function createStore(c: StoreConfig): Store {
@@ -102,21 +115,21 @@ export function loadContent(dataDir: string): ContentSource {
   return contentFromData(data, () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')));
 }
 
-export function createDeps(opts: DepsOptions = {}): Deps {
-  const config = opts.config ?? parseConfig(opts.env ?? process.env);
+export function createDeps(opts: DepsOptions): Deps {
+  const config = opts.config !== undefined ? opts.config : parseConfig(opts.env);
   const dataDir = opts.dataDir ?? config.dataDir;
   const log = opts.log ?? createLog();
   // Never unlimited: a failing shared store falls back to this instance's own limits for that request.
   const given = opts.store ?? createStore(config.store);
-  const clock = opts.now ?? (() => Date.now());
+  const now = opts.now ?? (() => Date.now());
   // The instance's own store runs on the same clock as the rest (a test's injected clock included).
-  const store = 'fallbacks' in given ? given : createFallbackStore(given, log, createMemoryStore({ now: clock }));
-  // Built on first use: a lead-sink misconfiguration then fails lead submission, not every read.
+  const store = 'fallbacks' in given ? given : createFallbackStore(given, log, createMemoryStore({ now }));
+  // Made on first read: a lead-sink misconfiguration then fails lead submission, not every read, and a
+  // function that never reads the content or the pricing never loads them.
   let sink = opts.sink;
   let notifier = opts.notifier;
   let content = opts.content;
   let pricing: Pricing | undefined;
-  const now = clock;
   const defer = opts.defer ?? ((work: Promise<unknown>) => waitUntil(work));
   const leadSink = () => (sink ??= createSink(config.sink));
   const salesNotifier = () =>
@@ -125,8 +138,12 @@ export function createDeps(opts: DepsOptions = {}): Deps {
       : createLogNotifier(log));
   return {
     config,
-    content: () => (content ??= loadContent(dataDir)),
-    pricing: () => (pricing ??= PricingSchema.parse(pricingData)),
+    get content() {
+      return (content ??= loadContent(dataDir));
+    },
+    get pricing() {
+      return (pricing ??= PricingSchema.parse(pricingData));
+    },
     store,
     get sink() {
       return leadSink();
@@ -143,14 +160,4 @@ export function createDeps(opts: DepsOptions = {}): Deps {
       `content from ${dataDir}; ${store.describe()}; leads to ${leadSink().name}; ` +
       `sales notified by ${salesNotifier().name}`,
   };
-}
-
-let processWide: Deps | undefined;
-
-/**
- * The dependencies of a platform entry point (a Vercel function, the middleware): built from
- * `process.env` on first use and kept for the instance's warm invocations.
- */
-export function processDeps(): Deps {
-  return (processWide ??= createDeps());
 }

@@ -49,7 +49,7 @@ export function createEdge(table: OperationTable, getDeps: () => Deps): (request
         return runOperation(found.op, request, deps, found.params);
       }
       if (found || staticApiPaths.has(path)) return GO_ON; // a function or a static file answers
-      const content = deps.content();
+      const content = deps.content;
       if (path.startsWith('/api/')) return meteredNotFound(request, path, deps);
       const decision = handleEdge(request, path, { content });
       if (decision.type === 'not-found') return notFound(request, path, content.origin);

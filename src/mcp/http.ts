@@ -84,7 +84,7 @@ export async function handleMcp(
   rate: Record<string, string>,
   openApi: (origin: string) => string,
 ): Promise<Response> {
-  const content = d.content();
+  const content = d.content;
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
   const allowed = d.config.mcpHosts;
   const own = host === new URL(content.origin).hostname;
@@ -140,7 +140,7 @@ export async function handleMcp(
 
   const server = buildMcpServer({
     content,
-    pricing: d.pricing(),
+    pricing: d.pricing,
     now: () => d.now(),
     // The build writes dist/ beside the data folder (build/); a bundle without it builds the document once.
     openApiFile: join(dirname(d.config.dataDir), 'dist', 'openapi.json'),

@@ -60,9 +60,9 @@ export const askSite = defineOperation({
   data: ['ask'],
   public: true,
   handler: ({ deps, body }) => {
-    const content = deps.content();
+    const content = deps.content;
     const answer = ask(
-      { index: content.askIndex(), pricing: deps.pricing(), origin: content.origin, now: deps.now() },
+      { index: content.askIndex(), pricing: deps.pricing, origin: content.origin, now: deps.now() },
       body,
     );
     // The content team's to-do list (not requests for a person): counted off the answer's path, scrubbed, bounded.

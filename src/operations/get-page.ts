@@ -47,7 +47,7 @@ export const getPage = defineOperation({
   data: ['entry'],
   handler({ request, deps, params }) {
     const { slug = '' } = params;
-    const content = deps.content();
+    const content = deps.content;
     const entry = isSlug(slug) ? content.entry(slug) : undefined;
     if (!entry) {
       const path = new URL(request.url).pathname;

@@ -43,5 +43,5 @@ export const getPagesBatch = defineOperation({
   cors: true,
   data: ['pages'],
   public: true,
-  handler: ({ deps, body }) => ({ status: 200, body: batch(deps.content(), body.slugs) }),
+  handler: ({ deps, body }) => ({ status: 200, body: batch(deps.content, body.slugs) }),
 });

@@ -33,5 +33,5 @@ export const listPages = defineOperation({
   ...PUBLIC_READ,
   mcp: 'list_kartage_pages',
   data: ['entries'],
-  handler: ({ deps, query }) => ({ status: 200, body: list(deps.content(), query) }),
+  handler: ({ deps, query }) => ({ status: 200, body: list(deps.content, query) }),
 });

@@ -48,7 +48,7 @@ export const searchSite = defineOperation({
   mcp: 'search_kartage_site',
   data: ['search'],
   handler: ({ deps, query }) => {
-    const content = deps.content();
+    const content = deps.content;
     return { status: 200, body: search({ content, index: content.searchIndex() }, query.q, query.limit) };
   },
 });

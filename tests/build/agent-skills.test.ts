@@ -26,7 +26,7 @@ const local = (url: string) => server.url + new URL(url).pathname + new URL(url)
 
 beforeAll(async () => {
   server = await startTestServer();
-  origin = server.deps.content().origin;
+  origin = server.deps.content.origin;
   index = await send(`${server.url}/.well-known/agent-skills/index.json`);
 });
 afterAll(() => server?.close());

@@ -62,7 +62,7 @@ describe('the MCP server card', () => {
 
   it('is generated from the server definitions: it says what the live server answers', async () => {
     const card = (await send(`${server.url}${SERVER_CARD_PATH}`)).json();
-    const content = server.deps.content();
+    const content = server.deps.content;
     expect(card).toEqual(JSON.parse(JSON.stringify(mcpServerCard(content.origin, content.entries() as never))));
     const client = new Client({ name: 'card-test', version: '1.0.0' });
     await client.connect(

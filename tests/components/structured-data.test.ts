@@ -34,7 +34,7 @@ const pages = new Map<string, Fetched>();
 
 beforeAll(async () => {
   server = await startTestServer();
-  origin = server.deps.content().origin;
+  origin = server.deps.content.origin;
   const sitemap = (await send(`${server.url}/sitemap.xml`)).text;
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
   for (const path of [...paths, '/search']) {

@@ -80,6 +80,7 @@ beforeAll(async () => {
     createMemoryStore({ now: clock }),
   );
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store,
     sink: createSqliteSink(dbFile),

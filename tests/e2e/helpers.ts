@@ -75,6 +75,7 @@ export async function startRecordingNowhereServer(): Promise<RunningServer> {
   const fail = (what: string) => () => Promise.reject(new Error(what));
   const store: Store = { ...createMemoryStore(), outboxPush: fail('disk full') };
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store,
     sink: { name: 'crm (down)', deliver: fail('CRM unreachable') },

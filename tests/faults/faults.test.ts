@@ -50,7 +50,13 @@ describe('faults under load', () => {
     });
     const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: 300 });
     server = await startTestServer({
-      deps: createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, sink, log: (e) => events.push(e) }),
+      deps: createDeps({
+        env: process.env,
+        dataDir: join(PROJECT_ROOT, 'build'),
+        store,
+        sink,
+        log: (e) => events.push(e),
+      }),
     });
   }, 30_000);
   afterAll(async () => {

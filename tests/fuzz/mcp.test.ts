@@ -53,7 +53,7 @@ const outputValid = new Map<string, ValidateFunction>();
 beforeAll(async () => {
   s = await startFuzzServer();
   slugs = s.slugs;
-  origin = s.server.deps.content().origin;
+  origin = s.server.deps.content.origin;
   // The tools' advertised schemas decide which arguments are valid (formats are not checked).
   const ajv = new Ajv({ strict: false, validateFormats: false });
   const tools = (await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).json().result.tools as {

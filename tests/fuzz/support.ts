@@ -146,10 +146,7 @@ export async function startFuzzServer(): Promise<FuzzServer> {
   return {
     server,
     url: server.url,
-    slugs: deps
-      .content()
-      .entries()
-      .map((p) => p.slug),
+    slugs: deps.content.entries().map((p) => p.slug),
     host: url.hostname,
     port: Number(url.port),
     async newLeads() {

@@ -4,14 +4,21 @@
  * the test file when any answer broke the contract. Its log lines are kept in `logs`; an error-level one (the
  * 500 of a throw outside the pipeline) is printed to the test's output too, not only kept.
  */
-import { startServer, PROJECT_ROOT, type RunningServer, type ServerOptions } from '../../server/main.ts';
+import { startServer, PROJECT_ROOT, type RunningServer, type ServerSettings } from '../../server/main.ts';
+import { parseConfig } from '../../src/adapters/config.ts';
+import type { Deps } from '../../src/adapters/deps.ts';
 import { contractCheckers, createContractChecker, type ContractChecker } from './contract-check.ts';
 import { reportError } from './test-log.ts';
 
-export async function startTestServer(opts: ServerOptions = {}): Promise<RunningServer & { logs: string[] }> {
+/** The server over `opts.deps`, or over dependencies built from the test process's environment. */
+export async function startTestServer(
+  opts: ServerSettings & { deps?: Deps } = {},
+): Promise<RunningServer & { logs: string[] }> {
   const lines: string[] = [];
   let checker: ContractChecker | undefined;
+  const { deps, ...settings } = opts;
   const s = await startServer({
+    ...(deps ? { deps } : { config: parseConfig(process.env) }),
     host: '127.0.0.1',
     port: 0,
     root: PROJECT_ROOT,
@@ -19,9 +26,9 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<Running
       lines.push(l);
       reportError(l);
     },
-    ...opts,
+    ...settings,
     inspect: (request, response) => {
-      checker ??= createContractChecker(s.deps.content().origin);
+      checker ??= createContractChecker(s.deps.content.origin);
       if (!contractCheckers.includes(checker)) contractCheckers.push(checker);
       checker.inspect(request, response);
       opts.inspect?.(request, response);

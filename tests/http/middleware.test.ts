@@ -17,16 +17,17 @@ import { watchedLog } from '../helpers/test-log.ts';
 
 const site = writeContentSet();
 const watch = watchedLog();
-const base = createDeps({ dataDir: site.dataDir, store: createMemoryStore(), log: watch.log });
+const base = createDeps({ env: process.env, dataDir: site.dataDir, store: createMemoryStore(), log: watch.log });
 let broken = false;
-/** The site's dependencies, whose content fails to load while `broken` is set. */
-const flaky: Deps = {
-  ...base,
-  content: () => {
-    if (broken) throw new Error('content unreadable (test)');
-    return base.content();
+/** The site's dependencies, whose content fails to load while `broken` is set (the rest read from `base`). */
+const flaky: Deps = Object.create(base, {
+  content: {
+    get: () => {
+      if (broken) throw new Error('content unreadable (test)');
+      return base.content;
+    },
   },
-};
+});
 const request = (path: string, headers: Record<string, string> = {}) =>
   new Request(`http://localhost:4321${path}`, { headers: { 'x-real-ip': '203.0.113.7', ...headers } });
 

@@ -25,6 +25,7 @@ const site = writeContentSet();
 const watch = watchedLog();
 const deps = () =>
   createDeps({
+    env: process.env,
     dataDir: site.dataDir,
     store: createMemoryStore({ now: clock }),
     now: clock,
@@ -110,7 +111,7 @@ describe('the pipeline', () => {
 
   it('an unexpected throw is a 500 whose reference is the request id', async () => {
     const logged: Record<string, unknown>[] = [];
-    const d = createDeps({ store: createMemoryStore(), log: (_e, f) => logged.push(f ?? {}) });
+    const d = createDeps({ env: process.env, store: createMemoryStore(), log: (_e, f) => logged.push(f ?? {}) });
     const r = await run(throwing, request('/api/v1/boom?n=1', { headers: { 'x-request-id': 'req-42' } }), d);
     expect(r.status).toBe(500);
     expect((await r.json()).error).toContain('reference req-42');

@@ -59,7 +59,7 @@ describe('tools through the SDK client', () => {
   it('lists the four read-only tools: schemas without noise, icons, a description', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
-    const origin = server.deps.content().origin;
+    const origin = server.deps.content.origin;
     for (const t of tools) {
       expect(t.description!.length).toBeGreaterThan(60);
       expect(t.inputSchema.type).toBe('object');
@@ -149,7 +149,7 @@ describe('tools through the SDK client', () => {
     const validate = new Ajv({ strict: false }).compile(
       tools.find((t) => t.name === 'search_kartage_site')!.outputSchema!,
     );
-    const origin = server.deps.content().origin;
+    const origin = server.deps.content.origin;
     const question = 'Is there a free trial?';
     const r = await client.callTool({ name: 'search_kartage_site', arguments: { query: question, limit: 5 } });
     expect(r.isError).toBeFalsy();
@@ -243,7 +243,7 @@ describe('tools through the SDK client', () => {
       (await client.callTool({ name: 'list_kartage_pages', arguments: { limit: LIMITS.listLimit.max } }))
         .structuredContent,
     );
-    expect(all.count).toBe(Math.min(LIMITS.listLimit.max, server.deps.content().entries().length));
+    expect(all.count).toBe(Math.min(LIMITS.listLimit.max, server.deps.content.entries().length));
   });
 
   it('a long question no page matches whole gets ranked partial matches; nonsense gets nothing', async () => {
@@ -390,7 +390,7 @@ describe('resources through the SDK client', () => {
 
   it('lists the machine files and key pages, each read in bounded parts that make the served file', async () => {
     const { resources } = await client.listResources();
-    const origin = server.deps.content().origin;
+    const origin = server.deps.content.origin;
     const uris = resources.map((r) => r.uri);
     expect(uris).toEqual(
       expect.arrayContaining([
@@ -419,7 +419,7 @@ describe('resources through the SDK client', () => {
   it('the template reads any page and completes slugs; an unknown page is -32002 (not found)', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toHaveLength(1);
-    const origin = server.deps.content().origin;
+    const origin = server.deps.content.origin;
     const read = await client.readResource({ uri: `${origin}/blog/planning-for-peak-season.md` });
     expect((read.contents[0] as { text: string }).text).toBe(
       (await send(`${server.url}/blog/planning-for-peak-season.md`)).text,
@@ -464,7 +464,7 @@ describe('a large site (10,000 more slugs, and a page that is one long line of e
     );
     await writeFile(join(dir, 'content.json'), JSON.stringify(data));
     await copyFile(join(PROJECT_ROOT, 'build/search-index.json'), join(dir, 'search-index.json'));
-    big = await startTestServer({ deps: createDeps({ dataDir: dir }) });
+    big = await startTestServer({ deps: createDeps({ env: process.env, dataDir: dir }) });
     bigClient = new Client({ name: 'kartage-tests', version: '1.0.0' });
     await bigClient.connect(
       new StreamableHTTPClientTransport(new URL(`${big.url.replace('127.0.0.1', 'localhost')}/mcp`)),
@@ -543,9 +543,9 @@ describe('/mcp over HTTP', () => {
       expect((await call('tools/list', {})).tools).toHaveLength(MCP_TOOLS.length);
       const found = await call('tools/call', { name: 'search_kartage_site', arguments: { query: 'crew app' } });
       expect(found.content.filter((c: Block) => c.type === 'resource_link').length).toBe(found.structuredContent.count);
-      const llms = await call('resources/read', { uri: `${server.deps.content().origin}/llms.txt` });
+      const llms = await call('resources/read', { uri: `${server.deps.content.origin}/llms.txt` });
       expect(llms.contents[0].text.length).toBeLessThan(PART_CHARS + 200);
-      const ref = { type: 'ref/resource', uri: `${server.deps.content().origin}/{+slug}.md{?part}` };
+      const ref = { type: 'ref/resource', uri: `${server.deps.content.origin}/{+slug}.md{?part}` };
       expect((await call('completion/complete', { ref, argument: { name: 'slug', value: 'pri' } })).completion).toEqual(
         {
           values: ['pricing', 'privacy'],
@@ -751,7 +751,7 @@ describe('one unit of bounded work per request', () => {
     own = await startTestServer({
       deps: createDeps({ content: counted, env: { ...process.env, KARTAGE_VAR_DIR: varDir } }),
     });
-    origin = own.deps.content().origin;
+    origin = own.deps.content.origin;
   });
   afterAll(async () => {
     await own?.close();
@@ -893,7 +893,7 @@ describe('one unit of bounded work per request', () => {
       deps: createDeps({ env: { ...process.env, KARTAGE_DATA_DIR: data, KARTAGE_VAR_DIR: varDir } }),
     });
     try {
-      const uri = `${other.deps.content().origin}/openapi.json`;
+      const uri = `${other.deps.content.origin}/openapi.json`;
       expect(await readWhole(other.url, uri, '127.0.0.34')).toBe(mine);
       // Read once: a later change to the file is not read again by this instance.
       await writeFile(file, '{}');

@@ -38,9 +38,9 @@ beforeAll(async () => {
   // Its own budget store: the audit's requests come from 127.0.0.1 like every other test server's, and the
   // shared state folder's store would let a concurrent test file spend that address's read budget (429s).
   server = await startTestServer({
-    deps: createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store: createMemoryStore() }),
+    deps: createDeps({ env: process.env, dataDir: join(PROJECT_ROOT, 'build'), store: createMemoryStore() }),
   });
-  const origin = server.deps.content().origin;
+  const origin = server.deps.content.origin;
   const args = ['--import', PRELOAD, CLI, 'audit', origin, '--json'];
   const { stdout } = await promisify(execFile)(process.execPath, args, {
     env: { ...process.env, ORIGIN_MAP: `${origin}=${server.url}`, RANDOM_SEED: '1' },

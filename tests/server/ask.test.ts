@@ -28,6 +28,7 @@ const expectError = expectErrorResponse;
 
 beforeAll(async () => {
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createMemoryStore({ now: () => NOON_AEST }),
     now: () => NOON_AEST,
@@ -70,7 +71,7 @@ describe('POST /api/v1/ask', () => {
     expect(body.sources.length).toBeLessThanOrEqual(5);
     const first = body.sources[0]!;
     expect(first.role).toBe('answer');
-    expect(first.url.startsWith(`${server.deps.content().origin}/${first.slug === 'index' ? '' : first.slug}`)).toBe(
+    expect(first.url.startsWith(`${server.deps.content.origin}/${first.slug === 'index' ? '' : first.slug}`)).toBe(
       true,
     );
     expect(first.url).toMatch(/#[a-z0-9-]*:~:text=/);

@@ -27,7 +27,13 @@ beforeAll(async () => {
       return inner.hit(policy, client, now);
     },
   };
-  const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, now: () => clock.t, log: () => {} });
+  const deps = createDeps({
+    env: process.env,
+    dataDir: join(PROJECT_ROOT, 'build'),
+    store,
+    now: () => clock.t,
+    log: () => {},
+  });
   server = await startTestServer({ deps, trustProxy: true });
 });
 afterAll(async () => {

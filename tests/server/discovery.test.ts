@@ -11,7 +11,7 @@ let server: RunningServer;
 let origin: string;
 beforeAll(async () => {
   server = await startTestServer();
-  origin = server.deps.content().origin;
+  origin = server.deps.content.origin;
 });
 afterAll(() => server?.close());
 
@@ -71,7 +71,7 @@ describe('discovery files', () => {
   });
 
   it('every HTML page carries the discovery links, the server card and its own markdown alternate', async () => {
-    const pages = server.deps.content().entries();
+    const pages = server.deps.content.entries();
     expect(pages.length).toBeGreaterThan(10);
     for (const page of pages) {
       const r = await send(new URL(page.url).pathname.replace(/^/, server.url));
@@ -125,7 +125,7 @@ describe('discovery files', () => {
 });
 
 describe('markdown answers an agent can use on its own', () => {
-  const page = () => server.deps.content().page('pricing')!;
+  const page = () => server.deps.content.page('pricing')!;
 
   it('an agent user agent without Accept (or with */*) gets the markdown twin; a browser and an agent asking for HTML get HTML', async () => {
     const twin = (await send(`${server.url}/pricing.md`)).text;
@@ -171,8 +171,8 @@ describe('markdown answers an agent can use on its own', () => {
   });
 
   it('the twin is a standalone document: front matter, the H1 first, absolute links between pages', async () => {
-    const origin = server.deps.content().origin;
-    for (const p of server.deps.content().entries()) {
+    const origin = server.deps.content.origin;
+    for (const p of server.deps.content.entries()) {
       const twin = (await send(`${server.url}/${p.slug}.md`)).text;
       const [, front, body] = twin.split(/^---$/m);
       expect(front, p.slug).toContain(`canonical_url: ${p.url}`);
@@ -180,7 +180,7 @@ describe('markdown answers an agent can use on its own', () => {
       if (p.updated) expect(front, p.slug).toContain(`last_updated: ${p.updated}`);
       expect(body!.trimStart(), p.slug).toMatch(/^# /);
       expect(body, p.slug).not.toMatch(/\]\(\/(?!\/)/);
-      expect(twin.endsWith(server.deps.content().page(p.slug)!.markdown), p.slug).toBe(true);
+      expect(twin.endsWith(server.deps.content.page(p.slug)!.markdown), p.slug).toBe(true);
     }
     expect((await send(`${server.url}/pricing.md`)).text).toContain(`](${origin}/`);
   });
@@ -191,7 +191,7 @@ describe('markdown answers an agent can use on its own', () => {
     expect(r.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(r.text).toMatch(/^# /);
     expect(r.text).toMatch(/^## Product$/m);
-    for (const p of server.deps.content().entries()) expect(r.text, p.slug).toContain(`](${p.url})`);
+    for (const p of server.deps.content.entries()) expect(r.text, p.slug).toContain(`](${p.url})`);
   });
 
   it('robots.txt states the content signals in every group and links the markdown sitemap', async () => {

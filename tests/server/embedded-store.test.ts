@@ -126,6 +126,7 @@ describe('a write lock held by another process', () => {
     const file = join(dir, 'kartage.db');
     const logs: string[] = [];
     const deps = createDeps({
+      env: process.env,
       dataDir: join(PROJECT_ROOT, 'build'),
       store: createSqliteStore({ file }),
       sink: createSqliteSink(file),
@@ -168,6 +169,7 @@ describe('the database file removed under a running server', () => {
     const dir = tempDir();
     const file = join(dir, 'kartage.db');
     const deps = createDeps({
+      env: process.env,
       dataDir: join(PROJECT_ROOT, 'build'),
       store: createSqliteStore({ file }),
       sink: createSqliteSink(file),

@@ -35,6 +35,7 @@ beforeAll(async () => {
     return push(id, payload);
   };
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store,
     now,

@@ -13,6 +13,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createMemoryStore({ now: () => NOW }),
     now: () => NOW,
@@ -76,6 +77,7 @@ describe('X-Forwarded-For behind a trusted proxy', () => {
 describe('X-Forwarded-For without a trusted proxy (TRUST_PROXY unset)', () => {
   it("is ignored: every spelling and every hop list is the socket's one budget", async () => {
     const deps = createDeps({
+      env: process.env,
       dataDir: join(PROJECT_ROOT, 'build'),
       store: createMemoryStore({ now: () => NOW }),
       now: () => NOW,

@@ -52,6 +52,7 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kartage-holes-'));
   dbFile = join(dir, 'kartage.db');
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createSqliteStore({ file: dbFile, now: () => FIXED_NOW }),
     sink: createSqliteSink(dbFile),

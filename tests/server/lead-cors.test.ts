@@ -33,6 +33,7 @@ beforeAll(async () => {
     return push(id, payload);
   };
   deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store,
     now,

@@ -45,6 +45,7 @@ async function leadServer(opts: Omit<DepsOptions, 'dataDir'> & { dir?: string } 
   const dir = opts.dir ?? (await mkdtemp(join(tmpdir(), 'kartage-leads-')));
   const events: { event: string; fields?: Record<string, unknown> }[] = [];
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: opts.store ?? createSqliteStore({ file: join(dir, 'kartage.db'), ...(opts.now ? { now: opts.now } : {}) }),
     sink: opts.sink ?? createSqliteSink(join(dir, 'kartage.db')),

@@ -36,6 +36,7 @@ beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kartage-memory-'));
   const file = join(dir, 'kartage.db');
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createSqliteStore({ file }),
     sink: createSqliteSink(file),

@@ -48,6 +48,7 @@ describe.each(engines)('read limit over HTTP ($name store)', (engine) => {
   const events: string[] = [];
   beforeAll(async () => {
     const deps = createDeps({
+      env: process.env,
       dataDir: join(PROJECT_ROOT, 'build'),
       store: engine.create(),
       log: (e) => events.push(e),
@@ -115,7 +116,7 @@ describe('store failures over HTTP (Upstash store, Redis unreachable)', () => {
     // shift the sliding count.
     const t0 = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
     const log = (e: string) => void events.push(e);
-    const deps = createDeps({ dataDir: join(PROJECT_ROOT, 'build'), store, log, now: () => t0 });
+    const deps = createDeps({ env: process.env, dataDir: join(PROJECT_ROOT, 'build'), store, log, now: () => t0 });
     const server = await startTestServer({ deps });
     try {
       for (const fault of ['down', { delayMs: 3_000 }] as const) {

@@ -16,6 +16,7 @@ const delivered: LeadRecord[] = [];
 
 beforeAll(async () => {
   const deps = createDeps({
+    env: process.env,
     dataDir: join(PROJECT_ROOT, 'build'),
     store: createMemoryStore({ now: () => NOW }),
     sink: { name: 'test sink', deliver: async (record) => void delivered.push(record) },
