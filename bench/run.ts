@@ -426,7 +426,7 @@ function askMarkdown(a: NonNullable<BenchResults['ask']>): string {
     sp.slowest[0] ? `${num(sp.slowest[0].medianMs)} ms: "${clip(sp.slowest[0].question, 60)}"` : '',
   ]);
   out.push(
-    `Speed in-process: askSite (ranking and answer assembly) over a fixed mix of ${a.speed[0]?.questions ?? 0} questions (every judged question of both sets, in file order, follow-ups with their conversation), one warm-up round, then ${a.speed[0]?.rounds ?? 0} timed rounds. The ask data is what the function carries (${(a.speed[0]?.files ?? []).join(', ')}); load is loadAskIndex of its text in a warm process (median of 5).${a.speed.length < 2 ? ' The corpus was not measured (its data comes from the build section: `BENCH_ONLY=build,ask`).' : ''}`,
+    `Speed in-process: askSite (ranking and answer assembly) over a fixed mix of ${a.speed[0]?.questions ?? 0} questions (every judged question of every set, in file order, follow-ups with their conversation), one warm-up round, then ${a.speed[0]?.rounds ?? 0} timed rounds. The ask data is what the function carries (${(a.speed[0]?.files ?? []).join(', ')}); load is loadAskIndex of its text in a warm process (median of 5).${a.speed.length < 2 ? ' The corpus was not measured (its data comes from the build section: `BENCH_ONLY=build,ask`).' : ''}`,
     '',
     table(
       ['data', 'ask data (gzip)', 'load', 'heap', 'p50', 'p99', 'mean', 'max', 'slowest question (median)'],
