@@ -1,0 +1,25 @@
+/**
+ * The tests `npm run mutate` (stryker.config.mjs) runs against each mutant: the in-process unit and
+ * component tests of the domain and the lead path, a few seconds each. Left out: Playwright, bench, fuzz
+ * (thousands of generated requests per mutant), the real-socket server suites of tests/server (tens of
+ * seconds, and several count a rate window on the real clock), the OpenAPI linters (external rule sets,
+ * nothing of src/core or src/adapters), and the helpers' own tests.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'tests/core/**/*.test.ts',
+      'tests/adapters/**/*.test.ts',
+      'tests/http/**/*.test.ts',
+      'tests/contract/**/*.test.ts',
+      'tests/operations/**/*.test.ts',
+    ],
+    exclude: ['tests/contract/openapi.lint.test.ts'],
+    setupFiles: ['tests/setup/var-dir.ts', 'tests/setup/contract.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
