@@ -1,0 +1,205 @@
+/**
+ * The store promises at their edges, on every engine (the in-process store, SQLite, Upstash over a real
+ * redis-server): the instant a window, a claim or a lease ends; a unit refunded twice; calls about ids the
+ * store no longer holds; the queue order after a retry; the dead letters' order; the bound of unanswered
+ * questions. tests/adapters/store.test.ts holds the main promises; these were written against the mutants
+ * `npm run mutate` found surviving (bench/mutation.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import type { LimitPolicy, Store } from '../../src/core/ports.ts';
+import { useEngines } from '../helpers/engines.ts';
+
+const { engines, bridge } = useEngines();
+const T0 = Date.UTC(2026, 10, 23, 10, 0, 1); // a second into a minute
+const read: LimitPolicy = { name: 'edge-read', limit: 3, windowSeconds: 60, algorithm: 'sliding-window' };
+const lead: LimitPolicy = { name: 'edge-lead', limit: 2, windowSeconds: 3600, algorithm: 'sliding-log' };
+const dbFile = () => join(mkdtempSync(join(tmpdir(), 'kartage-edges-')), 'kartage.db');
+let n = 0;
+
+/** The engines whose clock a test can set: the claim and lease expiry are read from it. */
+const clocked = [
+  { name: 'in-process', create: (now: () => number) => createMemoryStore({ now }) },
+  { name: 'embedded', create: (now: () => number) => createSqliteStore({ file: dbFile(), now }) },
+];
+/** Every engine with a bound of `questionLimit` distinct unanswered questions. */
+const bounded = [
+  { name: 'in-process', create: (questionLimit: number) => createMemoryStore({ questionLimit }) },
+  { name: 'embedded', create: (questionLimit: number) => createSqliteStore({ file: dbFile(), questionLimit }) },
+  {
+    name: 'upstash',
+    create: (questionLimit: number) =>
+      createUpstashStore({
+        url: bridge().url,
+        token: bridge().token,
+        prefix: `edges${process.pid}-${++n}`,
+        questionLimit,
+      }),
+  },
+];
+
+const allowedHits = async (store: Store, policy: LimitPolicy, client: string, now: number, tries: number) => {
+  let allowed = 0;
+  for (let i = 0; i < tries; i++) if ((await store.hit(policy, client, now)).allowed) allowed++;
+  return allowed;
+};
+const ids = (items: { id: string }[]) => items.map((i) => i.id);
+
+describe.each(engines)('$name store: the edges of its promises', (engine) => {
+  it('a unit refunded twice is given back once', async () => {
+    const store = engine.create();
+    const first = await store.hit(read, 'twice', T0);
+    await store.refund(read, 'twice', first);
+    await store.refund(read, 'twice', first);
+    expect(await allowedHits(store, read, 'twice', T0, 5)).toBe(read.limit);
+  });
+
+  it('the lead log lets a client in again exactly one window after its first request, not a millisecond before', async () => {
+    const store = engine.create();
+    expect(await allowedHits(store, lead, 'edge', T0, 2)).toBe(2);
+    const W = lead.windowSeconds * 1000;
+    expect((await store.hit(lead, 'edge', T0 + W - 1)).allowed).toBe(false);
+    expect((await store.hit(lead, 'edge', T0 + W)).allowed).toBe(true);
+  });
+
+  it('a refund for a client this store never counted changes nothing and does not fail', async () => {
+    const other = engine.create();
+    const store = engine.create();
+    for (const policy of [read, lead]) {
+      const result = await other.hit(policy, 'stranger', T0);
+      await expect(store.refund(policy, 'stranger', result)).resolves.toBeUndefined();
+      expect(await allowedHits(store, policy, 'stranger', T0, policy.limit + 1)).toBe(policy.limit);
+    }
+  });
+
+  it('releasing a key never claimed does nothing and does not fail', async () => {
+    const store = engine.create();
+    await expect(store.release('never-claimed')).resolves.toBeUndefined();
+    expect(await store.claim('never-claimed', 'f', 60)).toBeUndefined();
+  });
+
+  it('claims at most max entries, oldest first; a retried entry goes to the back of the queue', async () => {
+    const store = engine.create();
+    for (const id of ['a', 'b', 'c']) await store.outboxPush(id, `payload ${id}`);
+    expect(ids(await store.outboxClaim(1, 60))).toEqual(['a']);
+    await store.outboxRetry('a', 'CRM down');
+    expect(ids(await store.outboxClaim(2, 60))).toEqual(['b', 'c']);
+    expect(ids(await store.outboxClaim(5, 60))).toEqual(['a']);
+  });
+
+  it('retry, quarantine and dead-letter of an id the outbox no longer holds change nothing', async () => {
+    const store = engine.create();
+    await store.outboxPush('kept', 'payload');
+    await store.outboxPush('gone', 'payload');
+    await store.outboxAck('gone');
+    await expect(store.outboxRetry('gone', 'late', 1000)).resolves.toBeUndefined();
+    await expect(store.outboxQuarantine('gone', 'late')).resolves.toBeUndefined();
+    expect(await store.outboxDeadLetter('gone', { reason: 'late' })).toBe(false);
+    expect(await store.outboxSize()).toBe(1);
+    expect(await store.quarantineSize()).toBe(0);
+    expect(await store.deadLetterSize()).toBe(0);
+    expect(ids(await store.outboxClaim(5, 60))).toEqual(['kept']);
+  });
+
+  it('an id dead-lettered a second time is listed once, as the newest dead letter', async () => {
+    const store = engine.create();
+    for (const id of ['a', 'b']) {
+      await store.outboxPush(id, `payload ${id}`);
+      await store.outboxClaim(5, 60);
+      expect(await store.outboxDeadLetter(id, { reason: 'refused', status: 400 })).toBe(true);
+    }
+    await store.outboxPush('a', 'payload a, again');
+    await store.outboxClaim(5, 60);
+    await store.outboxClaim(5, 0);
+    expect(await store.outboxDeadLetter('a', { reason: 'refused again', status: 422 })).toBe(true);
+    const letters = await store.deadLetters();
+    expect(letters.map((l) => [l.id, l.reason])).toEqual([
+      ['b', 'refused'],
+      ['a', 'refused again'],
+    ]);
+  });
+
+  it('re-queueing a dead letter whose id is queued again leaves the queued entry and its lease alone', async () => {
+    const store = engine.create();
+    await store.outboxPush('a', 'payload a');
+    await store.outboxClaim(5, 60);
+    await store.outboxDeadLetter('a', { reason: 'refused', status: 400 });
+    await store.outboxPush('a', 'payload a');
+    expect(ids(await store.outboxClaim(5, 60))).toEqual(['a']);
+    await store.deadLetterRequeue('a');
+    expect(await store.outboxSize()).toBe(1);
+    expect(await store.deadLetterSize()).toBe(0);
+    expect(await store.outboxClaim(5, 60)).toEqual([]);
+  });
+});
+
+describe.each(clocked)('$name store: a claim and a lease end at their exact instant', (engine) => {
+  it('an idempotency claim of 10 s holds until its last millisecond and is free at 10 s', async () => {
+    const clock = { t: T0 };
+    const store = engine.create(() => clock.t);
+    expect(await store.claim('k', 'f1', 10)).toBeUndefined();
+    clock.t = T0 + 9_999;
+    expect(await store.claim('k', 'f2', 10)).toEqual({ state: 'pending', fingerprint: 'f1' });
+    clock.t = T0 + 10_000;
+    expect(await store.claim('k', 'f2', 10)).toBeUndefined();
+  });
+
+  it('an outbox lease of 30 s keeps the entry from other flushers until it ends, then frees it', async () => {
+    const clock = { t: T0 };
+    const store = engine.create(() => clock.t);
+    await store.outboxPush('a', 'payload');
+    expect(ids(await store.outboxClaim(5, 30))).toEqual(['a']);
+    clock.t = T0 + 29_999;
+    expect(await store.outboxClaim(5, 30)).toEqual([]);
+    clock.t = T0 + 30_000;
+    expect(await store.outboxClaim(5, 30)).toMatchObject([{ id: 'a', attempts: 2 }]);
+  });
+});
+
+describe.each(bounded)('$name store: the bound of unanswered questions', (engine) => {
+  const count = async (store: Store, key: string, at: number, times = 1) => {
+    for (let i = 0; i < times; i++) await store.countQuestion(key, `text of ${key}`, at);
+  };
+  const kept = async (store: Store) => (await store.topQuestions(100)).map((q) => q.text.replace('text of ', ''));
+
+  it('under the bound and exactly at it, every question is kept', async () => {
+    const five = engine.create(5);
+    for (const [i, key] of ['a', 'b', 'c', 'd'].entries()) await count(five, key, T0 + i * 1000);
+    expect((await kept(five)).sort()).toEqual(['a', 'b', 'c', 'd']);
+    const three = engine.create(3);
+    for (const [i, key] of ['a', 'b', 'c'].entries()) await count(three, key, T0 + i * 1000);
+    expect((await kept(three)).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('past the bound the least asked goes, the longest unasked first among equals', async () => {
+    const store = engine.create(3);
+    await count(store, 'a', T0 + 3000);
+    await count(store, 'b', T0 + 1000);
+    await count(store, 'c', T0 + 2000);
+    await count(store, 'd', T0 + 9000);
+    expect((await kept(store)).sort()).toEqual(['a', 'c', 'd']);
+  });
+
+  it('the question just counted is never the one trimmed, though it is the least asked', async () => {
+    const store = engine.create(2);
+    await count(store, 'a', T0, 2);
+    await count(store, 'b', T0 + 1000, 2);
+    await count(store, 'c', T0 + 2000);
+    expect((await kept(store)).sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe('each engine names itself in the start-up line', () => {
+  it('the in-process store, the SQLite file and the Upstash host are named', () => {
+    expect(createMemoryStore().describe()).toBe('in-process store (memory)');
+    const file = dbFile();
+    expect(createSqliteStore({ file }).describe()).toBe(`embedded store (SQLite ${file})`);
+    const url = new URL(bridge().url);
+    expect(createUpstashStore({ url: bridge().url, token: 't' }).describe()).toBe(`Upstash Redis at ${url.host}`);
+  });
+});
