@@ -1,67 +1,23 @@
 // No cache keeps a refusal or a failure (issue 24): over real HTTP on the local server, every operation is
 // made to answer each 4xx and 5xx it documents, and a 405, and each such answer is `Cache-Control: no-store`.
-// The one exception is the not-found (404), which a cache may keep: public for an unknown path, private on
-// a metered operation (it carries the client's counters). A status an operation documents without a way
+// The one exception is the not-found (404), which a cache may keep: private, since a metered 404 (an unknown
+// API path, getPage) carries the client's counters. A status an operation documents without a way
 // to produce it here fails the test, so a new operation or status has to add one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/limits.ts';
 import type { Operation } from '../../src/http/operation.ts';
 import { operations } from '../../src/operations/index.ts';
 import { send, type HttpAnswer } from '../helpers/http.ts';
-import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
-import type { RunningServer } from '../../server/main.ts';
+import { useLeadServer } from '../helpers/lead-server.ts';
 
-const NOW = Date.parse('2026-11-25T02:00:20Z');
-let clock = NOW;
-/** While set, every reading of the clock moves it a second on (a request waiting for another one's key). */
-let ticking = false;
-const now = () => (ticking ? (clock += 1000) : clock);
-
-/** A lead from "Slow" is held by the sink until `release`; one from "Unrecorded" finds no durable place. */
-let release: () => void = () => {};
-const held = new Promise<void>((r) => {
-  release = r;
-});
-
-let server: RunningServer;
-beforeAll(async () => {
-  const store = createMemoryStore({ now });
-  const push = store.outboxPush.bind(store);
-  store.outboxPush = async (id, payload) => {
-    if (payload.includes('Unrecorded')) throw new Error('outbox down (test)');
-    return push(id, payload);
-  };
-  const deps = createDeps({
-    env: process.env,
-    dataDir: join(PROJECT_ROOT, 'build'),
-    store,
-    now,
-    log: () => {},
-    sink: {
-      name: 'test sink',
-      deliver: async (record) => {
-        if (record.lead.name.startsWith('Slow')) await held;
-        if (record.lead.name.startsWith('Unrecorded')) throw new Error('CRM down (test)');
-      },
-    },
-    notifier: { name: 'test notifier', notify: async () => {} },
-  });
-  server = await startTestServer({ deps });
-});
-afterAll(async () => {
-  release();
-  await server?.close();
-});
+const lead = useLeadServer(Date.parse('2026-11-25T02:00:20Z'));
 
 /** A fresh source address for each use: every case has its own budgets. */
 let clientN = 0;
 const nextClient = () => `127.24.${1 + Math.floor(++clientN / 250)}.${(clientN % 250) + 2}`;
 
 type Call = { method?: string; body?: string; headers?: Record<string, string> };
-const call = (path: string, c: Call, from: string) => send(`${server.url}${path}`, { ...c, from });
+const call = (path: string, c: Call, from: string) => send(`${lead.server.url}${path}`, { ...c, from });
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 const json = (body: unknown): Call => ({
   method: 'POST',
@@ -115,11 +71,11 @@ const recipes: Record<string, Record<number, (path: string) => Promise<HttpAnswe
       const key = { ...JSON_TYPE, 'Idempotency-Key': 'held-key' };
       const first = call(path, { ...c, headers: key }, from);
       await new Promise((r) => setTimeout(r, 200)); // the first has claimed the key
-      ticking = true;
+      lead.ticking = true;
       const second = await call(path, { ...c, headers: key }, from).finally(() => {
-        ticking = false;
+        lead.ticking = false;
       });
-      release();
+      lead.release();
       expect((await first).status).toBe(200);
       return second;
     },

@@ -2,64 +2,19 @@
 // server, every kind of /api/lead answer (JSON, the no-JavaScript form's HTML page, and a form post that does not
 // ask for HTML; success and each refusal) carries no `Access-Control-Allow-Origin: *`. At most the site's own
 // origin may be named. The sandbox (/api/v1/lead/validate), which writes nothing, stays open to every origin.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { createDeps, type Deps } from '../../src/adapters/deps.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { send, type HttpAnswer } from '../helpers/http.ts';
-import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
-import type { RunningServer } from '../../server/main.ts';
+import { useLeadServer } from '../helpers/lead-server.ts';
 
-const NOW = Date.parse('2026-11-25T02:00:20Z');
-let clock = NOW;
-/** While set, every reading of the clock moves it a second on (a request waiting for another one's key). */
-let ticking = false;
-const now = () => (ticking ? (clock += 1000) : clock);
-
-/** A lead from "Slow" is held by the sink until `release`; one from "Unrecorded" finds no durable place. */
-let release: () => void = () => {};
-const held = new Promise<void>((r) => {
-  release = r;
-});
-
-let server: RunningServer;
-let deps: Deps;
-beforeAll(async () => {
-  const store = createMemoryStore({ now });
-  const push = store.outboxPush.bind(store);
-  store.outboxPush = async (id, payload) => {
-    if (payload.includes('Unrecorded')) throw new Error('outbox down (test)');
-    return push(id, payload);
-  };
-  deps = createDeps({
-    env: process.env,
-    dataDir: join(PROJECT_ROOT, 'build'),
-    store,
-    now,
-    log: () => {},
-    sink: {
-      name: 'test sink',
-      deliver: async (record) => {
-        if (record.lead.name.startsWith('Slow')) await held;
-        if (record.lead.name.startsWith('Unrecorded')) throw new Error('CRM down (test)');
-      },
-    },
-    notifier: { name: 'test notifier', notify: async () => {} },
-  });
-  server = await startTestServer({ deps });
-});
-afterAll(async () => {
-  release();
-  await server?.close();
-});
+const lead = useLeadServer(Date.parse('2026-11-25T02:00:20Z'));
 
 /** A fresh source address for each case: every case has its own budgets. */
 let clientN = 0;
 const nextClient = () => `127.25.${1 + Math.floor(++clientN / 250)}.${(clientN % 250) + 2}`;
 
 type Call = { method?: string; body?: string; headers?: Record<string, string> };
-const call = (c: Call, from: string, path = '/api/lead') => send(`${server.url}${path}`, { ...c, from });
+const call = (c: Call, from: string, path = '/api/lead') => send(`${lead.server.url}${path}`, { ...c, from });
 
 /** The three ways a lead arrives: JSON, the form asking for its HTML page, the form not asking for HTML. */
 const KINDS = {
@@ -121,7 +76,7 @@ function cases(kind: Kind): Record<string, [status: number, answer: () => Promis
 function expectNoOtherOrigin(ans: HttpAnswer, what: string) {
   const allowed = ans.headers['access-control-allow-origin'];
   expect(allowed, what).not.toBe('*');
-  if (allowed !== undefined) expect(allowed, what).toBe(deps.config.origin);
+  if (allowed !== undefined) expect(allowed, what).toBe(lead.deps.config.origin);
 }
 
 describe('/api/lead answers name no other origin', () => {
@@ -143,11 +98,11 @@ describe('/api/lead answers name no other origin', () => {
     const slow = post('json', { ...LEAD, name: 'Slow Sam' }, { 'Idempotency-Key': 'held-key' });
     const first = call(slow, from);
     await new Promise((r) => setTimeout(r, 200)); // the first has claimed the key
-    ticking = true;
+    lead.ticking = true;
     const busy = await call(slow, from).finally(() => {
-      ticking = false;
+      lead.ticking = false;
     });
-    release();
+    lead.release();
     expect((await first).status).toBe(200);
     expect(busy.status).toBe(409);
     expectNoOtherOrigin(busy, '409');
