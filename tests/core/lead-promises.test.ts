@@ -62,8 +62,15 @@ describe('two requests with one key at once (DESIGN: "the second waits for the f
   it('the second waits while the first runs, and is told busy once 10 seconds have passed', async () => {
     let finish: () => void = () => {};
     const first = new Promise<void>((r) => (finish = r));
-    const { clock, deps } = setup(() => first);
+    let entered: () => void = () => {};
+    const delivering = new Promise<void>((r) => (entered = r));
+    const { clock, deps } = setup(() => {
+      entered();
+      return first;
+    });
     const running = submit(deps, 'busy-key');
+    // The first request holds the key and is in the sink before the second one starts.
+    await delivering;
     // The second request's clock moves a second per reading: it polls the key about every 100 ms of real time.
     const started = clock.t;
     const second = await submitLead(
