@@ -183,6 +183,21 @@ const tempDir = async () => {
   return d;
 };
 
+/**
+ * After a kill: the server started again on `env`, the CRM back, one flush; which of `answers` were 200 and how many
+ * of those never reached the CRM.
+ */
+async function restartAndFlush(env: Record<string, string>, answers: { marker: string; status: number }[]) {
+  const restarted = await startServer(env);
+  servers.push(restarted);
+  hubspot.setMode('ok');
+  const result = await flush(env);
+  const ok = answers.filter((a) => a.status === 200);
+  const got = delivered();
+  const lost = ok.filter((a) => !got.has(a.marker)).length;
+  return { restarted, result, ok, lost };
+}
+
 try {
   // 1. CRM down, 300 leads, three concurrent flushes during the burst and after.
   {
@@ -239,13 +254,7 @@ try {
     while (answers.filter((a) => a.status === 200).length < 100) await sleep(10);
     server.child.kill('SIGKILL');
     await burst;
-    const restarted = await startServer(env);
-    servers.push(restarted);
-    hubspot.setMode('ok');
-    const result = await flush(env);
-    const ok = answers.filter((a) => a.status === 200);
-    const got = delivered();
-    const lost = ok.filter((a) => !got.has(a.marker)).length;
+    const { restarted, result, ok, lost } = await restartAndFlush(env, answers);
     check(scenario, 'answered 200 before the kill', ok.length, '>= 100', ok.length >= 100);
     report(scenario, 'requests cut off by the kill', answers.filter((a) => a.status !== 200).length);
     check(scenario, 'lost (200 but never delivered)', lost, '0', lost === 0);
@@ -338,13 +347,7 @@ try {
       for (let at = 56; at < size; at += 4096 + 24) await fd.write(Buffer.alloc(64, 0xff), 0, 64, at);
       await fd.close();
     }
-    const restarted = await startServer(env);
-    servers.push(restarted);
-    hubspot.setMode('ok');
-    const result = await flush(env);
-    const ok = answers.filter((a) => a.status === 200);
-    const got = delivered();
-    const lost = ok.filter((a) => !got.has(a.marker)).length;
+    const { restarted, result, ok, lost } = await restartAndFlush(env, answers);
     check(scenario, 'answered 200', ok.length, '21', ok.length === 21);
     check(scenario, 'lost after kill -9 and a damaged WAL (200 but never delivered)', lost, '0', lost === 0);
     check(scenario, 'flush after restart', result.line, 'outbox empty', /left in the outbox 0/.test(result.line));
