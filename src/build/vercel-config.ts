@@ -251,20 +251,24 @@ const OPERATIONS_DIR = join(ROOT, 'src', 'operations');
  * The module that exports operation `id` (`export const <id> =` in src/operations/): its own file, or the list
  * (index.ts) for an operation the list makes (mcp, which offers the list's OpenAPI document).
  */
-function moduleOf(id: string): string {
-  const files = readdirSync(OPERATIONS_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts');
-  const own = files.find((f) =>
-    new RegExp(`^export const ${id} = `, 'm').test(readFileSync(join(OPERATIONS_DIR, f), 'utf8')),
-  );
-  if (own) return join(OPERATIONS_DIR, own);
-  if (new RegExp(`^export const ${id} = `, 'm').test(readFileSync(join(OPERATIONS_DIR, 'index.ts'), 'utf8')))
-    return join(OPERATIONS_DIR, 'index.ts');
+function moduleOf(id: string, sources: ReadonlyMap<string, string>): string {
+  const exports = new RegExp(`^export const ${id} = `, 'm');
+  const own = [...sources].find(([f, text]) => !f.endsWith('index.ts') && exports.test(text));
+  if (own) return own[0];
+  const list = join(OPERATIONS_DIR, 'index.ts');
+  if (exports.test(sources.get(list) ?? '')) return list;
   throw new Error(`no file in src/operations/ says "export const ${id} = ": name the operation's const by its id`);
 }
 
 /** api/<fn>.ts of every function operation, as `npm run gen:vercel` writes it: path -> text. */
 export function apiFiles(): Map<string, string> {
   const out = new Map<string, string>();
+  // Each operation file read once, not once per operation.
+  const sources = new Map(
+    readdirSync(OPERATIONS_DIR)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => [join(OPERATIONS_DIR, f), readFileSync(join(OPERATIONS_DIR, f), 'utf8')] as const),
+  );
   for (const op of operations) {
     const fn = functionOf(op);
     if (!fn) continue;
@@ -273,7 +277,7 @@ export function apiFiles(): Map<string, string> {
       const r = relative(dirname(file), target).split('\\').join('/');
       return r.startsWith('.') ? r : `./${r}`;
     };
-    const module = moduleOf(op.id);
+    const module = moduleOf(op.id, sources);
     out.set(
       file,
       [
@@ -297,9 +301,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`wrote ${VERCEL_JSON}`);
   writeFileSync(MIDDLEWARE_FILE, withMiddlewareBlock(readFileSync(MIDDLEWARE_FILE, 'utf8')));
   console.log(`wrote the generated block of ${MIDDLEWARE_FILE}`);
-  for (const [file, text] of apiFiles()) {
+  const files = apiFiles();
+  for (const [file, text] of files) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }
-  console.log(`wrote ${apiFiles().size} function files in api/`);
+  console.log(`wrote ${files.size} function files in api/`);
 }

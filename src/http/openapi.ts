@@ -44,7 +44,6 @@ function namedSchemas(ops: readonly Operation[]): z.core.$ZodRegistry<{ id: stri
 }
 
 type Json = Record<string, unknown>;
-const isZod = isZodSchema;
 /** A contract schema by reference when it is a named component, else written out in place. */
 function ref(s: z.ZodType): Json {
   const id = (s.meta() as { id?: string } | undefined)?.id;
@@ -110,7 +109,7 @@ function params(schema: z.ZodObject, where: 'query' | 'path'): Json[] {
 function responseDoc(r: ResponseSpec): Json {
   const content: Json = {};
   if (r.schema) {
-    const schema = isZod(r.schema) ? ref(r.schema) : r.schema;
+    const schema = isZodSchema(r.schema) ? ref(r.schema) : r.schema;
     content['application/json'] = { schema, ...(r.example !== undefined ? { example: r.example } : {}) };
   }
   for (const type of r.also ?? []) content[type] = { schema: { type: 'string' } };
