@@ -1,6 +1,6 @@
 /**
  * @module The assistant's benchmark (issue 23, points 5 and 6): quality on the judged question sets and speed,
- * over the data folders the build writes (`ask-index.json` and `meta.json`, the ask need's files).
+ * over the data folders the build writes (`ask-index.json`, `ask-index.pack` and `meta.json`, of the ask need's files).
  *
  * Quality: scoreAsk (tests/helpers/ask-metrics.ts) over each judged set of ASK_SETS (tests/data/ask-*.json: the
  * tuning set and the held-out sets, each with how it has been used), with the real askSite over the project
@@ -26,9 +26,9 @@ import { gzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 import pricingData from '../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../src/contract/content.ts';
-import { DATA_FILES, META_FILE } from '../src/adapters/content-files.ts';
+import { DATA_FILES, META_FILE, rangeReader } from '../src/adapters/content-files.ts';
 import { type AskResult, type AskTurn, askSite, NO_ANSWER } from '../src/core/ask/answer.ts';
-import { ASK_FILE, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
+import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
 import { createContentFiles } from '../src/adapters/content-files.ts';
 import {
   ASK_SETS,
@@ -144,7 +144,8 @@ const markdownReader = (dir: string) => {
 async function load(dir: string): Promise<Loaded> {
   const json = await readFile(join(dir, ASK_FILE), 'utf8');
   const meta = JSON.parse(await readFile(join(dir, META_FILE), 'utf8')) as { origin: string; builtAt: string };
-  return { dir, json, index: loadAskIndex(json, markdownReader(dir)), origin: meta.origin, builtAt: meta.builtAt };
+  const index = loadAskIndex(json, markdownReader(dir), rangeReader(join(dir, ASK_PACK)).read);
+  return { dir, json, index, origin: meta.origin, builtAt: meta.builtAt };
 }
 
 const ours =
@@ -221,10 +222,10 @@ function mix(sets: JudgedSet[]): { question: string; conversation?: AskTurn[] }[
 async function speed(d: Loaded, questions: ReturnType<typeof mix>): Promise<AskSpeed> {
   const loads: number[] = [];
   const h0 = heap();
-  let index = loadAskIndex(d.json, markdownReader(d.dir));
+  let index = loadAskIndex(d.json, markdownReader(d.dir), rangeReader(join(d.dir, ASK_PACK)).read);
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    index = loadAskIndex(d.json, markdownReader(d.dir));
+    index = loadAskIndex(d.json, markdownReader(d.dir), rangeReader(join(d.dir, ASK_PACK)).read);
     loads.push(performance.now() - t);
   }
   const heapBytes = heap() - h0;

@@ -27,7 +27,7 @@ import type { Page } from '../contract/schemas.ts';
 import type { ContentSource, PageEntry } from '../core/content-source.ts';
 import { loadSearchIndex, type SearchIndex } from '../core/search.ts';
 import { SEARCH_FILE } from '../core/content.ts';
-import { ASK_FILE, type AskIndex, loadAskIndex } from '../core/ask/index.ts';
+import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex, type PackReader } from '../core/ask/index.ts';
 
 export const META_FILE = 'meta.json';
 export const SLUGS_FILE = 'slugs.json';
@@ -55,7 +55,7 @@ export const DATA_FILES: Record<ContentNeed, readonly string[]> = {
   entry: [META_FILE, SLUGS_FILE, ENTRIES_INDEX, ENTRIES_PACK],
   pages: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK],
   search: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
-  ask: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK, ASK_FILE],
+  ask: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK, ASK_FILE, ASK_PACK],
   files: [META_FILE, SLUGS_FILE, FILES_FILE],
 };
 
@@ -109,6 +109,24 @@ export function slugInTemplate(path: string, template: string): string | undefin
   const [head, tail] = splitTemplate(template);
   if (path.length <= head.length + tail.length || !path.startsWith(head) || !path.endsWith(tail)) return undefined;
   return path.slice(head.length, path.length - tail.length);
+}
+
+/** An ASCII file read a range at a time (positioned reads; opened on the first read). */
+export function rangeReader(path: string): { read: PackReader; close(): void } {
+  let fd: number | undefined;
+  return {
+    read(start, length) {
+      fd ??= openSync(path, 'r');
+      const buffer = Buffer.allocUnsafe(length);
+      const got = readSync(fd, buffer, 0, length, start);
+      if (got !== length) throw new Error(`${path}: ${length} bytes at ${start} asked, ${got} read`);
+      return buffer.toString('latin1', 0, length);
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
 }
 
 /** One pack file read record by record (positioned reads), with the latest records kept. */
@@ -196,6 +214,7 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
   let entryBySlug: Map<string, PageEntry> | undefined;
   let index: SearchIndex | undefined;
   let ask: AskIndex | undefined;
+  let askPack: ReturnType<typeof rangeReader> | undefined;
   let files: { set: Set<string>; templates: string[] } | undefined;
   let slugIndex: Map<string, number> | undefined;
   const slugs = () => (slugIndex ??= new Map(read<string[]>(SLUGS_FILE).map((s, i) => [s, i])));
@@ -233,10 +252,14 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
     },
     searchIndex: () => (index ??= loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8'))),
     askIndex: () =>
-      (ask ??= loadAskIndex(readFileSync(join(dataDir, ASK_FILE), 'utf8'), (slug) => {
-        const json = pages.get(slug);
-        return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
-      })),
+      (ask ??= loadAskIndex(
+        readFileSync(join(dataDir, ASK_FILE), 'utf8'),
+        (slug) => {
+          const json = pages.get(slug);
+          return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
+        },
+        (askPack ??= rangeReader(join(dataDir, ASK_PACK))).read,
+      )),
     snippetText: (slug) => texts.get(slug),
     hasFile(path) {
       if (!files) {
@@ -254,6 +277,7 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
       entryRecords.close();
       pages.close();
       texts.close();
+      askPack?.close();
     },
   };
 }

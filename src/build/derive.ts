@@ -30,7 +30,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from '../core/site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
-import { ASK_FILE, assembleAskIndex } from '../core/ask/index.ts';
+import { ASK_FILE, ASK_PACK, assembleAskIndex } from '../core/ask/index.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
 import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
@@ -285,7 +285,9 @@ async function derive(
   phase('search index');
   // Each page's part was worked out in the page workers (and cached with the page): here they are only merged.
   const askPages = found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind, ask: f.ask }));
-  await write(join(opts.dataDir, ASK_FILE), JSON.stringify(assembleAskIndex(askPages)));
+  const ask = assembleAskIndex(askPages);
+  await write(join(opts.dataDir, ASK_FILE), JSON.stringify(ask.data));
+  await write(join(opts.dataDir, ASK_PACK), ask.pack);
   phase('ask index');
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;

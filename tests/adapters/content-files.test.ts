@@ -28,6 +28,21 @@ import {
   type PackIndex,
 } from '../../src/adapters/content-files.ts';
 import { loadJudged } from '../helpers/search-metrics.ts';
+import { askSite } from '../../src/core/ask/answer.ts';
+import { PricingSchema } from '../../src/contract/content.ts';
+import pricingData from '../../content/data/pricing.json' with { type: 'json' };
+
+const pricing = PricingSchema.parse(pricingData);
+/** Questions that read postings, quote sections (their sentence lists) and price a plan. */
+const ASK_QUESTIONS = [
+  'Is there a free trial?',
+  'will the crew app work with no signal?',
+  'what would Starter plus two office logins cost?',
+  'does Kartage connect to Xero?',
+  'how do storage customers pay their invoices?',
+  'is our data kept in Australia?',
+  'zqxjkv',
+];
 
 const ORIGIN = 'https://kartage.test';
 let work: string;
@@ -170,6 +185,33 @@ describe('each need reads only its declared files', () => {
       );
     }
     expect(() => src.page('pricing')).toThrow();
+    src.close();
+  });
+
+  it('ask: with only the ask files, the same answers as an index built in memory from content.json', () => {
+    const src = createContentFiles(only(DATA_FILES.ask));
+    const fromFiles = src.askIndex();
+    expect(fromFiles.sectionCount).toBe(memory.askIndex().sectionCount);
+    const ask = (index: typeof fromFiles, question: string) =>
+      askSite({ index, pricing, origin: ORIGIN, now: Date.parse('2026-11-25T02:00:00Z') }, { question });
+    // content.json's pages carry no rendered heading anchors: links are compared without their fragment.
+    const unanchored = (r: ReturnType<typeof ask>) => ({
+      ...r,
+      answer: r.answer.replace(/\]\(([^)#]*)#[^)]*\)/g, ']($1)'),
+      sources: r.sources.map((x) => ({ ...x, url: x.url.replace(/#.*/, '') })),
+    });
+    let answered = 0;
+    for (const q of ASK_QUESTIONS) {
+      const r = ask(fromFiles, q);
+      expect(
+        r.sources.some((x) => x.url.includes('#')),
+        q,
+      ).toBe(r.sources.some((x) => x.heading !== null));
+      expect(unanchored(r), q).toEqual(unanchored(ask(memory.askIndex(), q)));
+      if (r.answered) answered++;
+    }
+    expect(answered).toBeGreaterThan(ASK_QUESTIONS.length / 2);
+    expect(() => src.entries()).toThrow();
     src.close();
   });
 

@@ -6,15 +6,22 @@
  * surface words of the site with how many sections hold them (typo correction of questions).
  *
  * A section's text is not in the file: it is a range of its page's markdown (the contract's `markdown`, which the
- * pages pack already holds), read for the few sections an answer quotes. Postings are one string a term, decoded
- * when a question asks for the term. At 10,000 pages the file holding the text and number arrays took ~400 ms to
- * read and parse before the first answer.
+ * pages pack already holds), read for the few sections an answer quotes. Postings (one string a term) and each
+ * section's sentence list are not in it either: they are ranges of `ask-index.pack`, read and decoded when a
+ * question asks for the term or an answer quotes the section. At 10,000 pages the file holding the text and number
+ * arrays took ~400 ms to read and parse before the first answer; with the postings and sentence lists in it, ~100 ms
+ * (most of a cold first answer); without them, a fifth of that.
  */
 import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
 import { type HeadingAnchor, type Section, splitSections } from './sections.ts';
 
 export const ASK_FILE = 'ask-index.json';
-export const ASK_FORMAT = 'kartage-ask-4';
+/** The postings and the sections' sentence lists (ASCII text), which the index file points into by range. */
+export const ASK_PACK = 'ask-index.pack';
+export const ASK_FORMAT = 'kartage-ask-5';
+
+/** `length` characters of the pack from `start`. */
+export type PackReader = (start: number, length: number) => string;
 
 /** A page as the assistant cites it. */
 export interface AskPage {
@@ -30,9 +37,9 @@ export interface AskPage {
 
 /**
  * One section in the file, as a row (a JSON array parses faster than an object): its page, heading (null: the
- * intro), anchor on the rendered page ('' for none), the [start, end) of its text in the page's markdown, and its
- * sentences as base-36 `start,end,kind` triples joined by `;` (relative to the section's text; kind 0 text,
- * 1 table row, 2 a table's header row), decoded for the few sections an answer quotes.
+ * intro), anchor on the rendered page ('' for none), the [start, end) of its text in the page's markdown, and where
+ * the pack holds its sentences: base-36 `start,end,kind` triples joined by `;` (relative to the section's text;
+ * kind 0 text, 1 table row, 2 a table's header row), read for the few sections an answer quotes.
  */
 export type AskSectionRow = [
   page: number,
@@ -40,16 +47,20 @@ export type AskSectionRow = [
   anchor: string,
   start: number,
   end: number,
-  sentences: string,
+  sentencesAt: number,
+  sentencesLength: number,
 ];
 
-/** What the build writes: pages, sections and postings. */
+/** What the build writes in the index file: pages, sections, and where the pack holds each term's postings. */
 export interface AskData {
   format: typeof ASK_FORMAT;
   pages: AskPage[];
   sections: AskSectionRow[];
-  /** term -> postings: base-36 `section,tfBody,tfHeading` triples joined by `;`, sections ascending as deltas. */
-  postings: Record<string, string>;
+  /**
+   * term -> [start, length] in the pack of its postings: base-36 `section,tfBody,tfHeading` triples joined by `;`,
+   * sections ascending as deltas.
+   */
+  postings: Record<string, [number, number]>;
   /** Body length (terms) per section. */
   lengths: number[];
   /** Folded surface word -> number of pages holding it (typo correction picks the most used). */
@@ -126,9 +137,22 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
   return out;
 }
 
+/** What the build writes: the index file's data and the pack's text. */
+export interface AskFiles {
+  data: AskData;
+  pack: string;
+}
+
 /** The index from the pages (sorted by slug), each with its part when the build worked it out already. */
-export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageData })[]): AskData {
+export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageData })[]): AskFiles {
   const data: AskData = { format: ASK_FORMAT, pages: [], sections: [], postings: {}, lengths: [], vocab: {} };
+  const pack: string[] = [];
+  let at = 0;
+  const put = (text: string): [number, number] => {
+    pack.push(text);
+    at += text.length;
+    return [at - text.length, text.length];
+  };
   const postings = new Map<string, number[]>();
   const vocab = new Map<string, number>();
   for (const page of pages) {
@@ -142,7 +166,7 @@ export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageDat
     const p = data.pages.push(entry) - 1;
     const part = page.ask ?? askPageData(page);
     part.rows.forEach(([heading, anchor, start, end, sentences], k) => {
-      const id = data.sections.push([p, heading, anchor, start, end, sentences]) - 1;
+      const id = data.sections.push([p, heading, anchor, start, end, ...put(sentences)]) - 1;
       data.lengths.push(part.lengths[k]!);
       const tf = part.tf[k]!;
       for (let i = 0; i < tf.length; i += 3) {
@@ -155,9 +179,9 @@ export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageDat
     for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
   }
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, encodePostings(list)]));
+  data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, put(encodePostings(list))]));
   data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return data;
+  return { data, pack: pack.join('') };
 }
 
 /** Flat [section, tfBody, tfHeading]* (sections ascending) as base-36 triples, the section as a delta. */
@@ -207,12 +231,14 @@ export class AskIndex {
   private readonly decodedSentences = new Map<number, Int32Array>();
   private readonly markdowns = new Map<string, string>();
   private readonly markdownOf: MarkdownOf;
+  private readonly pack: PackReader;
   private titleIndex: Map<string, number[]> | undefined;
 
-  constructor(data: AskData, markdownOf: MarkdownOf) {
+  constructor(data: AskData, markdownOf: MarkdownOf, pack: PackReader) {
     if (data.format !== ASK_FORMAT) throw new Error(`ask index: unknown format ${String(data.format)}`);
     this.data = data;
     this.markdownOf = markdownOf;
+    this.pack = pack;
     const total = data.lengths.reduce((a, b) => a + b, 0);
     this.averageLength = data.lengths.length ? total / data.lengths.length : 1;
     this.titleTerms = data.pages.map((p) => new Set(p.terms));
@@ -226,10 +252,10 @@ export class AskIndex {
   postings(term: string): Int32Array | undefined {
     let list = this.decoded.get(term);
     if (list) return list;
-    const encoded = this.data.postings[term];
-    if (encoded === undefined) return undefined;
+    const at = this.data.postings[term];
+    if (at === undefined) return undefined;
     if (this.decoded.size >= DECODED_LIMIT) this.decoded.clear();
-    this.decoded.set(term, (list = decodePostings(encoded)));
+    this.decoded.set(term, (list = decodePostings(this.pack(at[0], at[1]))));
     return list;
   }
 
@@ -297,7 +323,8 @@ export class AskIndex {
   sentences(section: number): Int32Array {
     let out = this.decodedSentences.get(section);
     if (out) return out;
-    const encoded = this.data.sections[section]![5];
+    const [, , , , , at, length] = this.data.sections[section]!;
+    const encoded = length ? this.pack(at, length) : '';
     const triples = encoded ? encoded.split(';') : [];
     out = new Int32Array(triples.length * 3);
     triples.forEach((t, k) => {
@@ -325,13 +352,21 @@ export class AskIndex {
   }
 }
 
-/** The index a build wrote (`ask-index.json`'s text), its sections' text read through `markdownOf`. */
-export function loadAskIndex(json: string, markdownOf: MarkdownOf): AskIndex {
-  return new AskIndex(JSON.parse(json) as AskData, markdownOf);
+/**
+ * The index a build wrote (`ask-index.json`'s text), its sections' text read through `markdownOf` and its postings
+ * and sentence lists through `pack` (ranges of `ask-index.pack`).
+ */
+export function loadAskIndex(json: string, markdownOf: MarkdownOf, pack: PackReader): AskIndex {
+  return new AskIndex(JSON.parse(json) as AskData, markdownOf, pack);
 }
 
 /** An index over pages held in memory (tests, small sites). */
 export function askIndexOf(pages: readonly AskSource[]): AskIndex {
   const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
-  return new AskIndex(assembleAskIndex(pages), (slug) => bySlug.get(slug));
+  const { data, pack } = assembleAskIndex(pages);
+  return new AskIndex(
+    data,
+    (slug) => bySlug.get(slug),
+    (start, length) => pack.slice(start, start + length),
+  );
 }
