@@ -262,3 +262,113 @@ describe('the answer pages', () => {
     expect(body).toContain('<p>Key &lt;busy&gt;</p>');
   });
 });
+
+describe('the edges of forms, Accept and origins', () => {
+  it('bytes that are not UTF-8 in a form become U+FFFD, not a thrown error', async () => {
+    const body = Buffer.concat([Buffer.from('name=Sam'), Buffer.from([0xff])]);
+    expect(await readForm(post({ 'content-type': FORM }, body), 1024)).toEqual({
+      kind: 'form',
+      lead: { name: 'Sam\uFFFD' },
+    });
+  });
+
+  it('HTML named only to be refused (q=0) gets JSON, even with JSON not named', () => {
+    expect(wantsHtml(post({ accept: 'text/html;q=0' }))).toBe(false);
+  });
+
+  it('JSON from another origin passes by default; a type is JSON only whole, in any case and with parameters', () => {
+    const evil = { origin: 'https://evil.example' };
+    expect(crossSiteRefusal(post({ 'content-type': 'application/json', ...evil }), SITE)).toBeUndefined();
+    expect(
+      crossSiteRefusal(post({ 'content-type': ' Application/JSON ; charset=utf-8', ...evil }), SITE),
+    ).toBeUndefined();
+    expect(crossSiteRefusal(post({ 'content-type': 'x-application/json', ...evil }), SITE)).toMatch(
+      /^Cross-site x-application\/json posts/,
+    );
+    expect(crossSiteRefusal(post({ 'content-type': 'application/jsonp', ...evil }), SITE)).toMatch(
+      /^Cross-site application\/jsonp posts/,
+    );
+  });
+
+  it("a form from the site's origin to another host of it (a preview deployment), or from that host, goes through", () => {
+    const preview = (origin: string) =>
+      new Request('https://kartage-preview.vercel.app/api/lead', {
+        method: 'POST',
+        headers: { 'content-type': FORM, origin },
+      });
+    expect(crossSiteRefusal(preview(SITE), SITE)).toBeUndefined();
+    expect(crossSiteRefusal(preview('https://kartage-preview.vercel.app'), SITE)).toBeUndefined();
+    expect(crossSiteRefusal(preview('https://evil.example'), SITE)).toMatch(/^Cross-site /);
+  });
+});
+
+describe('each answer page, whole', () => {
+  const main = async (r: Response) => {
+    const text = await r.text();
+    return text.slice(text.indexOf('<main>\n') + 7, text.indexOf('\n</main>'));
+  };
+  const back = (path: string) =>
+    `<p><a href="${path}">Go back to the form</a> (your browser's Back button keeps what you typed).</p>`;
+  const elsewhere =
+    '<p>You can also email <a href="mailto:sales@kartage.com.au">sales@kartage.com.au</a> or call ' +
+    '<a href="tel:1300527824">1300 527 824</a> (';
+
+  it('accepted: the thanks and the links back to the site, one block a line', async () => {
+    expect(await main(leadAnswerPage({ kind: 'accepted' }, { name: 'Sam' }))).toBe(
+      '<h1>Thank you: we have your enquiry</h1>\n' +
+        '<p>Thanks, Sam. A real person in our Melbourne or Brisbane office will reply within one business day.</p>\n' +
+        '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · ' +
+        '<a href="/blog">Read the blog</a></p>',
+    );
+  });
+
+  it('rejected: its title, every refused field in one list, back to the form of the intent (trimmed)', async () => {
+    const r = leadAnswerPage(
+      {
+        kind: 'rejected',
+        message: 'm',
+        problems: [
+          { field: 'name', outcome: 'reject', error: 'a' },
+          { field: 'email', outcome: 'reject', error: 'b' },
+        ],
+      },
+      { intent: ' demo ' },
+    );
+    expect(await main(r)).toBe(
+      '<h1>Please check your details</h1>\n' +
+        '<p>We could not send the form. Please fix these problems and send it again:</p>\n' +
+        '<ul><li><strong>Name:</strong> a</li><li><strong>Work email:</strong> b</li></ul>\n' +
+        back('/demo'),
+    );
+    const noIntent = leadAnswerPage({ kind: 'rejected', message: 'm', problems: [] }, { name: 'Sam' });
+    expect(await main(noIntent)).toContain(back('/contact'));
+  });
+
+  it('too large and unreadable: their titles and the whole text', async () => {
+    expect(await main(leadAnswerPage({ kind: 'too-large', maxBytes: 2048 }, undefined))).toBe(
+      '<h1>Your message is too long</h1>\n' +
+        '<p>The form was larger than 2 KB, so we could not read it. Please shorten your message and send it again.</p>\n' +
+        back('/contact'),
+    );
+    expect(await main(leadAnswerPage({ kind: 'unreadable' }, undefined))).toBe(
+      '<h1>We could not read the form</h1>\n<p>The form did not arrive whole. Please send it again.</p>\n' +
+        back('/contact'),
+    );
+  });
+
+  it('limited and unrecorded: their titles, the other ways to reach sales, the way back', async () => {
+    const limited = await main(leadAnswerPage({ kind: 'limited', retryAfter: 120 }, undefined));
+    expect(limited).toMatch(/^<h1>Please try again later<\/h1>\n<p>Too many enquiries/);
+    expect(limited).toContain(`</p>\n${elsewhere}`);
+    expect(limited.endsWith('</p>\n<p><a href="/">Back to the Kartage website</a></p>')).toBe(true);
+    const lost = await main(leadAnswerPage({ kind: 'unrecorded' }, { intent: 'demo' }));
+    expect(
+      lost.startsWith(
+        '<h1>We could not record your details</h1>\n' +
+          '<p>Sorry: your details could not be recorded just now, and nothing was saved. ' +
+          `Please use the chat on our website, or contact our sales team directly:</p>\n${elsewhere}`,
+      ),
+    ).toBe(true);
+    expect(lost.endsWith(`).</p>\n${back('/demo')}`)).toBe(true);
+  });
+});
