@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
-import { handoffFor, handoffIntent, supportHours } from '../../src/core/ask/handoff.ts';
+import { handoffFor, handoffIntent, isSupportRequest, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
 import { termGroups } from '../../src/core/ask/question.ts';
@@ -240,6 +240,20 @@ describe('handoff', () => {
     ])
       expect(handoffIntent(q), q).toBeUndefined();
     expect(handoffIntent('the crew app crashes every time we open a job')?.intent).toBe('contact');
+  });
+
+  it('reads a fault report in any form of the word as a request for support', () => {
+    for (const q of [
+      'the storage billing run keeps erroring on our vault accounts',
+      'invoices errored overnight and nothing went to xero',
+      'crew app keeps freezing on the inventory screen',
+      'photos are not saving on the crew app since this morning',
+      "dispatch board won't save changes for tomorrow",
+      'the portal is buggy for our customers today',
+    ]) {
+      expect(handoffIntent(q)?.intent, q).toBe('contact');
+      expect(isSupportRequest(q), q).toBe(true);
+    }
   });
 
   it('knows the support hours: 7am to 7pm AEST (UTC+10), Monday to Saturday', () => {

@@ -17,7 +17,7 @@ export interface Handoff {
 }
 
 /** Words of a fault report (an existing customer's problem: support is the right channel). */
-const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work)|not (loading|syncing|sending)|broken|broke|bug|crash|crashes|crashing|crashed|error|errors|fail|fails|failed|failing|glitch|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out`;
+const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work|save|send|print|let)|not (loading|syncing|sending|saving|printing|updating|showing up)|broken|broke|bug|bugs|buggy|crash|crashes|crashing|crashed|error|errors|erroring|errored|fail|fails|failed|failing|glitch|glitches|glitching|freezes|freezing|keeps (hanging|dropping out|logging (me|us) out)|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out`;
 const SUPPORT = new RegExp(String.raw`\b(${FAULT}|our account|my account)\b`);
 const FAULT_WORDS = new RegExp(String.raw`\b(${FAULT})\b`, 'g');
 /** A hypothetical ("if the system goes down...", "what happens when..."): a question, not a fault report. */
