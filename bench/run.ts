@@ -40,7 +40,7 @@ import type { TripRow } from './redis-trips.ts';
 import type { McpTokenReport } from './mcp-tokens.ts';
 import type { NeedReport } from './needs.ts';
 import type { AskCold, AskQuality, AskReport } from './ask.ts';
-import { ASK_SETS } from '../tests/helpers/ask-metrics.ts';
+import { ASK_SETS, CLEAN_SETS } from '../tests/helpers/ask-metrics.ts';
 import {
   BENCH_DIR,
   bytes,
@@ -401,7 +401,7 @@ function askMarkdown(a: NonNullable<BenchResults['ask']>): string {
       '',
     );
   out.push(
-    `Quality on the judged question sets (tests/helpers/ask-metrics.ts scoreAsk), over the project build's ask index (${a.speed[0]?.pages ?? 0} pages, ${a.speed[0]?.sections ?? 0} sections, built ${a.builtAt}). Each set was written from the content alone by a helper who did not write the assistant; how each has been used: ${ASK_SETS.map((x) => `${x.set} (tests/data/${x.file}): ${x.use}`).join('; ')}. The last two are the clean held-out measure.` +
+    `Quality on the judged question sets (tests/helpers/ask-metrics.ts scoreAsk), over the project build's ask index (${a.speed[0]?.pages ?? 0} pages, ${a.speed[0]?.sections ?? 0} sections, built ${a.builtAt}). Each set was written from the content alone by a helper who did not write the assistant; how each has been used: ${ASK_SETS.map((x) => `${x.set} (tests/data/${x.file}): ${x.use}`).join('; ')}. The clean held-out measure: ${CLEAN_SETS.map((x) => x.set).join(', ')}.` +
       (a.unmatched.length ? ` ${a.unmatched.length} judged references name no section of the index.` : ''),
     '',
     'Ours: askSite as the API answers.',
@@ -497,7 +497,7 @@ function askMarkdown(a: NonNullable<BenchResults['ask']>): string {
   }
   for (const x of a.quality.filter((c) => c.asker === 'ours'))
     targets.push([`sentences not in their cited section, ${x.set}`, String(x.invented), '0', bar(x.invented === 0)]);
-  for (const final of ASK_SETS.slice(-2).map((x) => q('ours', x.set))) {
+  for (const final of CLEAN_SETS.map((x) => q('ours', x.set))) {
     if (!final) continue;
     const qualityTargets: [string, number, number, boolean][] = [
       ['answer@1', final.answerAt1, 0.8, true],

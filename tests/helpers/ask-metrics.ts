@@ -37,17 +37,33 @@ export interface JudgedSet {
 
 /**
  * The judged sets, each written from the content alone by a helper who did not write the assistant, and how each
- * has been used: the last two are the clean held-out measure (written after the assistant's last change, scored
- * once, never tuned to).
+ * has been used: those marked `clean` are the held-out measure (written after the assistant's last change to its
+ * ranking, scored once, never tuned to).
  */
 export const ASK_SETS = [
   { set: 'tuning', file: 'ask-judged.json', use: 'tuned to (session 6)' },
   { set: 'held-out', file: 'ask-held-out.json', use: 'held out in session 6; seen since' },
   { set: 'held-out-2', file: 'ask-held-out-2.json', use: 'written in session 7, scored untuned, then tuned to' },
   { set: 'held-out-3', file: 'ask-held-out-3.json', use: 'written in session 7, scored untuned, then tuned to' },
-  { set: 'held-out-4', file: 'ask-held-out-4.json', use: 'written in session 7, never tuned to' },
-  { set: 'held-out-5', file: 'ask-held-out-5.json', use: 'written in session 7, never tuned to' },
-] as const;
+  {
+    set: 'held-out-4',
+    file: 'ask-held-out-4.json',
+    use: "written in session 7, scored untuned (session 7's clean measure), its misses read in session 8",
+  },
+  {
+    set: 'held-out-5',
+    file: 'ask-held-out-5.json',
+    use: "written in session 7, scored untuned (session 7's clean measure), its misses read in session 8",
+  },
+  {
+    set: 'held-out-6',
+    file: 'ask-held-out-6.json',
+    use: "written in session 8 after the assistant's last change to its ranking, never tuned to",
+    clean: true,
+  },
+] as const satisfies readonly { set: string; file: string; use: string; clean?: true }[];
+/** The clean held-out measure: sets written after the assistant's last change and never tuned to. */
+export const CLEAN_SETS = ASK_SETS.filter((x) => 'clean' in x && x.clean);
 export type AskSetName = (typeof ASK_SETS)[number]['set'];
 
 export const loadJudged = (file: string): JudgedSet =>
