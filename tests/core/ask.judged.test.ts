@@ -59,13 +59,19 @@ describe('the judged question set', () => {
     expect(s.noAnswerRate).toBeLessThanOrEqual(0.06);
   });
 
-  it('keeps its floors on the sets it was developed on since (held-out 2 and 3): handoffs and prices exact', () => {
+  it('keeps its floors on the sets it was developed on since (held-out 2 and 3)', () => {
     for (const x of sets.filter((x) => x.set === 'held-out-2' || x.set === 'held-out-3')) {
+      const s = scoreAsk(index, x.judged, ask, pricing);
+      expect(s.answerAt1, x.file).toBeGreaterThanOrEqual(0.6);
+      expect(s.noAnswerRate, x.file).toBeLessThanOrEqual(0.2);
+    }
+  });
+
+  it('hands off to the right person and prices exactly, on every set', () => {
+    for (const x of sets) {
       const s = scoreAsk(index, x.judged, ask, pricing);
       expect(s.handoffCorrect, x.file).toBe(1);
       expect(s.pricingCorrect, x.file).toBe(1);
-      expect(s.answerAt1, x.file).toBeGreaterThanOrEqual(0.6);
-      expect(s.noAnswerRate, x.file).toBeLessThanOrEqual(0.2);
     }
   });
 });

@@ -139,6 +139,12 @@ describe('pricing arithmetic', () => {
 
   it('counts users beyond the plan when the question gives a total, and prices a year paid annually', () => {
     expect(priceQuestion('starter with 7 office users, how much a month?', pricing)!.monthly).toBe(390 + 2 * 45);
+    // Office users counted as people in the office, by whatever verb they use it.
+    for (const q of [
+      'starter plan, 7 of us log into the office side, what would we pay monthly?',
+      'starter plan and 7 of us work in the office: monthly price?',
+    ])
+      expect(priceQuestion(q, pricing)!.monthly, q).toBe(390 + 2 * 45);
     const w = priceQuestion('growth with the video survey app, paid annually?', pricing)!;
     expect([w.monthly, w.annual]).toEqual([890 + 150, (890 + 150) * 10]);
     expect(priceQuestion('Professional plus two SMS bundles per month?', pricing)!.monthly).toBe(1890 + 120);
@@ -222,6 +228,9 @@ describe('handoff', () => {
     ['i missed a call from you, can you try me again on my mobile?', 'callback'],
     ['pls leave a msg for the sales team', 'message'],
     ['can we get a session booked in with one of your product people?', 'demo'],
+    ['please pass my details on to your sales team', 'contact'],
+    ['can you send us a formal quote for two depots', 'contact'],
+    ['we would like an enterprise proposal sent over this week', 'contact'],
   ] as const)('%s -> %s', (q, intent) => {
     expect(handoffIntent(q)?.intent).toBe(intent);
   });

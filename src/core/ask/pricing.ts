@@ -70,7 +70,7 @@ const numberOf = (s: string) => NUMBER_WORDS[s.replace(/^a couple of$/, 'couple'
 const COUNTED: readonly (readonly [string, string])[] = [
   [
     'office-user',
-    String.raw`(?:\s+office)?\s+(?:users?|logins?|log-ins?|seats?|licen[cs]es?|staff|people|accounts?)|\s+of us(?=\s+in the office)`,
+    String.raw`(?:\s+office)?\s+(?:users?|logins?|log-ins?|seats?|licen[cs]es?|staff|people|accounts?)|\s+of us(?=\s+(?:[a-z']+\s+){0,3}(?:in|on|into|at|use|using) the office\b)`,
   ],
   ['crew-device', String.raw`(?:\s+crew)?\s+(?:devices?|phones?|mobiles?|tablets?|ipads?|iphones?|androids?)`],
   ['sms-bundle', String.raw`\s+(?:sms|text(?: message)?)\s+bundles?|\s+bundles?(?:\s+of\s+sms)?`],
@@ -145,7 +145,7 @@ const WAREHOUSES = new RegExp(
   String.raw`\b${COUNT_WORD}\s+(?:warehouses?|depots?|storage (?:sites?|facility|facilities))\b`,
 );
 const OFFICE =
-  /\b(\d[\d,]*)\s+(?:of us\s+|people\s+|staff\s+|users?\s+)?(?:in|at) the office\b|\b(\d[\d,]*)\s+office\s+(?:staff|users?|people|logins?)\b/;
+  /\b(\d[\d,]*)\s+(?:(?:of us|people|staff|users?)\s+(?:[a-z']+\s+){0,3})?(?:in|on|into|at|use|using) the office\b|\b(\d[\d,]*)\s+office\s+(?:staff|users?|people|logins?)\b/;
 const WHICH_PLAN = /\b(which|what) (plan|tier)\b|\bplan (would|should|do) (we|i)\b/;
 
 /**
