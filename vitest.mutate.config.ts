@@ -3,7 +3,9 @@
  * component tests of the domain and the lead path, a few seconds each. Left out: Playwright, bench, fuzz
  * (thousands of generated requests per mutant), the real-socket server suites of tests/server (tens of
  * seconds, and several count a rate window on the real clock), the OpenAPI linters (external rule sets,
- * nothing of src/core or src/adapters), and the helpers' own tests.
+ * nothing of src/core or src/adapters), the helpers' own tests, and the ask module's tests (tests/core/ask*:
+ * the ask module is outside the mutated scope, and its judged question sets would rerun, at half a second
+ * and more each, for every mutant of the search and content code they pass through).
  */
 import { defineConfig } from 'vitest/config';
 
@@ -16,7 +18,7 @@ export default defineConfig({
       'tests/contract/**/*.test.ts',
       'tests/operations/**/*.test.ts',
     ],
-    exclude: ['tests/contract/openapi.lint.test.ts'],
+    exclude: ['tests/contract/openapi.lint.test.ts', 'tests/core/ask*.test.ts'],
     setupFiles: ['tests/setup/var-dir.ts', 'tests/setup/contract.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
