@@ -1,0 +1,85 @@
+/**
+ * The plan recommendation (src/core/pricing.ts, the MCP tool's answer) over the real pricing file: the
+ * smallest plan that fits every need given, with one reason per need. tests/mcp holds it over the MCP
+ * server; this runs in `npm run mutate` (bench/mutation.md).
+ */
+import { describe, expect, it } from 'vitest';
+import pricingData from '../../content/data/pricing.json' with { type: 'json' };
+import type { Pricing } from '../../src/contract/content.ts';
+import { recommendPlan } from '../../src/core/pricing.ts';
+
+const pricing = pricingData as unknown as Pricing;
+
+describe('the plan recommendation', () => {
+  it('no need given: no recommendation', () => {
+    expect(recommendPlan(pricing, {})).toBeUndefined();
+  });
+
+  it('moves alone: the plan of that band, with its price and the reason', () => {
+    expect(recommendPlan(pricing, { moves: '500-2,000' })).toEqual({
+      plan: 'growth',
+      name: 'Growth',
+      monthly: 890,
+      priceFrom: false,
+      reasons: ['500-2,000 moves a year fits Growth (up to 2,000 moves a year)'],
+    });
+  });
+
+  it('warehouses alone: none, one, several', () => {
+    expect(recommendPlan(pricing, { warehouses: 'None' })?.reasons).toEqual([
+      'No warehouse fits Starter (warehouses: none)',
+    ]);
+    expect(recommendPlan(pricing, { warehouses: '1' })?.reasons).toEqual(['1 warehouse fits Growth (warehouses: 1)']);
+    expect(recommendPlan(pricing, { warehouses: '6+' })).toEqual({
+      plan: 'enterprise',
+      name: 'Enterprise',
+      monthly: 3900,
+      priceFrom: true,
+      reasons: ['6+ warehouses fits Enterprise (warehouses: 6+)'],
+    });
+  });
+
+  it('the largest need wins, whichever need it is, every reason kept in order', () => {
+    expect(recommendPlan(pricing, { moves: '10,000+', warehouses: '1' })).toMatchObject({
+      plan: 'enterprise',
+      reasons: [
+        '10,000+ moves a year fits Enterprise (10,000+ moves a year)',
+        '1 warehouse fits Growth (warehouses: 1)',
+      ],
+    });
+    expect(recommendPlan(pricing, { moves: 'Under 500', warehouses: '2-5' })?.plan).toBe('professional');
+  });
+
+  it('a kind of work that needs a module raises the plan to the one that includes it', () => {
+    expect(recommendPlan(pricing, { moves: 'Under 500', segment: 'International' })).toMatchObject({
+      plan: 'professional',
+      reasons: [
+        'Under 500 moves a year fits Starter (up to 500 moves a year)',
+        'International work needs the International module, included from Professional',
+      ],
+    });
+    expect(recommendPlan(pricing, { segment: 'Military & government' })).toMatchObject({
+      plan: 'enterprise',
+      reasons: ['Military & government work needs the Military and government module, included from Enterprise'],
+    });
+  });
+
+  it('any other kind of work is covered by every plan: the smallest, unless another need asks more', () => {
+    expect(recommendPlan(pricing, { segment: 'Mixed' })).toMatchObject({
+      plan: 'starter',
+      priceFrom: false,
+      reasons: ['Mixed work is covered by every plan, from Starter'],
+    });
+    expect(recommendPlan(pricing, { segment: 'Local & interstate', warehouses: '2-5' })?.plan).toBe('professional');
+  });
+
+  it('a band no plan fits adds no reason', () => {
+    const narrow = { ...pricing, plans: pricing.plans.slice(0, 2) } as Pricing;
+    expect(recommendPlan(narrow, { moves: '10,000+' })).toBeUndefined();
+    expect(recommendPlan(narrow, { moves: '10,000+', warehouses: '1' })).toMatchObject({
+      plan: 'growth',
+      reasons: ['1 warehouse fits Growth (warehouses: 1)'],
+    });
+    expect(recommendPlan(narrow, { segment: 'International' })).toBeUndefined();
+  });
+});
