@@ -58,7 +58,13 @@ export const ASK_SETS = [
   {
     set: 'held-out-6',
     file: 'ask-held-out-6.json',
-    use: "written in session 8 after the assistant's last change to its ranking, never tuned to",
+    use: "written in session 8 after the assistant's last change to its ranking, scored once; its two handoff misses and one price miss fixed since, its ranking never tuned to",
+    clean: true,
+  },
+  {
+    set: 'held-out-7',
+    file: 'ask-held-out-7.json',
+    use: 'written in session 8 after the last change to the assistant, scored once, never tuned to',
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true }[];
