@@ -91,6 +91,23 @@ describe('the fallback store: limits', () => {
     expect(await left(local, 'c')).toBe(2);
   });
 
+  it('a refusal here whose unit the failing shared store cannot take back is logged, still refused', async () => {
+    const local = createMemoryStore();
+    await left(local, 'c');
+    const shared = createMemoryStore();
+    const events: { event: string; fields?: Record<string, unknown> }[] = [];
+    const store = createFallbackStore(
+      { ...shared, refund: () => Promise.reject(new Error('refund lost')) },
+      (event, fields) => events.push({ event, fields }),
+      local,
+    );
+    expect(await store.hit(lead, 'c', T)).toMatchObject({ allowed: false });
+    expect(events).toEqual([
+      { event: 'store_fallback', fields: { level: 'warn', op: 'refund', fallbacks: 1, error: 'refund lost' } },
+    ]);
+    expect(store.fallbacks()).toBe(1);
+  });
+
   it('a refused or unit-less result refunds nothing', async () => {
     const { real, local, store } = setup();
     const spent = await store.hit(lead, 'c', T);
@@ -138,6 +155,14 @@ describe('the fallback store: idempotency keys', () => {
 });
 
 describe('the fallback store: unanswered questions and its description', () => {
+  it('the not-counted line keeps the first 300 characters of the error', async () => {
+    const { state, store, events } = setup();
+    state.down = true;
+    state.message = 'y'.repeat(400);
+    await store.countQuestion('q', 'q', T);
+    expect(events[0]!.fields!.error).toBe('y'.repeat(300));
+  });
+
   it('logs the first dropped count with why, and the count dropped once the shared store answers', async () => {
     const { state, store, events } = setup();
     state.down = true;
