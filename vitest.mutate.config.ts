@@ -6,6 +6,8 @@
  * nothing of src/core or src/adapters), the helpers' own tests, and the ask module's tests (tests/core/ask*:
  * the ask module is outside the mutated scope, and its judged question sets would rerun, at half a second
  * and more each, for every mutant of the search and content code they pass through).
+ * Also left out: tests/adapters/content-files.test.ts (the file-backed content source, outside the scope;
+ * it reran every judged query, 5 s a run under load, for each search mutant that search.judged holds too).
  * The contract check after each file (tests/setup/contract.ts) is loaded only by the files that start a test
  * server (tests/adapters/mutation-contract.setup.ts): it imports the whole app and ajv into every fork.
  */
@@ -20,7 +22,7 @@ export default defineConfig({
       'tests/contract/**/*.test.ts',
       'tests/operations/**/*.test.ts',
     ],
-    exclude: ['tests/contract/openapi.lint.test.ts', 'tests/core/ask*.test.ts'],
+    exclude: ['tests/contract/openapi.lint.test.ts', 'tests/core/ask*.test.ts', 'tests/adapters/content-files.test.ts'],
     setupFiles: ['tests/setup/var-dir.ts', 'tests/adapters/mutation-contract.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
