@@ -81,5 +81,7 @@ describe('the plan recommendation', () => {
       reasons: ['1 warehouse fits Growth (warehouses: 1)'],
     });
     expect(recommendPlan(narrow, { segment: 'International' })).toBeUndefined();
+    expect(recommendPlan(narrow, { warehouses: '6+' })).toBeUndefined();
+    expect(recommendPlan(narrow, { warehouses: '6+', moves: 'Under 500' })?.reasons).toHaveLength(1);
   });
 });
