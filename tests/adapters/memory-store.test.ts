@@ -16,6 +16,12 @@ describe('the in-process store: ties between unanswered questions', () => {
     expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['a', 'b', 'c']);
   });
 
+  it('exactly the bound of questions are all kept', async () => {
+    const store = createMemoryStore({ questionLimit: 2 });
+    for (const key of ['b', 'a']) await store.countQuestion(key, key, T);
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['a', 'b']);
+  });
+
   it('past the bound, of equal counts and times the first key goes', async () => {
     const store = createMemoryStore({ questionLimit: 2 });
     for (const key of ['b', 'c', 'a']) await store.countQuestion(key, key, T);
