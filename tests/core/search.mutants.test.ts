@@ -306,6 +306,12 @@ describe('an index of more pages than one buffer holds, and far-apart pages', ()
     expect(wrong).toEqual([]);
     expect(ranked(index, 'page', 3000)).toHaveLength(2100);
   });
+
+  it('every page titled alike scores alike for its title word, on either side of the 4,096th term', () => {
+    const scores = index.postings(index.termId(termOf('page'))!).scores;
+    expect(scores).toHaveLength(2100);
+    expect(new Set(scores).size).toBe(1);
+  });
 });
 
 describe('match offsets', () => {
