@@ -529,6 +529,17 @@ describe('searchPartial results', () => {
     expect(searchPartial({ content, index }, 'crates', 10).missing).toEqual([]);
   });
 
+  it('a page the index holds but the content does not is left out', () => {
+    const shown = content.entries().filter((e) => e.slug !== 'one');
+    const partial = {
+      index,
+      content: { ...content, entries: () => shown, entry: (slug: string) => shown.find((e) => e.slug === slug) },
+    };
+    const r = searchPartial(partial, q, 10);
+    expect(r.results.map((x) => x.slug).sort()).toEqual(['both', 'tri', 'two']);
+    expect(r.count).toBe(3);
+  });
+
   it('snippets from the text, else the description; the limit is a count of real pages', () => {
     const r = searchPartial({ content, index }, q, 4);
     expect(r.count).toBe(4);
