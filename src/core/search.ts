@@ -72,7 +72,9 @@ function isWordChar(c: string | undefined): boolean {
 
 /** Where a word may start for a term: its stem (less a final letter: "stori" for "story"), US spellings too. */
 function surfacePrefixes(term: string): string[] {
-  const base = term.length > 4 ? term.slice(0, -1) : term;
+  // The stem's last letter may not be the word's ("citi" is "city"): longer stems and short ones ending in the
+  // stemmer's i (for a y) are looked for without it.
+  const base = term.length > 4 || (term.length > 2 && term.endsWith('i')) ? term.slice(0, -1) : term;
   const out = new Set([base]);
   out.add(base.replace(/is/g, 'iz')).add(base.replace(/our/g, 'or')).add(base.replace(/tr$/, 'ter'));
   out.add(base.replace(/enc/g, 'ens'));

@@ -161,6 +161,11 @@ describe('snippets', () => {
     expect(matchOffsets('We reduced claims', [['reduc']]).map((h) => h.at)).toEqual([3]);
     expect(matchOffsets('unstorage only', [['storag']])).toEqual([]); // not at the start of a word
     expect(matchOffsets('Truck utilization', [['utilis']]).map((h) => h.at)).toEqual([6]);
+    // Short stems whose last letter is the stemmer's i for a y: "citi" is "city", "copi" is "copy".
+    expect(matchOffsets('the city and a copy', [['citi'], ['copi']])).toEqual([
+      { at: 4, group: 0 },
+      { at: 15, group: 1 },
+    ]);
   });
 });
 
