@@ -111,16 +111,24 @@ export function slugInTemplate(path: string, template: string): string | undefin
   return path.slice(head.length, path.length - tail.length);
 }
 
+/** `length` bytes of an open file from `start` (positioned reads until all have come); `short` names a cut file. */
+function readAt(fd: number, start: number, length: number, short: () => string): Buffer {
+  const buf = Buffer.allocUnsafe(length);
+  for (let done = 0; done < length; ) {
+    const n = readSync(fd, buf, done, length - done, start + done);
+    if (n === 0) throw new Error(short());
+    done += n;
+  }
+  return buf;
+}
+
 /** An ASCII file read a range at a time (positioned reads; opened on the first read). */
 export function rangeReader(path: string): { read: PackReader; close(): void } {
   let fd: number | undefined;
   return {
     read(start, length) {
       fd ??= openSync(path, 'r');
-      const buffer = Buffer.allocUnsafe(length);
-      const got = readSync(fd, buffer, 0, length, start);
-      if (got !== length) throw new Error(`${path}: ${length} bytes at ${start} asked, ${got} read`);
-      return buffer.toString('latin1', 0, length);
+      return readAt(fd, start, length, () => `${path}: ends inside the ${length} bytes at ${start}`).toString('latin1');
     },
     close() {
       if (fd !== undefined) closeSync(fd);
@@ -173,12 +181,7 @@ class Pack {
     if (i === undefined) return undefined;
     const { offsets, fd } = this.open();
     const start = offsets[i]!;
-    const buf = Buffer.allocUnsafe(offsets[i + 1]! - start);
-    for (let done = 0; done < buf.length; ) {
-      const n = readSync(fd, buf, done, buf.length - done, start + done);
-      if (n === 0) throw new Error(`${this.packPath}: ends inside the record of ${slug}`);
-      done += n;
-    }
+    const buf = readAt(fd, start, offsets[i + 1]! - start, () => `${this.packPath}: ends inside the record of ${slug}`);
     const text = (this.dict ? inflateRawSync(buf, { dictionary: this.dict }) : inflateRawSync(buf)).toString('utf8');
     this.cache.set(slug, text);
     if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
