@@ -1,8 +1,9 @@
 /**
  * Accept negotiation at its edges (src/core/accept.ts; tests/core/accept.test.ts holds the main table): the
- * most specific range wins whatever its place, a `Q` parameter in any case, which of markdown, HTML and
- * JSON is named first on a tie, markdown under another top-level type, and one parse per header. Written
- * against the mutants `npm run mutate` left (bench/mutation.md).
+ * most specific range wins whatever its place (the first of two equally specific), a `Q` parameter in any
+ * case and with spaces around it, which of markdown, HTML and JSON is named first on a tie, markdown only
+ * when a range names it (never through `text/*` or another type's `markdown`), and one parse per header.
+ * Written against the mutants `npm run mutate` left (bench/mutation.md).
  */
 import { describe, expect, it } from 'vitest';
 import { acceptParses, qualityOf, wantsMarkdown } from '../../src/core/accept.ts';
@@ -31,6 +32,12 @@ describe('the most specific range wins', () => {
     expect(qualityOf('text/html', 'image/png')).toBe(0);
     expect(qualityOf('image/*', 'text/png')).toBe(0);
   });
+
+  it('takes the first of two equally specific ranges', () => {
+    expect(qualityOf('text/html;q=0.5, text/html;q=0.9', 'text/html')).toBe(0.5);
+    expect(wantsMarkdown('text/markdown;q=0.5, application/json;q=0.4, application/json;q=0.6')).toBe(true);
+    expect(wantsMarkdown('text/markdown;q=0.5, application/json;q=0.6, application/json;q=0.4')).toBe(false);
+  });
 });
 
 describe('parameters and ties', () => {
@@ -38,6 +45,8 @@ describe('parameters and ties', () => {
     expect(wantsMarkdown('text/markdown;q=0.5, text/html;Q=0.1')).toBe(true);
     expect(wantsMarkdown('text/markdown;q=0.5, text/html; q = 0.1')).toBe(true);
     expect(wantsMarkdown('text/markdown;q=0.5, text/html;level=1')).toBe(false);
+    expect(wantsMarkdown('text/markdown ;q=0.9, text/html;q=0.5')).toBe(true);
+    expect(qualityOf('text/html ;q=0.3', 'text/html')).toBe(0.3);
   });
 
   it('on a tie the first named of markdown, HTML and JSON wins', () => {
@@ -50,6 +59,14 @@ describe('parameters and ties', () => {
   it('markdown under another top-level type is not markdown', () => {
     expect(wantsMarkdown('application/markdown')).toBe(false);
     expect(wantsMarkdown('application/x-markdown, text/plain')).toBe(false);
+    expect(wantsMarkdown('application/markdown, text/*, text/html;q=0.5')).toBe(false);
+    expect(wantsMarkdown('application/x-markdown, text/*, text/html;q=0.5')).toBe(false);
+  });
+
+  it('markdown is not asked for by text/* ranking above HTML, and is named by text/x-markdown', () => {
+    expect(qualityOf('text/*, text/html;q=0.5', 'text/markdown')).toBe(1);
+    expect(wantsMarkdown('text/*, text/html;q=0.5')).toBe(false);
+    expect(wantsMarkdown('text/x-markdown, text/html;q=0.5')).toBe(true);
   });
 });
 
