@@ -251,6 +251,17 @@ describe('handoff', () => {
     expect(handoffIntent('the crew app crashes every time we open a job')?.intent).toBe('contact');
   });
 
+  it('reads the visitor calling their own customer as a question, and a call for someone else as a call back', () => {
+    for (const q of [
+      'will kartage show me their history before I call them back?',
+      'can the crew see notes when we ring them on the day?',
+      'does it log it when i will call her back later?',
+    ])
+      expect(handoffIntent(q), q).toBeUndefined();
+    for (const q of ["please call him back on 0412 345 678, he's free after 3", 'can sales ring them tomorrow?'])
+      expect(handoffIntent(q)?.intent, q).toBe('callback');
+  });
+
   it('reads a fault report in any form of the word as a request for support', () => {
     for (const q of [
       'the storage billing run keeps erroring on our vault accounts',

@@ -26,7 +26,11 @@ const HYPOTHETICAL =
 /** Asking how soon a person replies is a question about the process, not a request to leave a message. */
 const HOW_SOON = /\bhow (quick|quickly|fast|soon|long)\b|\bwhat('?s| is) (the|your) (response|reply) time\b/;
 
-/** Patterns on the folded question, tried in order: the first intent whose pattern matches wins. */
+/**
+ * Patterns on the folded question, tried in order: the first intent whose pattern matches wins. "Call him back"
+ * asks for a call for someone else (an agent writing for a person); "before I call them back" is the visitor
+ * calling their own customer, a question about the product.
+ */
 const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   [
     'message',
@@ -34,7 +38,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   ],
   [
     'callback',
-    /\b(call|ring|phone|bell) (me|us|him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\bcall (him|her|them) (on|at|back)\b|\b(try|reach|get|contact) (me|us)( again)? on (my|our|the|this) (mobile|phone|number|cell|landline|mob)\b|\bmissed (a|your|the) (call|phone call)\b/,
+    /\b(call|ring|phone|bell) (me|us)( back)?\b|(?<!\b(i|we)( (will|can|could|should|would|then|just|usually|always|need to|have to|want to))? )\b(call|ring|phone|bell) (him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\b(try|reach|get|contact) (me|us)( again)? on (my|our|the|this) (mobile|phone|number|cell|landline|mob)\b|\bmissed (a|your|the) (call|phone call)\b/,
   ],
   [
     'demo',
