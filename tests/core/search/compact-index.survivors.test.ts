@@ -109,7 +109,7 @@ describe('the loaded index', () => {
     expect(index.description(0)).toBe(description);
   });
 
-  it('decodes a term’s postings on first use and keeps them', () => {
+  it("decodes a term's postings on first use and keeps them", () => {
     const index = small();
     const van = index.termId('van')!;
     const crate = index.termId('crate')!;
@@ -119,7 +119,7 @@ describe('the loaded index', () => {
     expect(index.postings(van)).toBe(first);
   });
 
-  it('keeps 4,097 terms’ postings, and lets them go for the term after them', () => {
+  it("keeps 4,097 terms' postings, and lets them go for the term after them", () => {
     const index = new SearchIndex(buildIndex([numbersPage(4_098)]));
     const first = index.postings(0);
     for (let id = 1; id < 4_096; id++) index.postings(id);
