@@ -45,6 +45,8 @@ export function cutText(text: string, max: number): string {
  * is one, so words stay whole.
  */
 export function splitText(text: string, max = SLACK_SECTION_MAX): string[] {
+  // Below 2 a surrogate pair fits no piece and the loop would never end: a caller's mistake, said at once.
+  if (!(max >= 2)) throw new RangeError(`splitText: max must be at least 2, got ${max}`);
   const pieces: string[] = [];
   let rest = text.toWellFormed();
   while (rest.length > max) {

@@ -19,6 +19,12 @@ describe('splitting a text into sections', () => {
     // Bound 20: the last fifth is characters 16 to 19; the space is the third of them.
     expect(splitText('abcdefghijklmnopqr stuvw', 20)).toEqual(['abcdefghijklmnopqr ', 'stuvw']);
   });
+
+  it('a bound too small for a surrogate pair is refused at once instead of looping', () => {
+    expect(() => splitText('\u{1F600}a', 1)).toThrow(RangeError);
+    expect(() => splitText('abc', 0)).toThrow(RangeError);
+    expect(splitText('\u{1F600}\u{1F600}a', 2)).toEqual(['\u{1F600}', '\u{1F600}', 'a']);
+  });
 });
 
 describe('the sales webhook', () => {
