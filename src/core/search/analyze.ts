@@ -142,7 +142,9 @@ export function auSpelling(w: string): string {
   m = /^(\p{L}*)(meter|liter)(s?)$/u.exec(w); // kilometer, milliliter
   if (m) return `${m[1]}${m[2] === 'meter' ? 'metre' : 'litre'}${m[3]}`;
   for (let i = Math.min(w.length, 9); i >= 4; i--) {
-    const au = US_WORDS[w.slice(0, i)];
+    const head = w.slice(0, i);
+    // Own keys only: a word that names an Object.prototype member ("constructor") is no spelling.
+    const au = Object.hasOwn(US_WORDS, head) ? US_WORDS[head] : undefined;
     if (au !== undefined && INFLECTION.test(w.slice(i))) return au + w.slice(i);
   }
   return w;
@@ -152,7 +154,11 @@ export function auSpelling(w: string): string {
  * Words Porter2 merges with a different word on this site: "customs" (clearance) is not "customer", and
  * "customer" is not "custom". Checked against the pages: each pair names different topics here.
  */
-const STEM_EXCEPTIONS: Record<string, string> = { customs: 'customs', customer: 'customer', customers: 'customer' };
+const STEM_EXCEPTIONS = new Map([
+  ['customs', 'customs'],
+  ['customer', 'customer'],
+  ['customers', 'customer'],
+]);
 
 const stems = new Map<string, string>();
 
@@ -160,7 +166,7 @@ const stems = new Map<string, string>();
 export function termOf(w: string): string {
   let t = stems.get(w);
   if (t === undefined) {
-    t = STEM_EXCEPTIONS[w] ?? (/\p{L}/u.test(w) ? stem(auSpelling(w)) : w);
+    t = STEM_EXCEPTIONS.get(w) ?? (/\p{L}/u.test(w) ? stem(auSpelling(w)) : w);
     if (stems.size > 200_000) stems.clear();
     stems.set(w, t);
   }

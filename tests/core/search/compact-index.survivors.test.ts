@@ -137,3 +137,16 @@ describe('the loaded index', () => {
     for (const t of ['', ' ', 'van', 'Stryker was here']) expect(index.termId(t), t).toBeUndefined();
   });
 });
+
+describe('words that name an Object member', () => {
+  it('"constructor" is a term like any word: the query reads it, and the index keeps every term id', async () => {
+    const { analyze, termOf } = await import('../../../src/core/search/analyze.ts');
+    expect(termOf('constructor')).toBe('constructor');
+    expect(analyze('constructor builds')).toEqual(['constructor', 'build']);
+    const data = buildIndex([{ slug: 'hire', title: 'Constructor hire', text: 'van crate', kind: 'page' }]);
+    const terms = data.terms.split(' ');
+    expect(terms).toHaveLength(4);
+    const index = new SearchIndex(data);
+    expect(terms.map((t) => index.termId(t))).toEqual([0, 1, 2, 3]);
+  });
+});
