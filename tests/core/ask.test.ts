@@ -332,6 +332,19 @@ describe('askSite on a small site', () => {
     expect(words('do devs get notice')).toEqual(['developers', 'notice']);
   });
 
+  it('"constructor" is a word on no page, not a member every object has', () => {
+    const groups = termGroups('does the crew app have a constructor mode?', index);
+    expect(groups.map((g) => [g.word, g.unknown])).toEqual([
+      ['crew', false],
+      ['app', false],
+      ['constructor', true],
+      ['mode', false],
+    ]);
+    expect(index.wordCount('constructor')).toBe(0);
+    expect(handoffIntent('constructor')).toBeUndefined();
+    expect(ask('does the crew app have a constructor mode?').answered).toBe(false);
+  });
+
   it('answers with the section that holds the question, quoted and linked to it', () => {
     const r = ask('can we trial it for free?');
     expect(r.answered).toBe(true);

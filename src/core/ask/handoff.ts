@@ -4,7 +4,7 @@
  * the support hours the site states (7am to 7pm AEST, Monday to Saturday; AEST is UTC+10 all year) it gives the
  * phone number for now; outside them it says when a person will reply.
  */
-import { fold } from '../search/analyze.ts';
+import { fold, own } from '../search/analyze.ts';
 import { COMPANY } from '../../contract/company.ts';
 import { CHAT_SPEAK } from './phrases.ts';
 
@@ -59,7 +59,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
 export function handoffIntent(question: string): { intent: HandoffIntent; rest: string } | undefined {
   let q = fold(question)
     .replace(/[’‘]/g, "'")
-    .replace(/\b[a-z0-9]+\b/g, (w) => CHAT_SPEAK[w] ?? w);
+    .replace(/\b[a-z0-9]+\b/g, (w) => own(CHAT_SPEAK, w) ?? w);
   if (HYPOTHETICAL.test(q)) q = q.replace(FAULT_WORDS, ' ');
   if (HOW_SOON.test(q)) q = q.replace(/\bget back to (me|us|people|them|you|customers|someone)\b/g, 'reply');
   for (const [intent, pattern] of INTENTS) {

@@ -12,7 +12,7 @@
  * arrays took ~400 ms to read and parse before the first answer; with the postings and sentence lists in it, ~100 ms
  * (most of a cold first answer); without them, a fifth of that.
  */
-import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
+import { analyze, eachWord, isStopWord, own, termOf } from '../search/analyze.ts';
 import { type HeadingAnchor, type Section, splitSections } from './sections.ts';
 
 export const ASK_FILE = 'ask-index.json';
@@ -266,7 +266,7 @@ export class AskIndex {
 
   /** How many pages hold the folded surface word. */
   wordCount(word: string): number {
-    return this.data.vocab[word] ?? 0;
+    return own(this.data.vocab, word) ?? 0;
   }
 
   titleHas(page: number, term: string): boolean {

@@ -5,7 +5,7 @@
  * Enterprise is "from" and quoted, so it gets no total.
  */
 import type { Pricing } from '../../contract/content.ts';
-import { fold } from '../search/analyze.ts';
+import { fold, own } from '../search/analyze.ts';
 
 export interface WorkingLine {
   /** What is priced ("Starter plan", "Extra office user"). */
@@ -64,7 +64,7 @@ const NUMBER_WORDS: Record<string, number> = {
 const NUM = String.raw`(\d[\d,]*|a couple of|a|an|one|another|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)`;
 const MORE = String.raw`(?:\s+(?:more|extra|additional|further|new))?`;
 
-const numberOf = (s: string) => NUMBER_WORDS[s.replace(/^a couple of$/, 'couple')] ?? Number(s.replace(/,/g, ''));
+const numberOf = (s: string) => own(NUMBER_WORDS, s.replace(/^a couple of$/, 'couple')) ?? Number(s.replace(/,/g, ''));
 
 /** [add-on id, pattern of the thing counted after a number]. */
 const COUNTED: readonly (readonly [string, string])[] = [

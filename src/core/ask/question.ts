@@ -6,7 +6,7 @@
  * alternatives (src/core/ask/phrases.ts). Each query word becomes a group of alternative terms; a section
  * matches the group when it holds any of them.
  */
-import { analyze, fold, isStopWord, termOf, words } from '../search/analyze.ts';
+import { analyze, fold, isStopWord, own, termOf, words } from '../search/analyze.ts';
 import type { AskIndex } from './index.ts';
 import { ASK_FILLER, CHAT_SPEAK, GENERIC_WORDS, PHRASES, WORD_ALTERNATIVES } from './phrases.ts';
 
@@ -82,7 +82,7 @@ export function termGroups(question: string, index: AskIndex, weight = 1): TermG
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
   const add = (typed: string, optional: boolean) => {
-    const raw = CHAT_SPEAK[typed] ?? typed;
+    const raw = own(CHAT_SPEAK, typed) ?? typed;
     if (isStopWord(raw) || ASK_FILLER.has(raw)) return;
     const fixed = correct(raw, index);
     const word = fixed ?? raw;
@@ -90,7 +90,7 @@ export function termGroups(question: string, index: AskIndex, weight = 1): TermG
     if (seen.has(term)) return;
     seen.add(term);
     const terms = [term];
-    for (const alt of WORD_ALTERNATIVES[word] ?? WORD_ALTERNATIVES[term] ?? []) {
+    for (const alt of own(WORD_ALTERNATIVES, word) ?? own(WORD_ALTERNATIVES, term) ?? []) {
       for (const t of analyze(alt)) if (!terms.includes(t)) terms.push(t);
     }
     const known = terms.some((t) => index.df(t) > 0);

@@ -87,6 +87,13 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 export const isStopWord = (w: string) => w.length < 2 || STOP_WORDS.has(w);
 
+/**
+ * A word table's own value for a key: never a member every object inherits (a visitor who types "constructor"
+ * must not get Object's constructor back).
+ */
+export const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;
+
 /** US -> Australian spelling: whole words (and their regular inflections) that differ. */
 const US_WORDS: Record<string, string> = {
   color: 'colour',
@@ -142,9 +149,7 @@ export function auSpelling(w: string): string {
   m = /^(\p{L}*)(meter|liter)(s?)$/u.exec(w); // kilometer, milliliter
   if (m) return `${m[1]}${m[2] === 'meter' ? 'metre' : 'litre'}${m[3]}`;
   for (let i = Math.min(w.length, 9); i >= 4; i--) {
-    const head = w.slice(0, i);
-    // Own keys only: a word that names an Object.prototype member ("constructor") is no spelling.
-    const au = Object.hasOwn(US_WORDS, head) ? US_WORDS[head] : undefined;
+    const au = own(US_WORDS, w.slice(0, i));
     if (au !== undefined && INFLECTION.test(w.slice(i))) return au + w.slice(i);
   }
   return w;
