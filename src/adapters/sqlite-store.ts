@@ -100,16 +100,21 @@ function identityOf(file: string): string | undefined {
 const logLine = (event: string, fields: Record<string, unknown>) =>
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', event, ...fields })}\n`);
 
-/** What is wrong with an existing database file (`PRAGMA quick_check`, or the error opening it), or undefined. */
-export function checkDatabase(file: string): string | undefined {
+/**
+ * What is wrong with an existing database file (`PRAGMA quick_check`, or the error opening it), or undefined.
+ * A file another process keeps locked past `waitMs` is not damaged: that throws (`StoreLockedError`) instead, so
+ * a live database full of leads is never moved aside for being busy.
+ */
+export function checkDatabase(file: string, waitMs = LEAD_WAIT_MS): string | undefined {
   if (!existsSync(file)) return undefined;
   let db: DatabaseSync | undefined;
   try {
-    db = new DatabaseSync(file, { timeout: LEAD_WAIT_MS });
+    db = new DatabaseSync(file, { timeout: waitMs });
     const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
     const result = rows.map((r) => String(r.quick_check));
     return result.length === 1 && result[0] === 'ok' ? undefined : result.slice(0, 5).join('; ');
   } catch (e) {
+    if (isBusy(e)) throw new StoreLockedError(file, waitMs);
     return errorText(e);
   } finally {
     try {
@@ -117,6 +122,17 @@ export function checkDatabase(file: string): string | undefined {
     } catch {
       // Closing a connection to a broken file may fail too; the file is moved aside next.
     }
+  }
+}
+
+/** The embedded database is held locked by another process: the server does not start on it, nor replace it. */
+export class StoreLockedError extends Error {
+  constructor(file: string, waitMs: number) {
+    super(
+      `The embedded database ${file} stayed locked by another process for ${waitMs} ms; it was left as it is ` +
+        '(not moved aside). Stop the other process using it, or set KARTAGE_VAR_DIR to another folder, and start again.',
+    );
+    this.name = 'StoreLockedError';
   }
 }
 

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import {
   backupDatabase,
   checkDatabase,
+  StoreLockedError,
   createSqliteSink,
   createSqliteStore,
   openDatabase,
@@ -174,6 +175,21 @@ describe('the database check', () => {
     other.waitNow();
     expect(checkDatabase(file)).toBeUndefined();
     await other.exited;
+  });
+
+  it('a file locked past the wait is reported locked, never as damaged, and is left where it is', async () => {
+    const file = dbFile();
+    onTheSide(file, (db) => db.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x)'));
+    const other = heldElsewhere(
+      file,
+      'PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; INSERT INTO t VALUES (1)',
+      400,
+    );
+    other.waitNow();
+    expect(() => checkDatabase(file, 50)).toThrow(StoreLockedError);
+    expect(existsSync(file)).toBe(true);
+    await other.exited;
+    expect(checkDatabase(file, 50)).toBeUndefined();
   });
 });
 
