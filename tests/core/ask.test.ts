@@ -379,6 +379,16 @@ describe('askSite on a small site', () => {
     expect(r.sources[0]!.heading).toBe('Offline mode');
   });
 
+  it('a follow-up with no word of its own asks again about the earlier subject', () => {
+    const first = ask('does the crew app work without signal?');
+    const turn = [{ question: first.question, sources: first.sources.slice(0, 1) }];
+    for (const q of ['and what about before that?', 'what did they do then?']) {
+      const r = ask(q, turn);
+      expect(r.answered, q).toBe(true);
+      expect(r.sources[0]!.heading, q).toBe('Offline mode');
+    }
+  });
+
   it('hands a request for a person over, with the label of the hour', () => {
     const r = ask('can someone call me back this afternoon?');
     expect(r.handoff?.intent).toBe('callback');

@@ -504,6 +504,9 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     const before = termGroups(previous.question, index, 0.5).filter(
       (g) => !g.unknown && !g.terms.some((t) => own.has(t)),
     );
+    // A follow-up with no word of its own ("what did she do before that?") asks again about the earlier subject.
+    if (!groups.some((g) => !g.unknown))
+      return [...groups, ...termGroups(previous.question, index).filter((g) => !g.unknown)];
     return [...groups, ...before.map((g) => ({ ...g, optional: true }))];
   };
   const split = questionParts(read);
