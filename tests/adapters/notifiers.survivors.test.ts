@@ -25,6 +25,11 @@ describe('splitting a text into sections', () => {
     expect(() => splitText('abc', 0)).toThrow(RangeError);
     expect(splitText('\u{1F600}\u{1F600}a', 2)).toEqual(['\u{1F600}', '\u{1F600}', 'a']);
   });
+
+  it('the refusal names the smallest bound and the one it was given', () => {
+    expect(() => splitText('abc', 1)).toThrow(new RangeError('splitText: max must be at least 2, got 1'));
+    expect(() => splitText('abc', Number.NaN)).toThrow(new RangeError('splitText: max must be at least 2, got NaN'));
+  });
 });
 
 describe('the sales webhook', () => {
