@@ -65,12 +65,13 @@ export interface PageCache {
 export function cacheSalt(): string {
   const h = createHash('sha256');
   // Every source file a page's derivation could read (the build step, the contract, the core), not only the
-  // ones it imports today: a change anywhere there costs one cold derive, a stale cache would cost wrong pages.
+  // ones it imports today (and their data, as the assistant's hints): a change anywhere there costs one cold
+  // derive, a stale cache would cost wrong pages.
   const files: string[] = [];
   for (const dir of ['./', '../contract/', '../core/']) {
     const url = new URL(dir, import.meta.url);
     for (const f of readdirSync(url, { recursive: true, encoding: 'utf8' }))
-      if (f.endsWith('.ts')) files.push(fileURLToPath(new URL(f, url)));
+      if (f.endsWith('.ts') || f.endsWith('.json')) files.push(fileURLToPath(new URL(f, url)));
   }
   for (const f of files.sort()) h.update(f.slice(f.lastIndexOf('/src/'))).update(readFileSync(f));
   h.update(readFileSync(new URL('../../package-lock.json', import.meta.url)));

@@ -29,6 +29,8 @@ import {
 } from '../../src/adapters/content-files.ts';
 import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
+import { askIndexOf } from '../../src/core/ask/index.ts';
+import { askHintsOf } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 
@@ -70,7 +72,12 @@ beforeAll(async () => {
   dataDir = join(work, 'data');
   await deriveSite({ distDir: dist, dataDir, origin: ORIGIN, pagefind: false });
   data = JSON.parse(readFileSync(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
-  memory = contentFromData(data, () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')));
+  // The build indexes each section with its search hints: the in-memory index is built with the same ones.
+  memory = contentFromData(
+    data,
+    () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')),
+    () => askIndexOf(data.pages, askHintsOf),
+  );
   files = createContentFiles(dataDir, { cacheSize: 4 });
 });
 

@@ -379,6 +379,32 @@ describe('askSite on a small site', () => {
     expect(r.sources[0]!.heading).toBe('Offline mode');
   });
 
+  it('a section found by its hints answers a paraphrase in its own words; hints add words, never weight', () => {
+    const pages = [
+      page(
+        'product/crew-app',
+        'Crew app',
+        '# Crew app\n\n## Offline mode\n\nThe crew app works without signal and syncs later.\n',
+      ),
+      page('faq', 'FAQ', '# FAQ\n\n## Is there a free trial?\n\nYes. Starter and Growth come with a 30-day trial.\n'),
+    ];
+    const hints = (slug: string) => (heading: string | null) =>
+      slug === 'product/crew-app' && heading === 'Offline mode' ? ['no bars', 'app crew'] : [];
+    const plain = askIndexOf(pages);
+    const hinted = askIndexOf(pages, hints);
+    const q = 'is it ok with no bars?';
+    const on = (index: typeof plain) =>
+      askSite({ index, pricing, origin: 'https://k.example', now: at }, { question: q });
+    expect(on(plain).answered).toBe(false);
+    const r = on(hinted);
+    expect([r.answered, r.sources[0]?.heading]).toEqual([true, 'Offline mode']);
+    expect(r.answer).toBe('The crew app works without signal and syncs later.');
+    // "crew" and "app" are the section's own words: the hint adds no weight to them, nor to its length.
+    expect([...hinted.postings('crew')!]).toEqual([...plain.postings('crew')!]);
+    expect(hinted.data.lengths).toEqual(plain.data.lengths);
+    expect([...hinted.postings('bar')!]).toEqual([0, 1, 0]);
+  });
+
   it('a follow-up with no word of its own asks again about the earlier subject', () => {
     const first = ask('does the crew app work without signal?');
     const turn = [{ question: first.question, sources: first.sources.slice(0, 1) }];

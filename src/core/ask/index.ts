@@ -77,6 +77,12 @@ export interface AskSource {
   kind?: string;
 }
 
+/**
+ * A page's search hints by section heading (null: the intro): words a visitor may use for what a section says that
+ * the section does not (src/build/ask-hints.json). They are indexed with the section, never shown.
+ */
+export type SectionHints = (heading: string | null) => readonly string[];
+
 /** A page's markdown by slug (the content source's pages). */
 export type MarkdownOf = (slug: string) => string | undefined;
 
@@ -96,8 +102,14 @@ export interface AskPageData {
   words: string[];
 }
 
-/** A page's part of the index (see AskPageData). */
-export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>): AskPageData {
+/**
+ * A page's part of the index (see AskPageData). A section's hints add the words it lacks (once each, outside its
+ * length): they let a paraphrase find the section, never weigh more on a word the section says itself.
+ */
+export function askPageData(
+  page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>,
+  hints: SectionHints = () => [],
+): AskPageData {
   const out: AskPageData = { rows: [], lengths: [], tf: [], words: [] };
   const seen = new Set<string>();
   for (const section of splitSections(page.slug, page.markdown, page.headings)) {
@@ -122,6 +134,14 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
       if (c) c[0]++;
       else tf.set(t, [1, 0]);
     });
+    for (const hint of hints(section.heading)) {
+      eachWord(hint, (w) => {
+        seen.add(w);
+        if (isStopWord(w)) return;
+        const t = termOf(w);
+        if (!tf.has(t)) tf.set(t, [1, 0]);
+      });
+    }
     // The intro's heading is the page title, which every section of the page shares (AskIndex.titleHas).
     for (const t of section.heading === null ? [] : analyze(section.heading)) {
       const c = tf.get(t);
@@ -144,7 +164,10 @@ export interface AskFiles {
 }
 
 /** The index from the pages (sorted by slug), each with its part when the build worked it out already. */
-export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageData })[]): AskFiles {
+export function assembleAskIndex(
+  pages: readonly (AskSource & { ask?: AskPageData })[],
+  hintsOf: (slug: string) => SectionHints = () => () => [],
+): AskFiles {
   const data: AskData = { format: ASK_FORMAT, pages: [], sections: [], postings: {}, lengths: [], vocab: {} };
   const pack: string[] = [];
   let at = 0;
@@ -164,7 +187,7 @@ export function assembleAskIndex(pages: readonly (AskSource & { ask?: AskPageDat
     };
     if (page.kind === 'listing') entry.listing = true;
     const p = data.pages.push(entry) - 1;
-    const part = page.ask ?? askPageData(page);
+    const part = page.ask ?? askPageData(page, hintsOf(page.slug));
     part.rows.forEach(([heading, anchor, start, end, sentences], k) => {
       const id = data.sections.push([p, heading, anchor, start, end, ...put(sentences)]) - 1;
       data.lengths.push(part.lengths[k]!);
@@ -361,9 +384,12 @@ export function loadAskIndex(json: string, markdownOf: MarkdownOf, pack: PackRea
 }
 
 /** An index over pages held in memory (tests, small sites). */
-export function askIndexOf(pages: readonly AskSource[]): AskIndex {
+export function askIndexOf(
+  pages: readonly AskSource[],
+  hintsOf: (slug: string) => SectionHints = () => () => [],
+): AskIndex {
   const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
-  const { data, pack } = assembleAskIndex(pages);
+  const { data, pack } = assembleAskIndex(pages, hintsOf);
   return new AskIndex(
     data,
     (slug) => bySlug.get(slug),
