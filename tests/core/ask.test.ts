@@ -186,6 +186,15 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('professional, how much a month?', pricing)!.plan).toBe('Professional');
   });
 
+  it('a plan named before a question word is the plan asked about, whatever the figures would pick', () => {
+    // 17 office users would pick Professional (Growth includes 15): the visitor names Growth.
+    const w = priceQuestion('17 of us in the office need logins. on growth how much is that?', pricing)!;
+    expect([w.plan, w.monthly]).toEqual(['Growth', 890 + 2 * 45]);
+    expect(priceQuestion("we'd have 6 office users, starter what's the monthly cost?", pricing)!.monthly).toBe(
+      390 + 45,
+    );
+  });
+
   it('picks the plan from the figures when none is named: the figure needing the biggest plan wins', () => {
     const w = priceQuestion(
       '1400 moves a yr, one warehouse, 12 in the office, plus the video survey app: how much?',

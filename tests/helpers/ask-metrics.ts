@@ -58,13 +58,18 @@ export const ASK_SETS = [
   {
     set: 'held-out-6',
     file: 'ask-held-out-6.json',
-    use: "written in session 8 after the assistant's last change to its ranking, scored once; its two handoff misses and one price miss fixed since, its ranking never tuned to",
+    use: "written in session 8 after the assistant's last change to its ranking, scored once; its two handoff misses and one price miss fixed since, its ranking never tuned to (its figures seen in session 9, not tuned to)",
     clean: true,
   },
   {
     set: 'held-out-7',
     file: 'ask-held-out-7.json',
-    use: 'written in session 8 after the last change to the assistant, scored once, never tuned to',
+    use: 'written in session 8 after the last change to the assistant, scored once (clean in session 8); its misses read in session 9',
+  },
+  {
+    set: 'held-out-8',
+    file: 'ask-held-out-8.json',
+    use: 'written in session 9 before the search hints and the last change to the assistant, scored once, never tuned to',
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true }[];
