@@ -32,6 +32,7 @@ import {
   readLeads,
 } from '../../src/adapters/sqlite-store.ts';
 import type { LeadRecord, LimitPolicy } from '../../src/core/ports.ts';
+import { lockHolder, stderrLines } from '../helpers/sqlite-test.ts';
 
 const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
 const lead: LimitPolicy = { name: 'lead', limit: 1, windowSeconds: 3600, algorithm: 'sliding-log' };
@@ -46,28 +47,6 @@ const freshModule = async () => {
   vi.resetModules();
   return import('../../src/adapters/sqlite-store.ts');
 };
-
-/** The store's error lines (it writes them to stderr, apart from the request log). */
-function stderrLines() {
-  const lines: Record<string, unknown>[] = [];
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(JSON.parse(String(chunk)));
-    return true;
-  });
-  return lines;
-}
-
-/** Holds the file's write lock from another connection of this thread. */
-function lockHolder(file: string) {
-  const other = new DatabaseSync(file);
-  other.exec('BEGIN IMMEDIATE');
-  return {
-    release: () => {
-      other.exec('COMMIT');
-      other.close();
-    },
-  };
-}
 
 /** Runs `sql` on a second connection to the file and closes it. */
 function onTheSide<T>(file: string, fn: (db: DatabaseSync) => T): T {
@@ -407,7 +386,8 @@ describe('a write waits only for the lock', () => {
     return at;
   }
 
-  it('a held lock is tried again after 2, 4, 8, 16 and 32 ms, then every 50, until the 250 ms wait ends', async () => {
+  /** A counted write on a fresh store while another connection holds the lock, on a faked clock at T. */
+  function writeUnderLock() {
     const file = dbFile();
     const store = createSqliteStore({ file });
     const lock = lockHolder(file);
@@ -418,28 +398,24 @@ describe('a write waits only for the lock', () => {
     store.countQuestion('k', 'q', T).catch((e: unknown) => {
       outcome = e;
     });
-    for (let i = 0; i < 20 && outcome === 'pending'; i++) await vi.advanceTimersToNextTimerAsync();
+    return { lock, at, outcome: () => outcome };
+  }
+
+  it('a held lock is tried again after 2, 4, 8, 16 and 32 ms, then every 50, until the 250 ms wait ends', async () => {
+    const { lock, at, outcome } = writeUnderLock();
+    for (let i = 0; i < 20 && outcome() === 'pending'; i++) await vi.advanceTimersToNextTimerAsync();
     lock.release();
     expect(at).toEqual([0, 2, 6, 14, 30, 62, 112, 162, 212]);
-    expect(String(outcome)).toMatch(/database is locked/);
+    expect(String(outcome())).toMatch(/database is locked/);
   });
 
   it('a pause that ends exactly at the end of the wait is still taken', async () => {
-    const file = dbFile();
-    const store = createSqliteStore({ file });
-    const lock = lockHolder(file);
-    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
-    vi.setSystemTime(T);
-    const at = attempts();
-    let outcome: unknown = 'pending';
-    store.countQuestion('k', 'q', T).catch((e: unknown) => {
-      outcome = e;
-    });
+    const { lock, at, outcome } = writeUnderLock();
     vi.setSystemTime(T + 244); // the 2 ms pause now ends at 246: the next, of 4 ms, ends at the deadline, 250
-    for (let i = 0; i < 5 && outcome === 'pending'; i++) await vi.advanceTimersToNextTimerAsync();
+    for (let i = 0; i < 5 && outcome() === 'pending'; i++) await vi.advanceTimersToNextTimerAsync();
     lock.release();
     expect(at).toEqual([0, 246, 250]);
-    expect(String(outcome)).toMatch(/database is locked/);
+    expect(String(outcome())).toMatch(/database is locked/);
   });
 
   it('the read-budget hits of one turn of the event loop share one transaction', async () => {

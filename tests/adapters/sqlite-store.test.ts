@@ -20,6 +20,7 @@ import {
   readQuarantine,
 } from '../../src/adapters/sqlite-store.ts';
 import type { LeadRecord, LimitPolicy } from '../../src/core/ports.ts';
+import { lockHolder, stderrLines } from '../helpers/sqlite-test.ts';
 
 const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
 const T = Date.UTC(2026, 10, 23, 10, 0, 0);
@@ -27,28 +28,6 @@ const dir = () => mkdtempSync(join(tmpdir(), 'kartage-sqlite-'));
 const record = (id: string) =>
   ({ id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@x.au' } }) as unknown as LeadRecord;
 const entry = (id: string) => JSON.stringify({ record: record(id) });
-
-/** The store's error lines (it writes them to stderr, apart from the request log). */
-function stderrLines() {
-  const lines: Record<string, unknown>[] = [];
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(JSON.parse(String(chunk)));
-    return true;
-  });
-  return lines;
-}
-
-/** Holds the file's write lock from another connection (another process would do the same). */
-function lockHolder(file: string) {
-  const other = new DatabaseSync(file);
-  other.exec('BEGIN IMMEDIATE');
-  return {
-    release: () => {
-      other.exec('COMMIT');
-      other.close();
-    },
-  };
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -14,15 +14,14 @@ import {
   buildSearchIndex,
   loadSearchIndex,
   matchOffsets,
-  queryClauses,
   rankPages,
-  type SearchIndex,
   searchPartial,
   searchSite,
   snippetAround,
 } from '../../src/core/search.ts';
 import { termOf } from '../../src/core/search/analyze.ts';
 import type { SynonymEntry } from '../../src/core/search/analyze.ts';
+import { ranked, wordScore } from '../helpers/search-score.ts';
 
 interface Extra {
   kind?: PageKind;
@@ -47,16 +46,6 @@ function site(list: ContentPage[], synonyms: SynonymEntry[] = [], shown = list) 
   const content = contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages: visible }, () => index);
   return { index, content };
 }
-
-/** A page's BM25F score for one word (0 when it does not hold it), as the index stores it. */
-function wordScore(index: SearchIndex, word: string, doc: number): number {
-  const id = index.termId(termOf(word));
-  if (id === undefined) return 0;
-  const p = index.postings(id);
-  const i = p.docs.indexOf(doc);
-  return i < 0 ? 0 : p.scores[i]!;
-}
-const ranked = (index: SearchIndex, q: string, limit: number) => rankPages(index, queryClauses(index, q), limit);
 
 describe('the best candidates by BM25F score (a bounded heap)', () => {
   // 80 pages holding "crate" 1 to 5 times over fillers of 0 to 12 words, every fifth a blog post, and one page

@@ -7,16 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
-import {
-  buildSearchIndex,
-  loadSearchIndex,
-  queryClauses,
-  rankPages,
-  type SearchIndex,
-  searchPartial,
-  searchSite,
-} from '../../src/core/search.ts';
-import { termOf } from '../../src/core/search/analyze.ts';
+import { buildSearchIndex, loadSearchIndex, searchPartial, searchSite } from '../../src/core/search.ts';
+import { ranked, wordScore } from '../helpers/search-score.ts';
 
 const pg = (slug: string, title: string, text: string, description?: string): ContentPage => ({
   slug,
@@ -34,16 +26,6 @@ function site(list: ContentPage[]) {
   const content = contentFromData({ origin: 'https://x.test', builtAt: '', files: [], pages }, () => index);
   return { index, content };
 }
-
-/** A page's stored score for one word (0 when it does not hold it). */
-function wordScore(index: SearchIndex, word: string, doc: number): number {
-  const id = index.termId(termOf(word));
-  if (id === undefined) return 0;
-  const p = index.postings(id);
-  const i = p.docs.indexOf(doc);
-  return i < 0 ? 0 : p.scores[i]!;
-}
-const ranked = (index: SearchIndex, q: string, limit: number) => rankPages(index, queryClauses(index, q), limit);
 
 describe('the best candidates when the best page comes first in page order', () => {
   // 140 pages holding "crate" 1 to 3 times over 4 to 20 filler words (a fixed pseudo-random mix), the first page
