@@ -1,17 +1,26 @@
 /**
  * The assistant's search hints (src/build/ask-hints.json, src/build/ask-hints.ts): each names a section the built
- * site has (a renamed heading fails here instead of silently losing its hints), and the build indexes every word
- * of a section's hints with that section.
+ * site has (a renamed heading fails here instead of silently losing its hints), and the build indexes each word of
+ * a section's hints with that section, once, unless the site's own text is full of it (HINT_MAX_SHARE).
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/adapters/deps.ts';
 import { ASK_HINTS, AskHintsSchema, askHintsOf, headingKey } from '../../src/build/ask-hints.ts';
 import { eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
+import { askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
-const index = loadContent(join(PROJECT_ROOT, 'build')).askIndex();
+const content = loadContent(join(PROJECT_ROOT, 'build'));
+const index = content.askIndex();
+// The same pages indexed without hints: what each section's own text holds.
+const plain = askIndexOf(
+  content.entries().map((e) => {
+    const p = content.page(e.slug)!;
+    return { slug: p.slug, title: p.title, url: p.url, markdown: p.markdown, kind: e.kind };
+  }),
+);
 const sectionId = new Map<string, number>();
 for (let s = 0; s < index.sectionCount; s++) {
   const [page, heading] = index.data.sections[s]!;
@@ -33,21 +42,40 @@ describe('the search hints', () => {
     );
   });
 
-  it("the build indexes every word of a section's hints with that section", () => {
+  it("the build indexes each uncommon word of a section's hints with that section, and no common one", () => {
+    const limit = Math.floor(index.sectionCount * HINT_MAX_SHARE);
+    const holds = (term: string, id: number) => {
+      const list = index.postings(term) ?? new Int32Array();
+      for (let i = 0; i < list.length; i += 3) if (list[i] === id) return list[i + 1]! + list[i + 2]!;
+      return 0;
+    };
     const missing: string[] = [];
+    let added = 0;
+    let common = 0;
     for (const h of ASK_HINTS) {
       const id = idOf(h.slug, h.heading)!;
       for (const hint of h.hints) {
         eachWord(hint, (w) => {
           if (isStopWord(w)) return;
-          const list = index.postings(termOf(w)) ?? new Int32Array();
-          let found = false;
-          for (let i = 0; i < list.length; i += 3) if (list[i] === id) found = true;
-          if (!found) missing.push(`${h.slug}#${h.heading}: ${w}`);
+          const t = termOf(w);
+          // A word the section's own text holds counts as often as the text says; a hint's, once.
+          const ownText = plain.postings(t);
+          let inText = false;
+          for (let i = 0; ownText && i < ownText.length; i += 3) if (ownText[i] === id) inText = true;
+          if (inText) return;
+          if (plain.df(t) > limit) {
+            common++;
+            if (holds(t, id) !== 0) missing.push(`${h.slug}#${h.heading}: common word ${w} indexed`);
+          } else {
+            added++;
+            if (holds(t, id) !== 1) missing.push(`${h.slug}#${h.heading}: ${w}`);
+          }
         });
       }
     }
     expect(missing).toEqual([]);
+    expect(added).toBeGreaterThan(3000);
+    expect(common).toBeGreaterThan(0);
   });
 
   it('a page or section without hints has none; curled and straight quotes name the same heading', () => {

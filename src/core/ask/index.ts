@@ -98,19 +98,29 @@ export interface AskPageData {
   rows: [heading: string | null, anchor: string, start: number, end: number, sentences: string][];
   lengths: number[];
   tf: (string | number)[][];
+  /** Per section, the terms its hints add (words the section does not hold); the index keeps the uncommon ones. */
+  hinted: string[][];
   /** The page's distinct surface words (the vocabulary counts pages). */
   words: string[];
 }
 
 /**
+ * A hint's word is indexed only if at most this share of the site's sections hold it in their own text: a common
+ * word ("cost", "plan") added to a section that is not about it would pull generic questions away from the
+ * sections that are ("How much does Kartage cost?" answered from the API page's plans). 3.3 %: 20 of 610.
+ */
+export const HINT_MAX_SHARE = 0.033;
+
+/**
  * A page's part of the index (see AskPageData). A section's hints add the words it lacks (once each, outside its
- * length): they let a paraphrase find the section, never weigh more on a word the section says itself.
+ * length, and only uncommon ones: HINT_MAX_SHARE): they let a paraphrase find the section, never weigh more on a
+ * word the section says itself.
  */
 export function askPageData(
   page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>,
   hints: SectionHints = () => [],
 ): AskPageData {
-  const out: AskPageData = { rows: [], lengths: [], tf: [], words: [] };
+  const out: AskPageData = { rows: [], lengths: [], tf: [], hinted: [], words: [] };
   const seen = new Set<string>();
   for (const section of splitSections(page.slug, page.markdown, page.headings)) {
     const sentences = section.sentences
@@ -134,12 +144,11 @@ export function askPageData(
       if (c) c[0]++;
       else tf.set(t, [1, 0]);
     });
+    const hinted = new Set<string>();
     for (const hint of hints(section.heading)) {
       eachWord(hint, (w) => {
         seen.add(w);
-        if (isStopWord(w)) return;
-        const t = termOf(w);
-        if (!tf.has(t)) tf.set(t, [1, 0]);
+        if (!isStopWord(w)) hinted.add(termOf(w));
       });
     }
     // The intro's heading is the page title, which every section of the page shares (AskIndex.titleHas).
@@ -152,6 +161,7 @@ export function askPageData(
     for (const [t, [b, h]] of tf) flat.push(t, b, h);
     out.lengths.push(length);
     out.tf.push(flat);
+    out.hinted.push([...hinted].filter((t) => !tf.has(t)));
   }
   out.words = [...seen];
   return out;
@@ -178,7 +188,22 @@ export function assembleAskIndex(
   };
   const postings = new Map<string, number[]>();
   const vocab = new Map<string, number>();
-  for (const page of pages) {
+  const parts = pages.map((page) => page.ask ?? askPageData(page, hintsOf(page.slug)));
+  // How many sections hold each term in their own text: a hint adds only the uncommon ones (HINT_MAX_SHARE).
+  const own = new Map<string, number>();
+  let sections = 0;
+  for (const part of parts) {
+    sections += part.tf.length;
+    for (const tf of part.tf)
+      for (let i = 0; i < tf.length; i += 3) own.set(tf[i] as string, (own.get(tf[i] as string) ?? 0) + 1);
+  }
+  const hintLimit = Math.floor(sections * HINT_MAX_SHARE);
+  const add = (t: string, id: number, body: number, heading: number) => {
+    const list = postings.get(t);
+    if (list) list.push(id, body, heading);
+    else postings.set(t, [id, body, heading]);
+  };
+  pages.forEach((page, n) => {
     const entry: AskPage = {
       slug: page.slug,
       title: bareTitle(page.title),
@@ -187,20 +212,16 @@ export function assembleAskIndex(
     };
     if (page.kind === 'listing') entry.listing = true;
     const p = data.pages.push(entry) - 1;
-    const part = page.ask ?? askPageData(page, hintsOf(page.slug));
+    const part = parts[n]!;
     part.rows.forEach(([heading, anchor, start, end, sentences], k) => {
       const id = data.sections.push([p, heading, anchor, start, end, ...put(sentences)]) - 1;
       data.lengths.push(part.lengths[k]!);
       const tf = part.tf[k]!;
-      for (let i = 0; i < tf.length; i += 3) {
-        const t = tf[i] as string;
-        const list = postings.get(t);
-        if (list) list.push(id, tf[i + 1] as number, tf[i + 2] as number);
-        else postings.set(t, [id, tf[i + 1] as number, tf[i + 2] as number]);
-      }
+      for (let i = 0; i < tf.length; i += 3) add(tf[i] as string, id, tf[i + 1] as number, tf[i + 2] as number);
+      for (const t of part.hinted[k] ?? []) if ((own.get(t) ?? 0) <= hintLimit) add(t, id, 1, 0);
     });
     for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
-  }
+  });
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, put(encodePostings(list))]));
   data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
