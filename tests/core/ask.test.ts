@@ -186,6 +186,11 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('professional, how much a month?', pricing)!.plan).toBe('Professional');
   });
 
+  it('counts SMS bundles named with their size between the count and the bundle', () => {
+    const w = priceQuestion('growth plus two 1,000-message sms bundles, what a month?', pricing)!;
+    expect([w.plan, w.monthly]).toEqual(['Growth', 890 + 2 * 60]);
+  });
+
   it('a plan named before a question word is the plan asked about, whatever the figures would pick', () => {
     // 17 office users would pick Professional (Growth includes 15): the visitor names Growth.
     const w = priceQuestion('17 of us in the office need logins. on growth how much is that?', pricing)!;
@@ -273,6 +278,9 @@ describe('handoff', () => {
 
   it('reads a fault report in any form of the word as a request for support', () => {
     for (const q of [
+      'none of our drivers can log into the crew app today',
+      'we cannot sign in to the office side since 8am',
+      "we're already customers, need urgent support with invoicing",
       'the storage billing run keeps erroring on our vault accounts',
       'invoices errored overnight and nothing went to xero',
       'crew app keeps freezing on the inventory screen',

@@ -72,6 +72,12 @@ export const ASK_SETS = [
     use: 'written in session 9 before the search hints and the last change to the assistant, scored once, never tuned to',
     clean: true,
   },
+  {
+    set: 'held-out-9',
+    file: 'ask-held-out-9.json',
+    use: "written in session 9 after the assistant's last change, scored once, never tuned to",
+    clean: true,
+  },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true }[];
 /** The clean held-out measure: sets written after the assistant's last change and never tuned to. */
 export const CLEAN_SETS = ASK_SETS.filter((x) => 'clean' in x && x.clean);

@@ -17,8 +17,10 @@ export interface Handoff {
 }
 
 /** Words of a fault report (an existing customer's problem: support is the right channel). */
-const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work|save|send|print|let)|not (loading|syncing|sending|saving|printing|updating|showing up)|broken|broke|bug|bugs|buggy|crash|crashes|crashing|crashed|error|errors|erroring|errored|fail|fails|failed|failing|glitch|glitches|glitching|freezes|freezing|keeps (hanging|dropping out|logging (me|us) out)|playing up|outage|is down|went down|can'?t (log|sign) ?in|locked out`;
-const SUPPORT = new RegExp(String.raw`\b(${FAULT}|our account|my account)\b`);
+const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (load|open|sync|work|save|send|print|let)|not (loading|syncing|sending|saving|printing|updating|showing up)|broken|broke|bug|bugs|buggy|crash|crashes|crashing|crashed|error|errors|erroring|errored|fail|fails|failed|failing|glitch|glitches|glitching|freezes|freezing|keeps (hanging|dropping out|logging (me|us) out)|playing up|outage|is down|went down|can'?t (log|sign) ?in|(cannot|can not|unable to|couldn'?t) (log|sign) ?(in|on)|(can'?t|cannot|unable to) (log|sign) ?into|(none of (us|our [a-z]+)|nobody|no one) (can|could) (log|sign) ?(in|into|on)|locked out`;
+/** An existing customer asking for support in so many words. */
+const NEEDS_SUPPORT = `(need|needs|want|require|requesting|get) (some |urgent |technical |tech )?support|(we're|we are|i'm|i am) (already )?(a )?(customer|customers|client|clients) (of yours|of kartage|and)`;
+const SUPPORT = new RegExp(String.raw`\b(${FAULT}|${NEEDS_SUPPORT}|our account|my account)\b`);
 const FAULT_WORDS = new RegExp(String.raw`\b(${FAULT})\b`, 'g');
 /** A hypothetical ("if the system goes down...", "what happens when..."): a question, not a fault report. */
 const HYPOTHETICAL =
@@ -47,7 +49,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   [
     'contact',
     new RegExp(
-      String.raw`\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(${FAULT})\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b|\b(pass|send|give|forward|hand) (on )?(my|our) (contact )?(details|info|information|number|email) (on )?(to|onto|through to)\b|\b(written|formal|custom|tailored|enterprise) (quote|proposal)\b|\b(quote|proposal)\b[^.?!]{0,15}\b(sent|emailed) (over|through|to)\b`,
+      String.raw`\b(talk|speak|chat|get in touch|be in touch|get hold|connect me|put me through) (to|with)\b|\b(real|actual|live) (person|human|people|agent)\b|\b(a|an|some) (human|person|salesperson|sales person|sales rep|rep|account manager)\b|\bcontact (sales|support|someone|you|the team|a person)\b|\b(sales|support) (team|contact|email)\b|\b(enquiry|enquire|inquiry|inquire)\b|\b(quote|price) for (my|our|a|the) (move|removal|house|home|office|relocation|storage)\b|\bquote (to|for) (move|moving|shift|relocat)|\bmove (my|our) (house|home|unit|flat|apartment|stuff|furniture|belongings)\b|\b(put|get) (me|us) in touch\b|\b(request|access|delete|correct|see) (a copy of |to )?(my|the) (personal )?(information|data|details)\b|\b(${FAULT}|${NEEDS_SUPPORT})\b|\bi'?m an? (ai |virtual )?(assistant|agent)\b|\bon behalf of\b|\b(customer|client) of (yours|kartage)\b|\bemail (me|us|someone|you)\b|\b(pass|send|give|forward|hand) (on )?(my|our) (contact )?(details|info|information|number|email) (on )?(to|onto|through to)\b|\b(written|formal|custom|tailored|enterprise) (quote|proposal)\b|\b(quote|proposal)\b[^.?!]{0,15}\b(sent|emailed) (over|through|to)\b`,
     ),
   ],
 ];

@@ -73,7 +73,11 @@ const COUNTED: readonly (readonly [string, string])[] = [
     String.raw`(?:\s+office)?\s+(?:users?|logins?|log-ins?|seats?|licen[cs]es?|staff|people|accounts?)|\s+of us(?=\s+(?:[a-z']+\s+){0,3}(?:in|on|into|at|use|using) the office\b)`,
   ],
   ['crew-device', String.raw`(?:\s+crew)?\s+(?:devices?|phones?|mobiles?|tablets?|ipads?|iphones?|androids?)`],
-  ['sms-bundle', String.raw`\s+(?:sms|text(?: message)?)\s+bundles?|\s+bundles?(?:\s+of\s+sms)?`],
+  // "an SMS bundle", "two 1,000-message sms bundles": a bundle's size may stand between the count and the bundle.
+  [
+    'sms-bundle',
+    String.raw`(?:\s+\d[\d,]*[- ](?:messages?|msgs?|sms|texts?))?\s+(?:sms|text(?: message)?)\s+bundles?|\s+bundles?(?:\s+of\s+sms)?`,
+  ],
   ['video-survey', String.raw`\s+video\s+survey(?:\s+apps?)?`],
 ];
 
