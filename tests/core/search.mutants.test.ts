@@ -6,7 +6,6 @@
  * come from the index's own postings (the BM25F part) times the boosts the module documents.
  */
 import { describe, expect, it } from 'vitest';
-import type { PageKind } from '../../src/contract/content.ts';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
 import {
@@ -21,23 +20,9 @@ import {
 } from '../../src/core/search.ts';
 import { termOf } from '../../src/core/search/analyze.ts';
 import type { SynonymEntry } from '../../src/core/search/analyze.ts';
-import { ranked, wordScore } from '../helpers/search-score.ts';
+import { ranked, searchPage, wordScore } from '../helpers/search-score.ts';
 
-interface Extra {
-  kind?: PageKind;
-  description?: string;
-  markdown_url?: string;
-}
-const pg = (slug: string, title: string, text: string, o: Extra = {}): ContentPage => ({
-  slug,
-  title: `${title} | Kartage`,
-  url: `https://x.test/${slug}`,
-  markdown: text,
-  text,
-  kind: o.kind ?? 'page',
-  ...(o.description ? { description: o.description } : {}),
-  ...(o.markdown_url ? { markdown_url: o.markdown_url } : {}),
-});
+const pg = searchPage;
 
 function site(list: ContentPage[], synonyms: SynonymEntry[] = [], shown = list) {
   const pages = [...list].sort((a, b) => (a.slug < b.slug ? -1 : 1));

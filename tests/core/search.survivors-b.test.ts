@@ -8,17 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
 import { buildSearchIndex, loadSearchIndex, searchPartial, searchSite } from '../../src/core/search.ts';
-import { ranked, wordScore } from '../helpers/search-score.ts';
+import { ranked, searchPage, wordScore } from '../helpers/search-score.ts';
 
-const pg = (slug: string, title: string, text: string, description?: string): ContentPage => ({
-  slug,
-  title: `${title} | Kartage`,
-  url: `https://x.test/${slug}`,
-  markdown: text,
-  text,
-  kind: 'page',
-  ...(description ? { description } : {}),
-});
+const pg = searchPage;
 
 function site(list: ContentPage[]) {
   const pages = [...list].sort((a, b) => (a.slug < b.slug ? -1 : 1));
@@ -160,7 +152,7 @@ describe('searchPartial order and matched words', () => {
 
 describe('a page the content has no text for', () => {
   const { index, content } = site([
-    pg('a', 'Stryker notes', 'Body.', 'Notes on the tool.'),
+    pg('a', 'Stryker notes', 'Body.', { description: 'Notes on the tool.' }),
     pg('b', 'Stryker log', 'Body.'),
   ]);
   const d = { index, content: { ...content, snippetText: () => undefined } };

@@ -190,12 +190,12 @@ export function assembleAskIndex(
   const vocab = new Map<string, number>();
   const parts = pages.map((page) => page.ask ?? askPageData(page, hintsOf(page.slug)));
   // How many sections hold each term in their own text: a hint adds only the uncommon ones (HINT_MAX_SHARE).
-  const own = new Map<string, number>();
+  const holding = new Map<string, number>();
   let sections = 0;
   for (const part of parts) {
     sections += part.tf.length;
     for (const tf of part.tf)
-      for (let i = 0; i < tf.length; i += 3) own.set(tf[i] as string, (own.get(tf[i] as string) ?? 0) + 1);
+      for (let i = 0; i < tf.length; i += 3) holding.set(tf[i] as string, (holding.get(tf[i] as string) ?? 0) + 1);
   }
   const hintLimit = Math.floor(sections * HINT_MAX_SHARE);
   const add = (t: string, id: number, body: number, heading: number) => {
@@ -218,7 +218,7 @@ export function assembleAskIndex(
       data.lengths.push(part.lengths[k]!);
       const tf = part.tf[k]!;
       for (let i = 0; i < tf.length; i += 3) add(tf[i] as string, id, tf[i + 1] as number, tf[i + 2] as number);
-      for (const t of part.hinted[k] ?? []) if ((own.get(t) ?? 0) <= hintLimit) add(t, id, 1, 0);
+      for (const t of part.hinted[k] ?? []) if ((holding.get(t) ?? 0) <= hintLimit) add(t, id, 1, 0);
     });
     for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
   });
