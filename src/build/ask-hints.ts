@@ -1,13 +1,18 @@
 /**
- * The assistant's search hints (ask-hints.json): for each section of the site's pages, a few words a visitor may
- * use for what the section says that the section itself does not ("drop down a plan" for a downgrade, "no bars"
- * for no signal). Written from the content alone (never from questions asked of it), indexed with the section's
- * words at build time and never shown: an answer still quotes only the section's own sentences. A hint names its
- * section by slug and heading (null: the page intro); tests/build/ask-hints.test.ts checks each names a section
- * the site has, so a renamed heading fails the tests instead of losing its hints.
+ * The assistant's search hints, indexed with a section's words at build time and never shown (an answer still
+ * quotes only the section's own sentences):
+ * - ask-hints.json: for each section of the site's pages, a few words a visitor may use for what the section says
+ *   that the section itself does not ("drop down a plan" for a downgrade, "no bars" for no signal). Written from
+ *   the content alone.
+ * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
+ *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
+ *   The clean held-out sets are never in it; tests/build/ask-asked.test.ts checks it is what the sets say.
+ * Each names its section by slug and heading (null: the page intro); the tests check each names a section the site
+ * has, so a renamed heading fails the tests instead of losing its hints.
  */
 import { z } from 'zod';
 import type { SectionHints } from '../core/ask/index.ts';
+import asked from './ask-asked.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };
 
 export const AskHintsSchema = z.array(
@@ -30,20 +35,44 @@ export type AskHint = z.infer<typeof AskHintsSchema>[number];
 
 export const ASK_HINTS: readonly AskHint[] = AskHintsSchema.parse(data);
 
+const SectionRef = z.object({ slug: z.string().min(1), heading: z.string().min(1).nullable() }).strict();
+
+export const AskedSchema = z.array(
+  z
+    .object({
+      /** The judged set and question it comes from ("held-out-4", "h4-014"): the bench leaves a set's own out. */
+      set: z.string().min(1),
+      id: z.string().min(1),
+      question: z.string().min(2).max(500),
+      sections: z.array(SectionRef).min(1),
+    })
+    .strict(),
+);
+export type AskedQuestion = z.infer<typeof AskedSchema>[number];
+
+export const ASK_ASKED: readonly AskedQuestion[] = AskedSchema.parse(asked);
+
 /** A heading as a key: the rendered page curls quotes ("What's next" is "What’s next" in the built markdown). */
 export const headingKey = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? null;
 
-const byPage = new Map<string, Map<string | null, readonly string[]>>();
-for (const h of ASK_HINTS) {
-  let page = byPage.get(h.slug);
-  if (!page) byPage.set(h.slug, (page = new Map()));
-  page.set(headingKey(h.heading), h.hints);
-}
-
 const NONE: readonly string[] = [];
 
-/** A page's hints by section heading (none for a page or section without hints). */
-export const askHintsOf =
-  (slug: string): SectionHints =>
-  (heading) =>
-    byPage.get(slug)?.get(headingKey(heading)) ?? NONE;
+/** Hints by page and section from written hints and asked questions (a question's text is its section's hint). */
+export function hintsFrom(
+  hints: readonly AskHint[],
+  questions: readonly AskedQuestion[],
+): (slug: string) => SectionHints {
+  const byPage = new Map<string, Map<string | null, string[]>>();
+  const add = (slug: string, heading: string | null, more: readonly string[]) => {
+    let page = byPage.get(slug);
+    if (!page) byPage.set(slug, (page = new Map()));
+    const key = headingKey(heading);
+    page.set(key, [...(page.get(key) ?? []), ...more]);
+  };
+  for (const h of hints) add(h.slug, h.heading, h.hints);
+  for (const q of questions) for (const s of q.sections) add(s.slug, s.heading, [q.question]);
+  return (slug) => (heading) => byPage.get(slug)?.get(headingKey(heading)) ?? NONE;
+}
+
+/** A page's hints by section heading (none for a page or section without hints): what the build indexes. */
+export const askHintsOf = hintsFrom(ASK_HINTS, ASK_ASKED);

@@ -1,12 +1,16 @@
 /**
- * The assistant's search hints (src/build/ask-hints.json, src/build/ask-hints.ts): each names a section the built
- * site has (a renamed heading fails here instead of silently losing its hints), and the build indexes each word of
- * a section's hints with that section, once, unless the site's own text is full of it (HINT_MAX_SHARE).
+ * The assistant's search hints (src/build/ask-hints.json, src/build/ask-hints.ts) and learned questions
+ * (src/build/ask-asked.json): each names a section the built site has (a renamed heading fails here instead of
+ * silently losing its hints), and the build indexes each word of a section's hints and questions with that
+ * section, once, unless the site's own text is full of it (HINT_MAX_SHARE).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/adapters/deps.ts';
-import { ASK_HINTS, AskHintsSchema, askHintsOf, headingKey } from '../../src/build/ask-hints.ts';
+import { ASK_ASKED, ASK_HINTS, AskHintsSchema, askHintsOf, headingKey, hintsFrom } from '../../src/build/ask-hints.ts';
+import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
+import { ASK_SETS, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 import { eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
 import { askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
@@ -28,6 +32,44 @@ for (let s = 0; s < index.sectionCount; s++) {
 }
 const idOf = (slug: string, heading: string | null) => sectionId.get(`${slug}#${headingKey(heading)}`);
 
+/**
+ * Checks the built index against hints (a section's phrases): each word its own text lacks is indexed with it once
+ * when uncommon (HINT_MAX_SHARE), never when common. Returns what is wrong and how many words were each.
+ */
+function indexed(entries: readonly { slug: string; heading: string | null; hints: readonly string[] }[]) {
+  const limit = Math.floor(index.sectionCount * HINT_MAX_SHARE);
+  const holds = (term: string, id: number) => {
+    const list = index.postings(term) ?? new Int32Array();
+    for (let i = 0; i < list.length; i += 3) if (list[i] === id) return list[i + 1]! + list[i + 2]!;
+    return 0;
+  };
+  const missing: string[] = [];
+  let added = 0;
+  let common = 0;
+  for (const h of entries) {
+    const id = idOf(h.slug, h.heading)!;
+    for (const hint of h.hints) {
+      eachWord(hint, (w) => {
+        if (isStopWord(w)) return;
+        const t = termOf(w);
+        // A word the section's own text holds counts as often as the text says; a hint's, once.
+        const ownText = plain.postings(t);
+        let inText = false;
+        for (let i = 0; ownText && i < ownText.length; i += 3) if (ownText[i] === id) inText = true;
+        if (inText) return;
+        if (plain.df(t) > limit) {
+          common++;
+          if (holds(t, id) !== 0) missing.push(`${h.slug}#${h.heading}: common word ${w} indexed`);
+        } else {
+          added++;
+          if (holds(t, id) !== 1) missing.push(`${h.slug}#${h.heading}: ${w}`);
+        }
+      });
+    }
+  }
+  return { missing, added, common };
+}
+
 describe('the search hints', () => {
   it('are lower-case phrases, at most 12 a section, each section named once', () => {
     expect(AskHintsSchema.safeParse(data).success).toBe(true);
@@ -43,36 +85,7 @@ describe('the search hints', () => {
   });
 
   it("the build indexes each uncommon word of a section's hints with that section, and no common one", () => {
-    const limit = Math.floor(index.sectionCount * HINT_MAX_SHARE);
-    const holds = (term: string, id: number) => {
-      const list = index.postings(term) ?? new Int32Array();
-      for (let i = 0; i < list.length; i += 3) if (list[i] === id) return list[i + 1]! + list[i + 2]!;
-      return 0;
-    };
-    const missing: string[] = [];
-    let added = 0;
-    let common = 0;
-    for (const h of ASK_HINTS) {
-      const id = idOf(h.slug, h.heading)!;
-      for (const hint of h.hints) {
-        eachWord(hint, (w) => {
-          if (isStopWord(w)) return;
-          const t = termOf(w);
-          // A word the section's own text holds counts as often as the text says; a hint's, once.
-          const ownText = plain.postings(t);
-          let inText = false;
-          for (let i = 0; ownText && i < ownText.length; i += 3) if (ownText[i] === id) inText = true;
-          if (inText) return;
-          if (plain.df(t) > limit) {
-            common++;
-            if (holds(t, id) !== 0) missing.push(`${h.slug}#${h.heading}: common word ${w} indexed`);
-          } else {
-            added++;
-            if (holds(t, id) !== 1) missing.push(`${h.slug}#${h.heading}: ${w}`);
-          }
-        });
-      }
-    }
+    const { missing, added, common } = indexed(ASK_HINTS);
     expect(missing).toEqual([]);
     expect(added).toBeGreaterThan(3000);
     expect(common).toBeGreaterThan(0);
@@ -81,6 +94,38 @@ describe('the search hints', () => {
   it('a page or section without hints has none; curled and straight quotes name the same heading', () => {
     expect(askHintsOf('no/such-page')(null)).toEqual([]);
     const curled = ASK_HINTS.find((h) => h.heading?.includes("'"))!;
-    expect(askHintsOf(curled.slug)(curled.heading!.replace(/'/g, '’'))).toBe(curled.hints);
+    expect(hintsFrom(ASK_HINTS, [])(curled.slug)(curled.heading!.replace(/'/g, '’'))).toEqual(curled.hints);
+  });
+});
+
+describe('the learned questions (src/build/ask-asked.json)', () => {
+  it('are the fact questions of the learned sets, as `npm run ask:learn` writes them', () => {
+    expect(readFileSync(ASKED_FILE, 'utf8')).toBe(askedText());
+    expect(new Set(ASK_ASKED.map((q) => q.set))).toEqual(new Set(LEARNED_SETS.map((x) => x.set)));
+  });
+
+  it('never hold a question of a set that is not learned (the clean measure stays unseen)', () => {
+    const asked = new Set(ASK_ASKED.map((q) => q.question));
+    const unlearned = ASK_SETS.filter((x) => !LEARNED_SETS.some((l) => l.set === x.set));
+    expect(unlearned.length).toBeGreaterThan(0);
+    for (const x of unlearned) expect(loadJudged(x.file).questions.filter((q) => asked.has(q.question))).toEqual([]);
+  });
+
+  it('each names sections the built site has', () => {
+    const refs = ASK_ASKED.flatMap((q) => q.sections.map((s) => ({ ...s, id: q.id })));
+    expect(
+      refs.filter((r) => idOf(r.slug, r.heading) === undefined).map((r) => `${r.id}: ${r.slug}#${r.heading}`),
+    ).toEqual([]);
+  });
+
+  it("the build indexes each uncommon word of a question with the sections that answer it, as a hint's", () => {
+    const entries = ASK_ASKED.flatMap((q) => q.sections.map((s) => ({ ...s, hints: [q.question] })));
+    const { missing, added } = indexed(entries);
+    expect(missing).toEqual([]);
+    expect(added).toBeGreaterThan(500);
+    // What the build indexes for a section is its hints and every question it answers.
+    const q = ASK_ASKED[0]!;
+    const section = q.sections[0]!;
+    expect(askHintsOf(section.slug)(section.heading)).toContain(q.question);
   });
 });

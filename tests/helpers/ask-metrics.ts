@@ -6,12 +6,13 @@
  * them (tests/core/ask.judged.test.ts); `npm run bench` reports them beside a plain MiniSearch baseline.
  */
 import { readFileSync } from 'node:fs';
-import type { AskIndex } from '../../src/core/ask/index.ts';
+import { type AskIndex, type AskSource, askIndexOf } from '../../src/core/ask/index.ts';
 import type { AskResult, AskTurn } from '../../src/core/ask/answer.ts';
 import { NO_ANSWER, NO_ANSWER_RELATED } from '../../src/core/ask/answer.ts';
 import { plainOf, splitSentences } from '../../src/core/ask/sections.ts';
 import { workingSentence } from '../../src/core/ask/pricing.ts';
 import type { Pricing } from '../../src/contract/content.ts';
+import { ASK_ASKED, ASK_HINTS, type AskedQuestion, hintsFrom } from '../../src/build/ask-hints.ts';
 
 export interface SectionRef {
   slug: string;
@@ -41,50 +42,98 @@ export interface JudgedSet {
  * ranking, scored once, never tuned to).
  */
 export const ASK_SETS = [
-  { set: 'tuning', file: 'ask-judged.json', use: 'tuned to (session 6)' },
-  { set: 'held-out', file: 'ask-held-out.json', use: 'held out in session 6; seen since' },
-  { set: 'held-out-2', file: 'ask-held-out-2.json', use: 'written in session 7, scored untuned, then tuned to' },
-  { set: 'held-out-3', file: 'ask-held-out-3.json', use: 'written in session 7, scored untuned, then tuned to' },
+  { set: 'tuning', file: 'ask-judged.json', use: 'tuned to (session 6)', learned: true },
+  { set: 'held-out', file: 'ask-held-out.json', use: 'held out in session 6; seen since', learned: true },
+  {
+    set: 'held-out-2',
+    file: 'ask-held-out-2.json',
+    use: 'written in session 7, scored untuned, then tuned to',
+    learned: true,
+  },
+  {
+    set: 'held-out-3',
+    file: 'ask-held-out-3.json',
+    use: 'written in session 7, scored untuned, then tuned to',
+    learned: true,
+  },
   {
     set: 'held-out-4',
     file: 'ask-held-out-4.json',
     use: "written in session 7, scored untuned (session 7's clean measure), its misses read in session 8",
+    learned: true,
   },
   {
     set: 'held-out-5',
     file: 'ask-held-out-5.json',
     use: "written in session 7, scored untuned (session 7's clean measure), its misses read in session 8",
+    learned: true,
   },
   {
     set: 'held-out-6',
     file: 'ask-held-out-6.json',
-    use: "written in session 8 after the assistant's last change to its ranking, scored once; its two handoff misses and one price miss fixed since, its ranking never tuned to (its figures seen in session 9, not tuned to)",
+    use: "written in session 8 after the assistant's last change to its ranking, scored once; its two handoff misses and one price miss fixed since, its ranking never tuned to (its figures seen in session 9, not tuned to); learned from since session 10",
     clean: true,
+    learned: true,
   },
   {
     set: 'held-out-7',
     file: 'ask-held-out-7.json',
     use: 'written in session 8 after the last change to the assistant, scored once (clean in session 8); its misses read in session 9',
+    learned: true,
   },
   {
     set: 'held-out-8',
     file: 'ask-held-out-8.json',
-    use: 'written in session 9 before the search hints and the last change to the assistant, scored once, never tuned to',
+    use: 'written in session 9 before the search hints and the last change to the assistant, scored once, never tuned to; learned from since session 10',
     clean: true,
+    learned: true,
   },
   {
     set: 'held-out-9',
     file: 'ask-held-out-9.json',
-    use: "written in session 9 after the assistant's last change, scored once, never tuned to",
+    use: "written in session 9 after the assistant's last change, scored once, never tuned to; learned from since session 10",
+    clean: true,
+    learned: true,
+  },
+  {
+    set: 'held-out-10',
+    file: 'ask-held-out-10.json',
+    use: 'written in session 10 before the assistant learned from the other sets, scored once after, never tuned to or learned from',
     clean: true,
   },
-] as const satisfies readonly { set: string; file: string; use: string; clean?: true }[];
-/** The clean held-out measure: sets written after the assistant's last change and never tuned to. */
+] as const satisfies readonly { set: string; file: string; use: string; clean?: true; learned?: true }[];
+/** The clean sets: written after a change to the assistant's rules, scored once, its rules never tuned to them. */
 export const CLEAN_SETS = ASK_SETS.filter((x) => 'clean' in x && x.clean);
+/**
+ * The sets whose fact questions the assistant learns from (src/build/ask-asked.json): each question's words become
+ * hints of the sections judged to answer it. Each is scored on an index that leaves its own questions out
+ * (`learnedIndex`), so its figures are those of questions the assistant has not seen.
+ */
+export const LEARNED_SETS = ASK_SETS.filter((x) => 'learned' in x && x.learned);
 export type AskSetName = (typeof ASK_SETS)[number]['set'];
 
 export const loadJudged = (file: string): JudgedSet =>
   JSON.parse(readFileSync(new URL(`../data/${file}`, import.meta.url), 'utf8')) as JudgedSet;
+
+/** The index a set is scored on: the pages with the hints and every learned question but the set's own. */
+export function learnedIndex(pages: readonly AskSource[], set: string): AskIndex {
+  const asked = ASK_ASKED.filter((q) => q.set !== set);
+  return askIndexOf(pages, hintsFrom(ASK_HINTS, asked));
+}
+
+/**
+ * What the assistant learns from the learned sets (src/build/ask-asked.json, `npm run ask:learn`): each fact
+ * question with the sections judged to answer it. Not the other kinds: a two-part question's words belong to two
+ * sections, a follow-up's to its earlier turn, pricing is worked out from the price list, and absent and handoff
+ * questions have no section.
+ */
+export function askedFrom(sets: readonly { set: string; file: string }[]): AskedQuestion[] {
+  return sets.flatMap((x) =>
+    loadJudged(x.file)
+      .questions.filter((q) => q.kind === 'fact' && q.answers?.length)
+      .map((q) => ({ set: x.set, id: q.id, question: q.question, sections: q.answers! })),
+  );
+}
 
 const key = (h: string | null) =>
   h === null ? null : plainOf(h).replace(/[’‘]/g, "'").replace(/[“”]/g, '"').toLowerCase().replace(/\s+/g, ' ').trim();
