@@ -103,6 +103,13 @@ describe('the judged question set', () => {
     expect(seen.reduce((a, s) => a + s.answerAt1, 0) / seen.length).toBeGreaterThan(mean((s) => s.answerAt1) + 0.05);
   });
 
+  it('answers a question of duration with a length of time: "how long" reads as minutes, days, weeks', () => {
+    const r = ask('how long does the walkthrough run');
+    expect(r.answered).toBe(true);
+    expect(r.sources[0]!.slug).toBe('demo');
+    expect(r.answer).toContain('45-minute walkthrough');
+  });
+
   it('hands off to the right person and prices exactly, on every set', () => {
     for (const x of sets) {
       const s = scoreAsk(index, x.judged, ask, pricing);

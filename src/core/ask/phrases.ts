@@ -138,6 +138,8 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   ],
   [/\bhand(ed|s|ing)? out\b|\bdish(ed|es)? out\b|\bround ?robin\b|\bdivvy\b/, 'assign assigned'],
   [/\bproduct (people|person|team|specialists?|experts?)\b/, 'product specialist'],
+  // A question of duration is answered by a length of time.
+  [/\bhow long\b/, 'minutes days weeks months'],
 ];
 
 /**
@@ -186,7 +188,7 @@ export const WORD_ALTERNATIVES: Readonly<Record<string, readonly string[]>> = {
   wifi: ['offline'],
   trial: ['trial'],
   trail: ['trial'],
-  demo: ['demo', 'walk', 'walkthrough'],
+  demo: ['demo', 'walkthrough'],
   demonstration: ['demo'],
   walkthrough: ['demo'],
   removalist: ['removalists', 'movers'],
