@@ -404,7 +404,7 @@ function askMarkdown(a: NonNullable<BenchResults['ask']>): string {
     `Quality on the judged question sets (tests/helpers/ask-metrics.ts scoreAsk), over the project build's ask index (${a.speed[0]?.pages ?? 0} pages, ${a.speed[0]?.sections ?? 0} sections, built ${a.builtAt}). Each set was written from the content alone by a helper who did not write the assistant; how each has been used: ${ASK_SETS.map((x) => `${x.set} (tests/data/${x.file}): ${x.use}`).join('; ')}. The clean held-out measure: ${CLEAN_SETS.map((x) => x.set).join(', ')}.` +
       (a.unmatched.length ? ` ${a.unmatched.length} judged references name no section of the index.` : ''),
     '',
-    "Ours: askSite as the API answers. \\* a learned set (its fact questions are in src/build/ask-asked.json): scored on the project's pages indexed with every other learned set's questions and not its own, so its figures are those of questions the assistant has not seen.",
+    "Ours: askSite as the API answers. \\* a learned set (its questions are in src/build/ask-asked.json): scored on the project's pages indexed with every other learned set's questions and not its own, so its figures are those of questions the assistant has not seen.",
     '',
     qualityTable('ours'),
     '',

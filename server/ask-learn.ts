@@ -1,8 +1,8 @@
 /**
  * `npm run ask:learn`: writes src/build/ask-asked.json, what the assistant learns from the judged development sets
- * (tests/data, LEARNED_SETS): each fact question with the sections judged to answer it. The build indexes a
+ * (tests/data, LEARNED_SETS): each question with the sections judged to answer it (askedFrom). The build indexes a
  * question's words with its sections as hints (src/build/ask-hints.ts); run it after adding a question to a
- * development set, then build. tests/build/ask-asked.test.ts fails while the file and the sets disagree.
+ * development set, then build. tests/build/ask-hints.test.ts fails while the file and the sets disagree.
  */
 import { writeFileSync } from 'node:fs';
 import { AskedSchema } from '../src/build/ask-hints.ts';
@@ -10,7 +10,7 @@ import { askedFrom, LEARNED_SETS } from '../tests/helpers/ask-metrics.ts';
 
 export const ASKED_FILE = new URL('../src/build/ask-asked.json', import.meta.url);
 
-/** The file's text: the learned sets' fact questions, one-space indented as the hints file is. */
+/** The file's text: the learned sets' questions, one-space indented as the hints file is. */
 export const askedText = () => `${JSON.stringify(AskedSchema.parse(askedFrom(LEARNED_SETS)), null, 1)}\n`;
 
 if (import.meta.main) {

@@ -6,7 +6,8 @@
  *   the content alone.
  * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
  *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
- *   The clean held-out sets are never in it; tests/build/ask-asked.test.ts checks it is what the sets say.
+ *   A set kept out of learning (the clean measure) is never in it; tests/build/ask-hints.test.ts checks it is
+ *   what the sets say.
  * Each names its section by slug and heading (null: the page intro); the tests check each names a section the site
  * has, so a renamed heading fails the tests instead of losing its hints.
  */

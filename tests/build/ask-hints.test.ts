@@ -99,7 +99,7 @@ describe('the search hints', () => {
 });
 
 describe('the learned questions (src/build/ask-asked.json)', () => {
-  it('are the fact questions of the learned sets, as `npm run ask:learn` writes them', () => {
+  it('are the questions of the learned sets, as `npm run ask:learn` writes them', () => {
     expect(readFileSync(ASKED_FILE, 'utf8')).toBe(askedText());
     expect(new Set(ASK_ASKED.map((q) => q.set))).toEqual(new Set(LEARNED_SETS.map((x) => x.set)));
   });

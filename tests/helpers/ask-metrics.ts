@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { type AskIndex, type AskSource, askIndexOf } from '../../src/core/ask/index.ts';
 import type { AskResult, AskTurn } from '../../src/core/ask/answer.ts';
 import { NO_ANSWER, NO_ANSWER_RELATED } from '../../src/core/ask/answer.ts';
+import { questionParts } from '../../src/core/ask/question.ts';
 import { plainOf, splitSentences } from '../../src/core/ask/sections.ts';
 import { workingSentence } from '../../src/core/ask/pricing.ts';
 import type { Pricing } from '../../src/contract/content.ts';
@@ -105,8 +106,8 @@ export const ASK_SETS = [
 /** The clean sets: written after a change to the assistant's rules, scored once, its rules never tuned to them. */
 export const CLEAN_SETS = ASK_SETS.filter((x) => 'clean' in x && x.clean);
 /**
- * The sets whose fact questions the assistant learns from (src/build/ask-asked.json): each question's words become
- * hints of the sections judged to answer it. Each is scored on an index that leaves its own questions out
+ * The sets whose questions the assistant learns from (src/build/ask-asked.json, askedFrom): each question's words
+ * become hints of the sections judged to answer it. Each is scored on an index that leaves its own questions out
  * (`learnedIndex`), so its figures are those of questions the assistant has not seen.
  */
 export const LEARNED_SETS = ASK_SETS.filter((x) => 'learned' in x && x.learned);
@@ -122,16 +123,22 @@ export function learnedIndex(pages: readonly AskSource[], set: string): AskIndex
 }
 
 /**
- * What the assistant learns from the learned sets (src/build/ask-asked.json, `npm run ask:learn`): each fact
- * question with the sections judged to answer it. Not the other kinds: a two-part question's words belong to two
- * sections, a follow-up's to its earlier turn, pricing is worked out from the price list, and absent and handoff
- * questions have no section.
+ * What the assistant learns from the learned sets (src/build/ask-asked.json, `npm run ask:learn`): each question
+ * with the sections judged to answer it. A two-part question is learned part by part (split as the assistant
+ * splits it, each part with its own sections; whole, when the split does not give its parts), a follow-up with the
+ * sections that answer it in its conversation. Not pricing (worked out from the price list), absent or handoff
+ * questions (no section answers them).
  */
 export function askedFrom(sets: readonly { set: string; file: string }[]): AskedQuestion[] {
   return sets.flatMap((x) =>
-    loadJudged(x.file)
-      .questions.filter((q) => q.kind === 'fact' && q.answers?.length)
-      .map((q) => ({ set: x.set, id: q.id, question: q.question, sections: q.answers! })),
+    loadJudged(x.file).questions.flatMap((q): AskedQuestion[] => {
+      const one = (question: string, sections: SectionRef[], id = q.id) => ({ set: x.set, id, question, sections });
+      if ((q.kind === 'fact' || q.kind === 'follow-up') && q.answers?.length) return [one(q.question, q.answers)];
+      if (q.kind !== 'two-part' || !q.parts?.length) return [];
+      const split = questionParts(q.question);
+      if (split.length !== q.parts.length) return [one(q.question, q.parts.flat())];
+      return split.map((part, i) => one(part, q.parts![i]!, `${q.id}/${i + 1}`));
+    }),
   );
 }
 
