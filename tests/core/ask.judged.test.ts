@@ -110,6 +110,12 @@ describe('the judged question set', () => {
     expect(r.answer).toContain('45-minute walkthrough');
   });
 
+  it('reads who started the company as who founded it', () => {
+    const r = ask('who started the company');
+    expect(r.answered).toBe(true);
+    expect(r.sources[0]).toMatchObject({ slug: 'about', heading: 'Where it started' });
+  });
+
   it('hands off to the right person and prices exactly, on every set', () => {
     for (const x of sets) {
       const s = scoreAsk(index, x.judged, ask, pricing);

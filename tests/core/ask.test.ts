@@ -293,6 +293,19 @@ describe('handoff', () => {
     }
   });
 
+  it('reads a security bug someone found as a question for the disclosure policy, not a fault for support', () => {
+    for (const q of [
+      'I think I found a security bug in your customer portal. where do I report it?',
+      'found a securty hole in kartage, who do i tell',
+      'we found security issues in the crew app, how quickly will someone acknowledge the report?',
+    ]) {
+      expect(handoffIntent(q), q).toBeUndefined();
+      expect(isSupportRequest(q), q).toBe(false);
+    }
+    // A bug that is not about security is still a fault.
+    expect(isSupportRequest('the crew app has a bug since the update')).toBe(true);
+  });
+
   it('knows the support hours: 7am to 7pm AEST (UTC+10), Monday to Saturday', () => {
     // Wednesday 25 November 2026, 12:00 AEST.
     expect(supportHours(Date.parse('2026-11-25T02:00:00Z'))).toEqual({ open: true, opens: '7am AEST tomorrow' });

@@ -22,6 +22,11 @@ const FAULT = `not working|isn'?t working|doesn'?t work|stopped working|won'?t (
 const NEEDS_SUPPORT = `(need|needs|want|require|requesting|get) (some |urgent |technical |tech )?support|(we're|we are|i'm|i am) (already )?(a )?(customer|customers|client|clients) (of yours|of kartage|and)`;
 const SUPPORT = new RegExp(String.raw`\b(${FAULT}|${NEEDS_SUPPORT}|our account|my account)\b`);
 const FAULT_WORDS = new RegExp(String.raw`\b(${FAULT})\b`, 'g');
+/**
+ * A security bug found by someone ("I found a security bug in your portal, where do I report it?") is a question for
+ * the site's disclosure policy, not a fault of their account that support fixes.
+ */
+const SECURITY_BUG = /\b(security|securty) (bug|bugs|hole|holes|flaw|flaws|issue|issues|problem|problems)\b/g;
 /** A hypothetical ("if the system goes down...", "what happens when..."): a question, not a fault report. */
 const HYPOTHETICAL =
   /^(if|what if|what happens|in case|say|suppose|supposing|imagine)\b|\b(if|when|in case) (the|our|your|a|an|my|we|you|it|its|it's|someone|something|somethings|something's|anything|there's|theres)\b/;
@@ -62,6 +67,7 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
   let q = fold(question)
     .replace(/[’‘]/g, "'")
     .replace(/\b[a-z0-9]+\b/g, (w) => own(CHAT_SPEAK, w) ?? w);
+  q = q.replace(SECURITY_BUG, 'vulnerability');
   if (HYPOTHETICAL.test(q)) q = q.replace(FAULT_WORDS, ' ');
   if (HOW_SOON.test(q)) q = q.replace(/\bget back to (me|us|people|them|you|customers|someone)\b/g, 'reply');
   for (const [intent, pattern] of INTENTS) {
@@ -76,7 +82,7 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
 
 /** Whether an existing customer reports a fault (the right channel is support, not sales). */
 export const isSupportRequest = (question: string) => {
-  const q = fold(question).replace(/[’‘]/g, "'");
+  const q = fold(question).replace(/[’‘]/g, "'").replace(SECURITY_BUG, 'vulnerability');
   return !HYPOTHETICAL.test(q) && SUPPORT.test(q);
 };
 

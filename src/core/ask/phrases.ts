@@ -114,6 +114,10 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\b(opening|business|support|office) hours\b|\bwhat time\b|\bwhen are you open\b/, 'hours phone'],
   [/\bwho (are you|is behind|owns|runs)\b|\babout (you|the company)\b/, 'about'],
   [
+    /\bwho (started|founded|set up|created|began|kicked off)\b|\b(started|set up|began) (kartage|the company)\b/,
+    'founded founder',
+  ],
+  [
     /\bjobs?\b.*\b(hiring|openings?|vacanc|roles?)\b|\bwork (for|at) (you|kartage)\b|\bare you hiring\b/,
     'careers roles',
   ],
