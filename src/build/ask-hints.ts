@@ -6,6 +6,8 @@
  *   the content alone.
  * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
  *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
+ *   A question with no section is one the site does not answer: a known gap (ASK_GAPS), which the index keeps so
+ *   that the same question asked again is told so plainly.
  *   A set kept out of learning (the clean measure) is never in it; tests/build/ask-hints.test.ts checks it is
  *   what the sets say.
  * Each names its section by slug and heading (null: the page intro); the tests check each names a section the site
@@ -45,13 +47,20 @@ export const AskedSchema = z.array(
       set: z.string().min(1),
       id: z.string().min(1),
       question: z.string().min(2).max(500),
-      sections: z.array(SectionRef).min(1),
+      /** The sections that answer it; none: the site does not answer it (a known gap, told so plainly). */
+      sections: z.array(SectionRef),
     })
     .strict(),
 );
 export type AskedQuestion = z.infer<typeof AskedSchema>[number];
 
 export const ASK_ASKED: readonly AskedQuestion[] = AskedSchema.parse(asked);
+
+/** The asked questions no section answers: the site's known gaps (AskIndex.gapShare). */
+export const gapsOf = (questions: readonly AskedQuestion[]) =>
+  questions.filter((q) => !q.sections.length).map((q) => q.question);
+
+export const ASK_GAPS: readonly string[] = gapsOf(ASK_ASKED);
 
 /** A heading as a key: the rendered page curls quotes ("What's next" is "What’s next" in the built markdown). */
 export const headingKey = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? null;

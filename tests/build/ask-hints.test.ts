@@ -8,11 +8,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/adapters/deps.ts';
-import { ASK_ASKED, ASK_HINTS, AskHintsSchema, askHintsOf, headingKey, hintsFrom } from '../../src/build/ask-hints.ts';
+import {
+  ASK_ASKED,
+  ASK_GAPS,
+  ASK_HINTS,
+  AskHintsSchema,
+  askHintsOf,
+  headingKey,
+  hintsFrom,
+} from '../../src/build/ask-hints.ts';
 import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
 import { ASK_SETS, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 import { eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
-import { askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
+import { askIndexOf, GAP_COMMON_SHARE, gapTerms, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
@@ -127,5 +135,16 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
     const q = ASK_ASKED[0]!;
     const section = q.sections[0]!;
     expect(askHintsOf(section.slug)(section.heading)).toContain(q.question);
+  });
+
+  it('those no section answers are the known gaps the build keeps, each as its distinctive terms', () => {
+    expect(ASK_GAPS.length).toBeGreaterThanOrEqual(100);
+    expect(ASK_GAPS).toEqual(ASK_ASKED.filter((q) => !q.sections.length).map((q) => q.question));
+    const common = index.sectionCount * GAP_COMMON_SHARE;
+    const terms = ASK_GAPS.map((q) => gapTerms(q, (t) => index.df(t) > common)).filter((t) => t.length);
+    expect(index.data.gaps).toEqual(terms);
+    // Each gap asked again is told so (it holds all of itself), and nothing is a gap of an index built without them.
+    for (const q of ASK_GAPS.slice(0, 10)) expect(index.gapShare(q), q).toBe(1);
+    expect(plain.gapShare(ASK_GAPS[0]!)).toBe(0);
   });
 });

@@ -394,6 +394,52 @@ describe('askSite on a small site', () => {
     expect(inventedSentences(r, pricing)).toEqual([]);
   });
 
+  describe('known gaps (questions asked before that no page answers)', () => {
+    const filler = ['Quoting', 'Dispatch', 'Storage', 'Invoicing', 'Reporting', 'Portal', 'Crews', 'Trucks', 'Payroll']
+      .map((w) => `## ${w}\n\n${w} is part of the suite.\n`)
+      .join('\n');
+    // The tenant API is named on the site (its billing section), but no page gives its limit.
+    const site = (tenant: boolean) => [
+      page(
+        'product/api',
+        'API',
+        `# API\n\nOur APIs, for developers.\n\n## Rate limits\n\nThe content API allows 60 requests per minute.\n\n${filler}` +
+          (tenant ? '\n## Tenant billing\n\nTenant accounts are billed monthly.\n' : ''),
+      ),
+    ];
+    const pages = site(true);
+    const gap = 'how many requests per minute does the tenant API allow?';
+    const known = askIndexOf(pages, undefined, [gap]);
+    const on = (index: ReturnType<typeof askIndexOf>) => (question: string) =>
+      askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
+
+    it('a question holding a known gap is told so plainly, not quoted a near miss; others are answered', () => {
+      const q = 'how many requests a minute does the tenant api allow us to make';
+      // Without the gap the content API's limit is a near miss that holds all but one of the question's words.
+      expect(on(askIndexOf(pages, undefined, []))(q).answered).toBe(true);
+      const r = on(known)(q);
+      expect(r.answered).toBe(false);
+      expect(r.answer.startsWith(NO_ANSWER)).toBe(true);
+      expect(r.sources.every((s) => s.role === 'related')).toBe(true);
+      expect(inventedSentences(r, pricing)).toEqual([]);
+      // The content API's limit is what the page says, and that question holds little of the gap.
+      expect(on(known)('what is the content api limit per minute?').answered).toBe(true);
+    });
+
+    it("measures how much of a gap a question holds, each term by its weight; the gap's rarest term counts most", () => {
+      expect(known.data.gaps).toEqual([['allow', 'mani', 'minut', 'request', 'tenant']]);
+      expect(known.gapShare('does the tenant api allow many requests per minute')).toBe(1);
+      // Where no page names the tenant API, "tenant" is the gap's rarest word: a question without it holds less.
+      const rare = askIndexOf(site(false), undefined, [gap]);
+      const withoutRarest = rare.gapShare('does the content api allow many requests per minute');
+      const withoutCommoner = rare.gapShare('does the tenant api take many requests per minute');
+      expect(withoutRarest).toBeLessThan(withoutCommoner);
+      expect(withoutRarest).toBeGreaterThan(0);
+      expect(known.gapShare('rate limits of the quoting suite')).toBe(0);
+      expect(askIndexOf(pages).gapShare(gap)).toBe(0);
+    });
+  });
+
   it('answers pricing arithmetic with its working, each price cited', () => {
     const r = ask('Starter plus 2 extra office users, how much a month?');
     expect(r.working?.monthly).toBe(480);

@@ -18,7 +18,7 @@ import { type HeadingAnchor, type Section, splitSections } from './sections.ts';
 export const ASK_FILE = 'ask-index.json';
 /** The postings and the sections' sentence lists (ASCII text), which the index file points into by range. */
 export const ASK_PACK = 'ask-index.pack';
-export const ASK_FORMAT = 'kartage-ask-5';
+export const ASK_FORMAT = 'kartage-ask-6';
 
 /** `length` characters of the pack from `start`. */
 export type PackReader = (start: number, length: number) => string;
@@ -65,6 +65,11 @@ export interface AskData {
   lengths: number[];
   /** Folded surface word -> number of pages holding it (typo correction picks the most used). */
   vocab: Record<string, number>;
+  /**
+   * Questions visitors asked that the site does not answer (its known gaps), each as its distinctive terms
+   * (gapTerms): a question that holds one of them is told so plainly instead of quoted a near miss (gapShare).
+   */
+  gaps: string[][];
 }
 
 /** What the build gives per page: its contract fields and the rendered headings' anchors. */
@@ -177,8 +182,17 @@ export interface AskFiles {
 export function assembleAskIndex(
   pages: readonly (AskSource & { ask?: AskPageData })[],
   hintsOf: (slug: string) => SectionHints = () => () => [],
+  gaps: readonly string[] = [],
 ): AskFiles {
-  const data: AskData = { format: ASK_FORMAT, pages: [], sections: [], postings: {}, lengths: [], vocab: {} };
+  const data: AskData = {
+    format: ASK_FORMAT,
+    pages: [],
+    sections: [],
+    postings: {},
+    lengths: [],
+    vocab: {},
+    gaps: [],
+  };
   const pack: string[] = [];
   let at = 0;
   const put = (text: string): [number, number] => {
@@ -225,7 +239,18 @@ export function assembleAskIndex(
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, put(encodePostings(list))]));
   data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const common = sections * GAP_COMMON_SHARE;
+  const df = (t: string) => postings.get(t)!.length / 3;
+  data.gaps = gaps.map((q) => gapTerms(q, (t) => postings.has(t) && df(t) > common)).filter((t) => t.length > 0);
   return { data, pack: pack.join('') };
+}
+
+/** A known gap's terms leave out words this share of the sections hold ("kartage", "move"): they say nothing. */
+export const GAP_COMMON_SHARE = 0.1;
+
+/** A question's distinctive terms (its analyzed words, without the common ones), sorted, each once. */
+export function gapTerms(question: string, isCommon: (term: string) => boolean): string[] {
+  return [...new Set(analyze(question))].filter((t) => !isCommon(t)).sort();
 }
 
 /** Flat [section, tfBody, tfHeading]* (sections ascending) as base-36 triples, the section as a delta. */
@@ -290,6 +315,36 @@ export class AskIndex {
 
   get sectionCount(): number {
     return this.data.sections.length;
+  }
+
+  /**
+   * How much of the nearest known gap the question holds: the share of the gap's distinctive terms it has, each
+   * weighed by its idf (0: none; 1: all). Not the other way round: "is kartage a member of AFRA?" holds two of the
+   * three terms of "do AFRA members get a discount?", but not its rarest, the one the site has no answer for.
+   */
+  gapShare(question: string): number {
+    const gaps = this.data.gaps;
+    if (!gaps.length) return 0;
+    const common = this.sectionCount * GAP_COMMON_SHARE;
+    const own = new Set(gapTerms(question, (t) => this.df(t) > common));
+    if (!own.size) return 0;
+    const n = this.sectionCount;
+    const weight = (t: string) => {
+      const df = this.df(t);
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    };
+    let best = 0;
+    for (const gap of gaps) {
+      let shared = 0;
+      let total = 0;
+      for (const t of gap) {
+        const w = weight(t);
+        total += w;
+        if (own.has(t)) shared += w;
+      }
+      if (shared) best = Math.max(best, shared / total);
+    }
+    return best;
   }
 
   /** Flat [section, tfBody, tfHeading]* of a term, or undefined. */
@@ -408,9 +463,10 @@ export function loadAskIndex(json: string, markdownOf: MarkdownOf, pack: PackRea
 export function askIndexOf(
   pages: readonly AskSource[],
   hintsOf: (slug: string) => SectionHints = () => () => [],
+  gaps: readonly string[] = [],
 ): AskIndex {
   const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
-  const { data, pack } = assembleAskIndex(pages, hintsOf);
+  const { data, pack } = assembleAskIndex(pages, hintsOf, gaps);
   return new AskIndex(
     data,
     (slug) => bySlug.get(slug),
