@@ -7,7 +7,8 @@
  * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
  *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
  *   A question with no section is one the site does not answer: a known gap (ASK_GAPS), which the index keeps so
- *   that the same question asked again is told so plainly.
+ *   that the same question asked again is told so plainly. The others (ASK_LEARNED) are kept too, with their
+ *   sections: a question that reads like one of them is answered from its sections first.
  *   A set kept out of learning (the clean measure) is never in it; tests/build/ask-hints.test.ts checks it is
  *   what the sets say.
  * Each names its section by slug and heading (null: the page intro); the tests check each names a section the site
@@ -61,6 +62,11 @@ export const gapsOf = (questions: readonly AskedQuestion[]) =>
   questions.filter((q) => !q.sections.length).map((q) => q.question);
 
 export const ASK_GAPS: readonly string[] = gapsOf(ASK_ASKED);
+
+/** The asked questions some section answers (AskIndex.nearestLearned puts those sections first). */
+export const answeredOf = (questions: readonly AskedQuestion[]) => questions.filter((q) => q.sections.length);
+
+export const ASK_LEARNED: readonly AskedQuestion[] = answeredOf(ASK_ASKED);
 
 /** A heading as a key: the rendered page curls quotes ("What's next" is "What’s next" in the built markdown). */
 export const headingKey = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? null;

@@ -12,6 +12,7 @@ import {
   ASK_ASKED,
   ASK_GAPS,
   ASK_HINTS,
+  ASK_LEARNED,
   AskHintsSchema,
   askHintsOf,
   headingKey,
@@ -19,7 +20,7 @@ import {
 } from '../../src/build/ask-hints.ts';
 import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
 import { ASK_SETS, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
-import { eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
+import { analyze, eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
 import { askIndexOf, GAP_COMMON_SHARE, gapTerms, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
@@ -146,5 +147,23 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
     // Each gap asked again is told so (it holds all of itself), and nothing is a gap of an index built without them.
     for (const q of ASK_GAPS.slice(0, 10)) expect(index.gapShare(q), q).toBe(1);
     expect(plain.gapShare(ASK_GAPS[0]!)).toBe(0);
+  });
+
+  it('those some section answers are kept with their sections, each found again by its own words', () => {
+    // All but those with no word of their own ("what did she do before that?", a follow-up).
+    expect(index.data.learned.length).toBe(ASK_LEARNED.filter((q) => analyze(q.question).length).length);
+    expect(index.data.learned.length).toBeGreaterThan(600);
+    for (const q of ASK_LEARNED.filter((_, i) => i % 25 === 0)) {
+      const near = index.nearestLearned(q.question);
+      expect(near.similarity, q.question).toBeCloseTo(1, 2);
+      const named = new Set(q.sections.map((s) => idOf(s.slug, s.heading)));
+      expect(
+        near.sections.every((s) => named.has(s)),
+        q.question,
+      ).toBe(true);
+    }
+    // Every term of a gap or a learned question is weighed at build time (no postings read to compare).
+    const terms = new Set([...index.data.gaps.flat(), ...index.data.learned.flatMap(([t]) => t)]);
+    expect(Object.keys(index.data.weights).sort()).toEqual([...terms].sort());
   });
 });

@@ -394,6 +394,58 @@ describe('askSite on a small site', () => {
     expect(inventedSentences(r, pricing)).toEqual([]);
   });
 
+  describe('learned questions (asked before, with the sections that answer them)', () => {
+    const pages = [
+      page(
+        'product/crew-app',
+        'Crew app',
+        '# Crew app\n\nThe app for crews.\n\n## Offline mode\n\nThe crew app saves every job on the phone with no signal.\n\n' +
+          '## Photos\n\nCrews take condition photos of each item on the phone, and the photos save to the job.\n\n' +
+          '## Lifts\n\nBook the lift before the move.\n',
+      ),
+    ];
+    const learned = [
+      {
+        question: 'do photos still save in a lift?',
+        sections: [{ slug: 'product/crew-app', heading: 'Offline mode' }],
+      },
+    ];
+    const on = (index: ReturnType<typeof askIndexOf>) => (question: string) =>
+      askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
+    const knows = askIndexOf(pages, undefined, [], learned);
+    const q = 'will photos save on the phone in the lift';
+
+    it('a question that reads like a learned one is answered from its sections first', () => {
+      // The words alone find the photos section first; the learned question says offline mode answers it.
+      expect(on(askIndexOf(pages))(q).sources[0]!.heading).toBe('Photos');
+      const r = on(knows)(q);
+      expect(r.answered).toBe(true);
+      expect(r.sources.map((s) => [s.heading, s.role])).toEqual([
+        ['Offline mode', 'answer'],
+        ['Photos', 'related'],
+        ['Lifts', 'related'],
+      ]);
+      expect(r.answer).toContain('no signal');
+      expect(inventedSentences(r, pricing)).toEqual([]);
+      // A question about photos that is not near it keeps its own ranking.
+      expect(on(knows)('who takes condition photos of each item?').sources[0]!.heading).toBe('Photos');
+    });
+
+    it('measures how near: the shared terms weighed by idf over all of both; the sections come with it', () => {
+      expect(knows.data.learned).toEqual([[['lift', 'photo', 'save', 'still'], [1]]]);
+      expect(Object.keys(knows.data.weights)).toEqual(['lift', 'photo', 'save', 'still']);
+      const same = knows.nearestLearned('do photos still save in a lift?');
+      expect(same.similarity).toBeCloseTo(1, 3);
+      expect(same.sections).toEqual([1]);
+      const near = knows.nearestLearned(q).similarity;
+      expect(near).toBeGreaterThan(0.35);
+      expect(near).toBeLessThan(0.9);
+      expect(knows.nearestLearned('who takes condition photos of each item?').similarity).toBeLessThan(0.35);
+      expect(knows.nearestLearned('book the move').similarity).toBe(0);
+      expect(askIndexOf(pages).nearestLearned(q)).toEqual({ similarity: 0, sections: [] });
+    });
+  });
+
   describe('known gaps (questions asked before that no page answers)', () => {
     const filler = ['Quoting', 'Dispatch', 'Storage', 'Invoicing', 'Reporting', 'Portal', 'Crews', 'Trucks', 'Payroll']
       .map((w) => `## ${w}\n\n${w} is part of the suite.\n`)

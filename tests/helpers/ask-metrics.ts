@@ -13,7 +13,7 @@ import { questionParts } from '../../src/core/ask/question.ts';
 import { plainOf, splitSentences } from '../../src/core/ask/sections.ts';
 import { workingSentence } from '../../src/core/ask/pricing.ts';
 import type { Pricing } from '../../src/contract/content.ts';
-import { ASK_ASKED, ASK_HINTS, type AskedQuestion, gapsOf, hintsFrom } from '../../src/build/ask-hints.ts';
+import { ASK_ASKED, ASK_HINTS, type AskedQuestion, answeredOf, gapsOf, hintsFrom } from '../../src/build/ask-hints.ts';
 
 export interface SectionRef {
   slug: string;
@@ -125,7 +125,7 @@ export const loadJudged = (file: string): JudgedSet =>
 /** The index a set is scored on: the pages with the hints and every learned question but the set's own. */
 export function learnedIndex(pages: readonly AskSource[], set: string): AskIndex {
   const asked = ASK_ASKED.filter((q) => q.set !== set);
-  return askIndexOf(pages, hintsFrom(ASK_HINTS, asked), gapsOf(asked));
+  return askIndexOf(pages, hintsFrom(ASK_HINTS, asked), gapsOf(asked), answeredOf(asked));
 }
 
 /**

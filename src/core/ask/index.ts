@@ -70,6 +70,23 @@ export interface AskData {
    * (gapTerms): a question that holds one of them is told so plainly instead of quoted a near miss (gapShare).
    */
   gaps: string[][];
+  /**
+   * Questions visitors asked that the site answers, each as its terms and the sections judged to answer it: a
+   * question that reads like one of them (nearestLearned) puts those sections first.
+   */
+  learned: [terms: string[], sections: number[]][];
+  /**
+   * The idf of every term of the gaps and learned questions, worked out at build time: comparing a question with
+   * them reads no postings (decoding a thousand terms' postings on an instance's first question would be its cold
+   * start).
+   */
+  weights: Record<string, number>;
+}
+
+/** A question asked before, with the sections that answer it (slug and heading as the page writes it). */
+export interface LearnedQuestion {
+  question: string;
+  sections: readonly { slug: string; heading: string | null }[];
 }
 
 /** What the build gives per page: its contract fields and the rendered headings' anchors. */
@@ -183,6 +200,7 @@ export function assembleAskIndex(
   pages: readonly (AskSource & { ask?: AskPageData })[],
   hintsOf: (slug: string) => SectionHints = () => () => [],
   gaps: readonly string[] = [],
+  learned: readonly LearnedQuestion[] = [],
 ): AskFiles {
   const data: AskData = {
     format: ASK_FORMAT,
@@ -192,6 +210,8 @@ export function assembleAskIndex(
     lengths: [],
     vocab: {},
     gaps: [],
+    learned: [],
+    weights: {},
   };
   const pack: string[] = [];
   let at = 0;
@@ -242,8 +262,24 @@ export function assembleAskIndex(
   const common = sections * GAP_COMMON_SHARE;
   const df = (t: string) => postings.get(t)!.length / 3;
   data.gaps = gaps.map((q) => gapTerms(q, (t) => postings.has(t) && df(t) > common)).filter((t) => t.length > 0);
+  const sectionId = new Map<string, number>();
+  data.sections.forEach(([page, heading], id) => {
+    sectionId.set(`${data.pages[page]!.slug}#${curly(heading)}`, id);
+  });
+  for (const q of learned) {
+    const ids = q.sections.map((s) => sectionId.get(`${s.slug}#${curly(s.heading)}`)).filter((id) => id !== undefined);
+    const terms = [...new Set(analyze(q.question))].sort();
+    if (ids.length && terms.length) data.learned.push([terms, [...new Set(ids)]]);
+  }
+  const idf = (t: string) =>
+    Math.log(1 + (sections - (postings.get(t)?.length ?? 0) / 3 + 0.5) / ((postings.get(t)?.length ?? 0) / 3 + 0.5));
+  const weighed = new Set([...data.gaps.flat(), ...data.learned.flatMap(([terms]) => terms)]);
+  data.weights = Object.fromEntries([...weighed].sort().map((t) => [t, Math.round(idf(t) * 1000) / 1000]));
   return { data, pack: pack.join('') };
 }
+
+/** A heading with straight quotes (the rendered page curls them: "What's next" is "What’s next"). */
+const curly = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? '';
 
 /** A known gap's terms leave out words this share of the sections hold ("kartage", "move"): they say nothing. */
 export const GAP_COMMON_SHARE = 0.1;
@@ -326,13 +362,9 @@ export class AskIndex {
     const gaps = this.data.gaps;
     if (!gaps.length) return 0;
     const common = this.sectionCount * GAP_COMMON_SHARE;
-    const own = new Set(gapTerms(question, (t) => this.df(t) > common));
-    if (!own.size) return 0;
-    const n = this.sectionCount;
-    const weight = (t: string) => {
-      const df = this.df(t);
-      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    };
+    const held = new Set(gapTerms(question, (t) => this.df(t) > common));
+    if (!held.size) return 0;
+    const weight = (t: string) => own(this.data.weights, t) ?? 0;
     let best = 0;
     for (const gap of gaps) {
       let shared = 0;
@@ -340,9 +372,45 @@ export class AskIndex {
       for (const t of gap) {
         const w = weight(t);
         total += w;
-        if (own.has(t)) shared += w;
+        if (held.has(t)) shared += w;
       }
       if (shared) best = Math.max(best, shared / total);
+    }
+    return best;
+  }
+
+  /**
+   * The learned question the question reads most like: the similarity of their terms (Jaccard, each term weighed
+   * by its idf, so "how long does a demo take" is near "how long does the demo go for?" for "demo", not "long"), and
+   * the sections that answer it.
+   */
+  nearestLearned(question: string): { similarity: number; sections: readonly number[] } {
+    const none = { similarity: 0, sections: [] };
+    const learned = this.data.learned;
+    if (!learned.length) return none;
+    const weights = this.data.weights;
+    const n = this.sectionCount;
+    // A term of the question no learned question has is weighed from its postings (the ranking read them).
+    const weight = (t: string) => {
+      if (Object.hasOwn(weights, t)) return weights[t]!;
+      const df = this.df(t);
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    };
+    const own = new Map([...new Set(analyze(question))].map((t) => [t, weight(t)]));
+    if (!own.size) return none;
+    let ownWeight = 0;
+    for (const w of own.values()) ownWeight += w;
+    let best = none as { similarity: number; sections: readonly number[] };
+    for (const [terms, sections] of learned) {
+      let shared = 0;
+      let union = ownWeight;
+      for (const t of terms) {
+        const w = own.get(t);
+        if (w === undefined) union += weights[t]!;
+        else shared += w;
+      }
+      const similarity = shared / union;
+      if (similarity > best.similarity) best = { similarity, sections };
     }
     return best;
   }
@@ -464,9 +532,10 @@ export function askIndexOf(
   pages: readonly AskSource[],
   hintsOf: (slug: string) => SectionHints = () => () => [],
   gaps: readonly string[] = [],
+  learned: readonly LearnedQuestion[] = [],
 ): AskIndex {
   const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
-  const { data, pack } = assembleAskIndex(pages, hintsOf, gaps);
+  const { data, pack } = assembleAskIndex(pages, hintsOf, gaps, learned);
   return new AskIndex(
     data,
     (slug) => bySlug.get(slug),
