@@ -47,7 +47,8 @@ export const AskedSchema = z.array(
       /** The judged set and question it comes from ("held-out-4", "h4-014"): the bench leaves a set's own out. */
       set: z.string().min(1),
       id: z.string().min(1),
-      question: z.string().min(2).max(500),
+      /** A follow-up is learned in its context: the earlier turn's question, then its own. */
+      question: z.string().min(2).max(1001),
       /** The sections that answer it; none: the site does not answer it (a known gap, told so plainly). */
       sections: z.array(SectionRef),
     })

@@ -431,6 +431,21 @@ describe('askSite on a small site', () => {
       expect(on(knows)('who takes condition photos of each item?').sources[0]!.heading).toBe('Photos');
     });
 
+    it('a follow-up is compared with learned questions in its context: the earlier question and its own words', () => {
+      const conversation = [
+        { question: 'will photos save on the phone', sources: [{ slug: 'product/crew-app', heading: 'Photos' }] },
+      ];
+      const follow = (index: ReturnType<typeof askIndexOf>) =>
+        askSite(
+          { index, pricing, origin: 'https://k.example', now: at },
+          { question: 'and in the lift?', conversation },
+        );
+      expect(follow(askIndexOf(pages)).sources[0]!.heading).toBe('Lifts');
+      expect(follow(knows).sources[0]!.heading).toBe('Offline mode');
+      // On its own words alone it is not near the learned question.
+      expect(knows.nearestLearned('and in the lift?').similarity).toBeLessThan(0.35);
+    });
+
     it('measures how near: the shared terms weighed by idf over all of both; the sections come with it', () => {
       expect(knows.data.learned).toEqual([[['lift', 'photo', 'save', 'still'], [1]]]);
       expect(Object.keys(knows.data.weights)).toEqual(['lift', 'photo', 'save', 'still']);

@@ -554,7 +554,8 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     // Whether the site answers is the ranking's to say (its best section holds the question); which section
     // answers best, a learned question the question reads like may say better.
     const best = found[0];
-    const ranked = learnedFirst(index, part, found);
+    // A follow-up is compared with learned questions in its context ("and in a lift?" after "do photos save?").
+    const ranked = learnedFirst(index, followUp ? `${previous!.question} ${part}` : part, found);
     const top = ranked[0];
     const own = groups.filter((g) => !g.optional);
     // A call back or a message asks for a person, not for the site's words on the subject.
