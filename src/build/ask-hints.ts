@@ -58,13 +58,13 @@ export type AskedQuestion = z.infer<typeof AskedSchema>[number];
 
 export const ASK_ASKED: readonly AskedQuestion[] = AskedSchema.parse(asked);
 
-/** The asked questions no section answers: the site's known gaps (AskIndex.gapShare). */
+/** The asked questions no section answers: the site's known gaps (AskIndex.nearestAsked). */
 export const gapsOf = (questions: readonly AskedQuestion[]) =>
   questions.filter((q) => !q.sections.length).map((q) => q.question);
 
 export const ASK_GAPS: readonly string[] = gapsOf(ASK_ASKED);
 
-/** The asked questions some section answers (AskIndex.nearestLearned puts those sections first). */
+/** The asked questions some section answers (a question near one has its sections first: AskIndex.nearestAsked). */
 export const answeredOf = (questions: readonly AskedQuestion[]) => questions.filter((q) => q.sections.length);
 
 export const ASK_LEARNED: readonly AskedQuestion[] = answeredOf(ASK_ASKED);

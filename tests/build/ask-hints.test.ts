@@ -21,7 +21,7 @@ import {
 import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
 import { ASK_SETS, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
-import { askIndexOf, GAP_COMMON_SHARE, gapTerms, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
+import { askedTerms, askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
@@ -138,15 +138,13 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
     expect(askHintsOf(section.slug)(section.heading)).toContain(q.question);
   });
 
-  it('those no section answers are the known gaps the build keeps, each as its distinctive terms', () => {
+  it('those no section answers are the known gaps the build keeps, each as its terms', () => {
     expect(ASK_GAPS.length).toBeGreaterThanOrEqual(100);
     expect(ASK_GAPS).toEqual(ASK_ASKED.filter((q) => !q.sections.length).map((q) => q.question));
-    const common = index.sectionCount * GAP_COMMON_SHARE;
-    const terms = ASK_GAPS.map((q) => gapTerms(q, (t) => index.df(t) > common)).filter((t) => t.length);
-    expect(index.data.gaps).toEqual(terms);
-    // Each gap asked again is told so (it holds all of itself), and nothing is a gap of an index built without them.
-    for (const q of ASK_GAPS.slice(0, 10)) expect(index.gapShare(q), q).toBe(1);
-    expect(plain.gapShare(ASK_GAPS[0]!)).toBe(0);
+    expect(index.data.gaps).toEqual(ASK_GAPS.map(askedTerms).filter((t) => t.length));
+    // Each gap asked again is as near as can be, and nothing is a gap of an index built without them.
+    for (const q of ASK_GAPS.slice(0, 10)) expect(index.nearestAsked(q).gap, q).toBeCloseTo(1, 2);
+    expect(plain.nearestAsked(ASK_GAPS[0]!).gap).toBe(0);
   });
 
   it('those some section answers are kept with their sections, each found again by its own words', () => {
@@ -154,7 +152,7 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
     expect(index.data.learned.length).toBe(ASK_LEARNED.filter((q) => analyze(q.question).length).length);
     expect(index.data.learned.length).toBeGreaterThan(600);
     for (const q of ASK_LEARNED.filter((_, i) => i % 25 === 0)) {
-      const near = index.nearestLearned(q.question);
+      const near = index.nearestAsked(q.question);
       expect(near.similarity, q.question).toBeCloseTo(1, 2);
       const named = new Set(q.sections.map((s) => idOf(s.slug, s.heading)));
       expect(

@@ -443,21 +443,21 @@ describe('askSite on a small site', () => {
       expect(follow(askIndexOf(pages)).sources[0]!.heading).toBe('Lifts');
       expect(follow(knows).sources[0]!.heading).toBe('Offline mode');
       // On its own words alone it is not near the learned question.
-      expect(knows.nearestLearned('and in the lift?').similarity).toBeLessThan(0.35);
+      expect(knows.nearestAsked('and in the lift?').similarity).toBeLessThan(0.35);
     });
 
     it('measures how near: the shared terms weighed by idf over all of both; the sections come with it', () => {
       expect(knows.data.learned).toEqual([[['lift', 'photo', 'save', 'still'], [1]]]);
       expect(Object.keys(knows.data.weights)).toEqual(['lift', 'photo', 'save', 'still']);
-      const same = knows.nearestLearned('do photos still save in a lift?');
+      const same = knows.nearestAsked('do photos still save in a lift?');
       expect(same.similarity).toBeCloseTo(1, 3);
       expect(same.sections).toEqual([1]);
-      const near = knows.nearestLearned(q).similarity;
+      const near = knows.nearestAsked(q).similarity;
       expect(near).toBeGreaterThan(0.35);
       expect(near).toBeLessThan(0.9);
-      expect(knows.nearestLearned('who takes condition photos of each item?').similarity).toBeLessThan(0.35);
-      expect(knows.nearestLearned('book the move').similarity).toBe(0);
-      expect(askIndexOf(pages).nearestLearned(q)).toEqual({ similarity: 0, sections: [] });
+      expect(knows.nearestAsked('who takes condition photos of each item?').similarity).toBeLessThan(0.35);
+      expect(knows.nearestAsked('book the move').similarity).toBe(0);
+      expect(askIndexOf(pages).nearestAsked(q)).toEqual({ similarity: 0, sections: [], gap: 0 });
     });
   });
 
@@ -466,44 +466,49 @@ describe('askSite on a small site', () => {
       .map((w) => `## ${w}\n\n${w} is part of the suite.\n`)
       .join('\n');
     // The tenant API is named on the site (its billing section), but no page gives its limit.
-    const site = (tenant: boolean) => [
+    const pages = [
       page(
         'product/api',
         'API',
         `# API\n\nOur APIs, for developers.\n\n## Rate limits\n\nThe content API allows 60 requests per minute.\n\n${filler}` +
-          (tenant ? '\n## Tenant billing\n\nTenant accounts are billed monthly.\n' : ''),
+          '\n## Tenant billing\n\nTenant accounts are billed monthly.\n',
       ),
     ];
-    const pages = site(true);
     const gap = 'how many requests per minute does the tenant API allow?';
-    const known = askIndexOf(pages, undefined, [gap]);
+    const learned = [
+      {
+        question: 'what is the rate limit of the content api?',
+        sections: [{ slug: 'product/api', heading: 'Rate limits' }],
+      },
+    ];
+    const known = askIndexOf(pages, undefined, [gap], learned);
     const on = (index: ReturnType<typeof askIndexOf>) => (question: string) =>
       askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
 
-    it('a question holding a known gap is told so plainly, not quoted a near miss; others are answered', () => {
+    it('a question nearer a known gap than any learned question is told so plainly, not quoted a near miss', () => {
       const q = 'how many requests a minute does the tenant api allow us to make';
       // Without the gap the content API's limit is a near miss that holds all but one of the question's words.
-      expect(on(askIndexOf(pages, undefined, []))(q).answered).toBe(true);
+      expect(on(askIndexOf(pages, undefined, [], learned))(q).answered).toBe(true);
       const r = on(known)(q);
       expect(r.answered).toBe(false);
       expect(r.answer.startsWith(NO_ANSWER)).toBe(true);
       expect(r.sources.every((s) => s.role === 'related')).toBe(true);
       expect(inventedSentences(r, pricing)).toEqual([]);
-      // The content API's limit is what the page says, and that question holds little of the gap.
-      expect(on(known)('what is the content api limit per minute?').answered).toBe(true);
+      // Nearer the learned question than the gap: the content API's limit is what the page says.
+      const near = known.nearestAsked('how many requests per minute is the content api rate limit');
+      expect(near.gap).toBeGreaterThan(0.25);
+      expect(near.similarity).toBeGreaterThan(near.gap);
+      expect(on(known)('how many requests per minute is the content api rate limit').answered).toBe(true);
     });
 
-    it("measures how much of a gap a question holds, each term by its weight; the gap's rarest term counts most", () => {
-      expect(known.data.gaps).toEqual([['allow', 'mani', 'minut', 'request', 'tenant']]);
-      expect(known.gapShare('does the tenant api allow many requests per minute')).toBe(1);
-      // Where no page names the tenant API, "tenant" is the gap's rarest word: a question without it holds less.
-      const rare = askIndexOf(site(false), undefined, [gap]);
-      const withoutRarest = rare.gapShare('does the content api allow many requests per minute');
-      const withoutCommoner = rare.gapShare('does the tenant api take many requests per minute');
-      expect(withoutRarest).toBeLessThan(withoutCommoner);
-      expect(withoutRarest).toBeGreaterThan(0);
-      expect(known.gapShare('rate limits of the quoting suite')).toBe(0);
-      expect(askIndexOf(pages).gapShare(gap)).toBe(0);
+    it("measures the nearest gap like a learned question: the shared terms weighed by idf over all of both's", () => {
+      expect(known.data.gaps).toEqual([['allow', 'api', 'mani', 'minut', 'request', 'tenant']]);
+      expect(known.nearestAsked(gap).gap).toBeCloseTo(1, 2);
+      const half = known.nearestAsked('how many requests per minute').gap;
+      expect(half).toBeGreaterThan(0.25);
+      expect(half).toBeLessThan(0.75);
+      expect(known.nearestAsked('quoting is part of the suite').gap).toBe(0);
+      expect(askIndexOf(pages).nearestAsked(gap).gap).toBe(0);
     });
   });
 

@@ -10,7 +10,7 @@
 import type { Pricing } from '../../contract/content.ts';
 import { termOf, words, isStopWord } from '../search/analyze.ts';
 import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
-import type { AskIndex } from './index.ts';
+import type { AskIndex, NearestAsked } from './index.ts';
 import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
 import { isFollowUp, questionParts, type TermGroup, termGroups } from './question.ts';
 import { plainOf } from './sections.ts';
@@ -83,13 +83,13 @@ export const ASK_TUNING = {
    */
   topicShare: 2,
   /**
-   * A question (or a part of one) that holds this much of a known gap of the site (a question asked before that no
-   * page answers, src/build/ask-asked.json; AskIndex.gapShare) is not answered. Leaving each judged set out in
-   * turn, 0.8 told 0.746 -> 0.829 of absent questions so and left every answer of the others as it was.
+   * A question (or a part of one) nearer a known gap of the site (a question asked before that no page answers,
+   * src/build/ask-asked.json) than any learned question, and at least this near (AskIndex.nearestAsked), is not
+   * answered. Leaving each judged set out in turn: absent-correct 0.746 -> 0.912, answer@1 0.800 -> 0.799.
    */
-  gapShare: 0.8,
+  gapSimilarity: 0.25,
   /**
-   * A question that reads like a learned one at least this closely (AskIndex.nearestLearned) has that question's
+   * A question that reads like a learned one at least this closely (AskIndex.nearestAsked) has that question's
    * sections first. Leaving each judged set out in turn: answer@1 0.730 -> 0.784, answer@3 0.850 -> 0.862,
    * two-part 0.691 -> 0.770 at 0.35 (0.6: 0.759; 0.3: 0.785), the answer decision unchanged.
    */
@@ -299,9 +299,7 @@ function rank(index: AskIndex, all: readonly TermGroup[], boost?: ReadonlySet<st
  * The ranking with the sections of the learned question the question reads most like first (in their order), when
  * it reads like one closely enough (ASK_TUNING.learnedSimilarity) and the ranking holds them.
  */
-function learnedFirst(index: AskIndex, question: string, ranked: Ranked[]): Ranked[] {
-  if (T.learnedSimilarity > 1) return ranked;
-  const near = index.nearestLearned(question);
+function learnedFirst(near: NearestAsked, ranked: Ranked[]): Ranked[] {
   if (near.similarity < T.learnedSimilarity) return ranked;
   const first = ranked.filter((r) => near.sections.includes(r.section));
   if (!first.length) return ranked;
@@ -554,8 +552,9 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     // Whether the site answers is the ranking's to say (its best section holds the question); which section
     // answers best, a learned question the question reads like may say better.
     const best = found[0];
-    // A follow-up is compared with learned questions in its context ("and in a lift?" after "do photos save?").
-    const ranked = learnedFirst(index, followUp ? `${previous!.question} ${part}` : part, found);
+    // A follow-up is compared with asked questions in its context ("and in a lift?" after "do photos save?").
+    const near = index.nearestAsked(followUp ? `${previous!.question} ${part}` : part);
+    const ranked = learnedFirst(near, found);
     const top = ranked[0];
     const own = groups.filter((g) => !g.optional);
     // A call back or a message asks for a person, not for the site's words on the subject.
@@ -566,7 +565,7 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
       best.coverage >= T.minCoverage &&
       best.topical &&
       !forPerson &&
-      index.gapShare(part) < T.gapShare;
+      !(near.gap >= T.gapSimilarity && near.gap > near.similarity);
     return { groups, ranked, top, answerable };
   });
 

@@ -66,13 +66,13 @@ export interface AskData {
   /** Folded surface word -> number of pages holding it (typo correction picks the most used). */
   vocab: Record<string, number>;
   /**
-   * Questions visitors asked that the site does not answer (its known gaps), each as its distinctive terms
-   * (gapTerms): a question that holds one of them is told so plainly instead of quoted a near miss (gapShare).
+   * Questions visitors asked that the site does not answer (its known gaps), each as its terms: a question nearer
+   * one of them than any learned question (nearestAsked) is told so plainly instead of quoted a near miss.
    */
   gaps: string[][];
   /**
    * Questions visitors asked that the site answers, each as its terms and the sections judged to answer it: a
-   * question that reads like one of them (nearestLearned) puts those sections first.
+   * question that reads like one of them (nearestAsked) puts those sections first.
    */
   learned: [terms: string[], sections: number[]][];
   /**
@@ -81,6 +81,15 @@ export interface AskData {
    * start).
    */
   weights: Record<string, number>;
+}
+
+/** How near a question is to the asked ones (AskIndex.nearestAsked). */
+export interface NearestAsked {
+  /** To the nearest learned question (0-1), and the sections that answer that one. */
+  similarity: number;
+  sections: readonly number[];
+  /** To the nearest known gap (0-1). */
+  gap: number;
 }
 
 /** A question asked before, with the sections that answer it (slug and heading as the page writes it). */
@@ -259,16 +268,14 @@ export function assembleAskIndex(
   const sorted = [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   data.postings = Object.fromEntries(sorted.map(([t, list]) => [t, put(encodePostings(list))]));
   data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const common = sections * GAP_COMMON_SHARE;
-  const df = (t: string) => postings.get(t)!.length / 3;
-  data.gaps = gaps.map((q) => gapTerms(q, (t) => postings.has(t) && df(t) > common)).filter((t) => t.length > 0);
+  data.gaps = gaps.map(askedTerms).filter((t) => t.length > 0);
   const sectionId = new Map<string, number>();
   data.sections.forEach(([page, heading], id) => {
     sectionId.set(`${data.pages[page]!.slug}#${curly(heading)}`, id);
   });
   for (const q of learned) {
     const ids = q.sections.map((s) => sectionId.get(`${s.slug}#${curly(s.heading)}`)).filter((id) => id !== undefined);
-    const terms = [...new Set(analyze(q.question))].sort();
+    const terms = askedTerms(q.question);
     if (ids.length && terms.length) data.learned.push([terms, [...new Set(ids)]]);
   }
   const idf = (t: string) =>
@@ -281,13 +288,8 @@ export function assembleAskIndex(
 /** A heading with straight quotes (the rendered page curls them: "What's next" is "What’s next"). */
 const curly = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? '';
 
-/** A known gap's terms leave out words this share of the sections hold ("kartage", "move"): they say nothing. */
-export const GAP_COMMON_SHARE = 0.1;
-
-/** A question's distinctive terms (its analyzed words, without the common ones), sorted, each once. */
-export function gapTerms(question: string, isCommon: (term: string) => boolean): string[] {
-  return [...new Set(analyze(question))].filter((t) => !isCommon(t)).sort();
-}
+/** An asked question's terms (its analyzed words), sorted, each once. */
+export const askedTerms = (question: string): string[] => [...new Set(analyze(question))].sort();
 
 /** Flat [section, tfBody, tfHeading]* (sections ascending) as base-36 triples, the section as a delta. */
 export function encodePostings(list: readonly number[]): string {
@@ -354,65 +356,45 @@ export class AskIndex {
   }
 
   /**
-   * How much of the nearest known gap the question holds: the share of the gap's distinctive terms it has, each
-   * weighed by its idf (0: none; 1: all). Not the other way round: "is kartage a member of AFRA?" holds two of the
-   * three terms of "do AFRA members get a discount?", but not its rarest, the one the site has no answer for.
+   * The asked questions (learned and gaps) the question reads most like: the similarity of their terms (Jaccard,
+   * each term weighed by its idf, so "how long does a demo take" is near "how long does the demo go for?" for
+   * "demo", not "long"), with the nearest learned question's sections, and the nearest gap's similarity.
    */
-  gapShare(question: string): number {
-    const gaps = this.data.gaps;
-    if (!gaps.length) return 0;
-    const common = this.sectionCount * GAP_COMMON_SHARE;
-    const held = new Set(gapTerms(question, (t) => this.df(t) > common));
-    if (!held.size) return 0;
-    const weight = (t: string) => own(this.data.weights, t) ?? 0;
-    let best = 0;
-    for (const gap of gaps) {
-      let shared = 0;
-      let total = 0;
-      for (const t of gap) {
-        const w = weight(t);
-        total += w;
-        if (held.has(t)) shared += w;
-      }
-      if (shared) best = Math.max(best, shared / total);
-    }
-    return best;
-  }
-
-  /**
-   * The learned question the question reads most like: the similarity of their terms (Jaccard, each term weighed
-   * by its idf, so "how long does a demo take" is near "how long does the demo go for?" for "demo", not "long"), and
-   * the sections that answer it.
-   */
-  nearestLearned(question: string): { similarity: number; sections: readonly number[] } {
-    const none = { similarity: 0, sections: [] };
-    const learned = this.data.learned;
-    if (!learned.length) return none;
-    const weights = this.data.weights;
+  nearestAsked(question: string): NearestAsked {
+    const { learned, gaps, weights } = this.data;
+    const out: NearestAsked = { similarity: 0, sections: [], gap: 0 };
+    if (!learned.length && !gaps.length) return out;
     const n = this.sectionCount;
-    // A term of the question no learned question has is weighed from its postings (the ranking read them).
+    // A term of the question no asked question has is weighed from its postings (the ranking read them).
     const weight = (t: string) => {
-      if (Object.hasOwn(weights, t)) return weights[t]!;
+      const w = own(weights, t);
+      if (w !== undefined) return w;
       const df = this.df(t);
       return Math.log(1 + (n - df + 0.5) / (df + 0.5));
     };
-    const own = new Map([...new Set(analyze(question))].map((t) => [t, weight(t)]));
-    if (!own.size) return none;
-    let ownWeight = 0;
-    for (const w of own.values()) ownWeight += w;
-    let best = none as { similarity: number; sections: readonly number[] };
-    for (const [terms, sections] of learned) {
+    const held = new Map(askedTerms(question).map((t) => [t, weight(t)]));
+    if (!held.size) return out;
+    let heldWeight = 0;
+    for (const w of held.values()) heldWeight += w;
+    const similarity = (terms: readonly string[]) => {
       let shared = 0;
-      let union = ownWeight;
+      let union = heldWeight;
       for (const t of terms) {
-        const w = own.get(t);
+        const w = held.get(t);
         if (w === undefined) union += weights[t]!;
         else shared += w;
       }
-      const similarity = shared / union;
-      if (similarity > best.similarity) best = { similarity, sections };
+      return shared / union;
+    };
+    for (const [terms, sections] of learned) {
+      const v = similarity(terms);
+      if (v > out.similarity) {
+        out.similarity = v;
+        out.sections = sections;
+      }
     }
-    return best;
+    for (const terms of gaps) out.gap = Math.max(out.gap, similarity(terms));
+    return out;
   }
 
   /** Flat [section, tfBody, tfHeading]* of a term, or undefined. */
