@@ -132,8 +132,9 @@ export function learnedIndex(pages: readonly AskSource[], set: string): AskIndex
  * What the assistant learns from the learned sets (src/build/ask-asked.json, `npm run ask:learn`): each question
  * with the sections judged to answer it. A two-part question is learned part by part (split as the assistant
  * splits it, each part with its own sections; whole, when the split does not give its parts), a follow-up after its
- * earlier turn's question (as the assistant reads it) with the sections that answer it in that conversation, an absent question with none (a known gap of the site). Not pricing
- * (worked out from the price list) or handoff questions (a request for a person).
+ * earlier turn's question (as the assistant reads it) with the sections that answer it in that conversation, an
+ * absent question with none (a known gap of the site). Not pricing (worked out from the price list) or handoff
+ * questions (a request for a person).
  */
 export function askedFrom(sets: readonly { set: string; file: string }[]): AskedQuestion[] {
   return sets.flatMap((x) =>
