@@ -180,6 +180,11 @@ describe('pricing arithmetic', () => {
     expect(w.monthly).toBe(390 + 8 * 12 + 1 * 45);
   });
 
+  it('a plan paid or billed some way is the plan', () => {
+    expect(priceQuestion("professional paid annually — what's the total for the year?", pricing)?.annual).toBe(18_900);
+    expect(priceQuestion('growth billed monthly, how much is that?', pricing)?.monthly).toBe(890);
+  });
+
   it('a plan name used as an adjective is not a plan', () => {
     expect(priceQuestion('do you hold professional indemnity insurance, and for how much?', pricing)).toBeUndefined();
     expect(priceQuestion('what does a growth strategy cost a removalist?', pricing)).toBeUndefined();
@@ -291,6 +296,16 @@ describe('handoff', () => {
       expect(handoffIntent(q)?.intent, q).toBe('contact');
       expect(isSupportRequest(q), q).toBe(true);
     }
+  });
+
+  it('reads a quote to be put together, or being contacted at an address, as an enquiry', () => {
+    for (const q of [
+      'Can you get a quote together for Enterprise? about 14,000 moves a year. contact me at ops@example.com.au',
+      'could you put a proposal together for us, 6 depots',
+      'pls email me at jo@example.com with the details',
+    ])
+      expect(handoffIntent(q)?.intent, q).toBe('contact');
+    expect(handoffIntent('what does a quote for enterprise include?')).toBeUndefined();
   });
 
   it('reads a security bug someone found as a question for the disclosure policy, not a fault for support', () => {

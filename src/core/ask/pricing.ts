@@ -87,7 +87,7 @@ const COUNTED: readonly (readonly [string, string])[] = [
  * something else ("professional indemnity", "growth strategy", "enterprise bargaining").
  */
 const PLAN_NAME =
-  /\b(starter|growth|professional|pro|enterprise)\b(?=\s*(?:$|[^\s\w]|\d|(?:plan|plans|tier|tiers|one|ones|package|subscription|level|option|version|edition|and|or|plus|with|without|for|at|on|in|but|if|is|are|was|vs|versus|than|to|from|cost|costs|price|priced|pricing|monthly|yearly|annual|annually|per|a|an|the|would|will|do|does|did|we|i|you|include|includes|including|have|has|come|comes|get|gets|need|needs|over|instead|rather|compared|then|so|ex|inc|excluding|including|gst|each|every|work|works|suit|suits|cover|covers|allow|allows|let|lets|what|how|which|please|pls)\b))/g;
+  /\b(starter|growth|professional|pro|enterprise)\b(?=\s*(?:$|[^\s\w]|\d|(?:plan|plans|tier|tiers|one|ones|package|subscription|level|option|version|edition|and|or|plus|with|without|for|at|on|in|but|if|is|are|was|vs|versus|than|to|from|cost|costs|price|priced|pricing|monthly|yearly|annual|annually|paid|billed|per|a|an|the|would|will|do|does|did|we|i|you|include|includes|including|have|has|come|comes|get|gets|need|needs|over|instead|rather|compared|then|so|ex|inc|excluding|including|gst|each|every|work|works|suit|suits|cover|covers|allow|allows|let|lets|what|how|which|please|pls)\b))/g;
 
 /** The plans a question names, by id, in order. */
 function plansOf(q: string): string[] {
