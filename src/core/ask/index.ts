@@ -340,6 +340,7 @@ export class AskIndex {
   private readonly markdownOf: MarkdownOf;
   private readonly pack: PackReader;
   private titleIndex: Map<string, number[]> | undefined;
+  private asked: { byTerm: Map<string, number[]>; weight: Float64Array } | undefined;
 
   constructor(data: AskData, markdownOf: MarkdownOf, pack: PackReader) {
     if (data.format !== ASK_FORMAT) throw new Error(`ask index: unknown format ${String(data.format)}`);
@@ -364,6 +365,7 @@ export class AskIndex {
     const { learned, gaps, weights } = this.data;
     const out: NearestAsked = { similarity: 0, sections: [], gap: 0 };
     if (!learned.length && !gaps.length) return out;
+    const asked = this.askedTerms();
     const n = this.sectionCount;
     // A term of the question no asked question has is weighed from its postings (the ranking read them).
     const weight = (t: string) => {
@@ -372,29 +374,47 @@ export class AskIndex {
       const df = this.df(t);
       return Math.log(1 + (n - df + 0.5) / (df + 0.5));
     };
-    const held = new Map(askedTerms(question).map((t) => [t, weight(t)]));
-    if (!held.size) return out;
-    let heldWeight = 0;
-    for (const w of held.values()) heldWeight += w;
-    const similarity = (terms: readonly string[]) => {
-      let shared = 0;
-      let union = heldWeight;
-      for (const t of terms) {
-        const w = held.get(t);
-        if (w === undefined) union += weights[t]!;
-        else shared += w;
-      }
-      return shared / union;
-    };
-    for (const [terms, sections] of learned) {
-      const v = similarity(terms);
-      if (v > out.similarity) {
+    const terms = askedTerms(question);
+    if (!terms.length) return out;
+    let held = 0;
+    const shared = new Map<number, number>();
+    for (const t of terms) {
+      const w = weight(t);
+      held += w;
+      for (const id of asked.byTerm.get(t) ?? []) shared.set(id, (shared.get(id) ?? 0) + w);
+    }
+    // Only the asked questions that share a term with it: Jaccard of the weights, shared over the union. Of two
+    // learned questions as near, the first in the file.
+    let nearest = Number.POSITIVE_INFINITY;
+    for (const [id, both] of shared) {
+      const v = both / (held + asked.weight[id]! - both);
+      if (id >= learned.length) out.gap = Math.max(out.gap, v);
+      else if (v > out.similarity || (v === out.similarity && id < nearest)) {
         out.similarity = v;
-        out.sections = sections;
+        out.sections = learned[id]![1];
+        nearest = id;
       }
     }
-    for (const terms of gaps) out.gap = Math.max(out.gap, similarity(terms));
     return out;
+  }
+
+  /** The asked questions (learned, then gaps) by term, and each one's weight (built on first use). */
+  private askedTerms(): { byTerm: Map<string, number[]>; weight: Float64Array } {
+    if (this.asked) return this.asked;
+    const { learned, gaps, weights } = this.data;
+    const all = [...learned.map(([terms]) => terms), ...gaps];
+    const byTerm = new Map<string, number[]>();
+    const weight = new Float64Array(all.length);
+    all.forEach((terms, id) => {
+      for (const t of terms) {
+        weight[id]! += weights[t]!;
+        const list = byTerm.get(t);
+        if (list) list.push(id);
+        else byTerm.set(t, [id]);
+      }
+    });
+    this.asked = { byTerm, weight };
+    return this.asked;
   }
 
   /** Flat [section, tfBody, tfHeading]* of a term, or undefined. */
