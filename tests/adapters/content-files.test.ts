@@ -30,7 +30,7 @@ import {
 import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
-import { askHintsOf } from '../../src/build/ask-hints.ts';
+import { ASK_GAPS, ASK_LEARNED, askHintsOf } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 
@@ -72,11 +72,12 @@ beforeAll(async () => {
   dataDir = join(work, 'data');
   await deriveSite({ distDir: dist, dataDir, origin: ORIGIN, pagefind: false });
   data = JSON.parse(readFileSync(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
-  // The build indexes each section with its search hints: the in-memory index is built with the same ones.
+  // The build indexes each section with its search hints and keeps the learned questions and known gaps: the
+  // in-memory index is built with the same ones.
   memory = contentFromData(
     data,
     () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')),
-    () => askIndexOf(data.pages, askHintsOf),
+    () => askIndexOf(data.pages, askHintsOf, ASK_GAPS, ASK_LEARNED),
   );
   files = createContentFiles(dataDir, { cacheSize: 4 });
 });
