@@ -93,13 +93,13 @@ describe('the judged question set', () => {
     const learned = sets.filter((x) => LEARNED_SETS.some((l) => l.set === x.set));
     const scores = learned.map((x) => unseen(x));
     const mean = (f: (s: (typeof scores)[number]) => number) => scores.reduce((a, s) => a + f(s), 0) / scores.length;
-    // Session 10: the mean of the learned sets went 0.60 -> 0.80 answer@1 and 0.11 -> 0.06 no-answer with learning.
-    expect(mean((s) => s.answerAt1)).toBeGreaterThanOrEqual(0.78);
-    expect(mean((s) => s.answerAt3)).toBeGreaterThanOrEqual(0.85);
-    expect(mean((s) => s.twoPart)).toBeGreaterThanOrEqual(0.76);
-    // Known gaps (absent questions of the other sets): absent-correct 0.75 -> 0.91.
+    // Session 10: the mean of the learned sets went 0.60 -> 0.82 answer@1 and 0.11 -> 0.04 no-answer with learning.
+    expect(mean((s) => s.answerAt1)).toBeGreaterThanOrEqual(0.8);
+    expect(mean((s) => s.answerAt3)).toBeGreaterThanOrEqual(0.87);
+    expect(mean((s) => s.twoPart)).toBeGreaterThanOrEqual(0.75);
+    // Known gaps (absent questions of the other sets): absent-correct 0.75 -> 0.90.
     expect(mean((s) => s.absentCorrect)).toBeGreaterThanOrEqual(0.88);
-    expect(mean((s) => s.noAnswerRate)).toBeLessThanOrEqual(0.07);
+    expect(mean((s) => s.noAnswerRate)).toBeLessThanOrEqual(0.05);
     // The same sets scored with their own questions learned: learning what was asked answers it.
     const seen = learned.map((x) => scoreAsk(index, x.judged, ask, pricing));
     expect(seen.reduce((a, s) => a + s.answerAt1, 0) / seen.length).toBeGreaterThan(mean((s) => s.answerAt1) + 0.05);

@@ -446,6 +446,16 @@ describe('askSite on a small site', () => {
       expect(on(knows)('who takes condition photos of each item?').sources[0]!.heading).toBe('Photos');
     });
 
+    it('a question near a learned one is answered from its sections even when no section holds enough of it', () => {
+      const far = 'will my photos still save in the lift at the apartment';
+      // "apartment" is on no page: on its words alone no section holds enough of the question.
+      expect(on(askIndexOf(pages))(far).answered).toBe(false);
+      const r = on(knows)(far);
+      expect(r.answered).toBe(true);
+      expect(r.sources[0]).toMatchObject({ heading: 'Offline mode', role: 'answer' });
+      expect(inventedSentences(r, pricing)).toEqual([]);
+    });
+
     it('a follow-up is compared with learned questions in its context: the earlier question and its own words', () => {
       const conversation = [
         { question: 'will photos save on the phone', sources: [{ slug: 'product/crew-app', heading: 'Photos' }] },

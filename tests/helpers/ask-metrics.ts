@@ -105,7 +105,14 @@ export const ASK_SETS = [
   {
     set: 'held-out-11',
     file: 'ask-held-out-11.json',
-    use: "written in session 10 before the assistant's last change, scored once after it (answer@1 0.74, answer@3 0.83, absent 0.75, no-answer 0.12); its one handoff and one price miss fixed since, its ranking never tuned to, never learned from",
+    use: "written in session 10 before the assistant's last change, scored once after it (answer@1 0.74, answer@3 0.83, absent 0.75, no-answer 0.12); its one handoff and one price miss fixed since, its ranking never tuned to; learned from since",
+    clean: true,
+    learned: true,
+  },
+  {
+    set: 'held-out-12',
+    file: 'ask-held-out-12.json',
+    use: "written in session 10 after held-out-11's score, before the assistant's last change, scored once after it, never tuned to or learned from",
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true; learned?: true }[];
