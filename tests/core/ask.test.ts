@@ -298,6 +298,20 @@ describe('handoff', () => {
     }
   });
 
+  it('reads a call someone would like as a call back; sales getting back about a quote as an enquiry', () => {
+    for (const q of [
+      "Assistant here, acting for Priyanka Shah. She'd like a phone call tomorrow morning between 9 and 11.",
+      'i would like a quick call about storage billing',
+    ])
+      expect(handoffIntent(q)?.intent, q).toBe('callback');
+    expect(handoffIntent('does the crew app need a call recording feature')).toBeUndefined();
+    expect(handoffIntent('we need a formal quote, can someone from sales get back to me by email')?.intent).toBe(
+      'contact',
+    );
+    // Without a quote or sales, someone getting back is still a message.
+    expect(handoffIntent('nobody is around, please get back to me when you are open')?.intent).toBe('message');
+  });
+
   it('reads a quote to be put together, or being contacted at an address, as an enquiry', () => {
     for (const q of [
       'Can you get a quote together for Enterprise? about 14,000 moves a year. contact me at ops@example.com.au',

