@@ -271,8 +271,10 @@ describe('handoff', () => {
       'are you open on a saturday if something is broken?',
       'what happens if the crew app crashes mid-job?',
       'if i send a question through the contact page how quick does someone get back to me?',
+      'is there a public status page where i can see if kartage is down',
     ])
       expect(handoffIntent(q), q).toBeUndefined();
+    expect(isSupportRequest('is there a status page to check when kartage is down?')).toBe(false);
     expect(handoffIntent('the crew app crashes every time we open a job')?.intent).toBe('contact');
   });
 

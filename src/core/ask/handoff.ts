@@ -29,7 +29,7 @@ const FAULT_WORDS = new RegExp(String.raw`\b(${FAULT})\b`, 'g');
 const SECURITY_BUG = /\b(security|securty) (bug|bugs|hole|holes|flaw|flaws|issue|issues|problem|problems)\b/g;
 /** A hypothetical ("if the system goes down...", "what happens when..."): a question, not a fault report. */
 const HYPOTHETICAL =
-  /^(if|what if|what happens|in case|say|suppose|supposing|imagine)\b|\b(if|when|in case) (the|our|your|a|an|my|we|you|it|its|it's|someone|something|somethings|something's|anything|there's|theres)\b/;
+  /^(if|what if|what happens|in case|say|suppose|supposing|imagine)\b|\b(if|when|in case) (the|our|your|a|an|my|we|you|it|its|it's|someone|something|somethings|something's|anything|there's|theres|kartage|kartage's)\b/;
 /** Asking how soon a person replies is a question about the process, not a request to leave a message. */
 const HOW_SOON = /\bhow (quick|quickly|fast|soon|long)\b|\bwhat('?s| is) (the|your) (response|reply) time\b/;
 
