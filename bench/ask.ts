@@ -35,6 +35,7 @@ import { loadContent } from '../src/adapters/deps.ts';
 import {
   ASK_SETS,
   type AskScores,
+  askSourcesOf,
   type AskSetName,
   type JudgedSet,
   LEARNED_SETS,
@@ -369,11 +370,7 @@ export async function runAskBench(projectDir: string, corpusDir?: string): Promi
   const baseline = miniSearchAsker(site.index);
   const rows: AskQuality[] = [];
   // A learned set is scored on the project's pages indexed without its own questions (learnedIndex).
-  const content = loadContent(projectDir);
-  const pages = content.entries().map((e) => {
-    const p = content.page(e.slug)!;
-    return { slug: p.slug, title: p.title, url: p.url, markdown: p.markdown, kind: e.kind };
-  });
+  const pages = askSourcesOf(loadContent(projectDir));
   for (const { set, judged } of sets) {
     const learned = LEARNED_SETS.some((x) => x.set === set);
     const on = learned ? { ...site, index: learnedIndex(pages, set) } : site;

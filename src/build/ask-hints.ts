@@ -6,16 +6,16 @@
  *   the content alone.
  * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
  *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
- *   A question with no section is one the site does not answer: a known gap (ASK_GAPS), which the index keeps so
- *   that the same question asked again is told so plainly. The others (ASK_LEARNED) are kept too, with their
- *   sections: a question that reads like one of them is answered from its sections first.
+ *   A question with no section is one the site does not answer: a known gap, which the index keeps so that the
+ *   same question asked again is told so plainly. The others are kept too, with their sections: a question that
+ *   reads like one of them is answered from its sections first (ASK_LEARNING).
  *   A set kept out of learning (the clean measure) is never in it; tests/build/ask-hints.test.ts checks it is
  *   what the sets say.
  * Each names its section by slug and heading (null: the page intro); the tests check each names a section the site
  * has, so a renamed heading fails the tests instead of losing its hints.
  */
 import { z } from 'zod';
-import type { SectionHints } from '../core/ask/index.ts';
+import { type AskLearning, type SectionHints, straightQuotes } from '../core/ask/index.ts';
 import asked from './ask-asked.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };
 
@@ -58,19 +58,8 @@ export type AskedQuestion = z.infer<typeof AskedSchema>[number];
 
 export const ASK_ASKED: readonly AskedQuestion[] = AskedSchema.parse(asked);
 
-/** The asked questions no section answers: the site's known gaps (AskIndex.nearestAsked). */
-export const gapsOf = (questions: readonly AskedQuestion[]) =>
-  questions.filter((q) => !q.sections.length).map((q) => q.question);
-
-export const ASK_GAPS: readonly string[] = gapsOf(ASK_ASKED);
-
-/** The asked questions some section answers (a question near one has its sections first: AskIndex.nearestAsked). */
-export const answeredOf = (questions: readonly AskedQuestion[]) => questions.filter((q) => q.sections.length);
-
-export const ASK_LEARNED: readonly AskedQuestion[] = answeredOf(ASK_ASKED);
-
 /** A heading as a key: the rendered page curls quotes ("What's next" is "What’s next" in the built markdown). */
-export const headingKey = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? null;
+export const headingKey = (heading: string | null) => (heading === null ? null : straightQuotes(heading));
 
 const NONE: readonly string[] = [];
 
@@ -91,5 +80,20 @@ export function hintsFrom(
   return (slug) => (heading) => byPage.get(slug)?.get(headingKey(heading)) ?? NONE;
 }
 
-/** A page's hints by section heading (none for a page or section without hints): what the build indexes. */
-export const askHintsOf = hintsFrom(ASK_HINTS, ASK_ASKED);
+/**
+ * What the index learns from the written hints and asked questions: the hints, the known gaps (asked questions no
+ * section answers) and the learned questions (those some section answers; AskIndex.nearestAsked for both).
+ */
+export function learningFrom(questions: readonly AskedQuestion[]): Required<AskLearning> {
+  return {
+    hintsOf: hintsFrom(ASK_HINTS, questions),
+    gaps: questions.filter((q) => !q.sections.length).map((q) => q.question),
+    learned: questions.filter((q) => q.sections.length),
+  };
+}
+
+/** What the build indexes: the site's hints and every asked question. */
+export const ASK_LEARNING = learningFrom(ASK_ASKED);
+
+/** A page's hints by section heading (none for a page or section without hints). */
+export const askHintsOf = ASK_LEARNING.hintsOf;

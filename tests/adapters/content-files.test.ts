@@ -30,7 +30,7 @@ import {
 import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
-import { ASK_GAPS, ASK_LEARNED, askHintsOf } from '../../src/build/ask-hints.ts';
+import { ASK_LEARNING } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 
@@ -77,7 +77,7 @@ beforeAll(async () => {
   memory = contentFromData(
     data,
     () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')),
-    () => askIndexOf(data.pages, askHintsOf, ASK_GAPS, ASK_LEARNED),
+    () => askIndexOf(data.pages, ASK_LEARNING),
   );
   files = createContentFiles(dataDir, { cacheSize: 4 });
 });

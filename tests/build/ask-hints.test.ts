@@ -10,16 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/adapters/deps.ts';
 import {
   ASK_ASKED,
-  ASK_GAPS,
   ASK_HINTS,
-  ASK_LEARNED,
+  ASK_LEARNING,
   AskHintsSchema,
   askHintsOf,
   headingKey,
   hintsFrom,
 } from '../../src/build/ask-hints.ts';
 import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
-import { ASK_SETS, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
+import { ASK_SETS, askSourcesOf, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
 import { askedTerms, askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
@@ -28,12 +27,7 @@ import { PROJECT_ROOT } from '../helpers/server.ts';
 const content = loadContent(join(PROJECT_ROOT, 'build'));
 const index = content.askIndex();
 // The same pages indexed without hints: what each section's own text holds.
-const plain = askIndexOf(
-  content.entries().map((e) => {
-    const p = content.page(e.slug)!;
-    return { slug: p.slug, title: p.title, url: p.url, markdown: p.markdown, kind: e.kind };
-  }),
-);
+const plain = askIndexOf(askSourcesOf(content));
 const sectionId = new Map<string, number>();
 for (let s = 0; s < index.sectionCount; s++) {
   const [page, heading] = index.data.sections[s]!;
@@ -139,19 +133,19 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
   });
 
   it('those no section answers are the known gaps the build keeps, each as its terms', () => {
-    expect(ASK_GAPS.length).toBeGreaterThanOrEqual(100);
-    expect(ASK_GAPS).toEqual(ASK_ASKED.filter((q) => !q.sections.length).map((q) => q.question));
-    expect(index.data.gaps).toEqual(ASK_GAPS.map(askedTerms).filter((t) => t.length));
+    expect(ASK_LEARNING.gaps.length).toBeGreaterThanOrEqual(100);
+    expect(ASK_LEARNING.gaps).toEqual(ASK_ASKED.filter((q) => !q.sections.length).map((q) => q.question));
+    expect(index.data.gaps).toEqual(ASK_LEARNING.gaps.map(askedTerms).filter((t) => t.length));
     // Each gap asked again is as near as can be, and nothing is a gap of an index built without them.
-    for (const q of ASK_GAPS.slice(0, 10)) expect(index.nearestAsked(q).gap, q).toBeCloseTo(1, 2);
-    expect(plain.nearestAsked(ASK_GAPS[0]!).gap).toBe(0);
+    for (const q of ASK_LEARNING.gaps.slice(0, 10)) expect(index.nearestAsked(q).gap, q).toBeCloseTo(1, 2);
+    expect(plain.nearestAsked(ASK_LEARNING.gaps[0]!).gap).toBe(0);
   });
 
   it('those some section answers are kept with their sections, each found again by its own words', () => {
     // All but those with no word of their own ("what did she do before that?", a follow-up).
-    expect(index.data.learned.length).toBe(ASK_LEARNED.filter((q) => analyze(q.question).length).length);
+    expect(index.data.learned.length).toBe(ASK_LEARNING.learned.filter((q) => analyze(q.question).length).length);
     expect(index.data.learned.length).toBeGreaterThan(600);
-    for (const q of ASK_LEARNED.filter((_, i) => i % 25 === 0)) {
+    for (const q of ASK_LEARNING.learned.filter((_, i) => i % 25 === 0)) {
       const near = index.nearestAsked(q.question);
       expect(near.similarity, q.question).toBeCloseTo(1, 2);
       const named = new Set(q.sections.map((s) => idOf(s.slug, s.heading)));

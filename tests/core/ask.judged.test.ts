@@ -11,6 +11,7 @@ import type { AskIndex } from '../../src/core/ask/index.ts';
 import { loadContent } from '../../src/adapters/deps.ts';
 import {
   ASK_SETS,
+  askSourcesOf,
   CLEAN_SETS,
   inventedSentences,
   LEARNED_SETS,
@@ -24,10 +25,7 @@ import { PROJECT_ROOT } from '../helpers/server.ts';
 const pricing = PricingSchema.parse(pricingData);
 const content = loadContent(join(PROJECT_ROOT, 'build'));
 const index = content.askIndex();
-const pages = content.entries().map((e) => {
-  const p = content.page(e.slug)!;
-  return { slug: p.slug, title: p.title, url: p.url, markdown: p.markdown, kind: e.kind };
-});
+const pages = askSourcesOf(content);
 // Noon AEST on a Wednesday: a fixed hour, so every handoff label is the same on every run.
 const NOW = Date.parse('2026-11-25T02:00:00Z');
 type Conversation = Parameters<typeof askSite>[1]['conversation'];

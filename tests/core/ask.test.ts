@@ -449,7 +449,7 @@ describe('askSite on a small site', () => {
     ];
     const on = (index: ReturnType<typeof askIndexOf>) => (question: string) =>
       askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
-    const knows = askIndexOf(pages, undefined, [], learned);
+    const knows = askIndexOf(pages, { learned });
     const q = 'will photos save on the phone in the lift';
 
     it('a question that reads like a learned one is answered from its sections first', () => {
@@ -528,14 +528,14 @@ describe('askSite on a small site', () => {
         sections: [{ slug: 'product/api', heading: 'Rate limits' }],
       },
     ];
-    const known = askIndexOf(pages, undefined, [gap], learned);
+    const known = askIndexOf(pages, { gaps: [gap], learned });
     const on = (index: ReturnType<typeof askIndexOf>) => (question: string) =>
       askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
 
     it('a question nearer a known gap than any learned question is told so plainly, not quoted a near miss', () => {
       const q = 'how many requests a minute does the tenant api allow us to make';
       // Without the gap the content API's limit is a near miss that holds all but one of the question's words.
-      expect(on(askIndexOf(pages, undefined, [], learned))(q).answered).toBe(true);
+      expect(on(askIndexOf(pages, { learned }))(q).answered).toBe(true);
       const r = on(known)(q);
       expect(r.answered).toBe(false);
       expect(r.answer.startsWith(NO_ANSWER)).toBe(true);
@@ -586,7 +586,7 @@ describe('askSite on a small site', () => {
     const hints = (slug: string) => (heading: string | null) =>
       slug === 'product/crew-app' && heading === 'Offline mode' ? ['no bars', 'app crew'] : [];
     const plain = askIndexOf(pages);
-    const hinted = askIndexOf(pages, hints);
+    const hinted = askIndexOf(pages, { hintsOf: hints });
     const q = 'is it ok with no bars?';
     const on = (index: typeof plain) =>
       askSite({ index, pricing, origin: 'https://k.example', now: at }, { question: q });

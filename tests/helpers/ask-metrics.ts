@@ -6,14 +6,15 @@
  * them (tests/core/ask.judged.test.ts); `npm run bench` reports them beside a plain MiniSearch baseline.
  */
 import { readFileSync } from 'node:fs';
-import { type AskIndex, type AskSource, askIndexOf } from '../../src/core/ask/index.ts';
+import { type AskIndex, type AskSource, askIndexOf, straightQuotes } from '../../src/core/ask/index.ts';
 import type { AskResult, AskTurn } from '../../src/core/ask/answer.ts';
 import { NO_ANSWER, NO_ANSWER_RELATED } from '../../src/core/ask/answer.ts';
 import { questionParts } from '../../src/core/ask/question.ts';
 import { plainOf, splitSentences } from '../../src/core/ask/sections.ts';
 import { workingSentence } from '../../src/core/ask/pricing.ts';
 import type { Pricing } from '../../src/contract/content.ts';
-import { ASK_ASKED, ASK_HINTS, type AskedQuestion, answeredOf, gapsOf, hintsFrom } from '../../src/build/ask-hints.ts';
+import { ASK_ASKED, type AskedQuestion, learningFrom } from '../../src/build/ask-hints.ts';
+import type { ContentSource } from '../../src/core/content-source.ts';
 
 export interface SectionRef {
   slug: string;
@@ -129,10 +130,17 @@ export type AskSetName = (typeof ASK_SETS)[number]['set'];
 export const loadJudged = (file: string): JudgedSet =>
   JSON.parse(readFileSync(new URL(`../data/${file}`, import.meta.url), 'utf8')) as JudgedSet;
 
+/** A build's pages as the ask index reads them (to index them again in memory). */
+export function askSourcesOf(content: ContentSource): AskSource[] {
+  return content.entries().map((e) => {
+    const p = content.page(e.slug)!;
+    return { slug: p.slug, title: p.title, url: p.url, markdown: p.markdown, kind: e.kind };
+  });
+}
+
 /** The index a set is scored on: the pages with the hints and every learned question but the set's own. */
 export function learnedIndex(pages: readonly AskSource[], set: string): AskIndex {
-  const asked = ASK_ASKED.filter((q) => q.set !== set);
-  return askIndexOf(pages, hintsFrom(ASK_HINTS, asked), gapsOf(asked), answeredOf(asked));
+  return askIndexOf(pages, learningFrom(ASK_ASKED.filter((q) => q.set !== set)));
 }
 
 /**
@@ -162,7 +170,7 @@ export function askedFrom(sets: readonly { set: string; file: string }[]): Asked
 }
 
 const key = (h: string | null) =>
-  h === null ? null : plainOf(h).replace(/[’‘]/g, "'").replace(/[“”]/g, '"').toLowerCase().replace(/\s+/g, ' ').trim();
+  h === null ? null : straightQuotes(plainOf(h)).toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** The index's section for a judged reference (slug and heading as the content writes it), or undefined. */
 export function sectionOf(index: AskIndex, ref: SectionRef): number | undefined {

@@ -113,19 +113,13 @@ interface Ranked {
   topical: boolean;
 }
 
-const idfOf = (index: AskIndex, term: string) => {
-  const n = index.sectionCount;
-  const df = index.df(term);
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-};
-
 const T = ASK_TUNING;
 
 /** The weight of a group: the idf of its rarest known term (an unknown word: a share of the rarest word's). */
 function groupIdf(index: AskIndex, g: TermGroup): number {
   let best = 0;
-  for (const t of g.terms) if (index.df(t) > 0) best = Math.max(best, idfOf(index, t));
-  return (best || T.unknownWeight * idfOf(index, '\u0000')) * g.weight;
+  for (const t of g.terms) if (index.df(t) > 0) best = Math.max(best, index.idf(t));
+  return (best || T.unknownWeight * index.idf('\u0000')) * g.weight;
 }
 
 /** How many of the best sections a ranking keeps (the answer, the related ones, a second part's). */
@@ -190,7 +184,7 @@ function rank(index: AskIndex, all: readonly TermGroup[], boost?: ReadonlySet<st
     for (const term of g.terms) {
       const list = index.postings(term);
       if (!list) continue;
-      const idf = idfOf(index, term) * g.weight * (term === g.terms[0] ? 1 : 0.8);
+      const idf = index.idf(term) * g.weight * (term === g.terms[0] ? 1 : 0.8);
       if (list.length / 3 > common) {
         late.push({ gi, term, idf, list });
         continue;

@@ -98,6 +98,22 @@ export interface LearnedQuestion {
   sections: readonly { slug: string; heading: string | null }[];
 }
 
+/**
+ * What the index learns beside the pages: each section's search hints, the known gaps and the learned questions
+ * (src/build/ask-hints.ts gives the site's; none by default).
+ */
+export interface AskLearning {
+  hintsOf?: (slug: string) => SectionHints;
+  gaps?: readonly string[];
+  learned?: readonly LearnedQuestion[];
+}
+
+/** A term's idf among `sections` sections when `df` of them hold it (BM25's, never negative). */
+export const idfOf = (sections: number, df: number) => Math.log(1 + (sections - df + 0.5) / (df + 0.5));
+
+/** A heading with straight quotes (the rendered page curls them: "What's next" is "What’s next"). */
+export const straightQuotes = (s: string) => s.replace(/[‘’]/g, "'").replace(/[“”]/g, '"');
+
 /** What the build gives per page: its contract fields and the rendered headings' anchors. */
 export interface AskSource {
   slug: string;
@@ -207,9 +223,7 @@ export interface AskFiles {
 /** The index from the pages (sorted by slug), each with its part when the build worked it out already. */
 export function assembleAskIndex(
   pages: readonly (AskSource & { ask?: AskPageData })[],
-  hintsOf: (slug: string) => SectionHints = () => () => [],
-  gaps: readonly string[] = [],
-  learned: readonly LearnedQuestion[] = [],
+  { hintsOf = () => () => [], gaps = [], learned = [] }: AskLearning = {},
 ): AskFiles {
   const data: AskData = {
     format: ASK_FORMAT,
@@ -271,22 +285,20 @@ export function assembleAskIndex(
   data.gaps = gaps.map(askedTerms).filter((t) => t.length > 0);
   const sectionId = new Map<string, number>();
   data.sections.forEach(([page, heading], id) => {
-    sectionId.set(`${data.pages[page]!.slug}#${curly(heading)}`, id);
+    sectionId.set(`${data.pages[page]!.slug}#${straightQuotes(heading ?? '')}`, id);
   });
   for (const q of learned) {
-    const ids = q.sections.map((s) => sectionId.get(`${s.slug}#${curly(s.heading)}`)).filter((id) => id !== undefined);
+    const ids = q.sections
+      .map((s) => sectionId.get(`${s.slug}#${straightQuotes(s.heading ?? '')}`))
+      .filter((id) => id !== undefined);
     const terms = askedTerms(q.question);
     if (ids.length && terms.length) data.learned.push([terms, [...new Set(ids)]]);
   }
-  const idf = (t: string) =>
-    Math.log(1 + (sections - (postings.get(t)?.length ?? 0) / 3 + 0.5) / ((postings.get(t)?.length ?? 0) / 3 + 0.5));
+  const idf = (t: string) => idfOf(sections, (postings.get(t)?.length ?? 0) / 3);
   const weighed = new Set([...data.gaps.flat(), ...data.learned.flatMap(([terms]) => terms)]);
   data.weights = Object.fromEntries([...weighed].sort().map((t) => [t, Math.round(idf(t) * 1000) / 1000]));
   return { data, pack: pack.join('') };
 }
-
-/** A heading with straight quotes (the rendered page curls them: "What's next" is "What’s next"). */
-const curly = (heading: string | null) => heading?.replace(/[‘’]/g, "'").replace(/[“”]/g, '"') ?? '';
 
 /** An asked question's terms (its analyzed words), sorted, each once. */
 export const askedTerms = (question: string): string[] => [...new Set(analyze(question))].sort();
@@ -365,15 +377,9 @@ export class AskIndex {
     const { learned, gaps, weights } = this.data;
     const out: NearestAsked = { similarity: 0, sections: [], gap: 0 };
     if (!learned.length && !gaps.length) return out;
-    const asked = this.askedTerms();
-    const n = this.sectionCount;
+    const asked = this.askedByTerm();
     // A term of the question no asked question has is weighed from its postings (the ranking read them).
-    const weight = (t: string) => {
-      const w = own(weights, t);
-      if (w !== undefined) return w;
-      const df = this.df(t);
-      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    };
+    const weight = (t: string) => own(weights, t) ?? this.idf(t);
     const terms = askedTerms(question);
     if (!terms.length) return out;
     let held = 0;
@@ -399,7 +405,7 @@ export class AskIndex {
   }
 
   /** The asked questions (learned, then gaps) by term, and each one's weight (built on first use). */
-  private askedTerms(): { byTerm: Map<string, number[]>; weight: Float64Array } {
+  private askedByTerm(): { byTerm: Map<string, number[]>; weight: Float64Array } {
     if (this.asked) return this.asked;
     const { learned, gaps, weights } = this.data;
     const all = [...learned.map(([terms]) => terms), ...gaps];
@@ -431,6 +437,11 @@ export class AskIndex {
   /** Sections holding the term, in body or heading. */
   df(term: string): number {
     return (this.postings(term)?.length ?? 0) / 3;
+  }
+
+  /** The term's idf over the sections (idfOf). */
+  idf(term: string): number {
+    return idfOf(this.sectionCount, this.df(term));
   }
 
   /** How many pages hold the folded surface word. */
@@ -530,14 +541,9 @@ export function loadAskIndex(json: string, markdownOf: MarkdownOf, pack: PackRea
 }
 
 /** An index over pages held in memory (tests, small sites). */
-export function askIndexOf(
-  pages: readonly AskSource[],
-  hintsOf: (slug: string) => SectionHints = () => () => [],
-  gaps: readonly string[] = [],
-  learned: readonly LearnedQuestion[] = [],
-): AskIndex {
+export function askIndexOf(pages: readonly AskSource[], learning: AskLearning = {}): AskIndex {
   const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
-  const { data, pack } = assembleAskIndex(pages, hintsOf, gaps, learned);
+  const { data, pack } = assembleAskIndex(pages, learning);
   return new AskIndex(
     data,
     (slug) => bySlug.get(slug),
