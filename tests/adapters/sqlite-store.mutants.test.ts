@@ -31,16 +31,11 @@ import {
   openDatabase,
   readLeads,
 } from '../../src/adapters/sqlite-store.ts';
-import type { LeadRecord, LimitPolicy } from '../../src/core/ports.ts';
-import { lockHolder, stderrLines } from '../helpers/sqlite-test.ts';
+import type { LimitPolicy } from '../../src/core/ports.ts';
+import { entry, lockHolder, read, record, stderrLines, T } from '../helpers/sqlite-test.ts';
 
-const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
 const lead: LimitPolicy = { name: 'lead', limit: 1, windowSeconds: 3600, algorithm: 'sliding-log' };
-const T = Date.UTC(2026, 10, 23, 10, 0, 0);
 const dbFile = () => join(mkdtempSync(join(tmpdir(), 'kartage-sqlite-mut-')), 'kartage.db');
-const record = (id: string) =>
-  ({ id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@x.au' } }) as unknown as LeadRecord;
-const entry = (id: string) => JSON.stringify({ record: record(id) });
 
 /** A fresh copy of the module: its open files, its timer and its exit handler are its own. */
 const freshModule = async () => {

@@ -17,14 +17,9 @@ import {
   createSqliteStore,
   StoreLockedError,
 } from '../../src/adapters/sqlite-store.ts';
-import type { LeadRecord, LimitPolicy } from '../../src/core/ports.ts';
+import { entry, read, record, T } from '../helpers/sqlite-test.ts';
 
-const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
-const T = Date.UTC(2026, 10, 23, 10, 0, 0);
 const dbFile = () => join(mkdtempSync(join(tmpdir(), 'kartage-sqlite-r2-')), 'kartage.db');
-const record = (id: string) =>
-  ({ id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@x.au' } }) as unknown as LeadRecord;
-const entry = (id: string) => JSON.stringify({ record: record(id) });
 
 /** A fresh copy of the module (its module-level helpers built again); `done` closes its files and exit handler. */
 async function freshModule() {

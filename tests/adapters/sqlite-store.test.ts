@@ -19,15 +19,10 @@ import {
   readLeads,
   readQuarantine,
 } from '../../src/adapters/sqlite-store.ts';
-import type { LeadRecord, LimitPolicy } from '../../src/core/ports.ts';
-import { lockHolder, stderrLines } from '../helpers/sqlite-test.ts';
+import type { LimitPolicy } from '../../src/core/ports.ts';
+import { entry, lockHolder, read, record, stderrLines, T } from '../helpers/sqlite-test.ts';
 
-const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
-const T = Date.UTC(2026, 10, 23, 10, 0, 0);
 const dir = () => mkdtempSync(join(tmpdir(), 'kartage-sqlite-'));
-const record = (id: string) =>
-  ({ id, receivedAt: '2026-11-23T10:00:00.000Z', lead: { name: 'N', email: 'n@x.au' } }) as unknown as LeadRecord;
-const entry = (id: string) => JSON.stringify({ record: record(id) });
 
 afterEach(() => {
   vi.restoreAllMocks();
