@@ -431,6 +431,26 @@ describe('askSite on a small site', () => {
     expect(inventedSentences(r, pricing)).toEqual([]);
   });
 
+  it("lists a two-part question's related sections last part first (the first part's answer already leads)", () => {
+    const two = askIndexOf([
+      page('faq', 'FAQ', '# FAQ\n\n## Is there a free trial?\n\nYes. Every plan has a free trial.\n'),
+      page('trial', 'Trial', '# Trial\n\n## Trial terms\n\nThe free trial needs no card.\n'),
+      page('crew', 'Crew app', '# Crew app\n\n## Offline mode\n\nThe crew app works without signal.\n'),
+      page('lifts', 'Lifts', '# Lifts\n\n## Jobs in lifts\n\nWith no signal the crew app keeps every job.\n'),
+    ]);
+    const r = askSite(
+      { index: two, pricing, origin: 'https://k.example', now: at },
+      { question: 'is there a free trial, and does the crew app work without signal?' },
+    );
+    expect(r.answered).toBe(true);
+    expect(r.sources.map((s) => [s.heading, s.role])).toEqual([
+      ['Is there a free trial?', 'answer'],
+      ['Offline mode', 'answer'],
+      ['Jobs in lifts', 'related'],
+      ['Trial terms', 'related'],
+    ]);
+  });
+
   describe('learned questions (asked before, with the sections that answer them)', () => {
     const pages = [
       page(

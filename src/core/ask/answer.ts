@@ -593,8 +593,12 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   }
   const firstQuote = (s: number) => quotes.find((q) => q.section === s);
   const sources = answerSections.map((s) => sourceOf(index, s, 'answer', firstQuote(s)));
-  // Then the next best sections of each part, in turn, as related.
-  const rest = parts.map((p) => p.ranked.filter((r) => r.coverage >= 0.3 && !answerSections.includes(r.section)));
+  // Then the next best sections of each part, in turn, as related: the last part first, as a later part leans on the
+  // first's words ("... and which plan are they on?") and its ranking is the less sure, while the first part's best
+  // section already leads. Leaving each judged set out in turn: two-part 0.775 -> 0.824, answer@3 0.890 -> 0.893.
+  const rest = parts
+    .map((p) => p.ranked.filter((r) => r.coverage >= 0.3 && !answerSections.includes(r.section)))
+    .reverse();
   const listed = new Set(answerSections);
   for (let k = 0; sources.length < MAX_SOURCES && rest.some((r) => k < r.length); k++) {
     for (const r of rest) {
