@@ -36,11 +36,17 @@ function isWordCodePoint(cp: number): boolean {
 export function eachWord(s: string, each: (word: string) => void): void {
   const f = ASCII_ONLY.test(s) ? s.toLowerCase() : fold(s);
   let start = -1;
+  let grouped = false;
+  const emit = (end: number) => each(grouped ? f.slice(start, end).replace(/,/g, '') : f.slice(start, end));
   for (let i = 0; i < f.length; ) {
     const c = f.charCodeAt(i);
     let width = 1;
     let word: boolean;
-    if (c < 128) word = ASCII_WORD[c] === 1;
+    if (c === 44 && start >= 0 && isDigit(f, i - 1) && thousands(f, i + 1)) {
+      // A thousands separator is part of its number ("$2,500" is the 2500 a visitor types).
+      word = true;
+      grouped = true;
+    } else if (c < 128) word = ASCII_WORD[c] === 1;
     else {
       const cp = f.codePointAt(i)!;
       if (cp > 0xffff) width = 2;
@@ -49,13 +55,22 @@ export function eachWord(s: string, each: (word: string) => void): void {
     if (word) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      each(f.slice(start, i));
+      emit(i);
       start = -1;
+      grouped = false;
     }
     i += width;
   }
-  if (start >= 0) each(f.slice(start));
+  if (start >= 0) emit(f.length);
 }
+
+const isDigit = (s: string, i: number) => {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+};
+/** Three digits at `i`, and no fourth: the group after a thousands separator. */
+const thousands = (s: string, i: number) =>
+  isDigit(s, i) && isDigit(s, i + 1) && isDigit(s, i + 2) && !isDigit(s, i + 3);
 
 /** Words of a text after folding: runs of letters and digits (eachWord's, as a list). */
 export function words(s: string): string[] {

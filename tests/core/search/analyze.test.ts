@@ -47,6 +47,13 @@ describe('the search analyzer', () => {
       expect(isStopWord(w), w).toBe(false);
   });
 
+  it('reads a thousands separator as part of its number ("$2,500" is the 2500 a visitor types)', () => {
+    expect(analyze('a fee of $2,500 and 10,000 pages')).toEqual(['fee', '2500', '10000', 'page']);
+    expect(words('$1,890.50 a month')).toEqual(['1890', '50', 'a', 'month']);
+    // Not a thousands group: a list, a longer run, a comma and a space.
+    expect(words('1,2,3 12,3456 5, 000 2,50')).toEqual(['1', '2', '3', '12', '3456', '5', '000', '2', '50']);
+  });
+
   it('folds case, accents and superscripts', () => {
     expect(words('Crème Brûlée, m³ and ß')).toEqual(['creme', 'brulee', 'm3', 'and', 'ss']);
   });
