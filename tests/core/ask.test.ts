@@ -325,6 +325,9 @@ describe('handoff', () => {
       'Can you get a quote together for Enterprise? about 14,000 moves a year. contact me at ops@example.com.au',
       'could you put a proposal together for us, 6 depots',
       'pls email me at jo@example.com with the details',
+      "we've got 8 warehouses and want a proper quote for enterprise - can someone from sales get in touch by email",
+      'could someone get in touch about pricing for 3 depots',
+      'happy for you to get in touch by email',
     ])
       expect(handoffIntent(q)?.intent, q).toBe('contact');
     expect(handoffIntent('what does a quote for enterprise include?')).toBeUndefined();
