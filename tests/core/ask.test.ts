@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
-import { askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
+import { ASK_TUNING, askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, isSupportRequest, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
@@ -499,6 +499,45 @@ describe('askSite on a small site', () => {
       expect(r.answered).toBe(true);
       expect(r.sources[0]).toMatchObject({ heading: 'Offline mode', role: 'answer' });
       expect(inventedSentences(r, pricing)).toEqual([]);
+    });
+
+    it('answers when the section a learned question puts first holds the question, though the best does not', () => {
+      const portal = [
+        page(
+          'portal',
+          'Portal',
+          '# Portal\n\nThe portal.\n\n## Portal passwords\n\nPortal passwords went in 2026; older portal passwords were ' +
+            'dropped.\n\n## How it works\n\nCustomers open the portal from an emailed link; there is no password to create.\n',
+        ),
+        page(
+          'crm',
+          'CRM',
+          '# CRM\n\nEvery enquiry.\n\n## Customers\n\nCustomers and their moves, quotes and invoices.\n\n## Create\n\n' +
+            'Create a job from an enquiry.\n',
+        ),
+      ];
+      const asked = [
+        {
+          question: 'do customers have to create a password for the portal',
+          sections: [{ slug: 'portal', heading: 'How it works' }],
+        },
+      ];
+      const question = 'do customers have to create a password for the portal? lots of them are older';
+      // Thresholds set so that the words' best section ("Portal passwords", 0.61 of the question) does not hold
+      // enough, the learned question's ("How it works", 0.71) does, and nearness alone would not answer.
+      const before = { ...ASK_TUNING };
+      Object.assign(ASK_TUNING, { minCoverage: 0.65, learnedAnswer: 2 });
+      try {
+        const plain = on(askIndexOf(portal))(question);
+        expect(plain.answered).toBe(false);
+        expect(plain.sources[0]!.heading).toBe('Portal passwords');
+        const r = on(askIndexOf(portal, { learned: asked }))(question);
+        expect(r.answered).toBe(true);
+        expect(r.sources[0]).toMatchObject({ heading: 'How it works', role: 'answer' });
+        expect(r.answer).toContain('no password to create');
+      } finally {
+        Object.assign(ASK_TUNING, before);
+      }
     });
 
     it('a follow-up is compared with learned questions in its context: the earlier question and its own words', () => {

@@ -560,12 +560,18 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     const own = groups.filter((g) => !g.optional);
     // A call back or a message asks for a person, not for the site's words on the subject.
     const forPerson = support || intent === 'callback' || intent === 'message';
+    // The ranking's best section holds the question, or the one a learned question puts first does (the section
+    // the answer is quoted from), or that learned question is near enough to say its section answers.
+    const holds = (r: Ranked | undefined) => r !== undefined && r.coverage >= T.minCoverage && r.topical;
     const answerable =
       best !== undefined &&
       own.length > 0 &&
-      (best.coverage >= T.minCoverage ||
-        (top !== undefined && near.similarity >= T.learnedAnswer && near.sections.includes(top.section))) &&
-      best.topical &&
+      (holds(best) ||
+        (top !== best && holds(top)) ||
+        (top !== undefined &&
+          near.similarity >= T.learnedAnswer &&
+          near.sections.includes(top.section) &&
+          best.topical)) &&
       !forPerson &&
       !(near.gap >= T.gapSimilarity && near.gap > near.similarity);
     return { groups, ranked, top, answerable };
