@@ -113,7 +113,21 @@ export const ASK_SETS = [
   {
     set: 'held-out-12',
     file: 'ask-held-out-12.json',
-    use: "written in session 10 after held-out-11's score, before the assistant's last change, scored once after it (answer@1 0.87, answer@3 0.90, two-part 0.88, absent 1.00, no-answer 0.08); its two handoff misses fixed since, its ranking never tuned to, never learned from",
+    use: "written in session 10 after held-out-11's score, before the assistant's last change, scored once after it (answer@1 0.87, answer@3 0.90, two-part 0.88, absent 1.00, no-answer 0.08); its two handoff misses fixed since, its ranking never tuned to; learned from since session 11",
+    clean: true,
+    learned: true,
+  },
+  {
+    set: 'held-out-13',
+    file: 'ask-held-out-13.json',
+    use: 'written in session 11 before its first change, scored once after one (answer@1 0.69, answer@3 0.81, two-part 0.75, absent 1.00, handoff 0.92, no-answer 0.12); its handoff miss and two misses read since (a number with a thousands separator, the quoted section holding the question), learned from since',
+    clean: true,
+    learned: true,
+  },
+  {
+    set: 'held-out-14',
+    file: 'ask-held-out-14.json',
+    use: "written in session 11 before the assistant's changes of that session, committed unscored, scored once at its end; never tuned to, never learned from",
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true; learned?: true }[];
