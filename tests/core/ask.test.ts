@@ -7,7 +7,7 @@ import { ASK_TUNING, askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, isSupportRequest, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
-import { termGroups } from '../../src/core/ask/question.ts';
+import { isFollowUp, termGroups } from '../../src/core/ask/question.ts';
 import { plainOf, sentencePlain, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
 import { inventedSentences } from '../helpers/ask-metrics.ts';
 
@@ -634,6 +634,13 @@ describe('askSite on a small site', () => {
     expect(first.sources[0]!.heading).toBe('Offline mode');
     const r = ask('and does it sync later?', [{ question: first.question, sources: first.sources.slice(0, 1) }]);
     expect(r.sources[0]!.heading).toBe('Offline mode');
+  });
+
+  it('reads "their", "its", "these" as pointing back at the earlier turn\'s subject', () => {
+    for (const q of ['how long did their rollout take?', 'how big is its fleet', 'are these on every plan'])
+      expect(isFollowUp(q, termGroups(q, index)), q).toBe(true);
+    const own = 'how long does the crew app take to sync without signal';
+    expect(isFollowUp(own, termGroups(own, index))).toBe(false);
   });
 
   it('a section found by its hints answers a paraphrase in its own words; hints add words, never weight', () => {

@@ -120,7 +120,7 @@ export function questionParts(question: string): string[] {
 
 /** Words that mark a question as a follow-up of the one before ("and the Professional one?", "does that…"). */
 const FOLLOW_UP =
-  /^(and|also|plus|what about|how about|what if|same|ok|okay|so|then|does that|does it|is that|is it|do they|are they|can it|can they|will it|would it|what's that|whats that|and if)\b|\b(it|that|this|those|they|them|one)\b/;
+  /^(and|also|plus|what about|how about|what if|same|ok|okay|so|then|does that|does it|is that|is it|do they|are they|can it|can they|will it|would it|what's that|whats that|and if)\b|\b(it|its|that|this|these|those|they|them|their|theirs|one)\b/;
 
 export function isFollowUp(question: string, groups: readonly TermGroup[]): boolean {
   const q = fold(question).trim();
