@@ -7,7 +7,7 @@ import { ASK_TUNING, askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, isSupportRequest, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
-import { isFollowUp, termGroups } from '../../src/core/ask/question.ts';
+import { askingSentences, isFollowUp, messageGroups, termGroups } from '../../src/core/ask/question.ts';
 import { plainOf, sentencePlain, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
 import { inventedSentences } from '../helpers/ask-metrics.ts';
 
@@ -256,6 +256,7 @@ describe('handoff', () => {
     ['please pass my details on to your sales team', 'contact'],
     ['can you send us a formal quote for two depots', 'contact'],
     ['we would like an enterprise proposal sent over this week', 'contact'],
+    ['the xero sync isnt pushing invoices across since yesterday, who do i contact to get this fixed?', 'contact'],
   ] as const)('%s -> %s', (q, intent) => {
     expect(handoffIntent(q)?.intent).toBe(intent);
   });
@@ -276,6 +277,17 @@ describe('handoff', () => {
       expect(handoffIntent(q), q).toBeUndefined();
     expect(isSupportRequest('is there a status page to check when kartage is down?')).toBe(false);
     expect(handoffIntent('the crew app crashes every time we open a job')?.intent).toBe('contact');
+    expect(isSupportRequest('our invoices stopped syncing across to xero this morning')).toBe(true);
+    expect(isSupportRequest('does a paid invoice sync across to xero?')).toBe(false);
+  });
+
+  it('reads customers having to ring the business as a question about the product, not a call back', () => {
+    for (const q of [
+      'can our storage customers change their own credit card details online or do they have to ring us',
+      'do tenants need to call us to update their details?',
+    ])
+      expect(handoffIntent(q), q).toBeUndefined();
+    expect(handoffIntent('can you ring us tomorrow?')?.intent).toBe('callback');
   });
 
   it('reads the visitor calling their own customer as a question, and a call for someone else as a call back', () => {
@@ -522,7 +534,7 @@ describe('askSite on a small site', () => {
           sections: [{ slug: 'portal', heading: 'How it works' }],
         },
       ];
-      const question = 'do customers have to create a password for the portal? lots of them are older';
+      const question = 'do customers have to create a password for the portal, as lots of them are older';
       // Thresholds set so that the words' best section ("Portal passwords", 0.61 of the question) does not hold
       // enough, the learned question's ("How it works", 0.71) does, and nearness alone would not answer.
       const before = { ...ASK_TUNING };
@@ -634,6 +646,40 @@ describe('askSite on a small site', () => {
     expect(first.sources[0]!.heading).toBe('Offline mode');
     const r = ask('and does it sync later?', [{ question: first.question, sources: first.sources.slice(0, 1) }]);
     expect(r.sources[0]!.heading).toBe('Offline mode');
+  });
+
+  it('reads the sentences of a message that tell, not ask, as its context', () => {
+    expect(askingSentences('is there a free trial? our office has three people.')).toEqual({
+      asking: 'is there a free trial?',
+      context: 'our office has three people.',
+    });
+    expect(askingSentences('our crew lose signal in lifts. does the app work offline')).toEqual({
+      asking: 'does the app work offline',
+      context: 'our crew lose signal in lifts.',
+    });
+    // Every sentence asks, or none does: the message is the question.
+    expect(askingSentences('is there a trial? does it include GST?')).toBeUndefined();
+    expect(askingSentences('our crews work offline. they use the app.')).toBeUndefined();
+    expect(askingSentences('does the crew app work offline?')).toBeUndefined();
+    // The context's words are optional: they count where a section holds them, never against one.
+    const groups = messageGroups('can we trial it? prices matter to our three crews', index);
+    expect(groups.filter((g) => !g.optional).map((g) => g.word)).toEqual(['trial']);
+    expect(groups.filter((g) => g.optional).map((g) => g.word)).toContain('prices');
+  });
+
+  it('answers a question whose other sentence tells a story the section does not', () => {
+    const q =
+      'does the crew app work without signal? last week our driver lost a whole morning of quotes in a basement';
+    const r = ask(q);
+    expect(r.answered).toBe(true);
+    expect(r.sources[0]!.heading).toBe('Offline mode');
+    // Read whole, the story's words (on no page) would weigh against every section.
+    expect(
+      termGroups(q, index)
+        .filter((g) => g.unknown)
+        .map((g) => g.word),
+    ).toContain('basement');
+    expect(messageGroups(q, index).filter((g) => g.unknown)).toEqual([]);
   });
 
   it('reads "their", "its", "these" as pointing back at the earlier turn\'s subject', () => {

@@ -12,7 +12,7 @@ import { termOf, words, isStopWord } from '../search/analyze.ts';
 import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
 import type { AskIndex, NearestAsked } from './index.ts';
 import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
-import { isFollowUp, questionParts, type TermGroup, termGroups } from './question.ts';
+import { isFollowUp, messageGroups, questionParts, type TermGroup, termGroups } from './question.ts';
 import { plainOf } from './sections.ts';
 
 export interface AskTurn {
@@ -509,7 +509,8 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   const handoff = (fallback: boolean) =>
     intent ? handoffFor(intent, d.now, d.origin, support) : fallback ? handoffFor('contact', d.now, d.origin) : null;
 
-  const firstGroups = termGroups(read, index);
+  // The sentences that ask are the question; the others ("had a junior send a $14k quote last week") its context.
+  const firstGroups = messageGroups(read, index);
   // A request for a person is never a follow-up: it asks for what it says, not for more of the last answer.
   const followUp = previous !== undefined && !intent && isFollowUp(question, firstGroups);
   const working = priceQuestion(question, d.pricing, followUp ? previous.question : undefined);
@@ -540,7 +541,7 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   };
   const split = questionParts(read);
   const parts = split.map((part, i, all) => {
-    let groups = carried(all.length === 1 ? firstGroups : termGroups(part, index));
+    let groups = carried(all.length === 1 ? firstGroups : messageGroups(part, index));
     // A later part leans on the first ("how long is a demo and is it online?"): its words come along, optional.
     if (i > 0) {
       const own = new Set(groups.flatMap((g) => g.terms));

@@ -104,6 +104,43 @@ export function termGroups(question: string, index: AskIndex, weight = 1): TermG
   return groups;
 }
 
+/** A sentence that asks: it ends with a question mark or starts as a question does. */
+const ASKING =
+  /\?\s*$|^(how|what|whats|what's|when|where|which|who|whos|who's|why|is|are|can|could|do|does|did|will|would|should|shall|may|any|if|have|has|need)\b/;
+
+/**
+ * A message of several sentences, some of which ask and some of which only tell ("had a junior send a $14k quote
+ * last week"): the sentences that ask, and the rest (context). Undefined when every sentence asks, or none does.
+ */
+export function askingSentences(text: string): { asking: string; context: string } | undefined {
+  const sentences = text
+    .split(/(?<=[.?!])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (sentences.length < 2) return undefined;
+  const asks = sentences.map((s) => ASKING.test(fold(s).replace(/[’‘]/g, "'")));
+  if (asks.every(Boolean) || !asks.some(Boolean)) return undefined;
+  return {
+    asking: sentences.filter((_, i) => asks[i]).join(' '),
+    context: sentences.filter((_, i) => !asks[i]).join(' '),
+  };
+}
+
+/**
+ * A message's term groups: those of the sentences that ask, then the other sentences' known words as optional
+ * groups (they count where a section holds them, never against one that does not).
+ */
+export function messageGroups(text: string, index: AskIndex, weight = 1): TermGroup[] {
+  const split = askingSentences(text);
+  if (!split) return termGroups(text, index, weight);
+  const groups = termGroups(split.asking, index, weight);
+  const own = new Set(groups.flatMap((g) => g.terms));
+  const context = termGroups(split.context, index, weight).filter(
+    (g) => !g.unknown && !g.terms.some((t) => own.has(t)),
+  );
+  return [...groups, ...context.map((g) => ({ ...g, optional: true }))];
+}
+
 /**
  * The parts of a question with two needs ("is there a trial and do prices include GST?"): split at a second
  * question mark, a semicolon, or "and"/"also" followed by a question word. One part when there is no such break.
