@@ -47,8 +47,9 @@ export const AskedSchema = z.array(
       /** The judged set and question it comes from ("held-out-4", "h4-014"): the bench leaves a set's own out. */
       set: z.string().min(1),
       id: z.string().min(1),
-      /** A follow-up is learned in its context: the earlier turn's question, then its own. */
-      question: z.string().min(2).max(1001),
+      question: z.string().min(2).max(500),
+      /** A follow-up's earlier turn's question: it is learned in that context (AskIndex.nearestAsked). */
+      earlier: z.string().min(2).max(500).optional(),
       /** The sections that answer it; none: the site does not answer it (a known gap, told so plainly). */
       sections: z.array(SectionRef),
     })
@@ -76,6 +77,7 @@ export function hintsFrom(
     page.set(key, [...(page.get(key) ?? []), ...more]);
   };
   for (const h of hints) add(h.slug, h.heading, h.hints);
+  // A follow-up's own words are its sections' hint: the earlier question's are about what that one asked.
   for (const q of questions) for (const s of q.sections) add(s.slug, s.heading, [q.question]);
   return (slug) => (heading) => byPage.get(slug)?.get(headingKey(heading)) ?? NONE;
 }

@@ -142,11 +142,13 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
   });
 
   it('those some section answers are kept with their sections, each found again by its own words', () => {
-    // All but those with no word of their own ("what did she do before that?", a follow-up).
-    expect(index.data.learned.length).toBe(ASK_LEARNING.learned.filter((q) => analyze(q.question).length).length);
+    // A follow-up is learned in its context: the earlier question, then its own words.
+    const asked = (q: (typeof ASK_LEARNING.learned)[number]) => (q.earlier ? `${q.earlier} ${q.question}` : q.question);
+    expect(index.data.learned.length).toBe(ASK_LEARNING.learned.filter((q) => analyze(asked(q)).length).length);
     expect(index.data.learned.length).toBeGreaterThan(600);
-    for (const q of ASK_LEARNING.learned.filter((_, i) => i % 25 === 0)) {
-      const near = index.nearestAsked(q.question);
+    expect(ASK_LEARNING.learned.filter((q) => q.earlier).length).toBeGreaterThan(40);
+    for (const q of ASK_LEARNING.learned.filter((q, i) => i % 25 === 0 || (q.earlier && i % 5 === 0))) {
+      const near = index.nearestAsked(asked(q));
       expect(near.similarity, q.question).toBeCloseTo(1, 2);
       const named = new Set(q.sections.map((s) => idOf(s.slug, s.heading)));
       expect(

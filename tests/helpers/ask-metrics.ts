@@ -172,7 +172,7 @@ export function askedFrom(sets: readonly { set: string; file: string }[]): Asked
       if (q.kind === 'fact' && q.answers?.length) return [one(q.question, q.answers)];
       if (q.kind === 'follow-up' && q.answers?.length) {
         const earlier = q.conversation?.at(-1)?.question;
-        return [one(earlier ? `${earlier} ${q.question}` : q.question, q.answers)];
+        return [earlier ? { ...one(q.question, q.answers), earlier } : one(q.question, q.answers)];
       }
       if (q.kind === 'absent') return [one(q.question, [])];
       if (q.kind !== 'two-part' || !q.parts?.length) return [];

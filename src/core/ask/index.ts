@@ -95,6 +95,8 @@ export interface NearestAsked {
 /** A question asked before, with the sections that answer it (slug and heading as the page writes it). */
 export interface LearnedQuestion {
   question: string;
+  /** A follow-up's earlier turn's question: the follow-up is learned in its context. */
+  earlier?: string;
   sections: readonly { slug: string; heading: string | null }[];
 }
 
@@ -294,7 +296,7 @@ export function assembleAskIndex(
     const ids = q.sections
       .map((s) => sectionId.get(`${s.slug}#${straightQuotes(s.heading ?? '')}`))
       .filter((id) => id !== undefined);
-    const terms = askedTerms(q.question);
+    const terms = askedTerms(q.earlier ? `${q.earlier} ${q.question}` : q.question);
     if (ids.length && terms.length) data.learned.push([terms, [...new Set(ids)]]);
   }
   const idf = (t: string) => idfOf(sections, (postings.get(t)?.length ?? 0) / 3);
