@@ -7,7 +7,7 @@ import { ASK_TUNING, askSite, NO_ANSWER } from '../../src/core/ask/answer.ts';
 import { handoffFor, handoffIntent, isSupportRequest, supportHours } from '../../src/core/ask/handoff.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { priceQuestion, workingSentence } from '../../src/core/ask/pricing.ts';
-import { askingSentences, isFollowUp, messageGroups, termGroups } from '../../src/core/ask/question.ts';
+import { askingSentences, isFollowUp, messageGroups, questionParts, termGroups } from '../../src/core/ask/question.ts';
 import { plainOf, sentencePlain, sentencesOf, splitSections, splitSentences } from '../../src/core/ask/sections.ts';
 import { inventedSentences } from '../helpers/ask-metrics.ts';
 
@@ -646,6 +646,21 @@ describe('askSite on a small site', () => {
     expect(first.sources[0]!.heading).toBe('Offline mode');
     const r = ask('and does it sync later?', [{ question: first.question, sources: first.sources.slice(0, 1) }]);
     expect(r.sources[0]!.heading).toBe('Offline mode');
+  });
+
+  it('splits a question with two needs where the second asks again ("and is...", ", or can I...")', () => {
+    expect(questionParts('is there a free trial and do prices include GST?')).toEqual([
+      'is there a free trial',
+      'do prices include GST?',
+    ]);
+    expect(questionParts('does the board stop me saving a double booking, or can i push it through anyway?')).toEqual([
+      'does the board stop me saving a double booking',
+      'can i push it through anyway?',
+    ]);
+    // "or" inside one need is not a second one.
+    expect(questionParts('can crews use an iphone or android phone?')).toEqual([
+      'can crews use an iphone or android phone?',
+    ]);
   });
 
   it('reads the sentences of a message that tell, not ask, as its context', () => {

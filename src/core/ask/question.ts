@@ -148,7 +148,7 @@ export function messageGroups(text: string, index: AskIndex, weight = 1): TermGr
 export function questionParts(question: string): string[] {
   const parts = question
     .split(
-      /(?:\?\s+|;\s+|,?\s+(?:and|also|plus)\s+)(?=(?:how|what|whats|what's|when|where|which|who|why|is|are|can|could|do|does|did|will|would|should|if|and)\b)/i,
+      /(?:\?\s+|;\s+|,?\s+(?:and|also|plus)\s+|,\s+or\s+)(?=(?:how|what|whats|what's|when|where|which|who|why|is|are|can|could|do|does|did|will|would|should|if|and)\b)/i,
     )
     .map((p) => p.trim())
     .filter((p) => words(p).some((w) => !isStopWord(w) && !ASK_FILLER.has(w)));
