@@ -111,6 +111,16 @@ describe('the judged question set', () => {
     expect(r.answer).toContain('45-minute walkthrough');
   });
 
+  it('reads being on the hook, compensation or costing us money as a question of liability', () => {
+    const r = ask('if your system goes down and we lose a days work can we get compensation?');
+    expect(r.answered).toBe(true);
+    expect(r.sources[0]).toMatchObject({ slug: 'terms', heading: 'Liability' });
+    expect(ask('what would kartage be on the hook for if the software cost us money').sources[0]).toMatchObject({
+      slug: 'terms',
+      heading: 'Liability',
+    });
+  });
+
   it('reads who started the company as who founded it', () => {
     const r = ask('who started the company');
     expect(r.answered).toBe(true);

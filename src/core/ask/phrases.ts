@@ -128,6 +128,10 @@ export const PHRASES: readonly (readonly [RegExp, string])[] = [
   [/\bcut (us|them|me) off\b|\block (us|them|me) out\b/, 'suspend access'],
   [/\b(get|got|be|were|was) hacked\b|\bdata breach/, 'breach incident'],
   [/\bput(ting)? (the |your |our )?prices? up\b/, 'price changes notice'],
+  [
+    /\bon the hook\b|\b(sue|compensate|compo)\b|\bcompensation\b|\b(cost|costs|lose|lost) (us|me) money\b|\bwho pays (for|if)\b/,
+    'liability liable loss',
+  ],
   [/\bmilitary|\bdefen[cs]e force|\bdefence\b|\bgovernment\b/, 'defence government'],
   // Casual English for what pages say formally.
   [/\b(come|came|comes|coming) out\b|\b(go|goes|went|gone) live\b/, 'released launched'],
