@@ -127,7 +127,14 @@ export const ASK_SETS = [
   {
     set: 'held-out-14',
     file: 'ask-held-out-14.json',
-    use: "written in session 11 before the assistant's changes of that session, committed unscored, scored once at its end; never tuned to, never learned from",
+    use: 'written in session 11 before its changes, scored once after the hint change (answer@1 0.78, answer@3 0.83, two-part 0.88, absent 1.00, handoff 1.00, no-answer 0.07); its misses read since (message context, ", or can i", ring us, liability), learned from since',
+    clean: true,
+    learned: true,
+  },
+  {
+    set: 'held-out-15',
+    file: 'ask-held-out-15.json',
+    use: "written in session 11 during its changes, committed unscored, scored once at the session's end; never tuned to, never learned from",
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true; learned?: true }[];
