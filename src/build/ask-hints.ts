@@ -4,6 +4,10 @@
  * - ask-hints.json: for each section of the site's pages, a few words a visitor may use for what the section says
  *   that the section itself does not ("drop down a plan" for a downgrade, "no bars" for no signal). Written from
  *   the content alone.
+ * - ask-questions.json: for each section, up to six questions a visitor would type that the section's own text
+ *   answers, in a visitor's words (doc2query, written from the content alone by people who saw neither the
+ *   assistant nor any judged set). Indexed as the section's hints, and kept as learned questions with it (a
+ *   question that reads like one is answered from its section first, as for the asked ones below).
  * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
  *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
  *   A question with no section is one the site does not answer: a known gap, which the index keeps so that the
@@ -18,6 +22,7 @@ import { z } from 'zod';
 import { type AskLearning, type SectionHints, straightQuotes } from '../core/ask/index.ts';
 import asked from './ask-asked.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };
+import written from './ask-questions.json' with { type: 'json' };
 
 export const AskHintsSchema = z.array(
   z
@@ -38,6 +43,20 @@ export const AskHintsSchema = z.array(
 export type AskHint = z.infer<typeof AskHintsSchema>[number];
 
 export const ASK_HINTS: readonly AskHint[] = AskHintsSchema.parse(data);
+
+/** Questions written from the content for each section, as a visitor would ask what the section answers. */
+export const AskQuestionsSchema = z.array(
+  z
+    .object({
+      slug: z.string().min(1),
+      heading: z.string().min(1).nullable(),
+      questions: z.array(z.string().min(2).max(300)).min(1).max(6),
+    })
+    .strict(),
+);
+export type AskWritten = z.infer<typeof AskQuestionsSchema>[number];
+
+export const ASK_WRITTEN: readonly AskWritten[] = AskQuestionsSchema.parse(written);
 
 const SectionRef = z.object({ slug: z.string().min(1), heading: z.string().min(1).nullable() }).strict();
 
@@ -82,15 +101,23 @@ export function hintsFrom(
   return (slug) => (heading) => byPage.get(slug)?.get(headingKey(heading)) ?? NONE;
 }
 
+/** The written questions, each with its section (after the asked ones: of two as near, the asked one wins). */
+const writtenQuestions = () =>
+  ASK_WRITTEN.flatMap((w) =>
+    w.questions.map((question) => ({ question, sections: [{ slug: w.slug, heading: w.heading }] })),
+  );
+
 /**
- * What the index learns from the written hints and asked questions: the hints, the known gaps (asked questions no
- * section answers) and the learned questions (those some section answers; AskIndex.nearestAsked for both).
+ * What the index learns from the written hints and questions and the asked questions: the hints (written hints,
+ * written questions, asked questions), the known gaps (asked questions no section answers) and the learned
+ * questions (asked ones some section answers, then the written ones; AskIndex.nearestAsked for both).
  */
 export function learningFrom(questions: readonly AskedQuestion[]): Required<AskLearning> {
+  const hints = [...ASK_HINTS, ...ASK_WRITTEN.map((w) => ({ slug: w.slug, heading: w.heading, hints: w.questions }))];
   return {
-    hintsOf: hintsFrom(ASK_HINTS, questions),
+    hintsOf: hintsFrom(hints, questions),
     gaps: questions.filter((q) => !q.sections.length).map((q) => q.question),
-    learned: questions.filter((q) => q.sections.length),
+    learned: [...questions.filter((q) => q.sections.length), ...writtenQuestions()],
   };
 }
 

@@ -12,7 +12,9 @@ import {
   ASK_ASKED,
   ASK_HINTS,
   ASK_LEARNING,
+  ASK_WRITTEN,
   AskHintsSchema,
+  AskQuestionsSchema,
   askHintsOf,
   headingKey,
   hintsFrom,
@@ -22,6 +24,7 @@ import { ASK_SETS, askSourcesOf, LEARNED_SETS, loadJudged } from '../helpers/ask
 import { analyze, eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
 import { askedTerms, askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
+import written from '../../src/build/ask-questions.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
 const content = loadContent(join(PROJECT_ROOT, 'build'));
@@ -98,6 +101,37 @@ describe('the search hints', () => {
     expect(askHintsOf('no/such-page')(null)).toEqual([]);
     const curled = ASK_HINTS.find((h) => h.heading?.includes("'"))!;
     expect(hintsFrom(ASK_HINTS, [])(curled.slug)(curled.heading!.replace(/'/g, '’'))).toEqual(curled.hints);
+  });
+});
+
+describe('the written questions (src/build/ask-questions.json)', () => {
+  it('are at most six a section, each section named once, and name sections the built site has', () => {
+    expect(AskQuestionsSchema.safeParse(written).success).toBe(true);
+    expect(AskQuestionsSchema.safeParse([{ slug: 'faq', heading: null, questions: [] }]).success).toBe(false);
+    const keys = ASK_WRITTEN.map((w) => `${w.slug}#${headingKey(w.heading)}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(
+      ASK_WRITTEN.filter((w) => idOf(w.slug, w.heading) === undefined).map((w) => `${w.slug}#${w.heading}`),
+    ).toEqual([]);
+    // Most of the site's sections have some (navigation and heading-only sections have none).
+    expect(ASK_WRITTEN.length).toBeGreaterThan(index.sectionCount * 0.85);
+  });
+
+  it("the build indexes each uncommon word of a section's written questions with it, as a hint's", () => {
+    const { missing, added } = indexed(ASK_WRITTEN.map((w) => ({ ...w, hints: w.questions })));
+    expect(missing).toEqual([]);
+    expect(added).toBeGreaterThan(2000);
+  });
+
+  it('each is kept as a learned question with its section, after the asked ones', () => {
+    const asked = ASK_ASKED.filter((q) => q.sections.length).length;
+    const all = ASK_WRITTEN.flatMap((w) => w.questions.map((question) => ({ w, question })));
+    expect(ASK_LEARNING.learned.length).toBe(asked + all.length);
+    expect(ASK_LEARNING.learned.slice(asked).map((q) => q.question)).toEqual(all.map((x) => x.question));
+    const { w, question } = all[all.length >> 1]!;
+    const near = index.nearestAsked(question);
+    expect(near.similarity).toBeCloseTo(1, 2);
+    expect(near.sections).toContain(idOf(w.slug, w.heading));
   });
 });
 

@@ -92,13 +92,14 @@ describe('the judged question set', () => {
     const scores = learned.map((x) => unseen(x));
     const mean = (f: (s: (typeof scores)[number]) => number) => scores.reduce((a, s) => a + f(s), 0) / scores.length;
     // Session 10: the mean of the learned sets went 0.60 -> 0.82 answer@1 and 0.11 -> 0.04 no-answer with learning;
-    // session 11 (fourteen sets): answer@1 0.85, answer@3 0.92, two-part 0.85, absent 0.92, no-answer 0.03.
-    expect(mean((s) => s.answerAt1)).toBeGreaterThanOrEqual(0.84);
-    expect(mean((s) => s.answerAt3)).toBeGreaterThanOrEqual(0.91);
-    expect(mean((s) => s.twoPart)).toBeGreaterThanOrEqual(0.82);
+    // session 11 (fifteen sets, the written questions): answer@1 0.86, answer@3 0.94, two-part 0.88, absent 0.91,
+    // no-answer 0.01.
+    expect(mean((s) => s.answerAt1)).toBeGreaterThanOrEqual(0.85);
+    expect(mean((s) => s.answerAt3)).toBeGreaterThanOrEqual(0.92);
+    expect(mean((s) => s.twoPart)).toBeGreaterThanOrEqual(0.85);
     // Known gaps (absent questions of the other sets): absent-correct 0.75 -> 0.91.
     expect(mean((s) => s.absentCorrect)).toBeGreaterThanOrEqual(0.9);
-    expect(mean((s) => s.noAnswerRate)).toBeLessThanOrEqual(0.04);
+    expect(mean((s) => s.noAnswerRate)).toBeLessThanOrEqual(0.03);
     // The same sets scored with their own questions learned: learning what was asked answers it.
     const seen = learned.map((x) => scoreAsk(index, x.judged, ask, pricing));
     expect(seen.reduce((a, s) => a + s.answerAt1, 0) / seen.length).toBeGreaterThan(mean((s) => s.answerAt1) + 0.05);
