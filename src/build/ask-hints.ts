@@ -50,7 +50,7 @@ export const AskQuestionsSchema = z.array(
     .object({
       slug: z.string().min(1),
       heading: z.string().min(1).nullable(),
-      questions: z.array(z.string().min(2).max(300)).min(1).max(6),
+      questions: z.array(z.string().min(2).max(300)).min(1).max(12),
     })
     .strict(),
 );
