@@ -143,6 +143,18 @@ describe('pricing arithmetic', () => {
     expect(workingSentence(w)).toContain('$528 a month excluding GST');
   });
 
+  it('reads a plan named before "going", "upfront" or "be" as the plan, and a full or whole year paid upfront', () => {
+    expect(
+      priceQuestion("what's Growth going to cost us for a full year if we go annual billing?", pricing),
+    ).toMatchObject({ plan: 'Growth', monthly: 890, annual: 8900, yearBilled: 'annually' });
+    expect(
+      priceQuestion("if we pay for professional upfront for the whole year, what's the total?", pricing),
+    ).toMatchObject({ plan: 'Professional', annual: 18900, yearBilled: 'annually' });
+    expect(priceQuestion('how much would starter be each month?', pricing)).toMatchObject({ monthly: 390 });
+    // Still not a plan when the word describes something else.
+    expect(priceQuestion('how much is professional indemnity insurance?', pricing)).toBeUndefined();
+  });
+
   it('counts users beyond the plan when the question gives a total, and prices a year paid annually', () => {
     expect(priceQuestion('starter with 7 office users, how much a month?', pricing)!.monthly).toBe(390 + 2 * 45);
     // Office users counted as people in the office, by whatever verb they use it.

