@@ -310,30 +310,41 @@ function learnedFirst(near: NearestAsked, ranked: Ranked[]): Ranked[] {
   return [...first, ...ranked.filter((r) => !near.sections.includes(r.section))];
 }
 
-/** The terms of a section's own text (its hints left out). */
+/** The terms of a section's own text, its heading and its page's title (its hints left out). */
 function ownTerms(index: AskIndex, section: number): Set<string> {
-  return sentenceTerms(`${index.heading(section) ?? ''} ${plainOf(index.text(section))}`);
+  const title = index.data.pages[index.pageOf(section)]!.title;
+  return sentenceTerms(`${title} ${index.heading(section) ?? ''} ${plainOf(index.text(section))}`);
 }
 
 /**
  * A follow-up's ranking with, first, the first of its three best that holds as much of it and whose own text holds
  * its topic (its heaviest word), when the best holds the topic only through its hints: a follow-up has few words of
  * its own beside those it carries, and the answer is quoted from the section's own sentences, so "does that include
- * GST?" after a price is answered from the section that says GST, not from the pricing intro whose hints do. (For
- * every question, leaving each learned set out: answer@1 0.862 -> 0.860, two-part 0.873 -> 0.864; for follow-ups
- * only, unchanged.)
+ * GST?" after a price is answered from the section that says GST, not from the pricing intro whose hints do. A
+ * section a learned question put first gives way only to another section that question names; the page's title
+ * counts as the section's own words ("and ironbark?" on Ironbark's page). (For every question, leaving each learned
+ * set out: answer@1 0.862 -> 0.860, two-part 0.873 -> 0.864; for follow-ups as here, unchanged.)
  */
-function quotedFirst(index: AskIndex, ranked: Ranked[], own: readonly TermGroup[]): Ranked[] {
+function quotedFirst(index: AskIndex, ranked: Ranked[], own: readonly TermGroup[], near: NearestAsked): Ranked[] {
   if (ranked.length < 2 || !own.length) return ranked;
   let topic = own[0]!;
   for (const g of own) if (groupIdf(index, g) > groupIdf(index, topic)) topic = g;
   if (topic.unknown) return ranked;
+  const share = Number(process.env.RARE ?? 1);
+  if (!topic.terms.some((t) => index.df(t) <= share * index.sectionCount)) return ranked;
   const holds = (r: Ranked) => {
     const terms = ownTerms(index, r.section);
     return topic.terms.some((t) => terms.has(t));
   };
   if (holds(ranked[0]!)) return ranked;
-  const at = ranked.slice(1, 3).findIndex((r) => r.coverage >= ranked[0]!.coverage && holds(r)) + 1;
+  // A section a learned question put first gives way only to another that question names.
+  const vouched = near.similarity >= T.learnedSimilarity && near.sections.includes(ranked[0]!.section);
+  const at =
+    ranked
+      .slice(1, 3)
+      .findIndex(
+        (r) => r.coverage >= ranked[0]!.coverage && (!vouched || near.sections.includes(r.section)) && holds(r),
+      ) + 1;
   if (at === 0) return ranked;
   return [ranked[at]!, ...ranked.filter((_, i) => i !== at)];
 }
@@ -572,7 +583,8 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   };
   const split = questionParts(read);
   const parts = split.map((part, i, all) => {
-    let groups = carried(all.length === 1 ? firstGroups : messageGroups(part, index));
+    const mine = all.length === 1 ? firstGroups : messageGroups(part, index);
+    let groups = carried(mine);
     // A later part leans on the first ("how long is a demo and is it online?"): its words come along, optional.
     if (i > 0) {
       const own = new Set(groups.flatMap((g) => g.terms));
@@ -589,7 +601,8 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     const near = index.nearestAsked(followUp ? `${previous!.question} ${part}` : part);
     const own = groups.filter((g) => !g.optional);
     const learned = learnedFirst(near, found);
-    const ranked = followUp ? quotedFirst(index, learned, own) : learned;
+    // (Only a follow-up with words of its own: "what did she do before that?" asks the earlier question again.)
+    const ranked = followUp && mine.some((g) => !g.unknown) ? quotedFirst(index, learned, own, near) : learned;
     const top = ranked[0];
     // A call back or a message asks for a person, not for the site's words on the subject.
     const forPerson = support || intent === 'callback' || intent === 'message';
