@@ -123,6 +123,14 @@ describe('the judged question set', () => {
     });
   });
 
+  it('answers a question the way a page asks it from that section first: "How much does Kartage cost?"', () => {
+    // "cost" finds every product page's "Plans" and a written "how much does it cost to get started?" (storage)
+    // too; the FAQ asks the visitor's own question.
+    const r = ask('How much does Kartage cost?');
+    expect(r.sources[0]).toMatchObject({ slug: 'faq', heading: 'How much does Kartage cost?', role: 'answer' });
+    expect(r.answer).toContain('$390');
+  });
+
   it('reads who started the company as who founded it', () => {
     const groups = termGroups('who started the company', index);
     expect(groups.filter((g) => g.optional).map((g) => g.word)).toEqual(['founded', 'founder']);
