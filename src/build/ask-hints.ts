@@ -4,7 +4,7 @@
  * - ask-hints.json: for each section of the site's pages, a few words a visitor may use for what the section says
  *   that the section itself does not ("drop down a plan" for a downgrade, "no bars" for no signal). Written from
  *   the content alone.
- * - ask-questions.json: for each section, up to six questions a visitor would type that the section's own text
+ * - ask-questions.json: for each section, up to twelve questions a visitor would type that the section's own text
  *   answers, in a visitor's words (doc2query, written from the content alone by people who saw neither the
  *   assistant nor any judged set). Indexed as the section's hints, and kept as learned questions with it (a
  *   question that reads like one is answered from its section first, as for the asked ones below).

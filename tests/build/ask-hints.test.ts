@@ -22,7 +22,7 @@ import {
 import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
 import { ASK_SETS, askSourcesOf, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
-import { askedTerms, askIndexOf, HINT_MAX_SHARE } from '../../src/core/ask/index.ts';
+import { askedTerms, askIndexOf, HINT_MAX_SHARE, inContext } from '../../src/core/ask/index.ts';
 import data from '../../src/build/ask-hints.json' with { type: 'json' };
 import written from '../../src/build/ask-questions.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
@@ -177,7 +177,7 @@ describe('the learned questions (src/build/ask-asked.json)', () => {
 
   it('those some section answers are kept with their sections, each found again by its own words', () => {
     // A follow-up is learned in its context: the earlier question, then its own words.
-    const asked = (q: (typeof ASK_LEARNING.learned)[number]) => (q.earlier ? `${q.earlier} ${q.question}` : q.question);
+    const asked = (q: (typeof ASK_LEARNING.learned)[number]) => inContext(q.question, q.earlier);
     expect(index.data.learned.length).toBe(ASK_LEARNING.learned.filter((q) => analyze(asked(q)).length).length);
     expect(index.data.learned.length).toBeGreaterThan(600);
     expect(ASK_LEARNING.learned.filter((q) => q.earlier).length).toBeGreaterThan(40);

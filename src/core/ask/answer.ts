@@ -10,7 +10,7 @@
 import type { Pricing } from '../../contract/content.ts';
 import { termOf, words, isStopWord } from '../search/analyze.ts';
 import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
-import type { AskIndex, NearestAsked } from './index.ts';
+import { type AskIndex, inContext, type NearestAsked } from './index.ts';
 import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
 import { isFollowUp, messageGroups, questionParts, type TermGroup, termGroups } from './question.ts';
 import { plainOf } from './sections.ts';
@@ -310,6 +310,10 @@ function learnedFirst(near: NearestAsked, ranked: Ranked[]): Ranked[] {
   return [...first, ...ranked.filter((r) => !near.sections.includes(r.section))];
 }
 
+/** The ranking with its entry at `at` first (as it was when `at` is 0, or -1 for none). */
+const toFront = (ranked: Ranked[], at: number): Ranked[] =>
+  at <= 0 ? ranked : [ranked[at]!, ...ranked.filter((_, i) => i !== at)];
+
 /**
  * The ranking with first its best section whose heading holds every word the visitor typed (not a word's
  * alternatives): the page asks the question as the visitor did ("How much does Kartage cost?" is the FAQ's own
@@ -318,16 +322,16 @@ function learnedFirst(near: NearestAsked, ranked: Ranked[]): Ranked[] {
  * pages. Leaving each learned set out: answer@1 0.862 -> 0.860 (two questions), the rest the same.
  */
 function headingFirst(index: AskIndex, ranked: Ranked[], groups: readonly TermGroup[]): Ranked[] {
-  const typed = groups.filter((g) => !g.optional && !g.unknown);
+  const typed = groups.flatMap((g, gi) => (g.optional || g.unknown ? [] : [gi]));
   if (!typed.length) return ranked;
   const at = ranked.findIndex((r) => {
     const h = index.heading(r.section);
-    if (!h) return false;
+    // A section that does not hold every such word at all (heading, text or title) is passed over unread.
+    if (!h || !typed.every((gi) => r.holds[gi])) return false;
     const terms = sentenceTerms(h);
-    return typed.every((g) => terms.has(g.terms[0]!));
+    return typed.every((gi) => terms.has(groups[gi]!.terms[0]!));
   });
-  if (at <= 0) return ranked;
-  return [ranked[at]!, ...ranked.filter((_, i) => i !== at)];
+  return toFront(ranked, at);
 }
 
 /** The terms of a section's own text, its heading and its page's title (its hints left out). */
@@ -347,8 +351,8 @@ function ownTerms(index: AskIndex, section: number): Set<string> {
  */
 function quotedFirst(index: AskIndex, ranked: Ranked[], own: readonly TermGroup[], near: NearestAsked): Ranked[] {
   if (ranked.length < 2 || !own.length) return ranked;
-  let topic = own[0]!;
-  for (const g of own) if (groupIdf(index, g) > groupIdf(index, topic)) topic = g;
+  const weights = own.map((g) => groupIdf(index, g));
+  const topic = own[weights.indexOf(Math.max(...weights))]!;
   if (topic.unknown) return ranked;
   const holds = (r: Ranked) => {
     const terms = ownTerms(index, r.section);
@@ -363,8 +367,7 @@ function quotedFirst(index: AskIndex, ranked: Ranked[], own: readonly TermGroup[
       .findIndex(
         (r) => r.coverage >= ranked[0]!.coverage && (!vouched || near.sections.includes(r.section)) && holds(r),
       ) + 1;
-  if (at === 0) return ranked;
-  return [ranked[at]!, ...ranked.filter((_, i) => i !== at)];
+  return toFront(ranked, at);
 }
 
 /** A sentence's terms (plain text through the analyzer). */
@@ -616,11 +619,15 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
     // question's the question reads like; which section answers best, that learned question may say better.
     const best = found[0];
     // A follow-up is compared with asked questions in its context ("and in a lift?" after "do photos save?").
-    const near = index.nearestAsked(followUp ? `${previous!.question} ${part}` : part);
+    const near = index.nearestAsked(inContext(part, followUp ? previous!.question : undefined));
     const own = groups.filter((g) => !g.optional);
-    const learned = followUp ? learnedFirst(near, found) : headingFirst(index, learnedFirst(near, found), groups);
+    const learned = learnedFirst(near, found);
     // (Only a follow-up with words of its own: "what did she do before that?" asks the earlier question again.)
-    const ranked = followUp && mine.some((g) => !g.unknown) ? quotedFirst(index, learned, own, near) : learned;
+    const ranked = !followUp
+      ? headingFirst(index, learned, groups)
+      : mine.some((g) => !g.unknown)
+        ? quotedFirst(index, learned, own, near)
+        : learned;
     const top = ranked[0];
     // A call back or a message asks for a person, not for the site's words on the subject.
     const forPerson = support || intent === 'callback' || intent === 'message';

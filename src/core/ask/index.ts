@@ -296,7 +296,7 @@ export function assembleAskIndex(
     const ids = q.sections
       .map((s) => sectionId.get(`${s.slug}#${straightQuotes(s.heading ?? '')}`))
       .filter((id) => id !== undefined);
-    const terms = askedTerms(q.earlier ? `${q.earlier} ${q.question}` : q.question);
+    const terms = askedTerms(inContext(q.question, q.earlier));
     if (ids.length && terms.length) data.learned.push([terms, [...new Set(ids)]]);
   }
   const idf = (t: string) => idfOf(sections, (postings.get(t)?.length ?? 0) / 3);
@@ -304,6 +304,9 @@ export function assembleAskIndex(
   data.weights = Object.fromEntries([...weighed].sort().map((t) => [t, Math.round(idf(t) * 1000) / 1000]));
   return { data, pack: pack.join('') };
 }
+
+/** A follow-up as it is compared with asked questions: its earlier turn's question, then its own words. */
+export const inContext = (question: string, earlier?: string) => (earlier ? `${earlier} ${question}` : question);
 
 /** An asked question's terms (its analyzed words), sorted, each once. */
 export const askedTerms = (question: string): string[] => [...new Set(analyze(question))].sort();

@@ -7,7 +7,7 @@
  * matches the group when it holds any of them.
  */
 import { analyze, fold, isStopWord, own, termOf, words } from '../search/analyze.ts';
-import type { AskIndex } from './index.ts';
+import { type AskIndex, straightQuotes } from './index.ts';
 import { ASK_FILLER, CHAT_SPEAK, GENERIC_WORDS, PHRASES, WORD_ALTERNATIVES } from './phrases.ts';
 
 /** One query word: its own term, and the terms that may stand for it on the site. */
@@ -118,7 +118,7 @@ export function askingSentences(text: string): { asking: string; context: string
     .map((s) => s.trim())
     .filter(Boolean);
   if (sentences.length < 2) return undefined;
-  const asks = sentences.map((s) => ASKING.test(fold(s).replace(/[’‘]/g, "'")));
+  const asks = sentences.map((s) => ASKING.test(straightQuotes(fold(s))));
   if (asks.every(Boolean) || !asks.some(Boolean)) return undefined;
   return {
     asking: sentences.filter((_, i) => asks[i]).join(' '),
