@@ -13,10 +13,14 @@ const SectionRefSchema = z.object({
   heading: z.string().max(300).nullable().meta({ description: "The section's heading; null for the page intro." }),
 });
 
+/** Text a person can have typed: no NUL and no lone surrogate (half of a character, which no keyboard sends). */
+const isText = (s: string) => s.isWellFormed() && !s.includes('\u0000');
+
 export const AskTurnSchema = z.object({
   question: z
     .string({ error: 'each conversation turn needs its question (a string)' })
-    .max(ASK_LIMITS.questionMax, `a conversation turn's question has at most ${ASK_LIMITS.questionMax} characters`),
+    .max(ASK_LIMITS.questionMax, `a conversation turn's question has at most ${ASK_LIMITS.questionMax} characters`)
+    .refine(isText, "a conversation turn's question must be text: no NUL and no lone surrogate"),
   sources: z
     .array(SectionRefSchema)
     .max(ASK_LIMITS.sourcesMax, `a conversation turn cites at most ${ASK_LIMITS.sourcesMax} sections`)
@@ -31,6 +35,7 @@ export const AskRequestSchema = z
       .trim()
       .min(ASK_LIMITS.questionMin, `question must be at least ${ASK_LIMITS.questionMin} characters after trimming`)
       .max(ASK_LIMITS.questionMax, `question must be at most ${ASK_LIMITS.questionMax} characters`)
+      .refine(isText, 'question must be text: no NUL and no lone surrogate')
       .meta({ description: 'The question, as a visitor or an agent would ask it.' }),
     conversation: z
       .array(AskTurnSchema, { error: 'conversation must be an array of earlier turns' })

@@ -12,7 +12,13 @@ import { termOf, words, isStopWord } from '../search/analyze.ts';
 import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
 import { type AskIndex, inContext, type NearestAsked } from './index.ts';
 import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
-import { isFollowUp, messageGroups, questionParts, type TermGroup, termGroups } from './question.ts';
+import {
+  isFollowUp,
+  messageGroups as analyseMessage,
+  questionParts,
+  type TermGroup,
+  termGroups as analyseTerms,
+} from './question.ts';
 import { plainOf } from './sections.ts';
 
 export interface AskTurn {
@@ -544,7 +550,19 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   const question = input.question.trim();
   const turns = input.conversation ?? [];
   const previous = turns.at(-1);
-  const { index } = d;
+  // Each text is analysed once per request, however many parts and turns read it.
+  const index = d.index;
+  const memo = new Map<string, TermGroup[]>();
+  const once =
+    (tag: string, analyse: typeof analyseTerms) =>
+    (text: string, _index: AskIndex, weight = 1): readonly TermGroup[] => {
+      const key = `${tag}\u0000${text}`;
+      let groups = memo.get(key);
+      if (!groups) memo.set(key, (groups = analyse(text, index)));
+      return weight === 1 ? groups : groups.map((g) => ({ ...g, weight: g.weight * weight }));
+    };
+  const termGroups = once('t', analyseTerms);
+  const messageGroups = once('m', analyseMessage);
   const asked = handoffIntent(question);
   const intent = asked?.intent;
   // A request for a person is read without its request words ("can someone call me back about storage billing?"),
@@ -591,8 +609,8 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
 
   // Each part of a two-part question is answered on its own; a follow-up carries the earlier question's words.
   const boost = followUp ? citedPages(previous) : undefined;
-  const carried = (groups: TermGroup[]) => {
-    if (!followUp) return groups;
+  const carried = (groups: readonly TermGroup[]): TermGroup[] => {
+    if (!followUp) return [...groups];
     const own = new Set(groups.flatMap((g) => g.terms));
     const before = termGroups(previous.question, index, 0.5).filter(
       (g) => !g.unknown && !g.terms.some((t) => own.has(t)),

@@ -25,6 +25,22 @@ export interface TermGroup {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
+/**
+ * Bounds on what one question costs, whatever it holds: a word longer than WORD_MAX letters is on no page (and is
+ * not looked up letter by letter), only words up to CORRECT_MAX letters are spelling-corrected (one edit is ~54
+ * look-ups a letter), and two edits only up to TWO_EDIT_MAX (~(2n)^2 look-ups). A compatibility character folds into
+ * several letters (NFKD: "ﬃ" is "ffi"), so the bounds apply to the folded word. GROUPS_MAX content words of a
+ * text are read, and at most CORRECTIONS_MAX of them corrected.
+ */
+export const QUESTION_BOUNDS = {
+  WORD_MAX: 40,
+  CORRECT_MAX: 20,
+  TWO_EDIT_MAX: 12,
+  GROUPS_MAX: 40,
+  CORRECTIONS_MAX: 8,
+} as const;
+const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX } = QUESTION_BOUNDS;
+
 /** Words one edit (delete, transpose, replace, insert) away from `w`; `cheap`: deletes and transposes only. */
 function edits1(w: string, cheap = false): string[] {
   const out: string[] = [];
@@ -42,12 +58,20 @@ function edits1(w: string, cheap = false): string[] {
   return out;
 }
 
+/** A word spelling correction looks at: 4 to CORRECT_MAX letters, no digit, and on no page. */
+const correctable = (word: string, index: AskIndex) =>
+  word.length >= 4 &&
+  word.length <= CORRECT_MAX &&
+  !/\d/.test(word) &&
+  !index.wordCount(word) &&
+  !(index.df(termOf(word)) > 0);
+
 /**
  * The site word a misspelt word stands for: one edit away (for long words also two deletes or transposes), the
  * one most sections use. About 60 look-ups a letter, so a question costs well under a millisecond.
  */
 export function correct(word: string, index: AskIndex): string | undefined {
-  if (word.length < 4 || /\d/.test(word) || index.wordCount(word) || index.df(termOf(word)) > 0) return undefined;
+  if (!correctable(word, index)) return undefined;
   let best: string | undefined;
   let bestCount = 0;
   const consider = (c: string) => {
@@ -60,7 +84,7 @@ export function correct(word: string, index: AskIndex): string | undefined {
   // Short words are only taken for a swap of two letters ("trail" -> "trial"): "apple" is not "apply", "IRAP" not
   // "wrap". Longer ones for any one edit.
   for (const c of edits1(word, word.length < 6)) consider(c);
-  if (best || word.length < 8) return best;
+  if (best || word.length < 8 || word.length > TWO_EDIT_MAX) return best;
   for (const e of edits1(word, true)) for (const c of edits1(e, true)) consider(c);
   return best;
 }
@@ -76,16 +100,21 @@ function phraseWords(folded: string): string {
 export function termGroups(question: string, index: AskIndex, weight = 1): TermGroup[] {
   // Contact details and links are the visitor's, not the question's.
   const folded = fold(question)
-    .replace(/\S+@\S+/g, ' ')
+    // Bounded runs: an unbounded `\S+@` rescans the rest of a long word from every letter (quadratic).
+    .replace(/[^\s@]{1,64}@[^\s@]{1,255}/g, ' ')
     .replace(/https?:\/\/\S+/g, ' ')
     .replace(/\+?\d[\d ()-]{6,}\d/g, ' ');
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
+  let read = 0;
+  let corrections = 0;
   const add = (typed: string, optional: boolean) => {
     const raw = own(CHAT_SPEAK, typed) ?? typed;
-    if (isStopWord(raw) || ASK_FILLER.has(raw)) return;
-    const fixed = correct(raw, index);
-    const word = fixed ?? raw;
+    if (isStopWord(raw) || ASK_FILLER.has(raw) || read >= GROUPS_MAX) return;
+    read++;
+    const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? correct(raw, index) : undefined;
+    // A word past WORD_MAX letters stands for nothing on the site: kept as one unknown word, cut to the bound.
+    const word = fixed ?? (raw.length > WORD_MAX ? raw.slice(0, WORD_MAX) : raw);
     const term = termOf(word);
     if (seen.has(term)) return;
     seen.add(term);
@@ -100,6 +129,7 @@ export function termGroups(question: string, index: AskIndex, weight = 1): TermG
     groups.push(g);
   };
   for (const raw of words(folded)) add(raw, false);
+  read = 0;
   for (const raw of words(phraseWords(folded))) add(raw, true);
   return groups;
 }
