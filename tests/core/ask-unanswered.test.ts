@@ -80,7 +80,6 @@ describe('scrubQuestion', () => {
   it.each([
     ['How much is $1,890.50 a month for 25 trucks?', 'how much is $1,890.50 a month for 25 trucks?'],
     ['Do you cover postcode 3000 or 2000?', 'do you cover postcode 3000 or 2000?'],
-    ['what changed since 2026-11-23 or 23.11.2026', 'what changed since 2026-11-23 or 23.11.2026'],
     ['pricing for 2025-2026 and 2025 2026', 'pricing for 2025-2026 and 2025 2026'],
     ['12345 items', '12345 items'],
     ['Version 2.1.3?', 'version 2.1.3?'],
@@ -88,8 +87,12 @@ describe('scrubQuestion', () => {
     expect(scrubQuestion(q)).toBe(out);
   });
 
-  it('collapses whitespace (tabs, newlines, zero-width and no-break spaces) and lower-cases', () => {
-    expect(scrubQuestion('  Do\tYou\n\nSUPPORT\u00a0Xero\u200b?  ')).toBe('do you support xero ?');
+  it('full dates go (a date of birth is one): the day, month and year', () => {
+    expect(scrubQuestion('what changed since 2026-11-23 or 23.11.2026')).toBe('what changed since [date] or [date]');
+  });
+
+  it('collapses whitespace (tabs, newlines, no-break spaces), removes zero-width characters, lower-cases', () => {
+    expect(scrubQuestion('  Do\tYou\n\nSUPPORT\u00a0Xero\u200b?  ')).toBe('do you support xero?');
     expect(scrubQuestion('DOES  IT   WORK')).toBe('does it work');
   });
 
@@ -99,15 +102,6 @@ describe('scrubQuestion', () => {
     expect(Array.from(emoji)).toHaveLength(QUESTION_MAX_CHARS);
     expect(emoji.isWellFormed()).toBe(true);
     expect(Array.from(scrubQuestion(`${'word '.repeat(100)}call 0412 345 678`)).length).toBeLessThanOrEqual(200);
-  });
-
-  it('a very long input is read up to a word, and no piece of a number cut in two survives', () => {
-    // A long link shrinks to [link], so what stood near the cut (2,000 characters in) comes within the 200 kept.
-    const before = ' call 0412 34';
-    const link = (n: number) => `https://x.com/?t=${'y'.repeat(n - 17)}`;
-    const cutInside = `${link(2_000 - before.length)}${before}5 678 now`;
-    expect(scrubQuestion(cutInside)).toBe('[link] call');
-    expect(scrubQuestion(`${link(1_900)}${before}5 678 now`)).toBe('[link] call [phone] now');
   });
 
   it('never throws, keeps at most 200 characters, and leaves no 6-digit run or address (property)', () => {

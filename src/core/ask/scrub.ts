@@ -1,0 +1,212 @@
+/**
+ * @module What is kept of a question the assistant could not answer (src/core/ask/unanswered.ts): the text
+ * normalised as a question is (zero-width and other invisible characters removed, NFKC), the personal data a
+ * pattern can find replaced by a placeholder.
+ *
+ * Every pattern is built by `pattern()` and listed in `SCRUB_PATTERNS`, and every quantifier in it is bounded:
+ * a match attempt reads a bounded number of characters wherever it starts, so scrubbing is linear in the input
+ * (tests/core/ask-unanswered.scrub.test.ts checks the shapes).
+ */
+
+const registry: RegExp[] = [];
+/** A pattern of this module (listed in `SCRUB_PATTERNS`, so its shape is checked). */
+function pattern(source: string, flags = 'gu'): RegExp {
+  const re = new RegExp(source, flags);
+  registry.push(re);
+  return re;
+}
+/** Every regular expression the scrub uses. */
+export const SCRUB_PATTERNS: readonly RegExp[] = registry;
+
+/** The placeholders the scrub writes, `[email]` and the others. */
+export const PLACEHOLDER = pattern(String.raw`\[(?:link|email|phone|number|date)\]`, 'g');
+
+/** Characters that show nothing: format controls (zero-width space, joiners, bidi controls) and the ignorables. */
+const INVISIBLE = pattern(String.raw`[\p{Cf}\p{Default_Ignorable_Code_Point}]`);
+/** White space, controls and separators: one space each. */
+const SPACE = pattern(String.raw`[\s\p{Cc}\p{Z}]`);
+const SPACE_RUN = pattern(' (?= )', 'g');
+
+/**
+ * The text as a question is read: well-formed, invisible characters removed (not turned into spaces, so
+ * `jo@exa\u200bmple.com` is one address), NFKC (full-width and other compatibility forms become plain
+ * letters, digits and `@`), every run of white space one space, trimmed.
+ */
+export function normalise(text: string): string {
+  return text
+    .toWellFormed()
+    .replace(INVISIBLE, '')
+    .normalize('NFKC')
+    .replace(INVISIBLE, '')
+    .replace(SPACE, ' ')
+    .replace(SPACE_RUN, '')
+    .trim();
+}
+
+/** A letter or digit: what a match must not start or end inside. */
+const ALNUM = String.raw`\p{L}\p{N}`;
+
+/**
+ * A link with a query string, up to the `?`: a scheme (`https://…`) or a host name (`www.x.com`,
+ * `x.com.au/path`). A link without a query stays (it names a page, not a person), and is kept out of the
+ * report. A host name is not read out of the middle of an email address.
+ */
+const LINK_WITH_QUERY = pattern(
+  String.raw`(?:\b[a-z][a-z0-9+.-]{0,20}:\/\/[^\s?]{0,256}|(?<![${ALNUM}!#$%&'*+/=?^_\x60{|}~.@-])` +
+    String.raw`(?:[${ALNUM}-]{1,63}\.){1,10}[a-z]{2,24}(?::\d{1,5})?(?:\/[^\s?]{0,256})?)\?(?=\S)`,
+  'giu',
+);
+
+/** The part of an address before the `@`. */
+const LOCAL = String.raw`[${ALNUM}!#$%&'*+/=?^_\x60{|}~.-]{1,64}`;
+const LABEL = `[${ALNUM}-]{1,63}`;
+/** `.` as written in an address: `.`, ` . `, `(dot)`, `[dot]`, ` dot `. */
+const DOT = String.raw`(?:\.| \. | ?[([{<] ?dot ?[)\]}>] ?| dot )`;
+/** `@` written out or spaced: `(at)`, `[at]`, ` at `, ` @ `. */
+const SPELLED_AT = String.raw`(?: ?[([{<] ?at ?[)\]}>] ?| @ ?|@ | at )`;
+/** Where a domain ends: not inside a word. */
+const DOMAIN_END = `(?![${ALNUM}_-])`;
+/** Where a written-out address ends: also not before an `@` ("me at jo.smith@x.com" is one address, not two). */
+const SPELLED_END = `(?![${ALNUM}@_-])`;
+/**
+ * An email address: `jo@example.com` (and `jo@localhost`), written out (`jo (at) example (dot) com`,
+ * `jo at example dot com`) or with a quoted local part (`"jo smith"@example.com`). Written-out forms need a
+ * dot, so "meet @ 5" stays.
+ */
+const EMAIL = pattern(
+  `["“”][^"“”]{1,64}["“”] ?@ ?${LABEL}(?:${DOT}${LABEL}){0,8}${DOMAIN_END}|` +
+    `(?<local>${LOCAL})(?:@${LABEL}(?:${DOT}${LABEL}){0,8}${DOMAIN_END}|` +
+    `(?<at>${SPELLED_AT})(?<domain>${LABEL}(?:${DOT}${LABEL}){1,8})${SPELLED_END})`,
+  'giu',
+);
+/** Words that come before a bare " at " in a question ("log in at x.com", "look at x dot com"): not an address. */
+const NOT_A_MAILBOX = new Set(
+  (
+    'in on up it is me us we you them him her that this there here one look looking see found find live hosted ' +
+    'online available login log signup sign site page app portal website web help support pricing details info ' +
+    'anything everything something out off back'
+  ).split(' '),
+);
+
+/** Mail providers: "jsmith at gmail.com" is an address, "quotes at movers.com.au" may be a web site. */
+const MAILBOX_DOMAIN = pattern(
+  String.raw`(?:^|\.)(?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|icloud|me|mac|aol|proton|protonmail|` +
+    String.raw`bigpond|optusnet|iinet|tpg|internode|westnet|dodo|gmx|zoho|fastmail|yandex|mail)\.[a-z.]{2,12}$`,
+  'iu',
+);
+const SPELLED_DOT = pattern(String.raw`[([{<] ?dot|\bdot\b`, 'iu');
+const MAILBOX_LOCAL = pattern(String.raw`[._+\d]`, 'u');
+
+function email(match: string, ...args: unknown[]): string {
+  const { local, at, domain } = args.at(-1) as { local?: string; at?: string; domain?: string };
+  if (at?.toLowerCase() !== ' at ') return '[email]';
+  // A bare " at ": an address when the dots are written out, the name has a dot, a digit or `_`, or the
+  // domain is a mail provider's; after an ordinary word ("sign up at kartage.com") it is English.
+  if (NOT_A_MAILBOX.has(local!.toLowerCase())) return match;
+  return SPELLED_DOT.test(domain!) || MAILBOX_LOCAL.test(local!) || MAILBOX_DOMAIN.test(domain!) ? '[email]' : match;
+}
+
+const MONTH = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const DAY = String.raw`(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?`;
+/**
+ * A full date, day, month and year: 12/03/1985, 12-3-85, 12.03.1985, 1985-03-12, 12 March 1985, 12th of Mar
+ * 1985, March 12, 1985. Day and month alone ("30 June") and a year alone stay.
+ */
+const NUMERIC_DATE = pattern(
+  String.raw`(?<![${ALNUM}.,/-])(?:(\d{1,2})([/._ -])(\d{1,2})\2(\d{4}|\d{2})|((?:19|20)\d{2})([/._-])(\d{1,2})\6(\d{1,2}))(?![\p{N}])`,
+);
+const NAMED_DATE = pattern(
+  String.raw`(?<![${ALNUM}])(?:${DAY}(?: of)?[ /.-]{1,2}${MONTH}\.?,?[ /.-]{1,2}|${MONTH}\.?[ /.-]{1,2}${DAY},?[ ]?)` +
+    String.raw`(?:(?:19|20)\d{2}|'\d{2})(?![${ALNUM}])`,
+  'giu',
+);
+
+const dayMonth = (a: number, b: number) => a >= 1 && b >= 1 && ((a <= 31 && b <= 12) || (a <= 12 && b <= 31));
+function numericDate(match: string, ...g: (string | undefined)[]): string {
+  const [d1, sep, d2, year, isoYear, , month, day] = g;
+  if (isoYear) return dayMonth(Number(day), Number(month)) ? '[date]' : match;
+  // Two-digit years only with / or - (12/03/85): "2.1.13" is a version.
+  if (year!.length === 2 && sep !== '/' && sep !== '-') return match;
+  if (year!.length === 4 && (Number(year) < 1900 || Number(year) > 2099)) return match;
+  return dayMonth(Number(d1), Number(d2)) ? '[date]' : match;
+}
+
+const NUMBER_WORD = '(?:zero|oh|o|nought|nil|one|two|three|four|five|six|seven|eight|nine|double|triple)';
+const DIGIT_TOKEN = String.raw`(?:${NUMBER_WORD}(?![\p{L}])|\p{Nd}{1,4}(?!\p{Nd}))`;
+/** Digits spelled out, alone or mixed with digits: "zero four one two, three four five…". */
+const SPELLED_NUMBER = pattern(`(?<![${ALNUM}])${DIGIT_TOKEN}(?:[ ,./-]{1,3}${DIGIT_TOKEN}){2,23}`, 'giu');
+const NUMBER_WORDS = pattern(String.raw`(?<![\p{L}])${NUMBER_WORD}(?![\p{L}])`, 'giu');
+const DIGITS = pattern(String.raw`\p{Nd}`);
+
+/** How many digits a number word stands for: "double" and "triple" add one and two to the next. */
+const wordDigits = (word: string) => ({ double: 1, triple: 2 })[word.toLowerCase()] ?? 1;
+
+function spelledNumber(match: string): string {
+  const words = match.match(NUMBER_WORDS) ?? [];
+  if (words.length < 2) return match; // digits alone are the phone and number patterns' to judge
+  const digits = (match.match(DIGITS)?.length ?? 0) + words.reduce((n, w) => n + wordDigits(w), 0);
+  return digits >= 6 ? '[phone]' : match;
+}
+
+/** A digit, or the letter o written for a zero (`o412 345 678`) when no letter follows it. */
+const DIGIT = String.raw`(?:\p{Nd}|[oO](?![\p{L}]))`;
+/**
+ * A phone number (and any number written in groups): eight to twenty digits with up to three separators
+ * (space, `-`, `.`, `/`, `_`, a dash, brackets) or one comma between any two, optionally after `+` or `(`:
+ * 0412 345 678, 0412/345/678, 0412,345,678, +61 (0)412 345 678, (03) 9123 4567, 1300 527 824, +44 20 7946 0958.
+ */
+const PHONE = pattern(
+  String.raw`(?<![${ALNUM}])(?:\+ ?|\(\+?)?${DIGIT}(?:(?:[ ()./_\p{Pd}]{1,3}|,)?${DIGIT}){7,19}(?!\p{N})`,
+);
+/** Thousands grouped with commas (20,000,000 or $1,890,000.50): a figure, not a phone number. */
+const THOUSANDS = pattern(String.raw`^[1-9]\d{0,2}(?:,\d{3}){2,6}(?:\.\d{1,2})?$`, 'u');
+/** Years in a row (2024, 2025 and 2026 written 2024-2026 or 2025 2026). */
+const YEARS = pattern(String.raw`^(?:(?:19|20)\d{2}[ ,/\p{Pd}]{1,3}){1,4}(?:19|20)\d{2}$`, 'u');
+const LETTER_O = pattern('[oO]', 'g');
+
+function phone(match: string): string {
+  if (THOUSANDS.test(match) || YEARS.test(match)) return match;
+  const digits = match.match(DIGITS)?.length ?? 0;
+  // With o for zero, at least six real digits ("o o o o o o o o" is not a number).
+  return (match.match(LETTER_O) ? digits >= 6 : digits >= 8) ? '[phone]' : match;
+}
+
+/** An Australian 13 number (13 27 82, 13-27-82; 132782 is a long digit run anyway). */
+const THIRTEEN = pattern(String.raw`(?<![${ALNUM}])13(?:[ -]?\d{2}){2}(?![\p{N}])`);
+/** Six or more digits in a row (an account, order, card or reference number), up to 64 at a time. */
+const LONG_DIGITS = pattern(String.raw`\p{Nd}{6,64}`);
+/** A placeholder right after the same one (a very long digit run is replaced 64 digits at a time). */
+const REPEATED_NUMBER = pattern(String.raw`(?<=\[number\])\[number\]`, 'g');
+
+/**
+ * The text with the personal data a pattern can find replaced: links with a query string `[link]`, email
+ * addresses `[email]`, full dates `[date]`, phone numbers, digits spelled out and numbers of eight digits or
+ * more written in groups `[phone]`, six or more digits in a row `[number]`. Figures a visitor asks about stay
+ * ("$390", "2,000 moves", "10 devices", "30-day", "20,000,000"). Expects `normalise`d text.
+ */
+export function scrubPersonalData(text: string): string {
+  return replaceToWordEnd(text, LINK_WITH_QUERY, '[link]')
+    .replace(EMAIL, email)
+    .replace(NUMERIC_DATE, numericDate)
+    .replace(NAMED_DATE, '[date]')
+    .replace(SPELLED_NUMBER, spelledNumber)
+    .replace(PHONE, phone)
+    .replace(THIRTEEN, '[phone]')
+    .replace(LONG_DIGITS, '[number]')
+    .replace(REPEATED_NUMBER, '');
+}
+
+/** Each match of `re` and the rest of its word replaced by `placeholder` (a query string ends at a space). */
+function replaceToWordEnd(text: string, re: RegExp, placeholder: string): string {
+  let out = '';
+  let from = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const space = text.indexOf(' ', m.index);
+    const end = space < 0 ? text.length : space;
+    out += text.slice(from, m.index) + placeholder;
+    from = end;
+    re.lastIndex = end;
+  }
+  return out + text.slice(from);
+}
