@@ -10,6 +10,7 @@ import {
   createUnansweredRecorder,
   QUESTION_MAX_CHARS,
   questionKey,
+  reportable,
   scrubQuestion,
   UNANSWERED_TIMEOUT_MS,
 } from '../../src/core/ask/unanswered.ts';
@@ -136,6 +137,51 @@ describe('questionKey', () => {
     expect(key('call 0412 345 678')).toBe(key('Call +61 412 999 000.'));
     expect(key('call 0412 345 678')).toBe('call [phone]');
     expect(key('?!')).toBe('');
+  });
+});
+
+describe('reportable', () => {
+  it.each([
+    'do you integrate with xero?',
+    'is there a free trial? call me on [phone]',
+    'can i email [email] my quote?',
+    'how much is $1,890.50 a month for 25 trucks?',
+    'pricing for 2025-2026 and 2025 2026',
+    'do you support node.js?',
+    'can i upload an invoice.pdf',
+    'ok.so how much is growth',
+    'crm sms api',
+    'rhythm and strengths',
+    '是否支持离线使用',
+    'is the polka dot on it',
+    'very very good',
+  ])('lists %j', (text) => {
+    expect(reportable(text)).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['buy cheap pills at spam.xyz now', 'link'],
+    ['best deals spam dot com', 'link'],
+    ['best deals at spam[.]xyz', 'link'],
+    ['visit http://spam.example', 'link'],
+    ['www.spam.example for deals', 'link'],
+    ['shop.deals.example has it cheaper', 'link'],
+    ['cheap-meds.example/x great offer', 'link'],
+    ['[link] great offer', 'link'],
+    ['is kartage.com/pricing up to date?', 'link'],
+    ['my name is jo at spam.xyz', 'link'],
+    ['$$$ ### !!! 123', 'not language'],
+    ['1234 5678 [number]', 'not language'],
+    ['[phone]', 'not language'],
+    ['🚚🚚🚚', 'not language'],
+    ['a b c d e', 'not language'],
+    ['buy buy buy buy buy', 'not language'],
+    ['spam spam spam eggs spam spam', 'not language'],
+    ['asdfghjkl qwrty', 'not language'],
+    ['xkcd zzzzz', 'not language'],
+    ['bcdfgh pricing', 'not language'],
+  ])('keeps %j out of the report (%s)', (text, reason) => {
+    expect(reportable(text)).toEqual({ ok: false, reason });
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * @module What is kept of a question the assistant could not answer (src/core/ask/unanswered.ts): the text
  * normalised as a question is (zero-width and other invisible characters removed, NFKC), the personal data a
- * pattern can find replaced by a placeholder.
+ * pattern can find replaced by a placeholder, and the tests that keep a question out of the content team's
+ * report (a link, text that is not language).
  *
  * Every pattern is built by `pattern()` and listed in `SCRUB_PATTERNS`, and every quantifier in it is bounded:
  * a match attempt reads a bounded number of characters wherever it starts, so scrubbing is linear in the input
@@ -15,7 +16,7 @@ function pattern(source: string, flags = 'gu'): RegExp {
   registry.push(re);
   return re;
 }
-/** Every regular expression the scrub uses. */
+/** Every regular expression the scrub and the report's tests use. */
 export const SCRUB_PATTERNS: readonly RegExp[] = registry;
 
 /** The placeholders the scrub writes, `[email]` and the others. */
@@ -209,4 +210,69 @@ function replaceToWordEnd(text: string, re: RegExp, placeholder: string): string
     re.lastIndex = end;
   }
   return out + text.slice(from);
+}
+
+/** File types written like a host name's last label ("invoice.pdf", "node.js"): not a link. */
+const FILE_TYPES = 'js|ts|py|rb|md|txt|pdf|csv|xls|xlsx|doc|docx|jpg|jpeg|png|gif|json|xml|html|htm|zip|exe';
+/** Two-letter words that are also country domains: "ok.so how much" is a missing space, not a link. */
+const WORD_DOMAINS = 'so|in|it|is|to|me|my|no|us|be|do|by|as|at|am|an|or|if|of|on|go|he|we|hi|ok|up';
+/** Domains of three letters or more written after one dot with no path (common, spam-favoured, reserved). */
+const DOMAINS =
+  'com|net|org|edu|gov|info|biz|xyz|top|site|online|shop|store|app|dev|club|live|link|click|buzz|icu|vip|win|' +
+  'loan|loans|work|fun|tech|space|website|cloud|pro|mobi|name|asia|today|life|world|email|services|agency|' +
+  'digital|page|blog|news|media|group|company|solutions|network|host|ltd|inc|llc|global|zone|cash|money|deals|' +
+  'sale|shopping|market|review|download|stream|casino|bet|date|dating|party|example|test|invalid|localhost';
+const HOST = `(?<![${ALNUM}@.-])${LABEL}`;
+/**
+ * A link or host name in (lower-case, scrubbed) text: a `[link]`, a scheme, `www.`, a host name with a path
+ * (`x.co/a`) or with two dots or more (`app.kartage.com.au`), one with one dot and a country domain or a
+ * common one (`kartage.com`, `spam.xyz`; not "node.js" or "ok.so"), a hyphenated name and any domain
+ * (`best-movers.example`), or one written out (`spam dot com`, `spam[.]xyz`).
+ */
+const LINK = pattern(
+  [
+    String.raw`\[link\]|\b[a-z][a-z0-9+.-]{0,20}:\/\/|\bwww\.`,
+    String.raw`${HOST}(?:\.${LABEL}){0,8}\.\p{L}{2,24}\/`,
+    String.raw`${HOST}(?:\.${LABEL}){1,8}\.\p{L}{2,24}(?![${ALNUM}-])`,
+    String.raw`${HOST}\.(?!(?:${FILE_TYPES}|${WORD_DOMAINS})(?![\p{L}]))(?:\p{L}{2}|${DOMAINS})(?![${ALNUM}-])`,
+    String.raw`(?<![${ALNUM}@.-])[${ALNUM}]{1,30}(?:-[${ALNUM}]{1,30}){1,4}\.(?!(?:${FILE_TYPES})(?![\p{L}]))` +
+      String.raw`\p{L}{2,24}(?![${ALNUM}-])`,
+    String.raw`${HOST}(?: ?[([{] ?(?:\.|dot) ?[)\]}] ?| dot )(?!(?:${WORD_DOMAINS})(?![\p{L}]))` +
+      String.raw`(?:\p{L}{2}|${DOMAINS})(?![${ALNUM}-])`,
+  ].join('|'),
+  'iu',
+);
+/** Whether the text carries a link or a host name. */
+export const hasLink = (text: string): boolean => LINK.test(text);
+
+const WORDS = pattern(String.raw`[\p{L}\p{M}'’]{1,64}`);
+const APOSTROPHE = pattern("['’]");
+const LETTER = pattern(String.raw`\p{L}`);
+const VISIBLE = pattern(String.raw`\S`);
+const LATIN_WORD = pattern(`^[a-z'’]{1,64}$`, 'u');
+const VOWEL = pattern('[aeiouy]', 'u');
+const CONSONANT_RUN = pattern('[b-df-hj-np-tv-xz]{6}', 'u');
+const SAME_LETTER_RUN = pattern(String.raw`(\p{L})\1{3}`, 'u');
+
+/** A word no language has: no vowel in five letters or more, six consonants in a row, a letter four times. */
+function gibberish(word: string): boolean {
+  if (word.length > 30 || SAME_LETTER_RUN.test(word)) return true;
+  if (!LATIN_WORD.test(word)) return false; // another script: not judged letter by letter
+  return (word.length >= 5 && !VOWEL.test(word)) || CONSONANT_RUN.test(word);
+}
+
+/**
+ * Whether (lower-case, scrubbed) text reads as language: placeholders aside, at least a third of its visible
+ * characters are letters, it has a word of two letters or more, at most a third of its words are gibberish,
+ * and three words or more are not one or two words repeated.
+ */
+export function isLanguage(text: string): boolean {
+  const rest = text.replace(PLACEHOLDER, ' ');
+  const visible = rest.match(VISIBLE)?.length ?? 0;
+  const letters = rest.match(LETTER)?.length ?? 0;
+  if (!visible || letters * 3 < visible) return false;
+  const words = (rest.match(WORDS) ?? []).map((w) => w.replace(APOSTROPHE, ''));
+  if (!words.some((w) => w.length >= 2)) return false;
+  if (words.filter(gibberish).length * 3 > words.length) return false;
+  return words.length < 3 || new Set(words).size * 3 > words.length;
 }

@@ -6,6 +6,7 @@
  * - `scrubQuestion` removes what a pattern can find of personal data (src/core/ask/scrub.ts: links with a
  *   query string, emails, dates, phone numbers, long numbers), each replaced by a placeholder, collapses
  *   whitespace, lower-cases and caps the text at 200 characters.
+ * - `reportable` keeps out of the report a question with a link and one that is not language.
  * - `questionKey` is the normalised text the count is kept under (punctuation and accents dropped), so "How
  *   much is it?" and "how much is it" are one counter; the store keeps the first scrubbed form as the text.
  * - `createUnansweredRecorder` gives the operation a `(question) => void` that returns at once: the store
@@ -15,7 +16,7 @@
  */
 import { errorText } from '../error-text.ts';
 import type { Log, Store } from '../ports.ts';
-import { normalise, PLACEHOLDER, scrubPersonalData } from './scrub.ts';
+import { hasLink, isLanguage, normalise, PLACEHOLDER, scrubPersonalData } from './scrub.ts';
 
 /** The most distinct questions a store keeps; past it the least asked go. */
 export const UNANSWERED_LIMIT = 5_000;
@@ -61,6 +62,19 @@ export function questionKey(scrubbed: string): string {
     .replace(/['’‘`]/gu, '')
     .replace(/[^\p{L}\p{N}[\]]+/gu, ' ')
     .trim();
+}
+
+/** Why a counted question is left out of the report's list, if it is. */
+export type Reportable = { ok: true } | { ok: false; reason: 'link' | 'not language' };
+
+/**
+ * Whether a counted (scrubbed) question may be listed for the content team: not when it carries a link or a
+ * host name (spam's payload), or when it is not language (symbols, digits, one word repeated, no vowels).
+ */
+export function reportable(text: string): Reportable {
+  if (hasLink(text)) return { ok: false, reason: 'link' };
+  if (!isLanguage(text)) return { ok: false, reason: 'not language' };
+  return { ok: true };
 }
 
 /** Whether a key holds words beyond placeholders (a message that is only a phone number is not a question). */
