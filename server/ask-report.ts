@@ -4,8 +4,9 @@
  * (Upstash when its settings are present, else the SQLite file in KARTAGE_VAR_DIR), the same as the server.
  * The questions were scrubbed of personal data before they were stored, and are scrubbed again with today's
  * patterns as they are read (src/core/ask/unanswered.ts). Only reportable ones are listed: a question with a
- * link or host name or one that is not language is counted but not listed, and the table says how many were
- * left out and why. A store that cannot be read ends it with one line and exit code 1.
+ * link or host name, one that is not language, or one that may name a person or give an address is counted
+ * but not listed, and the table says how many were left out and why. A store that cannot be read ends it with
+ * one line and exit code 1.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -71,6 +72,7 @@ type Reason = Extract<Reportable, { ok: false }>['reason'];
 const REASONS: Record<Reason, [string, string]> = {
   link: ['carries a link or a host name', 'carry a link or a host name'],
   'not language': ['is not language', 'are not language'],
+  personal: ['may name a person or give an address', 'may name a person or give an address'],
 };
 
 /** The first `limit` reportable questions (scrubbed again), and how many of all were left out, by reason. */

@@ -1,9 +1,9 @@
 /**
  * The scrub of an unanswered question (src/core/ask/scrub.ts through `scrubQuestion`) as a table: each input
- * and what is kept of it, for every form of email, phone number, date and long number it promises to remove,
- * and the figures a visitor asks about that must stay readable. Then the shapes of its patterns (every
- * quantifier bounded, so a match attempt reads a bounded number of characters), and hostile 2,000-character
- * inputs of each kind.
+ * and what is kept of it, for every form of email, phone number, date, long number, street address and name
+ * it promises to remove, and the figures a visitor asks about that must stay readable. Then the shapes of its
+ * patterns (every quantifier bounded, so a match attempt reads a bounded number of characters), and hostile
+ * 2,000-character inputs of each kind.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +71,16 @@ const TABLE: [string, string][] = [
   ['order 123456', 'order [number]'],
   ['licence AB1234567', 'licence ab[number]'],
   [`ref ${'9'.repeat(309)} moves`, 'ref [number] moves'],
+  // Street addresses and names, where a cue shows them.
+  ['we are at 12 Smith Street, Richmond', 'we are at [address], richmond'],
+  ['Level 3, 88 Smith Street, Collingwood VIC 3066', '[address], collingwood vic 3066'],
+  ["Unit 4/12 O'Connell St", '[address]'],
+  ['deliver to 12 smith st', 'deliver to [address]'],
+  ['send it to PO Box 123', 'send it to [address]'],
+  ['My name is Jo Smith and I want a demo', 'my name is [name] and i want a demo'],
+  ['name: jo smith', 'name: [name]'],
+  ["I'm Jo from Acme Removals", "i'm [name] from acme removals"],
+  ['This is Jo Smith, can I get pricing?', 'this is [name], can i get pricing?'],
   // Links with a query string.
   ['see https://app.example.com/invoice?id=42&token=abc please', 'see [link] please'],
   ['kartage.com/demo?name=jo why', '[link] why'],
@@ -272,6 +282,7 @@ describe('hostile inputs of 2,000 characters', () => {
     ['a link with a long query', `https://x.com/?${hostile('t')}`, /ttt/],
     ['host names', hostile('a.b/'), null],
     ['street numbers', hostile('12 Smith '), null],
+    ['name cues', hostile("I'm Jo "), /jo/],
     ['compatibility characters', hostile('\ufdfa'), null],
     ['zero-width characters', hostile('4\u200b'), /\d{6}/],
   ] as const)('%s: at most 200 characters, nothing of what it promises to remove', (_, input, leak) => {

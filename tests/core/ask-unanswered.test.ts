@@ -180,8 +180,23 @@ describe('reportable', () => {
     ['asdfghjkl qwrty', 'not language'],
     ['xkcd zzzzz', 'not language'],
     ['bcdfgh pricing', 'not language'],
+    ['my name is [name] and i want a demo', 'personal'],
+    ["i'm [name] from acme removals", 'personal'],
+    ['we are at [address] richmond', 'personal'],
+    ['my address is near the station', 'personal'],
+    ['name is jo, call me', 'personal'],
+    ['i live at the end of the street', 'personal'],
+    ['deliver to 12 smith road', 'personal'],
+    ['send it to po box 5', 'personal'],
   ])('keeps %j out of the report (%s)', (text, reason) => {
     expect(reportable(text)).toEqual({ ok: false, reason });
+  });
+
+  it('what the scrub makes of a visitor who names themselves or an address is not listed', () => {
+    for (const q of ['My name is Jo Smith, is there a trial?', "Hi, I'm Jo Smith", 'We are at 12 Smith Street']) {
+      expect(reportable(scrubQuestion(q))).toEqual({ ok: false, reason: 'personal' });
+    }
+    expect(reportable(scrubQuestion("I'm looking for pricing for 10 trucks"))).toEqual({ ok: true });
   });
 });
 

@@ -145,13 +145,15 @@ describe('npm run ask:report lists only reportable questions', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kartage-ask-report-listed-'));
   const env = { KARTAGE_VAR_DIR: dir };
 
-  it('a link or text that is not language is counted but not listed, and said so', async () => {
+  it('a link, text that is not language, a name or an address is counted but not listed, and said so', async () => {
     let minute = 1;
     const { d, deferred, logs } = deps(env, () => T0 + minute++ * 60_000);
     const spam = 'Cheap moving quotes at best-movers.example, click now';
     await ask(d.recordUnanswered, deferred, [
       ...Array.from({ length: 5 }, () => spam),
       ...Array.from({ length: 4 }, () => 'zzzz qqqq xxxx'),
+      ...Array.from({ length: 3 }, () => 'My name is Jo Smith, do you do storage?'),
+      'We are at 12 Smith Street, do you cover Richmond?',
       'Is there a free trial?',
       'Do you integrate with Xero?',
     ]);
@@ -169,7 +171,8 @@ describe('npm run ask:report lists only reportable questions', () => {
     ]);
     expect(lines.slice(7)).toEqual([
       '',
-      'Not listed: 2 counted questions (1 carries a link or a host name, 1 is not language).',
+      'Not listed: 4 counted questions (1 carries a link or a host name, 1 is not language, ' +
+        '2 may name a person or give an address).',
     ]);
     expect(r.stdout).not.toMatch(/best-movers|zzzz|smith|0412|345/i);
     const json = JSON.parse((await report(env, '--json')).stdout) as { text: string }[];

@@ -2,7 +2,7 @@
  * @module What is kept of a question the assistant could not answer (src/core/ask/unanswered.ts): the text
  * normalised as a question is (zero-width and other invisible characters removed, NFKC), the personal data a
  * pattern can find replaced by a placeholder, and the tests that keep a question out of the content team's
- * report (a link, text that is not language).
+ * report (a link, text that is not language, a cue that it names a person or gives an address).
  *
  * Every pattern is built by `pattern()` and listed in `SCRUB_PATTERNS`, and every quantifier in it is bounded:
  * a match attempt reads a bounded number of characters wherever it starts, so scrubbing is linear in the input
@@ -20,7 +20,7 @@ function pattern(source: string, flags = 'gu'): RegExp {
 export const SCRUB_PATTERNS: readonly RegExp[] = registry;
 
 /** The placeholders the scrub writes, `[email]` and the others. */
-export const PLACEHOLDER = pattern(String.raw`\[(?:link|email|phone|number|date)\]`, 'g');
+export const PLACEHOLDER = pattern(String.raw`\[(?:link|email|phone|number|date|name|address)\]`, 'g');
 
 /** Characters that show nothing: format controls (zero-width space, joiners, bidi controls) and the ignorables. */
 const INVISIBLE = pattern(String.raw`[\p{Cf}\p{Default_Ignorable_Code_Point}]`);
@@ -179,11 +179,79 @@ const LONG_DIGITS = pattern(String.raw`\p{Nd}{6,64}`);
 /** A placeholder right after the same one (a very long digit run is replaced 64 digits at a time). */
 const REPEATED_NUMBER = pattern(String.raw`(?<=\[number\])\[number\]`, 'g');
 
+const STREET_WORDS = [
+  'street|road|avenue|drive|court|place|lane|crescent|parade|highway|terrace|boulevard|close|circuit|grove',
+  'esplanade|square|way',
+].join('|');
+/** Street types no one writes for anything else: a lower-case "12 smith st" is an address too. */
+const STREET_ABBREVIATIONS = 'st|rd|ave|dr|ct|pl|ln|cres|pde|hwy|tce|blvd|cl|cct|gr|esp|sq';
+/** Words no street name is made of ("10 trucks on the road"). */
+const NOT_STREET_NAME = String.raw`(?!(?:on|in|at|the|a|an|per|for|to|of|with|and|or|my|our|your|their|is|are|off|up|down)(?![\p{L}]))`;
+/** One to three words of a street's name, each followed by a space. */
+const STREET_NAME = String.raw`(?:${NOT_STREET_NAME}[\p{L}'’.-]{1,30} ){1,3}`;
+const ABBREVIATION = pattern(`^(?:${STREET_ABBREVIATIONS})$`, 'i');
+/**
+ * A street address: a number (4, 4a, 4/12, unit 4, 12-14), one to three words and a street type: 12 Smith
+ * Street, Unit 4/12 O'Connell St, 88 smith st. With a full word as the type ("road", "way") the words must be
+ * capitalised, so "10 trucks on the road" stays. Also a PO box, GPO box or locked bag.
+ */
+const ADDRESS = pattern(
+  String.raw`(?<![${ALNUM}])(?:(?:unit|apt|apartment|flat|suite|shop|level|lvl) ?\d{1,5}[a-z]?(?:,? |\/))?` +
+    String.raw`\d{1,5}[a-z]?(?:[/-]\d{1,5}[a-z]?)? (?<words>${STREET_NAME})` +
+    String.raw`(?<type>${STREET_WORDS}|${STREET_ABBREVIATIONS})\.?(?![\p{L}])` +
+    String.raw`|(?<![${ALNUM}])(?:g\.? ?p\.? ?o\.?|p\.? ?o\.?|post office|locked) ?(?:box|bag) ?\d{1,6}(?!\p{N})`,
+  'giu',
+);
+const CAPITALISED = pattern(String.raw`^\p{Lu}`, 'u');
+
+function address(match: string, ...args: unknown[]): string {
+  const { words, type } = args.at(-1) as { words?: string; type?: string };
+  if (type === undefined || ABBREVIATION.test(type)) return '[address]';
+  const capitalised = words!
+    .trim()
+    .split(' ')
+    .every((w) => CAPITALISED.test(w));
+  return capitalised ? '[address]' : match;
+}
+
+/** Words that end the name after a cue ("my name is Jo and I …"). */
+const NAME_STOP = `(?:and|from|at|with|of|i|im|i'm|but|here|is|my|we|our|the|a|an|to|for|in|on|do|can|how|what|are|was|will)`;
+const NAME_WORD = String.raw`(?!${NAME_STOP}(?![\p{L}]))[\p{L}'’.-]{1,30}`;
+/** "my name is Jo Smith", "name: jo", "I am called Jo": the one to three words after the cue, in any case. */
+const NAMED = pattern(
+  String.raw`(?<![\p{L}])(?<cue>my name(?:'s| is|s| ?:)|name ?:|i(?:'m| am) called) (?<name>${NAME_WORD}(?: ${NAME_WORD}){0,2})`,
+  'giu',
+);
+/** "I'm Jo Smith", "This is Jo": capitalised words after the cue, unless ordinary words ("I'm Looking for…"). */
+const INTRODUCED = pattern(
+  String.raw`(?<![\p{L}])(?<cue>[Ii]'m|[Ii] am|[Ii]m|[Tt]his is) (?<name>\p{Lu}[\p{L}'’-]{0,29}(?: \p{Lu}[\p{L}'’-]{0,29}){0,2})`,
+);
+/** Capitalised words after "I'm" or "This is" that are not a name (checked lower-case). */
+const NOT_A_NAME = new Set(
+  (
+    'a an the in on at so not just also here back new very really still already currently about after from with ' +
+    'looking interested wondering trying keen using running planning hoping considering comparing evaluating ' +
+    'thinking getting having unable able sure happy curious confused going ready working moving based located ' +
+    'calling writing asking switching setting struggling glad pleased frustrated unhappy stuck lost ok okay fine ' +
+    'owner manager director kartage xero myob quickbooks starter growth professional enterprise'
+  ).split(' '),
+);
+
+function introduced(match: string, ...args: unknown[]): string {
+  const { cue, name } = args.at(-1) as { cue: string; name: string };
+  const words = name.split(' ');
+  const end = words.findIndex((w) => NOT_A_NAME.has(w.toLowerCase()));
+  const kept = end < 0 ? words : words.slice(0, end);
+  if (!kept.length) return match;
+  return `${cue} [name]${match.slice(cue.length + 1 + kept.join(' ').length)}`;
+}
+
 /**
  * The text with the personal data a pattern can find replaced: links with a query string `[link]`, email
  * addresses `[email]`, full dates `[date]`, phone numbers, digits spelled out and numbers of eight digits or
- * more written in groups `[phone]`, six or more digits in a row `[number]`. Figures a visitor asks about stay
- * ("$390", "2,000 moves", "10 devices", "30-day", "20,000,000"). Expects `normalise`d text.
+ * more written in groups `[phone]`, six or more digits in a row `[number]`, street addresses and PO boxes
+ * `[address]`, and a name after "my name is" or "I'm" `[name]`. Figures a visitor asks about stay ("$390",
+ * "2,000 moves", "10 devices", "30-day", "20,000,000"). Expects `normalise`d text.
  */
 export function scrubPersonalData(text: string): string {
   return replaceToWordEnd(text, LINK_WITH_QUERY, '[link]')
@@ -194,7 +262,13 @@ export function scrubPersonalData(text: string): string {
     .replace(PHONE, phone)
     .replace(THIRTEEN, '[phone]')
     .replace(LONG_DIGITS, '[number]')
-    .replace(REPEATED_NUMBER, '');
+    .replace(REPEATED_NUMBER, '')
+    .replace(ADDRESS, address)
+    .replace(NAMED, (match, ...args) => {
+      const { cue } = args.at(-1) as { cue: string };
+      return `${match.slice(0, cue.length)} [name]`;
+    })
+    .replace(INTRODUCED, introduced);
 }
 
 /** Each match of `re` and the rest of its word replaced by `placeholder` (a query string ends at a space). */
@@ -244,6 +318,20 @@ const LINK = pattern(
 );
 /** Whether the text carries a link or a host name. */
 export const hasLink = (text: string): boolean => LINK.test(text);
+
+/**
+ * A cue that the text names a person or gives an address, read in lower case: a `[name]` or `[address]` the
+ * scrub wrote, "my name", "name is", "I am called", "my address", "I live at", a PO box, or a number, words
+ * and a street type ("12 smith road") that the scrub kept because it was not capitalised.
+ */
+const PERSONAL_CUE = pattern(
+  String.raw`\[(?:name|address)\]|(?<![\p{L}])(?:my name|name(?:'s| is| ?:)|i(?:'m| am) called|my (?:home |street )?address|` +
+    String.raw`address(?: is| ?:)|i live (?:at|on)|p\.? ?o\.? box)(?![\p{L}])|` +
+    String.raw`(?<![${ALNUM}])\d{1,5}[a-z]?(?:[/-]\d{1,5}[a-z]?)? ${STREET_NAME}(?:${STREET_WORDS})(?![\p{L}])`,
+  'iu',
+);
+/** Whether the text looks like it names a person or gives a street address. */
+export const hasPersonalCue = (text: string): boolean => PERSONAL_CUE.test(text);
 
 const WORDS = pattern(String.raw`[\p{L}\p{M}'’]{1,64}`);
 const APOSTROPHE = pattern("['’]");

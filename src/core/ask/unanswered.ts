@@ -4,9 +4,10 @@
  * kept: no address, no conversation, nothing else about the visitor.
  *
  * - `scrubQuestion` removes what a pattern can find of personal data (src/core/ask/scrub.ts: links with a
- *   query string, emails, dates, phone numbers, long numbers), each replaced by a placeholder, collapses
- *   whitespace, lower-cases and caps the text at 200 characters.
- * - `reportable` keeps out of the report a question with a link and one that is not language.
+ *   query string, emails, dates, phone numbers, long numbers; names and street addresses only after a cue),
+ *   each replaced by a placeholder, collapses whitespace, lower-cases and caps the text at 200 characters.
+ * - `reportable` keeps out of the report a question with a link, one that is not language, and one with a
+ *   cue that it names a person or gives an address (no pattern removes those reliably).
  * - `questionKey` is the normalised text the count is kept under (punctuation and accents dropped), so "How
  *   much is it?" and "how much is it" are one counter; the store keeps the first scrubbed form as the text.
  * - `createUnansweredRecorder` gives the operation a `(question) => void` that returns at once: the store
@@ -16,7 +17,7 @@
  */
 import { errorText } from '../error-text.ts';
 import type { Log, Store } from '../ports.ts';
-import { hasLink, isLanguage, normalise, PLACEHOLDER, scrubPersonalData } from './scrub.ts';
+import { hasLink, hasPersonalCue, isLanguage, normalise, PLACEHOLDER, scrubPersonalData } from './scrub.ts';
 
 /** The most distinct questions a store keeps; past it the least asked go. */
 export const UNANSWERED_LIMIT = 5_000;
@@ -39,8 +40,10 @@ function cut(text: string): string {
 /**
  * The question with personal data removed (src/core/ask/scrub.ts): normalised as a question is (invisible
  * characters removed, NFKC, one space per run), links with a query string, emails, full dates, phone numbers
- * (digits, letter o for zero, spelled out) and long numbers replaced by `[link]`, `[email]`, `[date]`,
- * `[phone]`, `[number]`; lower case; at most `QUESTION_MAX_CHARS` characters. Never throws on a string.
+ * (digits, letter o for zero, spelled out), long numbers, street addresses and a name after "my name is" or
+ * "I'm" replaced by `[link]`, `[email]`, `[date]`, `[phone]`, `[number]`, `[address]`, `[name]`; lower case;
+ * at most `QUESTION_MAX_CHARS` characters. Names and addresses are found only where a cue shows them, so
+ * `reportable` keeps questions with such a cue out of the report. Never throws on a string.
  */
 export function scrubQuestion(question: string): string {
   // The raw text is bounded before normalising (NFKC may lengthen it); the cut below is at a word.
@@ -65,14 +68,16 @@ export function questionKey(scrubbed: string): string {
 }
 
 /** Why a counted question is left out of the report's list, if it is. */
-export type Reportable = { ok: true } | { ok: false; reason: 'link' | 'not language' };
+export type Reportable = { ok: true } | { ok: false; reason: 'link' | 'not language' | 'personal' };
 
 /**
  * Whether a counted (scrubbed) question may be listed for the content team: not when it carries a link or a
- * host name (spam's payload), or when it is not language (symbols, digits, one word repeated, no vowels).
+ * host name (spam's payload), when it is not language (symbols, digits, one word repeated, no vowels), or
+ * when a cue shows it may name a person or give a street address (which no pattern removes reliably).
  */
 export function reportable(text: string): Reportable {
   if (hasLink(text)) return { ok: false, reason: 'link' };
+  if (hasPersonalCue(text)) return { ok: false, reason: 'personal' };
   if (!isLanguage(text)) return { ok: false, reason: 'not language' };
   return { ok: true };
 }
