@@ -2,14 +2,17 @@
  * `npm run ask:report [-- --limit N] [-- --json]`: the questions the site's assistant could not answer, most
  * asked first, with how often and when last (top 50 by default), read from the store the configuration names
  * (Upstash when its settings are present, else the SQLite file in KARTAGE_VAR_DIR), the same as the server.
- * The questions were scrubbed of emails, phone numbers, links with a query and long numbers before they were
- * stored (src/core/ask/unanswered.ts). A store that cannot be read ends it with one line and exit code 1.
+ * The questions were scrubbed of personal data before they were stored, and are scrubbed again with today's
+ * patterns as they are read (src/core/ask/unanswered.ts). Only reportable ones are listed: a question with a
+ * link or host name, one that is not language, or one that may name a person or give an address is counted
+ * but not listed, and the table says how many were left out and why. A store that cannot be read ends it with
+ * one line and exit code 1.
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/adapters/config.ts';
 import { createStore } from '../src/adapters/deps.ts';
-import { UNANSWERED_LIMIT } from '../src/core/ask/unanswered.ts';
+import { type Reportable, reportable, scrubQuestion, UNANSWERED_LIMIT } from '../src/core/ask/unanswered.ts';
 import type { UnansweredQuestion } from '../src/core/ports.ts';
 
 const USAGE = `usage: npm run ask:report [-- --limit N] [-- --json]   (N from 1 to ${UNANSWERED_LIMIT}, default 50)`;
@@ -65,6 +68,34 @@ function table(rows: UnansweredQuestion[]): string {
   return `${[head, rule, ...lines].join('\n')}\n`;
 }
 
+type Reason = Extract<Reportable, { ok: false }>['reason'];
+const REASONS: Record<Reason, [string, string]> = {
+  link: ['carries a link or a host name', 'carry a link or a host name'],
+  'not language': ['is not language', 'are not language'],
+  personal: ['may name a person or give an address', 'may name a person or give an address'],
+};
+
+/** The first `limit` reportable questions (scrubbed again), and how many of all were left out, by reason. */
+function listable(rows: UnansweredQuestion[], limit: number) {
+  const shown: UnansweredQuestion[] = [];
+  const hidden = new Map<Reason, number>();
+  for (const row of rows) {
+    const text = scrubQuestion(row.text);
+    const verdict = reportable(text);
+    if (!verdict.ok) hidden.set(verdict.reason, (hidden.get(verdict.reason) ?? 0) + 1);
+    else if (shown.length < limit) shown.push({ ...row, text });
+  }
+  return { shown, hidden };
+}
+
+/** "Not listed: 3 counted questions (2 carry a link or a host name, 1 is not language)." */
+function notListed(hidden: Map<Reason, number>): string {
+  const total = [...hidden.values()].reduce((a, b) => a + b, 0);
+  if (!total) return '';
+  const parts = [...hidden].map(([reason, n]) => `${n} ${REASONS[reason][n === 1 ? 0 : 1]}`);
+  return `\nNot listed: ${total} counted question${total === 1 ? '' : 's'} (${parts.join(', ')}).\n`;
+}
+
 async function main(): Promise<void> {
   const opts = options(process.argv.slice(2));
   if (opts.help) {
@@ -82,12 +113,13 @@ async function main(): Promise<void> {
   try {
     const store = createStore(config.store);
     where = store.describe();
-    rows = await store.topQuestions(opts.limit);
+    rows = await store.topQuestions(UNANSWERED_LIMIT);
   } catch (e) {
     throw new Refusal(`cannot read the unanswered questions from ${where}: ${oneLine(e)}`, 1);
   }
+  const { shown, hidden } = listable(rows, opts.limit);
   if (opts.json) {
-    const out = rows.map((r) => ({ count: r.count, lastAsked: new Date(r.lastAsked).toISOString(), text: r.text }));
+    const out = shown.map((r) => ({ count: r.count, lastAsked: new Date(r.lastAsked).toISOString(), text: r.text }));
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return;
   }
@@ -95,9 +127,14 @@ async function main(): Promise<void> {
     process.stdout.write(`No unanswered questions counted yet (${where}).\n`);
     return;
   }
+  if (!shown.length) {
+    process.stdout.write(`No unanswered questions to list (${where}).\n${notListed(hidden)}`);
+    return;
+  }
   process.stdout.write(
-    `The ${rows.length} most asked questions the assistant could not answer (${where}; ` +
-      `at most ${UNANSWERED_LIMIT.toLocaleString('en-AU')} kept, the least asked go first):\n\n${table(rows)}`,
+    `The ${shown.length} most asked questions the assistant could not answer (${where}; ` +
+      `at most ${UNANSWERED_LIMIT.toLocaleString('en-AU')} kept, the least asked go first):\n\n${table(shown)}` +
+      notListed(hidden),
   );
 }
 

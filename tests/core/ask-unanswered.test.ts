@@ -10,6 +10,7 @@ import {
   createUnansweredRecorder,
   QUESTION_MAX_CHARS,
   questionKey,
+  reportable,
   scrubQuestion,
   UNANSWERED_TIMEOUT_MS,
 } from '../../src/core/ask/unanswered.ts';
@@ -80,7 +81,6 @@ describe('scrubQuestion', () => {
   it.each([
     ['How much is $1,890.50 a month for 25 trucks?', 'how much is $1,890.50 a month for 25 trucks?'],
     ['Do you cover postcode 3000 or 2000?', 'do you cover postcode 3000 or 2000?'],
-    ['what changed since 2026-11-23 or 23.11.2026', 'what changed since 2026-11-23 or 23.11.2026'],
     ['pricing for 2025-2026 and 2025 2026', 'pricing for 2025-2026 and 2025 2026'],
     ['12345 items', '12345 items'],
     ['Version 2.1.3?', 'version 2.1.3?'],
@@ -88,8 +88,12 @@ describe('scrubQuestion', () => {
     expect(scrubQuestion(q)).toBe(out);
   });
 
-  it('collapses whitespace (tabs, newlines, zero-width and no-break spaces) and lower-cases', () => {
-    expect(scrubQuestion('  Do\tYou\n\nSUPPORT\u00a0Xero\u200b?  ')).toBe('do you support xero ?');
+  it('full dates go (a date of birth is one): the day, month and year', () => {
+    expect(scrubQuestion('what changed since 2026-11-23 or 23.11.2026')).toBe('what changed since [date] or [date]');
+  });
+
+  it('collapses whitespace (tabs, newlines, no-break spaces), removes zero-width characters, lower-cases', () => {
+    expect(scrubQuestion('  Do\tYou\n\nSUPPORT\u00a0Xero\u200b?  ')).toBe('do you support xero?');
     expect(scrubQuestion('DOES  IT   WORK')).toBe('does it work');
   });
 
@@ -99,15 +103,6 @@ describe('scrubQuestion', () => {
     expect(Array.from(emoji)).toHaveLength(QUESTION_MAX_CHARS);
     expect(emoji.isWellFormed()).toBe(true);
     expect(Array.from(scrubQuestion(`${'word '.repeat(100)}call 0412 345 678`)).length).toBeLessThanOrEqual(200);
-  });
-
-  it('a very long input is read up to a word, and no piece of a number cut in two survives', () => {
-    // A long link shrinks to [link], so what stood near the cut (2,000 characters in) comes within the 200 kept.
-    const before = ' call 0412 34';
-    const link = (n: number) => `https://x.com/?t=${'y'.repeat(n - 17)}`;
-    const cutInside = `${link(2_000 - before.length)}${before}5 678 now`;
-    expect(scrubQuestion(cutInside)).toBe('[link] call');
-    expect(scrubQuestion(`${link(1_900)}${before}5 678 now`)).toBe('[link] call [phone] now');
   });
 
   it('never throws, keeps at most 200 characters, and leaves no 6-digit run or address (property)', () => {
@@ -142,6 +137,66 @@ describe('questionKey', () => {
     expect(key('call 0412 345 678')).toBe(key('Call +61 412 999 000.'));
     expect(key('call 0412 345 678')).toBe('call [phone]');
     expect(key('?!')).toBe('');
+  });
+});
+
+describe('reportable', () => {
+  it.each([
+    'do you integrate with xero?',
+    'is there a free trial? call me on [phone]',
+    'can i email [email] my quote?',
+    'how much is $1,890.50 a month for 25 trucks?',
+    'pricing for 2025-2026 and 2025 2026',
+    'do you support node.js?',
+    'can i upload an invoice.pdf',
+    'ok.so how much is growth',
+    'crm sms api',
+    'rhythm and strengths',
+    '是否支持离线使用',
+    'is the polka dot on it',
+    'very very good',
+  ])('lists %j', (text) => {
+    expect(reportable(text)).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['buy cheap pills at spam.xyz now', 'link'],
+    ['best deals spam dot com', 'link'],
+    ['best deals at spam[.]xyz', 'link'],
+    ['visit http://spam.example', 'link'],
+    ['www.spam.example for deals', 'link'],
+    ['shop.deals.example has it cheaper', 'link'],
+    ['cheap-meds.example/x great offer', 'link'],
+    ['[link] great offer', 'link'],
+    ['is kartage.com/pricing up to date?', 'link'],
+    ['my name is jo at spam.xyz', 'link'],
+    ['$$$ ### !!! 123', 'not language'],
+    ['1234 5678 [number]', 'not language'],
+    ['[phone]', 'not language'],
+    ['🚚🚚🚚', 'not language'],
+    ['a b c d e', 'not language'],
+    ['buy buy buy buy buy', 'not language'],
+    ['spam spam spam eggs spam spam', 'not language'],
+    ['asdfghjkl qwrty', 'not language'],
+    ['xkcd zzzzz', 'not language'],
+    ['bcdfgh pricing', 'not language'],
+    ['my name is [name] and i want a demo', 'personal'],
+    ["i'm [name] from acme removals", 'personal'],
+    ['we are at [address] richmond', 'personal'],
+    ['my address is near the station', 'personal'],
+    ['name is jo, call me', 'personal'],
+    ['i live at the end of the street', 'personal'],
+    ['deliver to 12 smith road', 'personal'],
+    ['send it to po box 5', 'personal'],
+  ])('keeps %j out of the report (%s)', (text, reason) => {
+    expect(reportable(text)).toEqual({ ok: false, reason });
+  });
+
+  it('what the scrub makes of a visitor who names themselves or an address is not listed', () => {
+    for (const q of ['My name is Jo Smith, is there a trial?', "Hi, I'm Jo Smith", 'We are at 12 Smith Street']) {
+      expect(reportable(scrubQuestion(q))).toEqual({ ok: false, reason: 'personal' });
+    }
+    expect(reportable(scrubQuestion("I'm looking for pricing for 10 trucks"))).toEqual({ ok: true });
   });
 });
 

@@ -141,6 +141,45 @@ describe('npm run ask:report over the embedded store', () => {
   });
 });
 
+describe('npm run ask:report lists only reportable questions', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kartage-ask-report-listed-'));
+  const env = { KARTAGE_VAR_DIR: dir };
+
+  it('a link, text that is not language, a name or an address is counted but not listed, and said so', async () => {
+    let minute = 1;
+    const { d, deferred, logs } = deps(env, () => T0 + minute++ * 60_000);
+    const spam = 'Cheap moving quotes at best-movers.example, click now';
+    await ask(d.recordUnanswered, deferred, [
+      ...Array.from({ length: 5 }, () => spam),
+      ...Array.from({ length: 4 }, () => 'zzzz qqqq xxxx'),
+      ...Array.from({ length: 3 }, () => 'My name is Jo Smith, do you do storage?'),
+      'We are at 12 Smith Street, do you cover Richmond?',
+      'Is there a free trial?',
+      'Do you integrate with Xero?',
+    ]);
+    // A row counted by an older scrub is scrubbed again as it is read.
+    await d.store.countQuestion('call me on 0412/345/678 about myob', 'call me on 0412/345/678 about myob', T0);
+    expect(logs).toEqual([]);
+    const r = await report(env);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^The 3 most asked questions the assistant could not answer /);
+    expect(lines.slice(4, 7).map((l) => l.replace(/^.{5} {2}.{16} {2}/, ''))).toEqual([
+      'do you integrate with xero?',
+      'is there a free trial?',
+      'call me on [phone] about myob',
+    ]);
+    expect(lines.slice(7)).toEqual([
+      '',
+      'Not listed: 4 counted questions (1 carries a link or a host name, 1 is not language, ' +
+        '2 may name a person or give an address).',
+    ]);
+    expect(r.stdout).not.toMatch(/best-movers|zzzz|smith|0412|345/i);
+    const json = JSON.parse((await report(env, '--json')).stdout) as { text: string }[];
+    expect(json.map((q) => q.text)).toEqual(lines.slice(4, 7).map((l) => l.replace(/^.{5} {2}.{16} {2}/, '')));
+  });
+});
+
 describe('the report with the store down', () => {
   it('unreachable (refused): counting neither throws nor delays and is logged once; the report exits 1', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;

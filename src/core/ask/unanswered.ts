@@ -3,9 +3,11 @@
  * scrubbed of personal data and counted in the store, off the answer's path. Nothing but the scrubbed text is
  * kept: no address, no conversation, nothing else about the visitor.
  *
- * - `scrubQuestion` removes links with a query string, email addresses, phone numbers (Australian and
- *   international forms) and long digit runs, each replaced by a placeholder (`[link]`, `[email]`, `[phone]`,
- *   `[number]`), collapses whitespace, lower-cases and caps the text at 200 characters.
+ * - `scrubQuestion` removes what a pattern can find of personal data (src/core/ask/scrub.ts: links with a
+ *   query string, emails, dates, phone numbers, long numbers; names and street addresses only after a cue),
+ *   each replaced by a placeholder, collapses whitespace, lower-cases and caps the text at 200 characters.
+ * - `reportable` keeps out of the report a question with a link, one that is not language, and one with a
+ *   cue that it names a person or gives an address (no pattern removes those reliably).
  * - `questionKey` is the normalised text the count is kept under (punctuation and accents dropped), so "How
  *   much is it?" and "how much is it" are one counter; the store keeps the first scrubbed form as the text.
  * - `createUnansweredRecorder` gives the operation a `(question) => void` that returns at once: the store
@@ -15,6 +17,7 @@
  */
 import { errorText } from '../error-text.ts';
 import type { Log, Store } from '../ports.ts';
+import { hasLink, hasPersonalCue, isLanguage, normalise, PLACEHOLDER, scrubPersonalData } from './scrub.ts';
 
 /** The most distinct questions a store keeps; past it the least asked go. */
 export const UNANSWERED_LIMIT = 5_000;
@@ -22,63 +25,31 @@ export const UNANSWERED_LIMIT = 5_000;
 export const QUESTION_MAX_CHARS = 200;
 /** How long the store write may take before it is given up (it is never awaited by the answer). */
 export const UNANSWERED_TIMEOUT_MS = 300;
-/** Input past this many characters (after whitespace is collapsed) is not read: the cap above keeps less. */
+/** Input past this many characters (after normalising) is not read: the cap above keeps less. */
 const SCRUB_INPUT_CHARS = 2_000;
+/** Words dropped before a cut: any number, date, address or email written over several words cut in two. */
+const CUT_WORDS = 12;
 
-/** Every kind of white space, control character and invisible separator: one space each run. */
-const SPACE = /[\s\p{Cc}\p{Z}\u180e\u200b-\u200d\u2060\ufeff]+/gu;
-
-/**
- * A link with a query string: a scheme (`https://…`) or a host name (`www.x.com`, `x.com.au/path`) followed
- * by `?` and something. A link without a query stays (it names a page, not a person). A host name is not
- * read out of the middle of an email address.
- */
-const LINK_WITH_QUERY =
-  /(?:\b[a-z][a-z0-9+.-]{0,20}:\/\/[^\s?]*|(?<![\p{L}\p{N}!#$%&'*+/=?^_\x60{|}~.@-])(?:[\p{L}\p{N}-]{1,63}\.){1,10}[a-z]{2,24}(?::\d{1,5})?(?:\/[^\s?]*)?)\?\S+/giu;
-
-/** `@`, or `(at)` / `[at]`, optionally spaced. */
-const AT = String.raw`(?:@|\s?[([]at[)\]]\s?)`;
-/** `.`, or `(dot)` / `[dot]`, optionally spaced. */
-const DOT = String.raw`(?:\.|\s?[([]dot[)\]]\s?)`;
-/** An email address, plain or written out (`jo (at) example (dot) com`); quantifiers bounded (linear time). */
-const EMAIL = new RegExp(
-  String.raw`[\p{L}\p{N}!#$%&'*+/=?^_\x60{|}~.-]{1,64}${AT}[\p{L}\p{N}-]{1,63}(?:${DOT}[\p{L}\p{N}-]{1,63}){1,8}`,
-  'giu',
-);
+/** The first `SCRUB_INPUT_CHARS` of the text at a word, less the last `CUT_WORDS` words (no part of one cut). */
+function cut(text: string): string {
+  let end = Math.max(text.lastIndexOf(' ', SCRUB_INPUT_CHARS), 0);
+  for (let i = 0; i < CUT_WORDS && end > 0; i++) end = Math.max(text.lastIndexOf(' ', end - 1), 0);
+  return text.slice(0, end);
+}
 
 /**
- * A phone number: eight or more digits with at most three separators (space, `-`, `.`, brackets) between
- * any two, optionally after `+` or `(`: 0412 345 678, +61 412 345 678, +61 (0)412 345 678, (03) 9123 4567,
- * 1300 527 824, +1 (555) 123-4567, +44 20 7946 0958.
- */
-const PHONE = /(?<![\p{L}\p{N}])(?:\+ ?|\(\+?)?\p{Nd}(?:[ ().-]{0,3}\p{Nd}){7,}(?!\p{N})/gu;
-/** Eight digits that are a date (2026-11-23, 23.11.2026) or two years (2025-2026): not a phone number. */
-const NOT_A_PHONE = /^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[.-]\d{1,2}[.-]\d{4}|(?:19|20)\d{2}[ -]{1,3}(?:19|20)\d{2})$/;
-/** Six or more digits in a row (an account, order or card number). */
-const LONG_DIGITS = /\p{Nd}{6,}/gu;
-
-/**
- * The question with personal data removed: links with a query string, emails, phone numbers and long digit
- * runs replaced by `[link]`, `[email]`, `[phone]`, `[number]`; whitespace collapsed; lower case; at most
- * `QUESTION_MAX_CHARS` characters. Never throws on a string.
+ * The question with personal data removed (src/core/ask/scrub.ts): normalised as a question is (invisible
+ * characters removed, NFKC, one space per run), links with a query string, emails, full dates, phone numbers
+ * (digits, letter o for zero, spelled out), long numbers, street addresses and a name after "my name is" or
+ * "I'm" replaced by `[link]`, `[email]`, `[date]`, `[phone]`, `[number]`, `[address]`, `[name]`; lower case;
+ * at most `QUESTION_MAX_CHARS` characters. Names and addresses are found only where a cue shows them, so
+ * `reportable` keeps questions with such a cue out of the report. Never throws on a string.
  */
 export function scrubQuestion(question: string): string {
-  let text = String(question).normalize('NFKC').replace(SPACE, ' ').trim();
-  if (text.length > SCRUB_INPUT_CHARS) {
-    // Cut at a word, and drop the digits before the cut too: no piece of a number cut in two survives.
-    text = text
-      .slice(0, SCRUB_INPUT_CHARS)
-      .replace(/\S*$/u, '')
-      .replace(/[\s\p{Nd}().+-]*$/u, '');
-  }
-  text = text
-    .replace(LINK_WITH_QUERY, '[link]')
-    .replace(EMAIL, '[email]')
-    .replace(PHONE, (m) => (NOT_A_PHONE.test(m) ? m : '[phone]'))
-    .replace(LONG_DIGITS, '[number]')
-    .replace(/ {2,}/g, ' ')
-    .trim()
-    .toLowerCase();
+  // The raw text is bounded before normalising (NFKC may lengthen it); the cut below is at a word.
+  let text = normalise(String(question).slice(0, SCRUB_INPUT_CHARS * 4));
+  if (text.length > SCRUB_INPUT_CHARS) text = cut(text);
+  text = scrubPersonalData(text).trim().toLowerCase();
   const chars = Array.from(text);
   return chars.length > QUESTION_MAX_CHARS ? chars.slice(0, QUESTION_MAX_CHARS).join('').trimEnd() : text;
 }
@@ -96,8 +67,23 @@ export function questionKey(scrubbed: string): string {
     .trim();
 }
 
+/** Why a counted question is left out of the report's list, if it is. */
+export type Reportable = { ok: true } | { ok: false; reason: 'link' | 'not language' | 'personal' };
+
+/**
+ * Whether a counted (scrubbed) question may be listed for the content team: not when it carries a link or a
+ * host name (spam's payload), when it is not language (symbols, digits, one word repeated, no vowels), or
+ * when a cue shows it may name a person or give a street address (which no pattern removes reliably).
+ */
+export function reportable(text: string): Reportable {
+  if (hasLink(text)) return { ok: false, reason: 'link' };
+  if (hasPersonalCue(text)) return { ok: false, reason: 'personal' };
+  if (!isLanguage(text)) return { ok: false, reason: 'not language' };
+  return { ok: true };
+}
+
 /** Whether a key holds words beyond placeholders (a message that is only a phone number is not a question). */
-const isQuestion = (key: string) => /\p{L}/u.test(key.replace(/\[(?:link|email|phone|number)\]/g, ''));
+const isQuestion = (key: string) => /\p{L}/u.test(key.replace(PLACEHOLDER, ''));
 
 export interface UnansweredRecorderDeps {
   store: Pick<Store, 'countQuestion'>;
