@@ -3,6 +3,7 @@
  * sessionStorage (nothing server-side), the earlier turns a question carries, and the conversation written into
  * a lead's `message` so sales never asks the visitor to repeat it. No DOM, so it is tested in node.
  */
+import { withoutInvisible } from '../../contract/lead-values.ts';
 
 export type Role = 'answer' | 'related';
 export type Intent = 'demo' | 'contact' | 'callback' | 'message';
@@ -118,10 +119,10 @@ const cut = (s: string, max: number) => (chars(s) <= max ? s : `${[...s].slice(0
  * (with a line saying how many), and the visitor's own words are cut only when they alone do not fit.
  */
 export function leadMessage(own: string, turns: readonly Turn[], max = MESSAGE_MAX): string {
-  const mine = cut(own.trim(), max);
+  const mine = cut(withoutInvisible(own).trim(), max);
   const entries = turns.map((t) => {
     const cited = t.sources.filter((s) => s.role === 'answer');
-    const lines = [`- ${t.question.replace(/\s+/g, ' ').trim()}`];
+    const lines = [`- ${withoutInvisible(t.question).replace(/\s+/g, ' ').trim()}`];
     if (!t.answered) lines.push('  (the website had no answer)');
     for (const s of cited) lines.push(`  ${sourceName(s)} (${sectionUrl(s.url)})`);
     return lines.join('\n');
