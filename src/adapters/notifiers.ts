@@ -2,12 +2,13 @@
  * @module Sales notification: a Slack-compatible incoming webhook in production, a log line locally. Two
  * kinds: a new lead, and a lead that could not be delivered to the CRM (refused for good, or still failing
  * past the retry bound), with the reason and the CRM's answer, so a person can act the same day.
- * Everything the visitor typed is escaped: the fallback `text` has `&`, `<`, `>` escaped (Slack's rule,
- * which also stops `<!channel>`-style mentions and links) and `@` defused; the blocks carry the visitor's
+ * Everything the visitor typed is made plain: in the fallback `text` (Slack's mrkdwn) it is escaped, its
+ * formatting marks removed and its links and mentions broken (escapeSlack); the blocks carry the visitor's
  * words as `plain_text`, which Slack never formats or links. Texts are cut by code points (never inside a
  * surrogate pair) and the message is sent whole, split across as many sections as Slack's bound on one
  * section's text (3,000 characters) needs.
  */
+import { CONTROL_PATTERN, withoutInvisible } from '../contract/lead-values.ts';
 import type { DeadLetterReason, LeadRecord, Log, Notifier } from '../core/ports.ts';
 
 /** Why a lead is not in the CRM, as the flush tells the notifier. */
@@ -17,9 +18,25 @@ export type Undelivered = DeadLetterReason & { attempts: number };
 export const UNDELIVERED_TITLE = 'A lead could not be delivered to the CRM';
 import { postWithin } from './fetch-timeout.ts';
 
-/** Escapes text for Slack's mrkdwn `text` (and Mattermost's markdown mentions). */
+const CONTROLS = new RegExp(CONTROL_PATTERN.source, 'g');
+
+/**
+ * Visitor text for Slack's mrkdwn `text` (what a push notification shows), plain and linkless: `&`, `<` and
+ * `>` escaped (Slack's documented rule, which also stops `<url|label>` and `<!channel>`); the marks Slack has
+ * no escape for (`*`, `_`, `~`, backtick) removed; `@` and `#` followed by a zero-width space, so no mention
+ * or channel link forms; `://` and a dot between letters or digits bracketed (`https[:]//acme[.]com`), so
+ * no URL or host name is autolinked; control, text-direction and zero-width characters taken out.
+ */
 export function escapeSlack(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b');
+  return withoutInvisible(s)
+    .replace(CONTROLS, ' ')
+    .replace(/[*_~`]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/:\/\//g, '[:]//')
+    .replace(/(?<=[\p{L}\p{N}])[.\u2024\u3002\uff0e\uff61](?=[\p{L}\p{N}])/gu, '[.]')
+    .replace(/[@#]/g, '$&\u200b');
 }
 
 /** Slack's bound on a section's text and on a block's `plain_text` in general (characters). */
@@ -61,9 +78,10 @@ export function splitText(text: string, max = SLACK_SECTION_MAX): string[] {
   return pieces;
 }
 
+// Without text-direction and zero-width characters also here: a lead queued before validation removed them.
 const plain = (text: string, max = SLACK_SECTION_MAX) => ({
   type: 'plain_text',
-  text: cutText(text, max) || ' ',
+  text: cutText(withoutInvisible(text), max) || ' ',
   emoji: false,
 });
 
@@ -93,7 +111,9 @@ export function slackMessage(record: LeadRecord, origin: string, undelivered?: U
     ['From page', record.source],
   ];
   return {
-    text: escapeSlack(undelivered ? `${UNDELIVERED_TITLE}: ${what} from ${who}` : `${what} from ${who}`),
+    text: `${undelivered ? `${UNDELIVERED_TITLE}: ` : ''}${what} from ${escapeSlack(lead.name)}${
+      lead.company ? ` (${escapeSlack(lead.company)})` : ''
+    }`,
     blocks: [
       { type: 'header', text: plain(title, HEADER_MAX) },
       ...(undelivered
