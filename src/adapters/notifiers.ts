@@ -8,7 +8,7 @@
  * surrogate pair) and the message is sent whole, split across as many sections as Slack's bound on one
  * section's text (3,000 characters) needs.
  */
-import { CONTROL_PATTERN, withoutInvisible } from '../contract/lead-values.ts';
+import { CHAT_HEADER_START, CONTROL_PATTERN, withoutInvisible } from '../contract/lead-values.ts';
 import type { DeadLetterReason, LeadRecord, Log, Notifier } from '../core/ports.ts';
 
 /** Why a lead is not in the CRM, as the flush tells the notifier. */
@@ -85,6 +85,45 @@ const plain = (text: string, max = SLACK_SECTION_MAX) => ({
   emoji: false,
 });
 
+/** Where the chat's conversation starts in a message: its header's first words, on a line of their own. */
+const CHAT_START = new RegExp(`^[ \\t]*${CHAT_HEADER_START}\\b`, 'im');
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s()<>]+/gi;
+/** What stands for a link to another site in the chat's conversation. */
+export const OFFSITE_LINK = 'a link to another site, left out';
+/** Kartage's own note before the chat's conversation in a notification. */
+export const CHAT_NOTE =
+  "What follows was written into the message by the visitor's browser (the chat's questions and the pages " +
+  'it cited): Kartage did not check it, and links to other sites are left out.';
+
+const sameOrigin = (url: string, origin: string) => {
+  try {
+    return new URL(url).origin === new URL(origin).origin;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A lead's message as sales is shown it: the visitor's own words, and the conversation the chat wrote into it
+ * (from its header on, whoever wrote it) with every link to a page not on `origin` left out.
+ */
+export function splitChat(message: string, origin: string): { own: string; chat?: string } {
+  const at = message.search(CHAT_START);
+  if (at < 0) return { own: message };
+  const chat = message.slice(at).replace(URL_IN_TEXT, (url) => (sameOrigin(url, origin) ? url : OFFSITE_LINK));
+  return { own: message.slice(0, at).trimEnd(), chat };
+}
+
+/** The sections of a message: the visitor's words, then Kartage's note and the chat's conversation. */
+function messageBlocks(message: string, origin: string): Record<string, unknown>[] {
+  const { own, chat } = splitChat(message, origin);
+  const sections = (text: string) => splitText(text).map((part) => ({ type: 'section', text: plain(part) }));
+  return [
+    ...(own ? sections(own) : []),
+    ...(chat ? [{ type: 'context', elements: [plain(CHAT_NOTE)] }, ...sections(chat)] : []),
+  ];
+}
+
 /** What a person reads first about a lead the CRM did not take: the reason, the answer, what to do. */
 export function undeliveredText(record: LeadRecord, u: Undelivered): string {
   return [
@@ -121,7 +160,7 @@ export function slackMessage(record: LeadRecord, origin: string, undelivered?: U
         : []),
       { type: 'section', fields: facts.filter(([, v]) => v).map(([k, v]) => plain(`${k}: ${v}`, FIELD_MAX)) },
       // The whole message, in as many sections as Slack's bound on one section's text needs.
-      ...(lead.message ? splitText(lead.message).map((part) => ({ type: 'section', text: plain(part) })) : []),
+      ...(lead.message ? messageBlocks(lead.message, origin) : []),
       { type: 'context', elements: [plain(`Lead ${record.id}, received ${record.receivedAt} via ${origin}`)] },
     ],
   };

@@ -27,3 +27,11 @@ const INVISIBLE_ALL = new RegExp(INVISIBLE_PATTERN.source, 'g');
 export const invisibleIn = (text: string): string[] => [...new Set(text.match(INVISIBLE_ALL))];
 /** `text` without its invisible characters. */
 export const withoutInvisible = (text: string): string => text.replace(INVISIBLE_ALL, '');
+/** The words the chat's conversation in a lead's `message` starts with, as the sales notification finds it. */
+export const CHAT_HEADER_START = 'Questions asked in the chat';
+/**
+ * The line before the conversation the website chat writes into a lead's `message`. It says who wrote what
+ * follows: the visitor's browser, so anyone could have; the sales notification marks that part and leaves
+ * its links to other sites out (src/adapters/notifiers.ts).
+ */
+export const CHAT_HEADER = `${CHAT_HEADER_START}, as the visitor's browser wrote them (not checked by Kartage):`;

@@ -3,7 +3,9 @@
  * sessionStorage (nothing server-side), the earlier turns a question carries, and the conversation written into
  * a lead's `message` so sales never asks the visitor to repeat it. No DOM, so it is tested in node.
  */
-import { withoutInvisible } from '../../contract/lead-values.ts';
+import { CHAT_HEADER, withoutInvisible } from '../../contract/lead-values.ts';
+
+export { CHAT_HEADER };
 
 export type Role = 'answer' | 'related';
 export type Intent = 'demo' | 'contact' | 'callback' | 'message';
@@ -36,7 +38,6 @@ export const HISTORY_MAX = 10;
 const KEEP = 50;
 /** The lead's `message` limit, in characters (SPEC.md "Lead"). */
 export const MESSAGE_MAX = 4000;
-export const CHAT_HEADER = 'Questions asked in the chat:';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const INTENTS: readonly string[] = ['demo', 'contact', 'callback', 'message'];
@@ -114,9 +115,10 @@ const chars = (s: string) => [...s].length;
 const cut = (s: string, max: number) => (chars(s) <= max ? s : `${[...s].slice(0, max - 1).join('')}…`);
 
 /**
- * A lead's `message`: the visitor's own words first, then "Questions asked in the chat:" with each question
- * and the sections its answer cited (name and URL). Within `max` characters: the oldest questions go first
- * (with a line saying how many), and the visitor's own words are cut only when they alone do not fit.
+ * A lead's `message`: the visitor's own words first, then CHAT_HEADER (which says the browser wrote it)
+ * with each question and the sections its answer cited (name and URL). Within `max` characters: the oldest
+ * questions go first (with a line saying how many), and the visitor's own words are cut only when they alone
+ * do not fit.
  */
 export function leadMessage(own: string, turns: readonly Turn[], max = MESSAGE_MAX): string {
   const mine = cut(withoutInvisible(own).trim(), max);
