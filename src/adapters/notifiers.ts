@@ -2,12 +2,13 @@
  * @module Sales notification: a Slack-compatible incoming webhook in production, a log line locally. Two
  * kinds: a new lead, and a lead that could not be delivered to the CRM (refused for good, or still failing
  * past the retry bound), with the reason and the CRM's answer, so a person can act the same day.
- * Everything the visitor typed is escaped: the fallback `text` has `&`, `<`, `>` escaped (Slack's rule,
- * which also stops `<!channel>`-style mentions and links) and `@` defused; the blocks carry the visitor's
+ * Everything the visitor typed is made plain: in the fallback `text` (Slack's mrkdwn) it is escaped, its
+ * formatting marks removed and its links and mentions broken (escapeSlack); the blocks carry the visitor's
  * words as `plain_text`, which Slack never formats or links. Texts are cut by code points (never inside a
  * surrogate pair) and the message is sent whole, split across as many sections as Slack's bound on one
  * section's text (3,000 characters) needs.
  */
+import { CHAT_HEADER_START, CONTROL_PATTERN, withoutInvisible } from '../contract/lead-values.ts';
 import type { DeadLetterReason, LeadRecord, Log, Notifier } from '../core/ports.ts';
 
 /** Why a lead is not in the CRM, as the flush tells the notifier. */
@@ -17,9 +18,25 @@ export type Undelivered = DeadLetterReason & { attempts: number };
 export const UNDELIVERED_TITLE = 'A lead could not be delivered to the CRM';
 import { postWithin } from './fetch-timeout.ts';
 
-/** Escapes text for Slack's mrkdwn `text` (and Mattermost's markdown mentions). */
+const CONTROLS = new RegExp(CONTROL_PATTERN.source, 'g');
+
+/**
+ * Visitor text for Slack's mrkdwn `text` (what a push notification shows), plain and linkless: `&`, `<` and
+ * `>` escaped (Slack's documented rule, which also stops `<url|label>` and `<!channel>`); the marks Slack has
+ * no escape for (`*`, `_`, `~`, backtick) removed; `@` and `#` followed by a zero-width space, so no mention
+ * or channel link forms; `://` and a dot between letters or digits bracketed (`https[:]//acme[.]com`), so
+ * no URL or host name is autolinked; control, text-direction and zero-width characters taken out.
+ */
 export function escapeSlack(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b');
+  return withoutInvisible(s)
+    .replace(CONTROLS, ' ')
+    .replace(/[*_~`]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/:\/\//g, '[:]//')
+    .replace(/(?<=[\p{L}\p{N}])[.\u2024\u3002\uff0e\uff61](?=[\p{L}\p{N}])/gu, '[.]')
+    .replace(/[@#]/g, '$&\u200b');
 }
 
 /** Slack's bound on a section's text and on a block's `plain_text` in general (characters). */
@@ -61,11 +78,51 @@ export function splitText(text: string, max = SLACK_SECTION_MAX): string[] {
   return pieces;
 }
 
+// Without text-direction and zero-width characters also here: a lead queued before validation removed them.
 const plain = (text: string, max = SLACK_SECTION_MAX) => ({
   type: 'plain_text',
-  text: cutText(text, max) || ' ',
+  text: cutText(withoutInvisible(text), max) || ' ',
   emoji: false,
 });
+
+/** Where the chat's conversation starts in a message: its header's first words, on a line of their own. */
+const CHAT_START = new RegExp(`^[ \\t]*${CHAT_HEADER_START}\\b`, 'im');
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s()<>]+/gi;
+/** What stands for a link to another site in the chat's conversation. */
+export const OFFSITE_LINK = 'a link to another site, left out';
+/** Kartage's own note before the chat's conversation in a notification. */
+export const CHAT_NOTE =
+  "What follows was written into the message by the visitor's browser (the chat's questions and the pages " +
+  'it cited): Kartage did not check it, and links to other sites are left out.';
+
+const sameOrigin = (url: string, origin: string) => {
+  try {
+    return new URL(url).origin === new URL(origin).origin;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A lead's message as sales is shown it: the visitor's own words, and the conversation the chat wrote into it
+ * (from its header on, whoever wrote it) with every link to a page not on `origin` left out.
+ */
+export function splitChat(message: string, origin: string): { own: string; chat?: string } {
+  const at = message.search(CHAT_START);
+  if (at < 0) return { own: message };
+  const chat = message.slice(at).replace(URL_IN_TEXT, (url) => (sameOrigin(url, origin) ? url : OFFSITE_LINK));
+  return { own: message.slice(0, at).trimEnd(), chat };
+}
+
+/** The sections of a message: the visitor's words, then Kartage's note and the chat's conversation. */
+function messageBlocks(message: string, origin: string): Record<string, unknown>[] {
+  const { own, chat } = splitChat(message, origin);
+  const sections = (text: string) => splitText(text).map((part) => ({ type: 'section', text: plain(part) }));
+  return [
+    ...(own ? sections(own) : []),
+    ...(chat ? [{ type: 'context', elements: [plain(CHAT_NOTE)] }, ...sections(chat)] : []),
+  ];
+}
 
 /** What a person reads first about a lead the CRM did not take: the reason, the answer, what to do. */
 export function undeliveredText(record: LeadRecord, u: Undelivered): string {
@@ -93,7 +150,9 @@ export function slackMessage(record: LeadRecord, origin: string, undelivered?: U
     ['From page', record.source],
   ];
   return {
-    text: escapeSlack(undelivered ? `${UNDELIVERED_TITLE}: ${what} from ${who}` : `${what} from ${who}`),
+    text: `${undelivered ? `${UNDELIVERED_TITLE}: ` : ''}${what} from ${escapeSlack(lead.name)}${
+      lead.company ? ` (${escapeSlack(lead.company)})` : ''
+    }`,
     blocks: [
       { type: 'header', text: plain(title, HEADER_MAX) },
       ...(undelivered
@@ -101,7 +160,7 @@ export function slackMessage(record: LeadRecord, origin: string, undelivered?: U
         : []),
       { type: 'section', fields: facts.filter(([, v]) => v).map(([k, v]) => plain(`${k}: ${v}`, FIELD_MAX)) },
       // The whole message, in as many sections as Slack's bound on one section's text needs.
-      ...(lead.message ? splitText(lead.message).map((part) => ({ type: 'section', text: plain(part) })) : []),
+      ...(lead.message ? messageBlocks(lead.message, origin) : []),
       { type: 'context', elements: [plain(`Lead ${record.id}, received ${record.receivedAt} via ${origin}`)] },
     ],
   };

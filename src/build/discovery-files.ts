@@ -234,7 +234,9 @@ export function sandboxInfo(origin: string) {
         ],
       },
       truncate: {
-        effect: 'Submission stores the value cut to its maximum length. The sandbox answers 422 with wouldSubmit true.',
+        effect:
+          'Submission stores the value cut to its maximum length, and any text field without its text-direction ' +
+          'controls and zero-width characters. The sandbox answers 422 with wouldSubmit true.',
         when: TRUNCATED.map((field) => ({ field, maxLength: F[field] })),
       },
       drop: {

@@ -2,11 +2,13 @@
  * @module The one lead validation, used by the sandbox and by submission (DESIGN.md section 2). Every
  * problem is reported with its outcome: *reject* (submission answers 400), *truncate* (stored cut to its
  * maximum) or *drop* (ignored; the default applies). Values are trimmed; the email's domain is lower-cased.
+ * Text-direction controls and zero-width characters are removed from every text field (a *truncate*: the
+ * value is accepted and stored changed), so what sales reads is what the visitor saw.
  */
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
 import { DIALCODE_PATTERN, INTENTS, MOVES, SEGMENTS, WAREHOUSES, type Lead } from '../contract/schemas.ts';
-import { CONTROL_PATTERN, EMAIL_PATTERN } from '../contract/lead-values.ts';
+import { CONTROL_PATTERN, EMAIL_PATTERN, invisibleIn, withoutInvisible } from '../contract/lead-values.ts';
 
 export type Outcome = 'reject' | 'truncate' | 'drop';
 export interface LeadProblem {
@@ -51,9 +53,26 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
   const problems: LeadProblem[] = [];
   const problem = (field: string, outcome: Outcome, error: string) => problems.push({ field, error, outcome });
   const lead: Record<string, string> = {};
+  /**
+   * `value` without bidirectional controls and zero-width characters, reported. Removed, not refused: the
+   * visitor cannot see them to take them out (a pasted name, a right-to-left keyboard's marks), and what
+   * is left is what they saw; so the outcome is the truncate one, accepted and stored changed.
+   */
+  const visible = (field: string, value: string): string => {
+    const found = invisibleIn(value);
+    if (!found.length) return value;
+    const codes = found.slice(0, 3).map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+    problem(
+      field,
+      'truncate',
+      `${field} contains invisible characters that change how text shows (${codes.join(', ')}: ` +
+        'text-direction controls or zero-width characters); they are removed',
+    );
+    return withoutInvisible(value);
+  };
 
   // name: required, one line, at most 120 characters (longer is cut, not refused).
-  const name = input.name;
+  const name = typeof input.name === 'string' ? visible('name', input.name) : input.name;
   if (name === undefined || name === null)
     problem('name', 'reject', `name is required: the full name of the person enquiring (up to ${MAX.name} characters)`);
   else if (typeof name !== 'string') problem('name', 'reject', `name must be a string, not ${typeOf(name)}`);
@@ -68,7 +87,7 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
   }
 
   // email: required and valid; an address over 200 characters is invalid (a cut address is no address).
-  const mail = input.email;
+  const mail = typeof input.email === 'string' ? visible('email', input.email) : input.email;
   if (mail === undefined || mail === null)
     problem('email', 'reject', 'email is required: a work email address we can reply to');
   else if (typeof mail !== 'string') problem('email', 'reject', `email must be a string, not ${typeOf(mail)}`);
@@ -94,7 +113,7 @@ export function validateLead(input: Record<string, unknown>): LeadCheck {
       problem(field, 'drop', `${field} must be a string, not ${typeOf(value)}; it was ignored`);
       continue;
     }
-    const v = value.trim();
+    const v = visible(field, value).trim();
     if (!v) continue;
     if (field !== 'message' && CONTROL.test(v)) {
       problem(

@@ -71,6 +71,30 @@ describe('the Slack message', () => {
     expect(escapeSlack('a@b')).toBe('a@\u200bb');
   });
 
+  it('the fallback text is plain: no mrkdwn, mention, link or host name Slack could act on', () => {
+    const name = '*URGENT* _call_ ~now~ `x` ```y``` <https://evil.example|Kartage> <!channel> @here #sales';
+    const company = 'evil.example, https://evil.example/a?b=1, http://10.0.0.1, www.evil．example, J.R. Ltd.';
+    const m = slackMessage(record({ name, company }), 'https://x.test');
+    const z = '\u200b';
+    expect(m.text).toBe(
+      'Enquiry from URGENT call now x y &lt;https[:]//evil[.]example|Kartage&gt; &lt;!channel&gt; ' +
+        `@${z}here #${z}sales (evil[.]example, https[:]//evil[.]example/a?b=1, http[:]//10[.]0[.]0[.]1, ` +
+        'www[.]evil[.]example, J[.]R. Ltd.)',
+    );
+    // What the blocks show is the visitor's text as sent: plain_text is never formatted or linked.
+    expect((m.blocks as { text?: unknown }[])[0]!.text).toEqual(plain(cutText(`Enquiry: ${name} (${company})`, 150)));
+  });
+
+  it('text-direction and zero-width characters are taken out of text and blocks; line breaks of the text', () => {
+    const m = slackMessage(record({ name: '\u202egnp.exe\u202c Sam\u200b\nLee', company: 'A\u2066B\u2069' }), 'o');
+    expect(m.text).toBe('Enquiry from gnp[.]exe Sam Lee (AB)');
+    expect((m.blocks as { text?: unknown }[])[0]!.text).toEqual(plain('Enquiry: gnp.exe Sam\nLee (AB)'));
+    const u = { reason: 'r', attempts: 1 };
+    expect(slackMessage(record({ name: '*Sam*' }), 'o', u).text).toBe(
+      'A lead could not be delivered to the CRM: Enquiry from Sam',
+    );
+  });
+
   it('a lead not in the CRM: the notice first, with the answer, then the lead', () => {
     const u = { reason: 'the CRM refused it for good (HTTP 400)', status: 400, answer: 'bad field', attempts: 1 };
     const m = slackMessage(record({ company: 'H' }), 'https://x.test', u);

@@ -1,17 +1,22 @@
 // The sales notification over real HTTP to a local Slack-compatible webhook (tests/helpers/fake-crm.ts):
 // the visitor's whole message arrives, as valid UTF-16, in sections within Slack's per-block bound; a lead
 // the CRM did not take is announced as such, with the reason, the CRM's answer and what to do (the log
-// notifier too, without contact details).
+// notifier too, without contact details); the conversation the chat wrote into the message comes under
+// Kartage's note that the visitor's browser wrote it, with its links to other sites left out.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CHAT_NOTE,
   createLogNotifier,
   createSlackNotifier,
   cutText,
+  OFFSITE_LINK,
   SLACK_SECTION_MAX,
+  splitChat,
   splitText,
   UNDELIVERED_TITLE,
   type Undelivered,
 } from '../../src/adapters/notifiers.ts';
+import { CHAT_HEADER, leadMessage, turnOf } from '../../src/components/chat/conversation.ts';
 import type { Lead } from '../../src/contract/schemas.ts';
 import type { LeadRecord } from '../../src/core/ports.ts';
 import { startFakeSlack } from '../helpers/fake-crm.ts';
@@ -102,6 +107,68 @@ describe('the Slack sales notification', () => {
     const odd = await notify(record({ message: 'broken \uD83D end' }));
     expectValidBlocks(odd.blocks);
     expect(messageParts(odd.blocks)).toEqual(['broken \uFFFD end']);
+  });
+});
+
+describe("the conversation the chat writes into the message: the visitor's browser's, not Kartage's", () => {
+  const source = (heading: string, url: string) => ({ slug: 's', title: 'Pricing', heading, url, role: 'answer' });
+  /** The texts of the blocks after the facts section: the message's sections and any note (context). */
+  const afterFacts = (blocks: Block[]) =>
+    blocks.slice(2, -1).map((b) => (b.type === 'context' ? { note: b.elements![0]!.text } : b.text!.text));
+
+  it("comes after Kartage's note; its links to this site stay, every other link is left out", async () => {
+    const turns = [
+      turnOf(
+        {
+          question: 'is there a free trial?',
+          answered: true,
+          sources: [source('Trial', 'https://kartage.com.au/pricing#trial')],
+        },
+        '',
+      ),
+      turnOf(
+        {
+          question: 'is it free? https://evil.example/claim',
+          answered: true,
+          sources: [
+            source('Free forever', 'https://evil.example/pricing'),
+            source('Look-alike', 'https://kartage.com.au@evil.example/pricing'),
+            source('Not TLS', 'http://kartage.com.au/pricing'),
+            source('Port', 'https://kartage.com.au:8443/pricing'),
+          ],
+        },
+        '',
+      ),
+    ];
+    const own = 'We run 12 trucks; our site is https://harbourline.example';
+    const note = await notify(record({ message: leadMessage(own, turns) }));
+    expectValidBlocks(note.blocks);
+    expect(afterFacts(note.blocks)).toEqual([
+      own,
+      { note: CHAT_NOTE },
+      [
+        CHAT_HEADER,
+        '- is there a free trial?',
+        '  Pricing: Trial (https://kartage.com.au/pricing#trial)',
+        `- is it free? ${OFFSITE_LINK}`,
+        ...['Free forever', 'Look-alike', 'Not TLS', 'Port'].map((h) => `  Pricing: ${h} (${OFFSITE_LINK})`),
+      ].join('\n'),
+    ]);
+  });
+
+  it('a section written by hand under the old header, or the header alone, is marked and checked the same', () => {
+    const forged = 'Call me.\n\n  questions asked in the chat:\n- price?\n  Pricing: $0 (https://evil.example/x)';
+    expect(splitChat(forged, 'https://kartage.com.au')).toEqual({
+      own: 'Call me.',
+      chat: `  questions asked in the chat:\n- price?\n  Pricing: $0 (${OFFSITE_LINK})`,
+    });
+    expect(splitChat(CHAT_HEADER, 'https://kartage.com.au')).toEqual({ own: '', chat: CHAT_HEADER });
+  });
+
+  it("a message without the conversation has no note; its links are the visitor's own and stay", async () => {
+    const message = 'See https://evil.example/x. Questions asked in the chatroom: none';
+    const note = await notify(record({ message }));
+    expect(afterFacts(note.blocks)).toEqual([message]);
   });
 });
 

@@ -2,13 +2,17 @@
  * What the lead sinks send, read off the request each hands to `fetch` (tests/server/leads.test.ts delivers
  * to fake HubSpot and webhook servers over a socket): HubSpot's secure form submission with the contact's
  * fields, and the signed webhook. A non-2xx answer rejects with the status. Written with the mutants
- * `npm run mutate` found surviving (bench/mutation.md).
+ * `npm run mutate` found surviving (bench/mutation.md). Last, over real HTTP to the fake services: an answer
+ * of 5 MB, or one that never ends, is read up to 64 KB and the rest discarded.
  */
 import { createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_MAX_BYTES, HttpError, postWithin, textUpTo } from '../../src/adapters/fetch-timeout.ts';
 import { createHubSpotSink, hubSpotFields, splitName } from '../../src/adapters/hubspot-sink.ts';
+import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
 import { createWebhookSink, signWebhook } from '../../src/adapters/webhook-sink.ts';
 import type { LeadRecord } from '../../src/core/ports.ts';
+import { startFakeHubSpot, startFakeSlack, startFakeWebhook } from '../helpers/fake-crm.ts';
 
 interface Sent {
   url: string;
@@ -162,5 +166,62 @@ describe('the signed webhook', () => {
     const { fetch } = recorder(503, 'down');
     const sink = createWebhookSink({ url: 'https://hooks.example.com/leads', secret: 'k', fetch });
     await expect(sink.deliver(record)).rejects.toThrow('The lead webhook answered 503: down');
+  });
+});
+
+describe('an answer of any size costs at most 64 KB', () => {
+  const auth = { token: 'pat-na1-test', portalId: '123456', formId: 'f-1' };
+  const FIVE_MB = 5 * 1024 * 1024;
+  let hubspot: Awaited<ReturnType<typeof startFakeHubSpot>>;
+  let webhook: Awaited<ReturnType<typeof startFakeWebhook>>;
+  let slack: Awaited<ReturnType<typeof startFakeSlack>>;
+  beforeAll(async () => {
+    [hubspot, webhook, slack] = await Promise.all([startFakeHubSpot(auth), startFakeWebhook('k'), startFakeSlack()]);
+  });
+  afterAll(async () => {
+    await Promise.all([hubspot?.stop(), webhook?.stop(), slack?.stop()]);
+  });
+
+  /** The rejection of `work`, which must reject. */
+  const rejection = async (work: Promise<unknown>) => {
+    const err = await work.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(HttpError);
+    return err as HttpError;
+  };
+
+  it('the CRM refusing with a 5 MB body: the error keeps its first 64 KB, the rest is not read', async () => {
+    hubspot.setMode({ status: 400, bytes: FIVE_MB });
+    const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url });
+    const err = await rejection(sink.deliver(record));
+    expect(err.status).toBe(400);
+    expect(err.body).toBe('x'.repeat(ANSWER_MAX_BYTES));
+  });
+
+  it('a 5 MB answer to a good delivery is taken as accepted, its text cut at 64 KB', async () => {
+    hubspot.setMode({ status: 200, bytes: FIVE_MB });
+    const url = `${hubspot.url}/submissions/v3/integration/secure/submit/${auth.portalId}/${auth.formId}`;
+    const text = await postWithin(url, { headers: {}, body: '{}', timeoutMs: 10_000, what: 'HubSpot' });
+    expect(text).toBe('x'.repeat(ANSWER_MAX_BYTES));
+  });
+
+  it('a lead webhook and a sales webhook whose answer never ends: answered at the cap, not held', async () => {
+    webhook.setMode({ status: 500, bytes: Number.POSITIVE_INFINITY });
+    const sink = createWebhookSink({ url: webhook.url, secret: 'k', timeoutMs: 10_000 });
+    const err = await rejection(sink.deliver(record));
+    expect(err.status).toBe(500);
+    expect(err.body).toHaveLength(ANSWER_MAX_BYTES);
+    slack.setMode({ status: 200, bytes: Number.POSITIVE_INFINITY });
+    await createSlackNotifier({ url: slack.url, origin: 'https://kartage.com.au', timeoutMs: 10_000 }).notify(record);
+  });
+
+  it('a character cut at the cap becomes U+FFFD; a short answer is read whole', async () => {
+    const answer = (body: string) => new Response(body);
+    expect(await textUpTo(answer('aé'), 2)).toBe('a\uFFFD');
+    expect(await textUpTo(answer('aé'), 3)).toBe('aé');
+    expect(await textUpTo(answer(''), 3)).toBe('');
+    expect(await textUpTo(new Response(null), 3)).toBe('');
   });
 });

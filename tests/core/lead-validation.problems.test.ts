@@ -182,3 +182,41 @@ describe('unknown fields: named (cut to 100 characters), with the fields that ex
     expect(check(unknown(11)).wouldSubmit).toBe(true);
   });
 });
+
+describe('invisible characters: removed, each kind named', () => {
+  it('names the characters found (three at most), says they are removed, and keeps what shows', () => {
+    const p = only({ name: 'Sam\u202e \u200bLee\u200b' });
+    expect(p).toEqual({
+      field: 'name',
+      outcome: 'truncate',
+      error:
+        'name contains invisible characters that change how text shows (U+202E, U+200B: text-direction ' +
+        'controls or zero-width characters); they are removed',
+    });
+    expect(check({ company: '\u2066\u2067\u2068\u2069Acme' }).problems[0]!.error).toContain(
+      '(U+2066, U+2067, U+2068: ',
+    );
+    expect(check({ name: 'Sam\u202e \u200bLee' }).lead?.name).toBe('Sam Lee');
+  });
+
+  it('a value of invisible characters only is absent, as a blank one is', () => {
+    const c = check({ country: '\ufeff', message: '\u200b \u200d' });
+    expect(c.problems.map((p) => [p.field, p.outcome])).toEqual([
+      ['country', 'truncate'],
+      ['message', 'truncate'],
+    ]);
+    expect(c.lead).toEqual({ ...base, dialcode: '+61', intent: 'enquiry' });
+  });
+
+  it('what the removal leaves is checked: an email valid without them passes, the length counts after', () => {
+    expect(check({ email: '\u200bsam@harbourline.com.au\u200b' }).lead?.email).toBe('sam@harbourline.com.au');
+    const max = LIMITS.lead_fields.name;
+    expect(only({ name: `${'n'.repeat(max)}\u200b` }).outcome).toBe('truncate');
+    expect(check({ name: `${'n'.repeat(max)}\u200b` }).lead?.name).toHaveLength(max);
+  });
+
+  it('other format and letter-like characters stay: an emoji, a combining mark, a non-breaking space', () => {
+    for (const name of ['Zoë Ng 🚚', 'Zoe\u0308 Ng', 'Zoë\u00a0Ng', 'رضا', 'Ari\ufe0f'])
+      expect(check({ name }).problems, name).toEqual([]);
+  });
+});

@@ -307,7 +307,7 @@ test('hand off: a demo booked in the chat lands through the lead path, with the 
     message: expect.any(String),
   });
   expect(lead.message).toMatch(
-    /^We run 24 trucks between Auckland and Sydney\.\n\nQuestions asked in the chat:\n- is there a free trial\?\n/,
+    /^We run 24 trucks between Auckland and Sydney\.\n\nQuestions asked in the chat, as the visitor's browser wrote them \(not checked by Kartage\):\n- is there a free trial\?\n/,
   );
   expect(lead.message).toMatch(
     /\n {2}Frequently asked questions: Is there a free trial\? \(http\S+\/faq#is-there-a-free-trial\)\n/,

@@ -8,7 +8,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type Mode = 'ok' | '4xx' | '5xx' | 'down' | { delayMs: number } | { status: number };
+/** `{status, bytes}`: an answer of that status with a body of that many bytes (`Infinity`: one that never ends). */
+export type Mode = 'ok' | '4xx' | '5xx' | 'down' | { delayMs: number } | { status: number; bytes?: number };
 
 export interface FakeService<T> {
   url: string;
@@ -34,6 +35,23 @@ async function serve<T>(
     const current = mode;
     if (typeof current === 'object' && 'delayMs' in current) await new Promise((r) => setTimeout(r, current.delayMs));
     if (res.destroyed) return;
+    if (typeof current === 'object' && 'status' in current && current.bytes !== undefined) {
+      res.writeHead(current.status, { 'Content-Type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      // Written as the client reads (one chunk per drain), until the body is whole or the client hangs up.
+      for (let sent = 0; sent < current.bytes && !res.destroyed; sent += chunk.length) {
+        const part = chunk.subarray(0, Math.min(chunk.length, current.bytes - sent));
+        if (!res.write(part))
+          await new Promise<void>((ok) => {
+            const go = () => {
+              res.off('drain', go).off('close', go);
+              ok();
+            };
+            res.on('drain', go).on('close', go);
+          });
+      }
+      return void res.end();
+    }
     if (typeof current === 'object' && 'status' in current) {
       res
         .writeHead(current.status, { 'Content-Type': 'application/json' })

@@ -117,6 +117,41 @@ export const LEAD_CASES: LeadCase[] = [
     stored: { ...base, ...dflt },
   },
   {
+    name: 'text-direction controls and zero-width characters are removed from every text field',
+    payload: {
+      name: '\u202eSam Taylor',
+      email: 'sam\u200b@harbourline.example',
+      company: 'Harbour\u200dline\u200c',
+      phone: '0412\u2060345\ufeff678',
+      country: '\u2066Australia\u2069\u061c',
+      message: 'Hi\u200e there\u200f,\u202a\u202b\u202c\u202d \u2067\u2068we run 38 trucks.\u2061\u2064',
+    },
+    problems: [
+      ['name', 'truncate'],
+      ['email', 'truncate'],
+      ['company', 'truncate'],
+      ['phone', 'truncate'],
+      ['country', 'truncate'],
+      ['message', 'truncate'],
+    ],
+    stored: {
+      ...base,
+      company: 'Harbourline',
+      phone: '0412345678',
+      country: 'Australia',
+      message: 'Hi there, we run 38 trucks.',
+      ...dflt,
+    },
+  },
+  {
+    name: 'a name of invisible characters only is blank',
+    payload: { ...base, name: ' \u200b\u202e ' },
+    problems: [
+      ['name', 'truncate'],
+      ['name', 'reject'],
+    ],
+  },
+  {
     name: 'dialcode without + is dropped, +61 applies',
     payload: { ...base, dialcode: '61' },
     problems: [['dialcode', 'drop']],

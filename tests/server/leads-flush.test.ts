@@ -3,7 +3,8 @@
  * the entries its time covers, cuts each delivery off at its bound whatever the CRM does, returns within the
  * budget and hands its unsent claims back at once, so the next flush (the CRM working again) delivers every
  * entry. A fake HubSpot over real HTTP on loopback and a real SQLite file; the budget is given, not waited
- * for: the only real waiting is the fake CRM's hang, cut at the delivery bound.
+ * for: the only real waiting is the fake CRM's hang, cut at the delivery bound. And the cron secret, which
+ * alone opens the flush, compared by digest so that its time says nothing about where a guess differs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
@@ -12,7 +13,10 @@ import { join } from 'node:path';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
 import { DELIVERY_BOUND_MS, FLUSH_BATCH, flushAll } from '../../src/core/leads.ts';
-import { FLUSH_BUDGET_MS, leadsFlush } from '../../src/operations/leads-flush.ts';
+import { FLUSH_BUDGET_MS, leadsFlush, sameSecret } from '../../src/operations/leads-flush.ts';
+import { createDeps } from '../../src/adapters/deps.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { runOperation } from '../../src/http/pipeline.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
 import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
 import { type FakeService, type HubSpotSubmission, startFakeHubSpot, startFakeSlack } from '../helpers/fake-crm.ts';
@@ -120,5 +124,42 @@ describe('the cron flush with the CRM hanging', () => {
     expect(FLUSH_BUDGET_MS + 2 * DELIVERY_BOUND_MS).toBeLessThan(
       (leadsFlush.serve as { maxDuration: number }).maxDuration * 1000,
     );
+  });
+});
+
+describe('the cron secret', () => {
+  const SECRET = 'a-cron-secret-of-16-plus';
+
+  it('is compared by digest: equal only when equal, whatever the lengths and wherever they differ', async () => {
+    const cases: [string, string, boolean][] = [
+      [SECRET, SECRET, true],
+      ['', '', true],
+      ['a-cron-secret-of-16-plut', SECRET, false],
+      ['b-cron-secret-of-16-plus', SECRET, false],
+      [SECRET.slice(0, -1), SECRET, false],
+      [`${SECRET}s`, SECRET, false],
+      ['', SECRET, false],
+      ['é', 'e\u0301', false],
+    ];
+    for (const [sent, secret, same] of cases) expect(await sameSecret(sent, secret), `${sent} / ${secret}`).toBe(same);
+  });
+
+  it('only the exact bearer secret runs the flush; a prefix, a longer or a near value is a 404', async () => {
+    const deps = createDeps({ env: { CRON_SECRET: SECRET }, store: createMemoryStore(), log });
+    const status = async (authorization?: string) => {
+      const headers = authorization === undefined ? undefined : { authorization };
+      const request = new Request('http://localhost/api/cron/leads-flush', { headers });
+      return (await runOperation(leadsFlush, request, deps)).status;
+    };
+    expect(await status(`Bearer ${SECRET}`)).toBe(200);
+    for (const wrong of [
+      undefined,
+      '',
+      SECRET,
+      `Bearer ${SECRET.slice(0, -1)}`,
+      `Bearer ${SECRET}x`,
+      `bearer ${SECRET}`,
+    ])
+      expect(await status(wrong), String(wrong)).toBe(404);
   });
 });

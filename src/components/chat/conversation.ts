@@ -3,6 +3,9 @@
  * sessionStorage (nothing server-side), the earlier turns a question carries, and the conversation written into
  * a lead's `message` so sales never asks the visitor to repeat it. No DOM, so it is tested in node.
  */
+import { CHAT_HEADER, withoutInvisible } from '../../contract/lead-values.ts';
+
+export { CHAT_HEADER };
 
 export type Role = 'answer' | 'related';
 export type Intent = 'demo' | 'contact' | 'callback' | 'message';
@@ -35,7 +38,6 @@ export const HISTORY_MAX = 10;
 const KEEP = 50;
 /** The lead's `message` limit, in characters (SPEC.md "Lead"). */
 export const MESSAGE_MAX = 4000;
-export const CHAT_HEADER = 'Questions asked in the chat:';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const INTENTS: readonly string[] = ['demo', 'contact', 'callback', 'message'];
@@ -113,15 +115,16 @@ const chars = (s: string) => [...s].length;
 const cut = (s: string, max: number) => (chars(s) <= max ? s : `${[...s].slice(0, max - 1).join('')}…`);
 
 /**
- * A lead's `message`: the visitor's own words first, then "Questions asked in the chat:" with each question
- * and the sections its answer cited (name and URL). Within `max` characters: the oldest questions go first
- * (with a line saying how many), and the visitor's own words are cut only when they alone do not fit.
+ * A lead's `message`: the visitor's own words first, then CHAT_HEADER (which says the browser wrote it)
+ * with each question and the sections its answer cited (name and URL). Within `max` characters: the oldest
+ * questions go first (with a line saying how many), and the visitor's own words are cut only when they alone
+ * do not fit.
  */
 export function leadMessage(own: string, turns: readonly Turn[], max = MESSAGE_MAX): string {
-  const mine = cut(own.trim(), max);
+  const mine = cut(withoutInvisible(own).trim(), max);
   const entries = turns.map((t) => {
     const cited = t.sources.filter((s) => s.role === 'answer');
-    const lines = [`- ${t.question.replace(/\s+/g, ' ').trim()}`];
+    const lines = [`- ${withoutInvisible(t.question).replace(/\s+/g, ' ').trim()}`];
     if (!t.answered) lines.push('  (the website had no answer)');
     for (const s of cited) lines.push(`  ${sourceName(s)} (${sectionUrl(s.url)})`);
     return lines.join('\n');

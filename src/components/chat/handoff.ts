@@ -7,7 +7,7 @@
  */
 import { COMPANY } from '../../contract/company.ts';
 import { LIMITS } from '../../contract/limits.ts';
-import { EMAIL_PATTERN, MOVES, SEGMENTS, WAREHOUSES } from '../../contract/lead-values.ts';
+import { EMAIL_PATTERN, MOVES, SEGMENTS, WAREHOUSES, withoutInvisible } from '../../contract/lead-values.ts';
 import { retryMinutes } from '../../core/rate-limit.ts';
 import { type Intent, leadMessage, type Turn } from './conversation.ts';
 import { escapeHtml } from './render.ts';
@@ -184,7 +184,9 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
   form.innerHTML = formHtml(intent, prefix, turns().length > 0);
   const fields = fieldsOf(intent);
   const control = (name: string) => form.elements.namedItem(name) as Control | null;
-  const value = (name: string) => control(name)?.value.trim() ?? '';
+  // Without the invisible characters the lead path removes anyway (a pasted name's zero-width space): the
+  // sandbox would report them on a field the visitor sees nothing wrong with.
+  const value = (name: string) => withoutInvisible(control(name)?.value ?? '').trim();
   const status = form.querySelector<HTMLElement>('.form-status')!;
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   const key = uuid(); // one per form: a retry after a 429 or 502 is the same submission

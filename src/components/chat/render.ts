@@ -15,6 +15,8 @@ export function safeHref(url: string): string | null {
   const u = url.trim();
   if (!u || /[\s\u0000-\u001f]/.test(u)) return null;
   if (/^(?:https?:|mailto:|tel:)/i.test(u)) return u;
+  // A browser reads `//host`, `/\host` and `\\host` as another site: a path has one leading `/` and no `\`.
+  if (u.includes('\\') || u.startsWith('//')) return null;
   // A path, query or fragment: no scheme before the first / ? or #.
   return /^[^:]*(?:[/?#]|$)/.test(u) ? u : null;
 }

@@ -117,6 +117,13 @@ describe('leadMessage', () => {
     expect(leadMessage('  Just this.  ', [])).toBe('Just this.');
   });
 
+  it('leaves out the invisible characters the lead path removes (the sandbox would otherwise report them)', () => {
+    const spoofed = { ...unanswered, question: '\u202edo you\u200b support \u2066blockchain?\u2069' };
+    expect(leadMessage('\ufeffWe run\u200d 12 trucks.\u200e', [spoofed])).toBe(
+      `We run 12 trucks.\n\n${CHAT_HEADER}\n- do you support blockchain?\n  (the website had no answer)`,
+    );
+  });
+
   it('fits 4,000 characters (not UTF-16 units): the oldest questions go first, then the own words are cut', () => {
     const turns = Array.from({ length: 40 }, (_, i) => ({ ...trial, question: `${'🚚'.repeat(100)} ${i}` }));
     const own = 'é'.repeat(1000);

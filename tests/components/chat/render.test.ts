@@ -53,6 +53,15 @@ describe('renderInline', () => {
     expect(safeHref('#trial')).toBe('#trial');
     expect(safeHref('java\tscript:x')).toBeNull();
   });
+
+  it("takes a path only with one leading / and no backslash: the browser reads the others as another site's", () => {
+    for (const url of ['//evil.example/x', '/\\evil.example', '\\\\evil.example', '///evil.example', 'faq\\x'])
+      expect(safeHref(url), url).toBeNull();
+    expect(renderInline('[pricing](//evil.example/pricing)')).toBe('pricing');
+    expect(safeHref('/')).toBe('/');
+    expect(safeHref('/pricing#trial')).toBe('/pricing#trial');
+    expect(safeHref('/blog/a//b')).toBe('/blog/a//b');
+  });
 });
 
 describe('renderAnswer', () => {
