@@ -1,12 +1,25 @@
 // The chat's price stage (src/core/ask/pricing.ts): pricing questions read with the price list's own vocabulary,
 // priced from content/data/pricing.json with the working, and answered through askSite with each price cited.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pricingData from '../../../content/data/pricing.json' with { type: 'json' };
-import { PricingSchema } from '../../../src/contract/content.ts';
+import { AskResponseSchema } from '../../../src/contract/ask.ts';
+import { type Plan, type Pricing, PricingSchema } from '../../../src/contract/content.ts';
 import { askSite } from '../../../src/core/ask/answer.ts';
 import { askIndexOf } from '../../../src/core/ask/index.ts';
-import { priceQuestion, workingSentence } from '../../../src/core/ask/pricing.ts';
+import {
+  dollars,
+  MOST_PRICED,
+  priceQuestion,
+  quantityProblem,
+  type UnpricedReason,
+  workingSentence,
+} from '../../../src/core/ask/pricing.ts';
+import wordsData from '../../../src/core/ask/pricing-words.json' with { type: 'json' };
+import { PRICING_WORDS, PricingWordsSchema } from '../../../src/core/ask/pricing-words.ts';
 import { inventedSentences } from '../../helpers/ask-metrics.ts';
+import { PROJECT_ROOT } from '../../helpers/server.ts';
 
 const pricing = PricingSchema.parse(pricingData);
 
@@ -122,6 +135,14 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('we have 3 trucks, what does it cost?', pricing)).toBeUndefined();
   });
 
+  it('a year paid month by month is twelve months, and "moves a year" asks for no year\'s price', () => {
+    const w = priceQuestion("growth billed month to month, what's that over a year?", pricing)!;
+    expect([w.annual, w.yearBilled]).toEqual([890 * 12, 'monthly']);
+    expect(workingSentence(w)).toMatch(/Paid month by month that is \$10,680 a year \(12 × \$890\)\.$/);
+    const moves = priceQuestion('1,400 moves a year and one warehouse, how much?', pricing)!;
+    expect([moves.plan, moves.annual]).toEqual(['Growth', undefined]);
+  });
+
   it('a follow-up keeps the add-ons and takes the new plan', () => {
     const w = priceQuestion('and the Professional one?', pricing, 'How much is Growth with 3 extra users a month?')!;
     expect(w.plan).toBe('Professional');
@@ -148,5 +169,198 @@ describe('pricing answers through askSite', () => {
     expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons', 'GST']);
     expect(r.answer).toContain('All prices exclude GST.');
     expect(inventedSentences(r, pricing)).toEqual([]);
+  });
+});
+
+/** A pricing page with every row of the price list, its annual billing note, plan-choice rule and GST sentence. */
+function pricingPage(p: Pricing): string {
+  const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [
+    '# Pricing',
+    '## Compare plans',
+    `Prices in Australian dollars (AUD) per month, excluding GST. ${p.annualDiscount}`,
+    [
+      row(['Plan', 'Price (AUD per month, ex GST)', 'Office users']),
+      row(['---', '---', '---']),
+      ...p.plans.map((x) => row([x.name, `${x.priceFrom ? 'From ' : ''}${dollars(x.monthly)}`, x.officeUsers ?? '-'])),
+    ].join('\n'),
+    '## Add-ons',
+    [
+      row(['Add-on', 'Price', 'Billed']),
+      row(['---', '---', '---']),
+      ...p.addOns.map((a) => row([a.name, dollars(a.price), a.unit])),
+    ].join('\n'),
+    '## How to choose a plan',
+    'Answer three questions; the answer that points to the biggest plan wins.',
+    '## GST',
+    'All prices are in Australian dollars and exclude GST.',
+  ].join('\n\n');
+}
+
+const site = askIndexOf([
+  {
+    slug: 'pricing',
+    title: 'Pricing | Kartage',
+    url: 'https://k.example/pricing',
+    markdown: `${pricingPage(pricing)}\n`,
+  },
+]);
+const askPricing = (question: string, conversation?: { question: string }[]) =>
+  askSite(
+    { index: site, pricing, origin: 'https://k.example', now: Date.parse('2026-11-25T02:00:00Z') },
+    {
+      question,
+      conversation,
+    },
+  );
+
+const NINES = '9'.repeat(309);
+
+describe('never a price the price list does not give', () => {
+  // [question, the reasons of what is unpriced, a fragment of the sentence shown, the monthly total of the rest]
+  const HOSTILE: [string, UnpricedReason[], string, number | undefined][] = [
+    [
+      'How much is Starter plus 20,000 extra office users?',
+      ['over-limit'],
+      "I can't price 20,000 extra office users: that is more than 10,000",
+      390,
+    ],
+    ['Starter plus 1e308 crew devices, how much?', ['too-large'], "I can't price 1e308 crew devices", 390],
+    ['Starter plus NaN extra users, how much?', ['not-a-number'], "I can't price nan extra users: that is not a", 390],
+    ['Growth plus 2.5 extra users, how much?', ['not-whole'], "I can't price 2.5 extra users: it is not a whole", 890],
+    ['-5 extra office users on Starter, how much?', ['negative'], "I can't price -5 extra office users", 390],
+    ['Starter plus −5 extra office users, how much?', ['negative'], "I can't price −5 extra office users", 390],
+    [`Growth plus ${NINES} SMS, how much a month?`, ['too-large'], "I can't price 999999…999 sms", 890],
+    [
+      `5 office staff and ${NINES} moves a year, how much?`,
+      ['too-large'],
+      "I can't choose a plan for 999999…999 moves a year: the number is too large to work out exactly. For 5 office users, the plan that fits is Starter.",
+      390,
+    ],
+    ['Growth plus infinity crew phones, what a month?', ['too-large'], "I can't price infinity crew phones", 890],
+    ['Growth plus ∞ crew phones, what a month?', ['too-large'], "I can't price ∞ crew phones", 890],
+    ['how much is Starter plus 1e20 extra users?', ['too-large'], "I can't price 1e20 extra users", 390],
+    [
+      'Starter plus 9007199254740993 crew devices, how much?',
+      ['too-large'],
+      "I can't price 900719…993 crew devices",
+      390,
+    ],
+    ['Starter plus 10,001 crew devices, how much?', ['over-limit'], "I can't price 10,001 crew devices", 390],
+    ['Starter plus 10,000 crew devices, how much?', [], 'That comes to $120,390 a month', 390 + 10_000 * 12],
+    [
+      'Professional with 10,040 office users, how much a month?',
+      ['over-limit'],
+      "I can't price 10,040 office users",
+      1890,
+    ],
+    ['Growth plus 0.5 sms bundles, how much?', ['not-whole'], "I can't price 0.5 sms bundles", 890],
+    ['Growth and 2,500.5 texts a month, how much?', ['not-whole'], "I can't price 2,500.5 texts", 890],
+    ['Growth with 3 extra users and 2.5 crew phones, how much?', ['not-whole'], 'The rest comes to $1,025', 890 + 135],
+    [
+      'which plan for 1e308 moves a year and 3 warehouses, how much?',
+      ['too-large'],
+      'the plan that fits is Professional',
+      1890,
+    ],
+    ['which plan for 2.5 warehouses, how much?', [], '', undefined],
+    [`Starter with ${NINES}.5 users paid annually, how much?`, ['too-large'], 'The rest comes to $390', 390],
+  ];
+
+  const named = HOSTILE.map(([q, ...rest]) => [q.replace(/9{309}/, '9…9 (309 digits)'), q, ...rest] as const);
+  it.each(named)('%s', (_name, question, reasons, shown, monthly) => {
+    const r = askPricing(question);
+    // Valid against the contract, and the same after a trip through JSON (no NaN or Infinity turned into null).
+    const parsed = AskResponseSchema.parse(r);
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+    expect(parsed.working?.monthly).toBe(monthly);
+    expect((r.working?.unpriced ?? []).map((u) => u.reason)).toEqual(reasons);
+    expect(r.answer).toContain(shown);
+    expect(r.answer).not.toMatch(/∞ (a|moves)|\$∞|NaN|Infinity|undefined|null/);
+    expect(inventedSentences(r, pricing)).toEqual([]);
+    // What cannot be priced is quoted with its price per unit, from the price list's row.
+    for (const u of r.working?.unpriced ?? []) {
+      if (u.unitPrice === undefined) continue;
+      const addOn = pricing.addOns.find((a) => a.name === u.item)!;
+      expect([u.unitPrice, u.unit]).toEqual([addOn.price, addOn.unit]);
+      expect(r.answer).toContain(`are ${dollars(addOn.price)} ${addOn.unit}.`);
+      expect(r.answer).toContain(`| ${addOn.name} | ${dollars(addOn.price)} | ${addOn.unit} |`);
+      expect(r.sources.map((s) => s.heading)).toContain('Add-ons');
+    }
+  });
+
+  it('a follow-up carries what could not be priced to the next plan', () => {
+    const r = askPricing('and the Professional one?', [{ question: 'How much is Growth with 2.5 extra users?' }]);
+    expect(r.working).toMatchObject({ plan: 'Professional', monthly: 1890 });
+    expect(r.working?.unpriced?.map((u) => u.asked)).toEqual(['2.5 extra users']);
+  });
+
+  it('a quantity is priced only when it is a whole number from 0 to the most priced', () => {
+    expect(
+      [Number.NaN, -1, -0.5, 0.5, Number.POSITIVE_INFINITY, 2 ** 53, 1e308].map((n) => quantityProblem(n)),
+    ).toEqual(['not-a-number', 'negative', 'negative', 'not-whole', 'too-large', 'too-large', 'too-large']);
+    expect([0, 1, MOST_PRICED].map((n) => quantityProblem(n, MOST_PRICED))).toEqual([undefined, undefined, undefined]);
+    expect(quantityProblem(MOST_PRICED + 1, MOST_PRICED)).toBe('over-limit');
+  });
+});
+
+describe('the vocabulary comes from the price list', () => {
+  it("reads a plan by the price list's name for it, and no name the price list does not have", () => {
+    const renamed = structuredClone(pricing);
+    renamed.plans[1]!.name = 'Scale';
+    expect(priceQuestion('how much is Scale with 2 extra users?', renamed)).toMatchObject({
+      plan: 'Scale',
+      monthly: 890 + 2 * 45,
+    });
+    expect(priceQuestion('how much is growth with 2 extra users?', renamed)?.plan).toBe('Scale');
+    const reId = structuredClone(renamed);
+    reId.plans[1]!.id = 'scale' as Plan['id'];
+    expect(priceQuestion('how much is growth with 2 extra users?', reId)).toBeUndefined();
+    // "pro" is a visitor's word for Professional (pricing-words.json).
+    expect(priceQuestion('pro with 2 more users, how much?', pricing)?.plan).toBe('Professional');
+  });
+
+  it("counts an add-on by its name in the price list, with no visitor's word for it", () => {
+    const more = structuredClone(pricing);
+    more.addOns.push({ id: 'gps', name: 'GPS tracker', price: 9, unit: 'per truck per month' });
+    expect(priceQuestion('Growth plus 3 GPS trackers, how much?', more)?.lines.at(-1)).toEqual({
+      item: 'GPS tracker',
+      quantity: 3,
+      unitPrice: 9,
+      amount: 27,
+      unit: 'per truck per month',
+    });
+    expect(priceQuestion('Growth plus 3 GPS trackers, how much?', pricing)?.monthly).toBe(890);
+  });
+
+  it("reads the plan's own allowance, the bundle size and the annual billing from the price list", () => {
+    const q = 'starter with 7 office users and 2,500 texts, paid annually, how much?';
+    expect(priceQuestion(q, pricing)).toMatchObject({ monthly: 390 + 2 * 45 + 3 * 60, annual: (390 + 90 + 180) * 10 });
+    const other = structuredClone(pricing);
+    delete other.addOns[0]!.adds;
+    other.addOns[3]!.bundleSize = 500;
+    other.annualBilling.monthsCharged = 11;
+    const w = priceQuestion(q, other)!;
+    expect([w.monthly, w.annual]).toEqual([390 + 7 * 45 + 5 * 60, (390 + 7 * 45 + 5 * 60) * 11]);
+    expect(workingSentence(w)).toContain('(12 months for the price of 11: 11 × $1,005)');
+  });
+
+  it('pricing-words.json: every entry names a plan or add-on of the price list and says why', () => {
+    const planIds = new Set(pricing.plans.map((p) => p.id));
+    const addOnIds = new Set(pricing.addOns.map((a) => a.id));
+    expect(Object.keys(PRICING_WORDS.plans).filter((id) => !planIds.has(id as Plan['id']))).toEqual([]);
+    expect(Object.keys(PRICING_WORDS.addOns).filter((id) => !addOnIds.has(id))).toEqual([]);
+    expect(() => PricingWordsSchema.parse({ ...wordsData, plans: { growth: { words: ['grow'] } } })).toThrow(/note/);
+    // No plan name, price or add-on name is written in the price stage's code (its comments give examples).
+    const code = ['src/core/ask/pricing.ts', 'src/core/ask/pricing-words.ts', 'src/core/pricing.ts'].map((f) =>
+      readFileSync(join(PROJECT_ROOT, f), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+        .toLowerCase(),
+    );
+    const names = [
+      ...pricing.plans.flatMap((p) => [p.name, p.id, dollars(p.monthly)]),
+      ...pricing.addOns.flatMap((a) => [a.name, a.id, dollars(a.price)]),
+    ];
+    for (const name of names) for (const text of code) expect(text).not.toContain(name.toLowerCase());
   });
 });
