@@ -2,7 +2,8 @@
  * @module The chat's price stage: pricing questions ("Starter plus 2 more office logins and 4 crew phones?", "how
  * much more is Professional than Growth?") read with the price list's vocabulary (pricing-words.ts), priced from
  * content/data/pricing.json (the data the pricing page and the MCP pricing tool show) with the working line by
- * line. Nothing is priced that the data does not price: Enterprise is "from" and quoted, so it gets no total, and
+ * line; comparisons of two plans are found for the answer to quote both plans' rows. Nothing is priced that the
+ * data does not price: Enterprise is "from" and quoted, so it gets no total, and
  * a quantity that is not a whole number, is below zero, is too large to work out exactly or is more than
  * `MOST_PRICED` is said to be unpriced, with its price per unit, never dropped or rounded into another figure.
  */
@@ -224,9 +225,22 @@ const ANNUAL =
   /\b(annual|annually|yearly|per year|a year|(a|the) (full|whole) year|the year|each year|every year|12 months|twelve months|upfront|up front)\b/;
 /** The year paid month by month ("month to month, what's that over a year?"). */
 const MONTH_BY_MONTH = /\b(month to month|month-to-month|monthly|each month|every month|by the month)\b/;
-/** A comparison of two plans ("how much more is Professional than Growth?"). */
-const COMPARE = /\b(more than|less than|cheaper than|dearer than|difference|vs|versus|compared (to|with)|than)\b/;
+/** Words that compare two plans ("Growth vs Professional", "how much more is Professional than Growth?"). */
+const COMPARE =
+  /\b(vs|versus|difference|differences|different|differ|differs|compare|compared|comparing|comparison|than|between)\b/;
 const WHICH_PLAN = /\b(which|what) (plan|tier)\b|\bplan (would|should|do) (we|i)\b/;
+
+/**
+ * The two plans a question compares ("Growth vs Professional", "what's the difference between growth and pro?"), in
+ * the order it names them: the answer quotes both plans' rows of the price list.
+ */
+export function comparedPlans(question: string, pricing: Pricing): [Plan, Plan] | undefined {
+  const q = fold(question);
+  const named = plansOf(q, vocabularyOf(pricing));
+  if (named.length !== 2 || !COMPARE.test(q)) return undefined;
+  const [a, b] = named.map((id) => pricing.plans.find((p) => p.id === id)!);
+  return [a!, b!];
+}
 
 /**
  * The working for a pricing question, or undefined when the question is not one (no plan, or no figure asked
@@ -264,9 +278,23 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     amount: quantity * p.monthly,
     unit: 'per month',
   });
+  const compared = comparedPlans(question, pricing);
+  if (compared) {
+    // A difference in price between two plans, whichever is named first: none when either is quoted (the rows say
+    // what each costs). Add-ons change neither plan's price.
+    if (compared.some((p) => p.priceFrom || p.quoted)) return undefined;
+    const [dear, cheap] = [...compared].sort((a, b) => b.monthly - a.monthly) as [Plan, Plan];
+    return {
+      plan: dear.name,
+      lines: [planLine(dear, 1), planLine(cheap, -1)],
+      monthly: dear.monthly - cheap.monthly,
+      comparedWith: cheap.name,
+      from: false,
+      currency: 'AUD',
+      gst: 'excluded',
+    };
+  }
   const lines: WorkingLine[] = [planLine(plan, 1)];
-  const other = named.length === 2 && COMPARE.test(q) ? pricing.plans.find((p) => p.id === named[1]) : undefined;
-  if (other && !other.priceFrom) lines.push(planLine(other, -1));
   for (const addOn of pricing.addOns) {
     const count = asked.counts.get(addOn.id);
     if (!count) continue;
@@ -286,7 +314,6 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     currency: 'AUD',
     gst: 'excluded',
   };
-  if (other && !other.priceFrom) working.comparedWith = other.name;
   if (chosen) working.chosenFor = chosen.chosenFor;
   if (unpriced.length) working.unpriced = unpriced;
   if (annual) {

@@ -9,6 +9,7 @@ import { type Plan, type Pricing, PricingSchema } from '../../../src/contract/co
 import { askSite } from '../../../src/core/ask/answer.ts';
 import { askIndexOf } from '../../../src/core/ask/index.ts';
 import {
+  comparedPlans,
   dollars,
   MOST_PRICED,
   priceQuestion,
@@ -362,5 +363,63 @@ describe('the vocabulary comes from the price list', () => {
       ...pricing.addOns.flatMap((a) => [a.name, a.id, dollars(a.price)]),
     ];
     for (const name of names) for (const text of code) expect(text).not.toContain(name.toLowerCase());
+  });
+});
+
+describe('comparisons of two plans', () => {
+  const names = (plans: readonly Plan[] | undefined) => plans?.map((p) => p.name);
+  /** The start of a plan's row of "Compare plans", at the start of a line of the answer. */
+  const row = (p: Plan) => `\n| ${p.name} | ${p.priceFrom ? 'From ' : ''}${dollars(p.monthly)} |`;
+  const [starter, growth, professional, enterprise] = pricing.plans as [Plan, Plan, Plan, Plan];
+
+  it('finds the two plans a question compares, in its order, and only then', () => {
+    expect(names(comparedPlans('Growth vs Professional', pricing))).toEqual(['Growth', 'Professional']);
+    expect(names(comparedPlans("what's the difference between growth and professional", pricing))).toEqual([
+      'Growth',
+      'Professional',
+    ]);
+    expect(names(comparedPlans('how much more is Professional than Growth?', pricing))).toEqual([
+      'Professional',
+      'Growth',
+    ]);
+    expect(names(comparedPlans('starter compared with pro?', pricing))).toEqual(['Starter', 'Professional']);
+    expect(comparedPlans('Does Growth or Professional include storage?', pricing)).toBeUndefined();
+    expect(comparedPlans('professional indemnity vs a growth strategy', pricing)).toBeUndefined();
+    expect(comparedPlans('Starter vs Growth vs Professional', pricing)).toBeUndefined();
+  });
+
+  it('quotes both plans\' rows of "Compare plans", and no working when no price is asked', () => {
+    for (const q of ['Growth vs Professional', "what's the difference between growth and professional"]) {
+      const r = askPricing(q);
+      expect(r.answered, q).toBe(true);
+      expect(r.working, q).toBeUndefined();
+      expect(`\n${r.answer}`, q).toContain(row(growth));
+      expect(`\n${r.answer}`, q).toContain(row(professional));
+      expect(r.sources[0]!.heading, q).toBe('Compare plans');
+      expect(inventedSentences(r, pricing), q).toEqual([]);
+    }
+  });
+
+  it('gives the difference in price with both rows, the dearer plan first, whichever is named first', () => {
+    for (const q of ['how much more is Professional than Growth?', 'how much cheaper is Growth than Professional?']) {
+      const r = askPricing(q);
+      expect(r.working, q).toMatchObject({ plan: 'Professional', comparedWith: 'Growth', monthly: 1000 });
+      expect(r.answer, q).toMatch(/^Professional is \$1,000 a month more than Growth, excluding GST: \$1,890 − \$890/);
+      expect(`\n${r.answer}`, q).toContain(row(growth));
+      expect(`\n${r.answer}`, q).toContain(row(professional));
+      expect(inventedSentences(r, pricing), q).toEqual([]);
+    }
+    // Add-ons asked with a comparison change neither plan's price: the difference is the plans'.
+    expect(priceQuestion('how much more is Professional than Starter with 3 extra users?', pricing)?.monthly).toBe(
+      professional.monthly - starter.monthly,
+    );
+  });
+
+  it('a quoted plan has no difference in price to give: the rows say what each costs', () => {
+    const r = askPricing('how much more is Enterprise than Professional?');
+    expect(r.working).toBeUndefined();
+    expect(`\n${r.answer}`).toContain(row(enterprise));
+    expect(`\n${r.answer}`).toContain(row(professional));
+    expect(r.answer).not.toMatch(/\$2,010/);
   });
 });
