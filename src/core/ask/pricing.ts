@@ -121,6 +121,8 @@ function addOnsOf(question: string, v: PricingVocabulary): { counts: Map<string,
   let q = question;
   for (const [re, to] of v.rewrites) q = q.replace(re, to);
   for (const { addOn, count, named, units } of v.addOns) {
+    const unpricedAs = (asked: string, reason: UnpricedReason) =>
+      unpriced.push({ item: addOn.name, asked, reason, unitPrice: addOn.price, unit: addOn.unit });
     const found = [...q.matchAll(count)];
     // "45 people need an office login": a number is the count; "a"/"an"/"one" only counts when no number does.
     const numbered = found.some((m) => !ARTICLE.test(m[1]!));
@@ -142,21 +144,13 @@ function addOnsOf(question: string, v: PricingVocabulary): { counts: Map<string,
       const n = numberOf(messages[1]!, v);
       const problem = quantityProblem(n);
       const asked = askedText(messages[0]);
-      if (problem)
-        unpriced.push({ item: addOn.name, asked, reason: problem, unitPrice: addOn.price, unit: addOn.unit });
+      if (problem) unpricedAs(asked, problem);
       else if (n > 0) total = { n: Math.ceil(n / addOn.bundleSize), extra: true, asked };
     }
     if (!total) continue;
     const problem = quantityProblem(total.n, MOST_PRICED);
-    if (problem) {
-      unpriced.push({
-        item: addOn.name,
-        asked: total.asked,
-        reason: problem,
-        unitPrice: addOn.price,
-        unit: addOn.unit,
-      });
-    } else if (total.n > 0) counts.set(addOn.id, total);
+    if (problem) unpricedAs(total.asked, problem);
+    else if (total.n > 0) counts.set(addOn.id, total);
   }
   return { counts, unpriced };
 }
@@ -302,7 +296,8 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     const own = addOn.adds && !count.extra ? (plan[addOn.adds] ?? 0) : 0;
     const n = count.n - own;
     if (n <= 0) continue;
-    const unit = addOn.unit.replace(/^per (user|device) /, '');
+    // "per user per month": each line is one user's price already.
+    const unit = addOn.unit.replace(/^per \S+ (?=per )/, '');
     lines.push({ item: addOn.name, quantity: n, unitPrice: addOn.price, amount: n * addOn.price, unit });
   }
   const monthly = lines.reduce((sum, l) => sum + l.amount, 0);

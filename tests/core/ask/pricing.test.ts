@@ -329,7 +329,7 @@ describe('the vocabulary comes from the price list', () => {
       quantity: 3,
       unitPrice: 9,
       amount: 27,
-      unit: 'per truck per month',
+      unit: 'per month',
     });
     expect(priceQuestion('Growth plus 3 GPS trackers, how much?', pricing)?.monthly).toBe(890);
   });
