@@ -104,10 +104,10 @@ export const WorkingSchema = z
     plan: z.string(),
     lines: z.array(WorkingLineSchema),
     monthly: z.number().meta({ description: 'AUD a month, excluding GST.' }),
-    annual: z
-      .number()
-      .optional()
-      .meta({ description: 'AUD a year paid annually (twelve months for the price of ten).' }),
+    annual: z.number().optional().meta({
+      description:
+        "AUD a year, when the question asks for it: paid annually (the price list's annual billing) or month by month.",
+    }),
     chosenFor: z
       .object({ officeUsers: z.int().optional(), movesPerYear: z.int().optional(), warehouses: z.int().optional() })
       .optional()
@@ -115,6 +115,26 @@ export const WorkingSchema = z
         description:
           "The question named no plan: the figures the plan was chosen from (the pricing page's rule: each " +
           'figure points to the smallest plan that covers it; the biggest of those wins).',
+      }),
+    unpriced: z
+      .array(
+        z.object({
+          item: z.string().meta({ description: "What was counted: an add-on's name in the price list, or a figure." }),
+          asked: z.string().meta({ description: "The question's words that count it (a long number shortened)." }),
+          reason: z.enum(['not-a-number', 'negative', 'too-large', 'not-whole', 'over-limit']).meta({
+            description:
+              'Why it is not priced: not a number, below zero, too large to work out exactly, not a whole number, ' +
+              'or more than the most the assistant prices of one thing.',
+          }),
+          unitPrice: z.number().optional().meta({ description: "The price list's price per unit, AUD excl. GST." }),
+          unit: z.string().optional().meta({ description: 'How that price is billed (per user per month).' }),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          'Quantities the question counts that the price list cannot price: left out of `lines` and `monthly`, ' +
+          'and said so in the answer with their price per unit.',
       }),
     from: z.boolean().meta({ description: 'The plan is quoted: the figure is a starting price.' }),
     currency: z.literal('AUD'),

@@ -72,11 +72,24 @@ export const PricingSchema = z.strictObject({
   gst: z.literal('excluded'),
   plans: z.array(PlanSchema).length(4),
   addOns: z.array(
-    z.strictObject({ id: z.string(), name: z.string(), price: z.number().int().positive(), unit: z.string() }),
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      price: z.number().int().positive(),
+      unit: z.string(),
+      /** The plan's allowance the add-on adds to: a count of that many in all is the plan's own, then extras. */
+      adds: z.enum(['officeUsers', 'crewDevices']).optional(),
+      /** How many of the unit the add-on is named for one bundle holds (1,000 messages an SMS bundle). */
+      bundleSize: z.number().int().positive().optional(),
+    }),
   ),
   onboarding: z.strictObject({ from: z.number().int().positive(), note: z.string() }),
   annualDiscount: z.string(),
+  /** Paid annually, a year costs this many months (`annualDiscount` says the same in words). */
+  annualBilling: z.strictObject({ monthsCharged: z.number().int().min(1).max(12) }),
   trialDays: z.number().int().positive(),
   segments: z.array(z.enum(SEGMENTS)),
+  /** Kinds of work that need a module: the plan that fits is the first whose list of what it includes names it. */
+  segmentModules: z.array(z.strictObject({ segment: z.enum(SEGMENTS), module: z.string() })),
 });
 export type Pricing = z.infer<typeof PricingSchema>;

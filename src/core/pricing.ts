@@ -1,9 +1,28 @@
 /**
- * @module Plan recommendation from the lead form's bands: the smallest plan that fits the moves per year,
- * the warehouses and the kind of work. Reads the one pricing file (content/data/pricing.json).
+ * @module The plan that fits, by the pricing page's rule (each need points to the smallest plan that covers it; the
+ * biggest of those wins): the one rule the chat's pricing answers and the lead form's recommendation both use. Reads
+ * the one pricing file (content/data/pricing.json).
  */
 import type { Plan, Pricing } from '../contract/content.ts';
 import type { MOVES, SEGMENTS, WAREHOUSES } from '../contract/schemas.ts';
+
+/** What a need asks of a plan: whether the plan covers it. */
+export type Need = (plan: Plan, at: number) => boolean;
+
+/**
+ * The plan that fits every need: each need points to the smallest plan that covers it (`each`, -1 when none does,
+ * and then it is left out), and the biggest of those wins (`at`, -1 when no need is covered).
+ */
+export function planThatFits(plans: readonly Plan[], needs: readonly Need[]): { at: number; each: number[] } {
+  const each = needs.map((covers) => plans.findIndex(covers));
+  return { at: Math.max(-1, ...each), each };
+}
+
+/** The need for a module: covered by the first plan whose list of what it includes names it, and every bigger one. */
+export const needsModule =
+  (plans: readonly Plan[], module: string): Need =>
+  (_plan, at) =>
+    plans.slice(0, at + 1).some((p) => p.includes.includes(module));
 
 export interface PlanNeeds {
   segment?: (typeof SEGMENTS)[number];
@@ -20,41 +39,36 @@ export interface Recommendation {
   reasons: string[];
 }
 
-/** Kinds of work that need a module only larger plans include. */
-const SEGMENT_NEEDS: Partial<Record<NonNullable<PlanNeeds['segment']>, { plan: string; module: string }>> = {
-  International: { plan: 'professional', module: 'International module' },
-  'Military & government': { plan: 'enterprise', module: 'Military and government module' },
-};
-
-/** The recommended plan, or undefined when no need was given. */
+/** The recommended plan for the lead form's bands, or undefined when no need was given. */
 export function recommendPlan(pricing: Pricing, needs: PlanNeeds): Recommendation | undefined {
-  const order = pricing.plans;
-  let at = -1;
-  const reasons: string[] = [];
-  const need = (index: number, reason: string) => {
-    if (index < 0) return;
-    reasons.push(reason);
-    at = Math.max(at, index);
-  };
-  if (needs.moves) {
-    const i = order.findIndex((p) => p.fits.moves.includes(needs.moves!));
-    need(i, `${needs.moves} moves a year fits ${order[i]?.name} (${order[i]?.movesPerYear} moves a year)`);
+  const plans = pricing.plans;
+  const asked: [Need, (p: Plan) => string][] = [];
+  const { moves, warehouses, segment } = needs;
+  if (moves) {
+    asked.push([
+      (p) => p.fits.moves.includes(moves),
+      (p) => `${moves} moves a year fits ${p.name} (${p.movesPerYear} moves a year)`,
+    ]);
   }
-  if (needs.warehouses) {
-    const i = order.findIndex((p) => p.fits.warehouses.includes(needs.warehouses!));
-    need(
-      i,
-      `${needs.warehouses === 'None' ? 'No warehouse' : `${needs.warehouses} warehouse${needs.warehouses === '1' ? '' : 's'}`} fits ${order[i]?.name} (warehouses: ${order[i]?.warehouses})`,
-    );
+  if (warehouses) {
+    const some = warehouses === 'None' ? 'No warehouse' : `${warehouses} warehouse${warehouses === '1' ? '' : 's'}`;
+    asked.push([
+      (p) => p.fits.warehouses.includes(warehouses),
+      (p) => `${some} fits ${p.name} (warehouses: ${p.warehouses})`,
+    ]);
   }
-  const seg = needs.segment && SEGMENT_NEEDS[needs.segment];
-  if (seg) {
-    const i = order.findIndex((p) => p.id === seg.plan);
-    need(i, `${needs.segment} work needs the ${seg.module}, included from ${order[i]?.name}`);
-  } else if (needs.segment) {
-    need(0, `${needs.segment} work is covered by every plan, from ${order[0]?.name}`);
+  const module = segment && pricing.segmentModules.find((m) => m.segment === segment)?.module;
+  if (module) {
+    asked.push([needsModule(plans, module), (p) => `${segment} work needs the ${module}, included from ${p.name}`]);
+  } else if (segment) {
+    asked.push([() => true, (p) => `${segment} work is covered by every plan, from ${p.name}`]);
   }
+  const { at, each } = planThatFits(
+    plans,
+    asked.map(([need]) => need),
+  );
   if (at < 0) return undefined;
-  const plan: Plan = order[at]!;
+  const reasons = asked.flatMap(([, reason], i) => (each[i]! < 0 ? [] : [reason(plans[each[i]!]!)]));
+  const plan = plans[at]!;
   return { plan: plan.id, name: plan.name, monthly: plan.monthly, priceFrom: !!plan.priceFrom, reasons };
 }

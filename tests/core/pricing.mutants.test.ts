@@ -1,6 +1,6 @@
 /**
- * The kinds of work that need a module (src/core/pricing.ts's table, built when the module loads): the
- * module is loaded inside each test, after vi.resetModules(), so the table is the one the test reads.
+ * The kinds of work that need a module (pricing.json's `segmentModules`, read by src/core/pricing.ts): the
+ * module is loaded inside each test, after vi.resetModules(), so a mutant of module-level code is caught too.
  */
 import { describe, expect, it, vi } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };

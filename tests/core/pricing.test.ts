@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import type { Pricing } from '../../src/contract/content.ts';
-import { recommendPlan } from '../../src/core/pricing.ts';
+import { needsModule, planThatFits, recommendPlan } from '../../src/core/pricing.ts';
 
 const pricing = pricingData as unknown as Pricing;
 
@@ -71,6 +71,29 @@ describe('the plan recommendation', () => {
       reasons: ['Mixed work is covered by every plan, from Starter'],
     });
     expect(recommendPlan(pricing, { segment: 'Local & interstate', warehouses: '2-5' })?.plan).toBe('professional');
+  });
+
+  it('the module a kind of work needs is read from the price list: the first plan that includes it', () => {
+    const moved = structuredClone(pricing);
+    const growth = moved.plans.find((p) => p.id === 'growth')!;
+    growth.includes = [...growth.includes, 'International module'];
+    expect(recommendPlan(moved, { segment: 'International' })).toMatchObject({
+      plan: 'growth',
+      reasons: ['International work needs the International module, included from Growth'],
+    });
+    const renamed = { ...pricing, segmentModules: [{ segment: 'Mixed', module: 'Reporting suite' }] } as Pricing;
+    expect(recommendPlan(renamed, { segment: 'Mixed' })?.plan).toBe('professional');
+    expect(recommendPlan(renamed, { segment: 'International' })?.plan).toBe('starter');
+  });
+
+  it('one rule for every plan choice: each need its smallest covering plan, the biggest of those', () => {
+    const plans = pricing.plans;
+    expect(planThatFits(plans, [])).toEqual({ at: -1, each: [] });
+    expect(planThatFits(plans, [(p) => p.id === 'growth', () => true, () => false])).toEqual({
+      at: 1,
+      each: [1, 0, -1],
+    });
+    expect(planThatFits(plans, [needsModule(plans, 'API access')])).toEqual({ at: 2, each: [2] });
   });
 
   it('a band no plan fits adds no reason', () => {

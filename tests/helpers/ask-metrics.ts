@@ -384,7 +384,7 @@ function unfoundedWorking(r: AskResult, pricing: Pricing, cited: string[]): stri
   }
   const sum = w.lines.reduce((a, l) => a + l.amount, 0);
   if (sum !== w.monthly) out.push(`total ${w.monthly} != ${sum}`);
-  const months = w.yearBilled === 'monthly' ? 12 : 10;
+  const months = w.yearBilled === 'monthly' ? 12 : pricing.annualBilling.monthsCharged;
   if (w.annual !== undefined && w.annual !== w.monthly * months)
     out.push(`annual ${w.annual} != ${months} x ${w.monthly}`);
   return out;

@@ -7,11 +7,11 @@
  * comes from the price list with its working (src/core/ask/pricing.ts), each price cited. The answer is built
  * here, in one place, from quoted sentences only: a later model could only rephrase behind the same check.
  */
-import type { Pricing } from '../../contract/content.ts';
+import type { Plan, Pricing } from '../../contract/content.ts';
 import { termOf, words, isStopWord } from '../search/analyze.ts';
 import { type Handoff, handoffFor, handoffIntent, isSupportRequest } from './handoff.ts';
 import { type AskIndex, inContext, type NearestAsked } from './index.ts';
-import { dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
+import { comparedPlans, dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
 import {
   isFollowUp,
   messageGroups as analyseMessage,
@@ -480,9 +480,19 @@ function citedPages(turn: AskTurn | undefined): Set<string> {
   return new Set((turn?.sources ?? []).map((s) => s.slug));
 }
 
-/** The pricing page's sections that state a price (the plan's row, each add-on's row), and its GST statement. */
-function pricingQuotes(index: AskIndex, working: Working): Quote[] {
-  const out: Quote[] = [];
+/**
+ * The pricing page's sentences for a pricing answer: `cited`, each price's row (a plan's, an add-on's) and what the
+ * page says of the plan-choice rule, annual billing and GST; `said`, what the answer quotes (the rows of the plans
+ * compared, the rows of what cannot be priced, and the sentences).
+ */
+function pricingQuotes(
+  index: AskIndex,
+  pricing: Pricing,
+  working: Working | undefined,
+  compared: readonly Plan[] = [],
+): { cited: Quote[]; said: Quote[] } {
+  const cited: Quote[] = [];
+  const said: Quote[] = [];
   const find = (needles: string[]): Quote | undefined => {
     for (const s of index.sectionsOf('pricing')) {
       const ranges = index.sentences(s);
@@ -504,23 +514,30 @@ function pricingQuotes(index: AskIndex, working: Working): Quote[] {
     }
     return undefined;
   };
-  for (const line of working.lines) {
+  const add = (q: Quote | undefined, say: boolean) => {
+    if (!q) return;
+    cited.push(q);
+    if (say || !q.row) said.push(q);
+  };
+  const comparing = working?.comparedWith !== undefined || compared.length > 0;
+  for (const plan of compared) add(find([plan.name, dollars(plan.monthly)]), true);
+  for (const line of working?.lines ?? []) {
     const name = line.item.replace(/ plan$/, '');
-    const q = find([name, dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]);
-    if (q) out.push(q);
+    add(find([name, dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]), comparing);
   }
-  if (working.chosenFor) {
+  // What cannot be priced is quoted with its price per unit.
+  for (const u of working?.unpriced ?? []) if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
+  if (working?.chosenFor) {
     // The rule the plan was chosen by, as the pricing page states it.
     const q = find(['biggest plan wins']);
-    if (q) out.unshift(q);
+    if (q) {
+      cited.unshift(q);
+      said.unshift(q);
+    }
   }
-  if (working.annual !== undefined) {
-    const q = find(['two months off']);
-    if (q) out.push(q);
-  }
-  const gst = find(['exclude GST']) ?? find(['GST']);
-  if (gst) out.push(gst);
-  return out;
+  if (working?.annual !== undefined && working.yearBilled === 'annually') add(find([pricing.annualDiscount]), true);
+  add(find(['exclude GST']) ?? find(['GST']), true);
+  return { cited, said };
 }
 
 /**
@@ -595,15 +612,15 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
   // A request for a person is never a follow-up: it asks for what it says, not for more of the last answer.
   const followUp = previous !== undefined && !intent && isFollowUp(question, firstGroups);
   const working = priceQuestion(question, d.pricing, followUp ? previous.question : undefined);
-  if (working) {
-    const quotes = pricingQuotes(index, working);
+  const compared = working ? undefined : comparedPlans(question, d.pricing);
+  if (working || compared) {
+    const { cited, said } = pricingQuotes(index, d.pricing, working, compared);
     const seen = new Map<number, Quote>();
-    for (const q of quotes) if (!seen.has(q.section)) seen.set(q.section, q);
+    for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
     const sources = [...seen].map(([s, q]) => sourceOf(index, s, 'answer', q));
-    // The prices are cited by their sections; the answer states the working and quotes what the page says of GST
-    // (and of annual billing when asked).
-    const said = quotes.filter((q) => !q.row);
-    const answer = [workingSentence(working), joinQuotes(index, said)].filter(Boolean).join('\n\n');
+    // The prices are cited by their sections; the answer states the working and quotes the rows of the plans
+    // compared and of what cannot be priced, and what the page says of GST (and of annual billing when asked).
+    const answer = [working && workingSentence(working), joinQuotes(index, said)].filter(Boolean).join('\n\n');
     return result(true, answer, sources, handoff(false), working);
   }
 

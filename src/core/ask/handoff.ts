@@ -1,11 +1,11 @@
 /**
  * @module When the assistant offers a person: the visitor (or an agent writing for one) asks for a demo, a
  * person, a call back, a quote or to leave a message, or the site has no answer. The label fits the hour: within
- * the support hours the site states (7am to 7pm AEST, Monday to Saturday; AEST is UTC+10 all year) it gives the
- * phone number for now; outside them it says when a person will reply.
+ * the support hours the site states (`SUPPORT_HOURS`, the contact page's hours) it gives the phone number for now;
+ * outside them it says when a person will reply.
  */
 import { fold, own } from '../search/analyze.ts';
-import { COMPANY } from '../../contract/company.ts';
+import { COMPANY, clockHour, DAY_NAMES, SUPPORT_HOURS, type SupportHours } from '../../contract/company.ts';
 import { CHAT_SPEAK } from './phrases.ts';
 
 export type HandoffIntent = 'demo' | 'contact' | 'callback' | 'message';
@@ -88,27 +88,21 @@ export const isSupportRequest = (question: string) => {
   return !HYPOTHETICAL.test(q) && SUPPORT.test(q);
 };
 
-const AEST_MS = 10 * 3600_000;
-const OPEN_HOUR = 7;
-const CLOSE_HOUR = 19;
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-/** Whether `now` (ms since the epoch) falls within support hours, and when they next open. */
-export function supportHours(now: number): { open: boolean; opens: string } {
-  const local = new Date(now + AEST_MS);
+/**
+ * Whether `now` (ms since the epoch) falls within support hours (`SUPPORT_HOURS` unless given), and when they next
+ * open.
+ */
+export function supportHours(now: number, hours: SupportHours = SUPPORT_HOURS): { open: boolean; opens: string } {
+  const local = new Date(now + hours.utcOffsetHours * 3600_000);
   const day = local.getUTCDay();
   const hour = local.getUTCHours();
-  const open = day !== 0 && hour >= OPEN_HOUR && hour < CLOSE_HOUR;
-  let next = day;
+  const openOn = (d: number) => hours.days.includes(d % 7);
+  const open = openOn(day) && hour >= hours.open && hour < hours.close;
   let ahead = 0;
-  if (open || hour >= CLOSE_HOUR || day === 0) {
-    do {
-      next = (next + 1) % 7;
-      ahead++;
-    } while (next === 0);
-  }
-  const when = ahead === 0 ? 'today' : ahead === 1 ? 'tomorrow' : DAYS[next];
-  return { open, opens: `${OPEN_HOUR}am AEST ${when}` };
+  // Open or closed for the day: the next day that opens (a week at most, for a clock with no open day).
+  if (!openOn(day) || hour >= hours.open) while (++ahead < 7 && !openOn(day + ahead));
+  const when = ahead === 0 ? 'today' : ahead === 1 ? 'tomorrow' : DAY_NAMES[(day + ahead) % 7];
+  return { open, opens: `${clockHour(hours.open)} ${hours.zone} ${when}` };
 }
 
 /** The handoff for an intent at a time: what to tell the visitor and where the form is. */

@@ -1,0 +1,425 @@
+// The chat's price stage (src/core/ask/pricing.ts): pricing questions read with the price list's own vocabulary,
+// priced from content/data/pricing.json with the working, and answered through askSite with each price cited.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import pricingData from '../../../content/data/pricing.json' with { type: 'json' };
+import { AskResponseSchema } from '../../../src/contract/ask.ts';
+import { type Plan, type Pricing, PricingSchema } from '../../../src/contract/content.ts';
+import { askSite } from '../../../src/core/ask/answer.ts';
+import { askIndexOf } from '../../../src/core/ask/index.ts';
+import {
+  comparedPlans,
+  dollars,
+  MOST_PRICED,
+  priceQuestion,
+  quantityProblem,
+  type UnpricedReason,
+  workingSentence,
+} from '../../../src/core/ask/pricing.ts';
+import wordsData from '../../../src/core/ask/pricing-words.json' with { type: 'json' };
+import { PRICING_WORDS, PricingWordsSchema } from '../../../src/core/ask/pricing-words.ts';
+import { inventedSentences } from '../../helpers/ask-metrics.ts';
+import { PROJECT_ROOT } from '../../helpers/server.ts';
+
+const pricing = PricingSchema.parse(pricingData);
+
+describe('pricing arithmetic', () => {
+  it('prices a plan with extra office users and crew devices, with its working', () => {
+    const w = priceQuestion('What would Starter plus 2 more office logins and 4 crew phones cost?', pricing)!;
+    expect(w.monthly).toBe(390 + 2 * 45 + 4 * 12);
+    expect(w.lines.map((l) => [l.item, l.quantity])).toEqual([
+      ['Starter plan', 1],
+      ['Extra office user', 2],
+      ['Extra crew device', 4],
+    ]);
+    expect(workingSentence(w)).toContain('$528 a month excluding GST');
+  });
+
+  it('reads a plan named before "going", "upfront" or "be" as the plan, and a full or whole year paid upfront', () => {
+    expect(
+      priceQuestion("what's Growth going to cost us for a full year if we go annual billing?", pricing),
+    ).toMatchObject({ plan: 'Growth', monthly: 890, annual: 8900, yearBilled: 'annually' });
+    expect(
+      priceQuestion("if we pay for professional upfront for the whole year, what's the total?", pricing),
+    ).toMatchObject({ plan: 'Professional', annual: 18900, yearBilled: 'annually' });
+    expect(priceQuestion('how much would starter be each month?', pricing)).toMatchObject({ monthly: 390 });
+    // Still not a plan when the word describes something else.
+    expect(priceQuestion('how much is professional indemnity insurance?', pricing)).toBeUndefined();
+  });
+
+  it('counts users beyond the plan when the question gives a total, and prices a year paid annually', () => {
+    expect(priceQuestion('starter with 7 office users, how much a month?', pricing)!.monthly).toBe(390 + 2 * 45);
+    // Office users counted as people in the office, by whatever verb they use it.
+    for (const q of [
+      'starter plan, 7 of us log into the office side, what would we pay monthly?',
+      'starter plan and 7 of us work in the office: monthly price?',
+    ])
+      expect(priceQuestion(q, pricing)!.monthly, q).toBe(390 + 2 * 45);
+    const w = priceQuestion('growth with the video survey app, paid annually?', pricing)!;
+    expect([w.monthly, w.annual]).toEqual([890 + 150, (890 + 150) * 10]);
+    expect(priceQuestion('Professional plus two SMS bundles per month?', pricing)!.monthly).toBe(1890 + 120);
+  });
+
+  it('gives Enterprise no total, and leaves non-pricing questions alone', () => {
+    const w = priceQuestion('how much is enterprise with 3 extra users?', pricing)!;
+    expect(w.from).toBe(true);
+    expect(workingSentence(w)).toMatch(/quoted/);
+    expect(priceQuestion('does the crew app work offline?', pricing)).toBeUndefined();
+    expect(priceQuestion('what does Growth include?', pricing)).toBeUndefined();
+  });
+
+  it('counts extras only in the clause that says so; a number beats "an" for the same thing', () => {
+    // "plus" belongs to the add-on; the staff count after "we've got" is a total (15 are Growth's own).
+    expect(
+      priceQuestion('growth plus the video survey add on, and we have got 18 office staff. monthly cost?', pricing)!
+        .monthly,
+    ).toBe(890 + 150 + 3 * 45);
+    // "45 people need an office login": 45 in all, not 45 and one more.
+    expect(
+      priceQuestion("Professional tier, but 45 people need an office login. What's the monthly bill?", pricing)!
+        .monthly,
+    ).toBe(1890 + 5 * 45);
+  });
+
+  it('counts a crew "of 18 on phones" as crew devices', () => {
+    const w = priceQuestion(
+      'starter for a crew of 18 on phones and 6 of us in the office, how much a month?',
+      pricing,
+    )!;
+    // Starter has 10 devices and 5 users of its own.
+    expect(w.monthly).toBe(390 + 8 * 12 + 1 * 45);
+  });
+
+  it('a plan paid or billed some way is the plan', () => {
+    expect(priceQuestion("professional paid annually — what's the total for the year?", pricing)?.annual).toBe(18_900);
+    expect(priceQuestion('growth billed monthly, how much is that?', pricing)?.monthly).toBe(890);
+  });
+
+  it('a plan name used as an adjective is not a plan', () => {
+    expect(priceQuestion('do you hold professional indemnity insurance, and for how much?', pricing)).toBeUndefined();
+    expect(priceQuestion('what does a growth strategy cost a removalist?', pricing)).toBeUndefined();
+    expect(priceQuestion('professional, how much a month?', pricing)!.plan).toBe('Professional');
+  });
+
+  it('counts SMS bundles named with their size between the count and the bundle', () => {
+    const w = priceQuestion('growth plus two 1,000-message sms bundles, what a month?', pricing)!;
+    expect([w.plan, w.monthly]).toEqual(['Growth', 890 + 2 * 60]);
+  });
+
+  it('a plan named before a question word is the plan asked about, whatever the figures would pick', () => {
+    // 17 office users would pick Professional (Growth includes 15): the visitor names Growth.
+    const w = priceQuestion('17 of us in the office need logins. on growth how much is that?', pricing)!;
+    expect([w.plan, w.monthly]).toEqual(['Growth', 890 + 2 * 45]);
+    expect(priceQuestion("we'd have 6 office users, starter what's the monthly cost?", pricing)!.monthly).toBe(
+      390 + 45,
+    );
+  });
+
+  it('picks the plan from the figures when none is named: the figure needing the biggest plan wins', () => {
+    const w = priceQuestion(
+      '1400 moves a yr, one warehouse, 12 in the office, plus the video survey app: how much?',
+      pricing,
+    )!;
+    expect([w.plan, w.monthly, w.chosenFor]).toEqual([
+      'Growth',
+      890 + 150,
+      { officeUsers: 12, movesPerYear: 1400, warehouses: 1 },
+    ]);
+    expect(workingSentence(w)).toMatch(
+      /^For 12 office users, 1,400 moves a year and 1 warehouse, the plan that fits is Growth\./,
+    );
+    // 300 a month is 3,600 a year: Professional, whatever the warehouses say.
+    expect(priceQuestion('about 300 jobs a month and no warehouse, which plan and what cost?', pricing)!.plan).toBe(
+      'Professional',
+    );
+    expect(priceQuestion('we have 3 trucks, what does it cost?', pricing)).toBeUndefined();
+  });
+
+  it('a year paid month by month is twelve months, and "moves a year" asks for no year\'s price', () => {
+    const w = priceQuestion("growth billed month to month, what's that over a year?", pricing)!;
+    expect([w.annual, w.yearBilled]).toEqual([890 * 12, 'monthly']);
+    expect(workingSentence(w)).toMatch(/Paid month by month that is \$10,680 a year \(12 × \$890\)\.$/);
+    const moves = priceQuestion('1,400 moves a year and one warehouse, how much?', pricing)!;
+    expect([moves.plan, moves.annual]).toEqual(['Growth', undefined]);
+  });
+
+  it('a follow-up keeps the add-ons and takes the new plan', () => {
+    const w = priceQuestion('and the Professional one?', pricing, 'How much is Growth with 3 extra users a month?')!;
+    expect(w.plan).toBe('Professional');
+    expect(w.monthly).toBe(1890 + 3 * 45);
+  });
+});
+
+describe('pricing answers through askSite', () => {
+  const index = askIndexOf([
+    {
+      slug: 'pricing',
+      title: 'Pricing | Kartage',
+      url: 'https://k.example/pricing',
+      markdown:
+        '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Starter | $390 |\n| Growth | $890 |\n| Professional | $1,890 |\n\n## Add-ons\n\n| Add-on | Price |\n|---|---|\n| Extra office user | $45 |\n\n## GST\n\nAll prices exclude GST.\n',
+    },
+  ]);
+  const at = Date.parse('2026-11-25T02:00:00Z');
+  const ask = (question: string) => askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
+
+  it('answers pricing arithmetic with its working, each price cited', () => {
+    const r = ask('Starter plus 2 extra office users, how much a month?');
+    expect(r.working?.monthly).toBe(480);
+    expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons', 'GST']);
+    expect(r.answer).toContain('All prices exclude GST.');
+    expect(inventedSentences(r, pricing)).toEqual([]);
+  });
+});
+
+/** A pricing page with every row of the price list, its annual billing note, plan-choice rule and GST sentence. */
+function pricingPage(p: Pricing): string {
+  const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [
+    '# Pricing',
+    '## Compare plans',
+    `Prices in Australian dollars (AUD) per month, excluding GST. ${p.annualDiscount}`,
+    [
+      row(['Plan', 'Price (AUD per month, ex GST)', 'Office users']),
+      row(['---', '---', '---']),
+      ...p.plans.map((x) => row([x.name, `${x.priceFrom ? 'From ' : ''}${dollars(x.monthly)}`, x.officeUsers ?? '-'])),
+    ].join('\n'),
+    '## Add-ons',
+    [
+      row(['Add-on', 'Price', 'Billed']),
+      row(['---', '---', '---']),
+      ...p.addOns.map((a) => row([a.name, dollars(a.price), a.unit])),
+    ].join('\n'),
+    '## How to choose a plan',
+    'Answer three questions; the answer that points to the biggest plan wins.',
+    '## GST',
+    'All prices are in Australian dollars and exclude GST.',
+  ].join('\n\n');
+}
+
+const site = askIndexOf([
+  {
+    slug: 'pricing',
+    title: 'Pricing | Kartage',
+    url: 'https://k.example/pricing',
+    markdown: `${pricingPage(pricing)}\n`,
+  },
+]);
+const askPricing = (question: string, conversation?: { question: string }[]) =>
+  askSite(
+    { index: site, pricing, origin: 'https://k.example', now: Date.parse('2026-11-25T02:00:00Z') },
+    {
+      question,
+      conversation,
+    },
+  );
+
+const NINES = '9'.repeat(309);
+
+describe('never a price the price list does not give', () => {
+  // [question, the reasons of what is unpriced, a fragment of the sentence shown, the monthly total of the rest]
+  const HOSTILE: [string, UnpricedReason[], string, number | undefined][] = [
+    [
+      'How much is Starter plus 20,000 extra office users?',
+      ['over-limit'],
+      "I can't price 20,000 extra office users: that is more than 10,000",
+      390,
+    ],
+    ['Starter plus 1e308 crew devices, how much?', ['too-large'], "I can't price 1e308 crew devices", 390],
+    ['Starter plus NaN extra users, how much?', ['not-a-number'], "I can't price nan extra users: that is not a", 390],
+    ['Growth plus 2.5 extra users, how much?', ['not-whole'], "I can't price 2.5 extra users: it is not a whole", 890],
+    ['-5 extra office users on Starter, how much?', ['negative'], "I can't price -5 extra office users", 390],
+    ['Starter plus −5 extra office users, how much?', ['negative'], "I can't price −5 extra office users", 390],
+    [`Growth plus ${NINES} SMS, how much a month?`, ['too-large'], "I can't price 999999…999 sms", 890],
+    [
+      `5 office staff and ${NINES} moves a year, how much?`,
+      ['too-large'],
+      "I can't choose a plan for 999999…999 moves a year: the number is too large to work out exactly. For 5 office users, the plan that fits is Starter.",
+      390,
+    ],
+    ['Growth plus infinity crew phones, what a month?', ['too-large'], "I can't price infinity crew phones", 890],
+    ['Growth plus ∞ crew phones, what a month?', ['too-large'], "I can't price ∞ crew phones", 890],
+    ['how much is Starter plus 1e20 extra users?', ['too-large'], "I can't price 1e20 extra users", 390],
+    [
+      'Starter plus 9007199254740993 crew devices, how much?',
+      ['too-large'],
+      "I can't price 900719…993 crew devices",
+      390,
+    ],
+    ['Starter plus 10,001 crew devices, how much?', ['over-limit'], "I can't price 10,001 crew devices", 390],
+    ['Starter plus 10,000 crew devices, how much?', [], 'That comes to $120,390 a month', 390 + 10_000 * 12],
+    [
+      'Professional with 10,040 office users, how much a month?',
+      ['over-limit'],
+      "I can't price 10,040 office users",
+      1890,
+    ],
+    ['Growth plus 0.5 sms bundles, how much?', ['not-whole'], "I can't price 0.5 sms bundles", 890],
+    ['Growth and 2,500.5 texts a month, how much?', ['not-whole'], "I can't price 2,500.5 texts", 890],
+    ['Growth with 3 extra users and 2.5 crew phones, how much?', ['not-whole'], 'The rest comes to $1,025', 890 + 135],
+    [
+      'which plan for 1e308 moves a year and 3 warehouses, how much?',
+      ['too-large'],
+      'the plan that fits is Professional',
+      1890,
+    ],
+    ['which plan for 2.5 warehouses, how much?', [], '', undefined],
+    [`Starter with ${NINES}.5 users paid annually, how much?`, ['too-large'], 'The rest comes to $390', 390],
+  ];
+
+  const named = HOSTILE.map(([q, ...rest]) => [q.replace(/9{309}/, '9…9 (309 digits)'), q, ...rest] as const);
+  it.each(named)('%s', (_name, question, reasons, shown, monthly) => {
+    const r = askPricing(question);
+    // Valid against the contract, and the same after a trip through JSON (no NaN or Infinity turned into null).
+    const parsed = AskResponseSchema.parse(r);
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+    expect(parsed.working?.monthly).toBe(monthly);
+    expect((r.working?.unpriced ?? []).map((u) => u.reason)).toEqual(reasons);
+    expect(r.answer).toContain(shown);
+    expect(r.answer).not.toMatch(/∞ (a|moves)|\$∞|NaN|Infinity|undefined|null/);
+    expect(inventedSentences(r, pricing)).toEqual([]);
+    // What cannot be priced is quoted with its price per unit, from the price list's row.
+    for (const u of r.working?.unpriced ?? []) {
+      if (u.unitPrice === undefined) continue;
+      const addOn = pricing.addOns.find((a) => a.name === u.item)!;
+      expect([u.unitPrice, u.unit]).toEqual([addOn.price, addOn.unit]);
+      expect(r.answer).toContain(`are ${dollars(addOn.price)} ${addOn.unit}.`);
+      expect(r.answer).toContain(`| ${addOn.name} | ${dollars(addOn.price)} | ${addOn.unit} |`);
+      expect(r.sources.map((s) => s.heading)).toContain('Add-ons');
+    }
+  });
+
+  it('a follow-up carries what could not be priced to the next plan', () => {
+    const r = askPricing('and the Professional one?', [{ question: 'How much is Growth with 2.5 extra users?' }]);
+    expect(r.working).toMatchObject({ plan: 'Professional', monthly: 1890 });
+    expect(r.working?.unpriced?.map((u) => u.asked)).toEqual(['2.5 extra users']);
+  });
+
+  it('a quantity is priced only when it is a whole number from 0 to the most priced', () => {
+    expect(
+      [Number.NaN, -1, -0.5, 0.5, Number.POSITIVE_INFINITY, 2 ** 53, 1e308].map((n) => quantityProblem(n)),
+    ).toEqual(['not-a-number', 'negative', 'negative', 'not-whole', 'too-large', 'too-large', 'too-large']);
+    expect([0, 1, MOST_PRICED].map((n) => quantityProblem(n, MOST_PRICED))).toEqual([undefined, undefined, undefined]);
+    expect(quantityProblem(MOST_PRICED + 1, MOST_PRICED)).toBe('over-limit');
+  });
+});
+
+describe('the vocabulary comes from the price list', () => {
+  it("reads a plan by the price list's name for it, and no name the price list does not have", () => {
+    const renamed = structuredClone(pricing);
+    renamed.plans[1]!.name = 'Scale';
+    expect(priceQuestion('how much is Scale with 2 extra users?', renamed)).toMatchObject({
+      plan: 'Scale',
+      monthly: 890 + 2 * 45,
+    });
+    expect(priceQuestion('how much is growth with 2 extra users?', renamed)?.plan).toBe('Scale');
+    const reId = structuredClone(renamed);
+    reId.plans[1]!.id = 'scale' as Plan['id'];
+    expect(priceQuestion('how much is growth with 2 extra users?', reId)).toBeUndefined();
+    // "pro" is a visitor's word for Professional (pricing-words.json).
+    expect(priceQuestion('pro with 2 more users, how much?', pricing)?.plan).toBe('Professional');
+  });
+
+  it("counts an add-on by its name in the price list, with no visitor's word for it", () => {
+    const more = structuredClone(pricing);
+    more.addOns.push({ id: 'gps', name: 'GPS tracker', price: 9, unit: 'per truck per month' });
+    expect(priceQuestion('Growth plus 3 GPS trackers, how much?', more)?.lines.at(-1)).toEqual({
+      item: 'GPS tracker',
+      quantity: 3,
+      unitPrice: 9,
+      amount: 27,
+      unit: 'per month',
+    });
+    expect(priceQuestion('Growth plus 3 GPS trackers, how much?', pricing)?.monthly).toBe(890);
+  });
+
+  it("reads the plan's own allowance, the bundle size and the annual billing from the price list", () => {
+    const q = 'starter with 7 office users and 2,500 texts, paid annually, how much?';
+    expect(priceQuestion(q, pricing)).toMatchObject({ monthly: 390 + 2 * 45 + 3 * 60, annual: (390 + 90 + 180) * 10 });
+    const other = structuredClone(pricing);
+    delete other.addOns[0]!.adds;
+    other.addOns[3]!.bundleSize = 500;
+    other.annualBilling.monthsCharged = 11;
+    const w = priceQuestion(q, other)!;
+    expect([w.monthly, w.annual]).toEqual([390 + 7 * 45 + 5 * 60, (390 + 7 * 45 + 5 * 60) * 11]);
+    expect(workingSentence(w)).toContain('(12 months for the price of 11: 11 × $1,005)');
+  });
+
+  it('pricing-words.json: every entry names a plan or add-on of the price list and says why', () => {
+    const planIds = new Set(pricing.plans.map((p) => p.id));
+    const addOnIds = new Set(pricing.addOns.map((a) => a.id));
+    expect(Object.keys(PRICING_WORDS.plans).filter((id) => !planIds.has(id as Plan['id']))).toEqual([]);
+    expect(Object.keys(PRICING_WORDS.addOns).filter((id) => !addOnIds.has(id))).toEqual([]);
+    expect(() => PricingWordsSchema.parse({ ...wordsData, plans: { growth: { words: ['grow'] } } })).toThrow(/note/);
+    // No plan name, price or add-on name is written in the price stage's code (its comments give examples).
+    const code = ['src/core/ask/pricing.ts', 'src/core/ask/pricing-words.ts', 'src/core/pricing.ts'].map((f) =>
+      readFileSync(join(PROJECT_ROOT, f), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
+        .toLowerCase(),
+    );
+    const names = [
+      ...pricing.plans.flatMap((p) => [p.name, p.id, dollars(p.monthly)]),
+      ...pricing.addOns.flatMap((a) => [a.name, a.id, dollars(a.price)]),
+    ];
+    for (const name of names) for (const text of code) expect(text).not.toContain(name.toLowerCase());
+  });
+});
+
+describe('comparisons of two plans', () => {
+  const names = (plans: readonly Plan[] | undefined) => plans?.map((p) => p.name);
+  /** The start of a plan's row of "Compare plans", at the start of a line of the answer. */
+  const row = (p: Plan) => `\n| ${p.name} | ${p.priceFrom ? 'From ' : ''}${dollars(p.monthly)} |`;
+  const [starter, growth, professional, enterprise] = pricing.plans as [Plan, Plan, Plan, Plan];
+
+  it('finds the two plans a question compares, in its order, and only then', () => {
+    expect(names(comparedPlans('Growth vs Professional', pricing))).toEqual(['Growth', 'Professional']);
+    expect(names(comparedPlans("what's the difference between growth and professional", pricing))).toEqual([
+      'Growth',
+      'Professional',
+    ]);
+    expect(names(comparedPlans('how much more is Professional than Growth?', pricing))).toEqual([
+      'Professional',
+      'Growth',
+    ]);
+    expect(names(comparedPlans('starter compared with pro?', pricing))).toEqual(['Starter', 'Professional']);
+    expect(comparedPlans('Does Growth or Professional include storage?', pricing)).toBeUndefined();
+    expect(comparedPlans('professional indemnity vs a growth strategy', pricing)).toBeUndefined();
+    expect(comparedPlans('Starter vs Growth vs Professional', pricing)).toBeUndefined();
+  });
+
+  it('quotes both plans\' rows of "Compare plans", and no working when no price is asked', () => {
+    for (const q of ['Growth vs Professional', "what's the difference between growth and professional"]) {
+      const r = askPricing(q);
+      expect(r.answered, q).toBe(true);
+      expect(r.working, q).toBeUndefined();
+      expect(`\n${r.answer}`, q).toContain(row(growth));
+      expect(`\n${r.answer}`, q).toContain(row(professional));
+      expect(r.sources[0]!.heading, q).toBe('Compare plans');
+      expect(inventedSentences(r, pricing), q).toEqual([]);
+    }
+  });
+
+  it('gives the difference in price with both rows, the dearer plan first, whichever is named first', () => {
+    for (const q of ['how much more is Professional than Growth?', 'how much cheaper is Growth than Professional?']) {
+      const r = askPricing(q);
+      expect(r.working, q).toMatchObject({ plan: 'Professional', comparedWith: 'Growth', monthly: 1000 });
+      expect(r.answer, q).toMatch(/^Professional is \$1,000 a month more than Growth, excluding GST: \$1,890 − \$890/);
+      expect(`\n${r.answer}`, q).toContain(row(growth));
+      expect(`\n${r.answer}`, q).toContain(row(professional));
+      expect(inventedSentences(r, pricing), q).toEqual([]);
+    }
+    // Add-ons asked with a comparison change neither plan's price: the difference is the plans'.
+    expect(priceQuestion('how much more is Professional than Starter with 3 extra users?', pricing)?.monthly).toBe(
+      professional.monthly - starter.monthly,
+    );
+  });
+
+  it('a quoted plan has no difference in price to give: the rows say what each costs', () => {
+    const r = askPricing('how much more is Enterprise than Professional?');
+    expect(r.working).toBeUndefined();
+    expect(`\n${r.answer}`).toContain(row(enterprise));
+    expect(`\n${r.answer}`).toContain(row(professional));
+    expect(r.answer).not.toMatch(/\$2,010/);
+  });
+});
