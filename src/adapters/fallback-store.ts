@@ -83,6 +83,7 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
         return undefined; // claimed in this process
       }
     },
+    recall: (key) => local.recall?.(key),
     async complete(key, record, ttlSeconds) {
       await local.complete(key, record, ttlSeconds);
       try {

@@ -104,6 +104,10 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     async complete(key, record, ttlSeconds) {
       keys.set(key, { value: record, until: clock() + ttlSeconds * 1000 });
     },
+    recall(key) {
+      const held = keys.get(key);
+      return held && held.until > clock() ? held.value : undefined;
+    },
     async release(key) {
       if (keys.get(key)?.value.state === 'pending') keys.delete(key);
     },

@@ -9,7 +9,14 @@
 import { LIMITS } from '../contract/limits.ts';
 import { errorText } from './error-text.ts';
 import { type LeadProblem, rejectMessage, validateLead } from './lead-validation.ts';
-import { checkRateLimit, LEAD_POLICY, type RateLimitRefusal, type RateLimitState } from './rate-limit.ts';
+import {
+  checkRateLimit,
+  LEAD_POLICY,
+  type RateLimitRefusal,
+  type RateLimitState,
+  refundRateLimit,
+  rememberedRefusal,
+} from './rate-limit.ts';
 import type { DeadLetterReason, LeadRecord, LeadSink, LimitResult, Log, Notifier, OutboxItem, Store } from './ports.ts';
 
 /** The sandbox's answer: 200 or 422 with the check, 400 for a body that is not an object. */
@@ -130,6 +137,12 @@ async function sha256(text: string): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The outcome of a submission past the lead budget. */
+const limited = ({ policy, limit, remaining, reset, retryAfter, error: text }: RateLimitRefusal): LeadOutcome => ({
+  kind: 'limited',
+  limit: { policy, limit, remaining, reset, retryAfter, error: text },
+});
+
 /** Checks the Idempotency-Key header (SPEC.md: at most 200 characters). */
 export function checkIdempotencyKey(key: string | null): string | undefined {
   if (key === null) return undefined;
@@ -175,11 +188,15 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
   if (!check.wouldSubmit) return { kind: 'rejected', problems: check.problems, message: rejectMessage(check.problems) };
 
   // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
-  let idemKey: string | undefined;
   const fingerprint =
     input.idempotencyKey === null ? '' : await sha256(canonical(input.body as Record<string, unknown>));
-  if (input.idempotencyKey !== null) {
-    const key = `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
+  const key = input.idempotencyKey === null ? undefined : `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
+  // A client this instance saw spend its budget is refused from memory before its key is claimed: no store call,
+  // and the key stays free. A key this instance holds (a retry of an accepted lead) is still answered from it.
+  const known = rememberedRefusal({ store: d.store, policy: LEAD_POLICY, client: input.client, now: d.now() });
+  if (known && !(key && d.store.recall?.(key))) return limited(known);
+  let idemKey: string | undefined;
+  if (key) {
     const started = d.now();
     try {
       for (;;) {
@@ -208,9 +225,9 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
   // same request can succeed once things recover.
   const refund = async (result: LimitResult | undefined) => {
     if (!result) return;
-    await d.store
-      .refund(LEAD_POLICY, input.client, result)
-      .catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }));
+    await refundRateLimit(d.store, LEAD_POLICY, input.client, result).catch((e) =>
+      d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }),
+    );
   };
 
   const limit = await checkRateLimit({
@@ -222,8 +239,7 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
   });
   if (!limit.ok) {
     await release();
-    const { policy, limit: most, remaining, reset, retryAfter, error: text } = limit;
-    return { kind: 'limited', limit: { policy, limit: most, remaining, reset, retryAfter, error: text } };
+    return limited(limit);
   }
 
   const record: LeadRecord = {

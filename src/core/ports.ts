@@ -98,6 +98,11 @@ export interface Store {
   claim(key: string, fingerprint: string, claimSeconds: number): Promise<IdempotencyRecord | undefined>;
   /** Stores the finished answer for `key`, kept `ttlSeconds`. */
   complete(key: string, record: Extract<IdempotencyRecord, { state: 'done' }>, ttlSeconds: number): Promise<void>;
+  /**
+   * What this process alone holds for `key`, known without a round trip to a shared store; undefined when it
+   * holds nothing (or keeps nothing of its own: an engine without a copy in the process leaves it out).
+   */
+  recall?(key: string): IdempotencyRecord | undefined;
   /** Drops a claim whose request ended without an answer worth replaying (a 429, a 502). */
   release(key: string): Promise<void>;
   /**

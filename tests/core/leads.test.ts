@@ -188,6 +188,28 @@ describe('submitting a lead: nowhere to record it, or past the budget', () => {
     expect(again).toMatchObject({ kind: 'accepted', limit: { remaining: 4 } });
   });
 
+  it('the last unit given back by a 502 is free at once: the same request then succeeds', async () => {
+    const { deps, store, behaviour } = setup();
+    let down = false;
+    const flaky = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'outboxPush' && down) return () => Promise.reject(new Error('disk full'));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const same = { ...deps, store: flaky };
+    for (let i = 0; i < 4; i++) expect((await submit(same, `k${i}`)).kind).toBe('accepted');
+    down = true;
+    behaviour.deliver = async () => {
+      throw new Error('CRM unreachable');
+    };
+    expect(await submit(same, 'k4')).toEqual({ kind: 'unrecorded' });
+    down = false;
+    behaviour.deliver = async () => {};
+    expect(await submit(same, 'k4')).toMatchObject({ kind: 'accepted', limit: { remaining: 0 } });
+    expect((await submit(same, 'k5')).kind).toBe('limited');
+  });
+
   it('past the budget: limited with the refusal, nothing delivered, the key given back', async () => {
     const { deps, delivered, clock } = setup();
     for (let i = 0; i < 5; i++) expect((await submit(deps, `k${i}`)).kind).toBe('accepted');
