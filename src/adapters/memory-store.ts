@@ -32,7 +32,7 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   >();
   const quarantine = new Map<string, string>();
   /** Dead letters in the order they came (a Map keeps insertion order). */
-  const dead = new Map<string, DeadLetter>();
+  const dead = new Map<string, DeadLetter & { alertAfter: number }>();
   const questions = new Map<string, { text: string; count: number; lastAsked: number }>();
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
   type Counted = [key: string, { count: number; lastAsked: number }];
@@ -151,10 +151,27 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       if (!e) return false;
       outbox.delete(id);
       dead.delete(id);
-      dead.set(id, { ...why, id, payload: e.payload, attempts: e.attempts, queuedAt: e.queuedAt, at: clock() });
+      const letter = { ...why, id, payload: e.payload, attempts: e.attempts, queuedAt: e.queuedAt, at: clock() };
+      dead.set(id, { ...letter, announced: false, alerts: 0, alertAfter: 0 });
       return true;
     },
-    deadLetters: async () => [...dead.values()].map((l) => ({ ...l })),
+    deadLetters: async () => [...dead.values()].map(({ alertAfter: _, ...l }) => l),
+    async deadLetterAlertClaim(max, leaseSeconds) {
+      const now = clock();
+      const due = [...dead.values()].filter((l) => !l.announced && l.alertAfter <= now).slice(0, Math.max(0, max));
+      return due.map(({ alertAfter: _, ...l }) => {
+        Object.assign(dead.get(l.id)!, { alerts: l.alerts + 1, alertAfter: now + leaseSeconds * 1000 });
+        return { ...l, alerts: l.alerts + 1 };
+      });
+    },
+    async deadLetterAnnounced(id) {
+      const l = dead.get(id);
+      if (l) l.announced = true;
+    },
+    async deadLetterAlertRetry(id, delayMs) {
+      const l = dead.get(id);
+      if (l && !l.announced) l.alertAfter = clock() + Math.max(0, delayMs);
+    },
     deadLetterSize: async () => dead.size,
     async deadLetterRequeue(id) {
       const l = dead.get(id);

@@ -1,7 +1,8 @@
 /**
  * @module The embedded store, the local default: one SQLite file (`node:sqlite`, built into Node 24) in
  * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox (with its
- * `quarantine` of unreadable entries and its `dead_letter` table of leads the CRM would not take), the local
+ * `quarantine` of unreadable entries and its `dead_letter` table of leads the CRM would not take, each with
+ * whether sales were told of it and when its alert is next due), the local
  * lead sink and the count of questions the assistant could not answer (`unanswered`). WAL mode, so the
  * server and `npm run leads:flush` (or any other process) read and write it at the same time;
  * `busy_timeout` makes one wait for the other's write instead of failing. Every change
@@ -48,7 +49,8 @@ CREATE TABLE IF NOT EXISTS quarantine (n INTEGER PRIMARY KEY AUTOINCREMENT, id T
   reason TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS dead_letter (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
   payload TEXT NOT NULL, attempts INTEGER NOT NULL, reason TEXT NOT NULL, status INTEGER, answer TEXT,
-  queued_at INTEGER NOT NULL, at INTEGER NOT NULL);
+  queued_at INTEGER NOT NULL, at INTEGER NOT NULL, announced INTEGER NOT NULL DEFAULT 0,
+  alerts INTEGER NOT NULL DEFAULT 0, alert_after INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS leads (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
   at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS unanswered (key TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL,
@@ -163,13 +165,33 @@ export function openDatabase(file: string): Database {
   if (problem) moveAside(file, problem);
   const durable = connect(file, 'FULL');
   durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);
-  transaction(durable, () => durable.exec(SCHEMA));
+  transaction(durable, () => {
+    durable.exec(SCHEMA);
+    addColumns(durable);
+  });
   db = { file, durable, fast: connect(file, 'NORMAL'), identity: identityOf(file) };
   importLegacyOutbox(db);
   durable.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
   open.set(file, db);
   watchDatabases();
   return db;
+}
+
+/**
+ * Columns later versions added to a table an earlier version created: each added with its default. A dead letter
+ * from before alerts were kept is taken as not yet announced (at worst sales hear of it twice, never not at all).
+ */
+const ADDED_COLUMNS: [table: string, column: string, definition: string][] = [
+  ['dead_letter', 'announced', 'INTEGER NOT NULL DEFAULT 0'],
+  ['dead_letter', 'alerts', 'INTEGER NOT NULL DEFAULT 0'],
+  ['dead_letter', 'alert_after', 'INTEGER NOT NULL DEFAULT 0'],
+];
+
+function addColumns(db: DatabaseSync): void {
+  for (const [table, column, definition] of ADDED_COLUMNS) {
+    const has = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+    if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }
 
 /** Copies committed pages from the WAL into the main file (PASSIVE: never waits for a lock); false if it could not. */
@@ -344,6 +366,25 @@ function pushRow(db: DatabaseSync, id: string, payload: string, now: number) {
     `INSERT INTO outbox (id, payload, queue_order, queued_at)
      VALUES (?, ?, (SELECT coalesce(max(queue_order), 0) + 1 FROM outbox), ?) ON CONFLICT (id) DO NOTHING`,
   ).run(id, payload, now);
+}
+
+/** The columns a dead letter is read from. */
+const LETTER = 'id, payload, attempts, reason, status, answer, queued_at, at, announced, alerts';
+
+/** A `dead_letter` row as the port's `DeadLetter`. */
+function letterOf(r: Record<string, SQLInputValue>): DeadLetter {
+  return {
+    id: String(r.id),
+    payload: String(r.payload),
+    attempts: Number(r.attempts),
+    reason: String(r.reason),
+    ...(r.status !== null ? { status: Number(r.status) } : {}),
+    ...(r.answer !== null ? { answer: String(r.answer) } : {}),
+    queuedAt: Number(r.queued_at),
+    at: Number(r.at),
+    announced: Number(r.announced) === 1,
+    alerts: Number(r.alerts),
+  };
 }
 
 export interface SqliteStoreOptions {
@@ -609,21 +650,30 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       return moved;
     },
     async deadLetters() {
-      const rows = prepared(
-        db.durable,
-        'SELECT id, payload, attempts, reason, status, answer, queued_at, at FROM dead_letter ORDER BY n',
-      ).all() as Record<string, SQLInputValue>[];
-      return rows.map(
-        (r): DeadLetter => ({
-          id: String(r.id),
-          payload: String(r.payload),
-          attempts: Number(r.attempts),
-          reason: String(r.reason),
-          ...(r.status !== null ? { status: Number(r.status) } : {}),
-          ...(r.answer !== null ? { answer: String(r.answer) } : {}),
-          queuedAt: Number(r.queued_at),
-          at: Number(r.at),
-        }),
+      const rows = prepared(db.durable, `SELECT ${LETTER} FROM dead_letter ORDER BY n`).all();
+      return rows.map(letterOf);
+    },
+    async deadLetterAlertClaim(max, leaseSeconds) {
+      const now = clock();
+      return lead(() =>
+        prepared(
+          db.durable,
+          `UPDATE dead_letter SET alerts = alerts + 1, alert_after = ? WHERE n IN
+           (SELECT n FROM dead_letter WHERE announced = 0 AND alert_after <= ? ORDER BY n LIMIT ?)
+           RETURNING n, ${LETTER}`,
+        )
+          .all(now + leaseSeconds * 1000, now, Math.max(0, max))
+          .sort((a, b) => Number(a.n) - Number(b.n))
+          .map(letterOf),
+      );
+    },
+    async deadLetterAnnounced(id) {
+      await lead(() => prepared(db.durable, 'UPDATE dead_letter SET announced = 1 WHERE id = ?').run(id));
+    },
+    async deadLetterAlertRetry(id, delayMs) {
+      const after = clock() + Math.max(0, delayMs);
+      await lead(() =>
+        prepared(db.durable, 'UPDATE dead_letter SET alert_after = ? WHERE id = ? AND announced = 0').run(after, id),
       );
     },
     deadLetterSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM dead_letter')!.n),

@@ -12,7 +12,8 @@
  * "seconds until a slot frees". The outbox: a sorted set of delivery ids scored by when each may next be
  * claimed (queue order, then lease end or the end of a retry's backoff), a hash of payloads, a hash of attempt
  * counts and a hash of queue times; its dead letters a hash of JSON letters (`<prefix>:outbox:dead`), each
- * numbered from a counter so they list oldest first; its quarantine a list. Unanswered
+ * numbered from a counter so they list oldest first, with a sorted set of those sales were not yet told of, scored
+ * by when their alert is next due (lease end, or the end of its backoff); its quarantine a list. Unanswered
  * questions: a sorted set of counts (the score also carries the last-asked second, so the least asked and
  * longest unasked rank lowest and are trimmed first) and a hash of their scrubbed texts, at most
  * `questionLimit` of them.
@@ -168,8 +169,9 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 return 1`;
 
-// KEYS: queue, payloads, attempts, queue times, dead letters, their counter. ARGV: id, the reason as JSON
-// ({reason, status?, answer?, at}). Out of the queue and into the dead letters in one step.
+// KEYS: queue, payloads, attempts, queue times, dead letters, their counter, their alerts. ARGV: id, the reason
+// as JSON ({reason, status?, answer?, at}). Out of the queue and into the dead letters in one step, not yet
+// announced, its alert due at once.
 const DEAD_LETTER = `
 local payload = redis.call('HGET', KEYS[2], ARGV[1])
 if not payload then return 0 end
@@ -179,24 +181,70 @@ letter.payload = payload
 letter.attempts = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
 letter.queuedAt = tonumber(redis.call('HGET', KEYS[4], ARGV[1]) or letter.at)
 letter.n = redis.call('INCR', KEYS[6])
+letter.announced = false
+letter.alerts = 0
 redis.call('HSET', KEYS[5], ARGV[1], cjson.encode(letter))
+redis.call('ZADD', KEYS[7], 0, ARGV[1])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 return 1`;
 
-// KEYS: queue, payloads, attempts, queue times, dead letters. ARGV: id, now. Out of the dead letters and back
-// at the end of the queue in one step, free at once, with no attempts; 0 when it is not (or no longer) there.
+// KEYS: queue, payloads, attempts, queue times, dead letters, their alerts. ARGV: id, now. Out of the dead
+// letters and back at the end of the queue in one step, free at once, with no attempts; 0 when it is not (or no
+// longer) there.
 const DEAD_REQUEUE = `
 local raw = redis.call('HGET', KEYS[5], ARGV[1])
 if not raw then return 0 end
 redis.call('HDEL', KEYS[5], ARGV[1])
+redis.call('ZREM', KEYS[6], ARGV[1])
 if redis.call('HSETNX', KEYS[2], ARGV[1], cjson.decode(raw).payload) == 1 then
   redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
   redis.call('HDEL', KEYS[3], ARGV[1])
   redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
 end
+return 1`;
+
+// KEYS: dead letters, their alerts (ids of the unannounced, scored by when the alert is next due), the mark that
+// letters from before alerts were kept are in it. ARGV: now, lease (ms), max. Returns the claimed letters as JSON,
+// oldest first, each with one more alert and leased.
+const ALERT_CLAIM = `
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  local all = redis.call('HGETALL', KEYS[1])
+  for i = 1, #all, 2 do
+    if cjson.decode(all[i + 1]).announced == nil then redis.call('ZADD', KEYS[2], 'NX', 0, all[i]) end
+  end
+  redis.call('SET', KEYS[3], 1)
+end
+local now, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
+local due = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
+local letters = {}
+for _, id in ipairs(due) do
+  local raw = redis.call('HGET', KEYS[1], id)
+  if raw then letters[#letters + 1] = cjson.decode(raw) else redis.call('ZREM', KEYS[2], id) end
+end
+table.sort(letters, function(a, b) return a.n < b.n end)
+local out = {}
+for i = 1, math.min(#letters, tonumber(ARGV[3])) do
+  local letter = letters[i]
+  letter.alerts = (letter.alerts or 0) + 1
+  letter.announced = false
+  local raw = cjson.encode(letter)
+  redis.call('HSET', KEYS[1], letter.id, raw)
+  redis.call('ZADD', KEYS[2], now + lease, letter.id)
+  out[#out + 1] = raw
+end
+return out`;
+
+// KEYS: dead letters, their alerts. ARGV: id. Announced: out of the alerts, never claimed again.
+const ALERT_DONE = `
+redis.call('ZREM', KEYS[2], ARGV[1])
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+if not raw then return 0 end
+local letter = cjson.decode(raw)
+letter.announced = true
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(letter))
 return 1`;
 
 const SIZE = `return redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[2])`;
@@ -244,6 +292,14 @@ for i = 1, #ranked, 2 do
 end
 return out`;
 
+/** A dead letter as the hash keeps it: numbered in the order it came; from before alerts, without their fields. */
+type StoredLetter = Omit<DeadLetter, 'announced' | 'alerts'> & { n: number; announced?: boolean; alerts?: number };
+
+/** A stored dead letter as the port's `DeadLetter`. */
+function letterOf({ n: _n, announced, alerts, ...letter }: StoredLetter): DeadLetter {
+  return { ...letter, announced: announced === true, alerts: alerts ?? 0 };
+}
+
 /** Margin between a script's deadline and the caller's bound, so a script that ran has time to answer. */
 const DEADLINE_MARGIN_MS = 100;
 
@@ -278,6 +334,8 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const quarantineScript = leads.createScript<number>(QUARANTINE);
   const deadLetterScript = leads.createScript<number>(DEAD_LETTER);
   const deadRequeueScript = leads.createScript<number>(DEAD_REQUEUE);
+  const alertClaimScript = leads.createScript<string[]>(ALERT_CLAIM);
+  const alertDoneScript = leads.createScript<number>(ALERT_DONE);
   const sizeScript = leads.createScript<number>(SIZE);
   // Counting goes through the read client (its short bound); the report through the lead client (longer).
   const countQuestionScript = reads.createScript<number>(COUNT_QUESTION);
@@ -287,6 +345,7 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const legacy = key('outbox');
   const quarantine = key('outbox:quarantine');
   const dead = key('outbox:dead');
+  const alerts = [dead, key('outbox:dead:alerts'), key('outbox:dead:alerts:since')];
   const windowKey = (name: string, client: string, idx: number) => key(`rl:${name}:${client}:${idx}`);
   const questions = [key('ask:unanswered:counts'), key('ask:unanswered:texts')];
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
@@ -376,18 +435,33 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     },
     async outboxDeadLetter(id, why) {
       const reason = JSON.stringify({ ...why, answer: why.answer?.slice(0, 500), at: Date.now() });
-      return Number(await deadLetterScript.exec([...queue, dead, `${dead}:seq`], [id, reason])) === 1;
+      return Number(await deadLetterScript.exec([...queue, dead, `${dead}:seq`, alerts[1]!], [id, reason])) === 1;
     },
     async deadLetters() {
       const all: unknown[] = await leads.hvals(dead);
-      const letters = all.map((raw) => JSON.parse(String(raw)) as DeadLetter & { n: number });
-      return letters.sort((a, b) => a.n - b.n).map(({ n: _n, ...letter }): DeadLetter => letter);
+      const letters = all.map((raw) => JSON.parse(String(raw)) as StoredLetter);
+      return letters.sort((a, b) => a.n - b.n).map(letterOf);
+    },
+    async deadLetterAlertClaim(max, leaseSeconds) {
+      if (!(max > 0)) return [];
+      const claimed = await alertClaimScript.exec(alerts, [
+        String(Date.now()),
+        String(leaseSeconds * 1000),
+        String(max),
+      ]);
+      return claimed.map((raw) => letterOf(JSON.parse(String(raw)) as StoredLetter));
+    },
+    async deadLetterAnnounced(id) {
+      await alertDoneScript.exec(alerts.slice(0, 2), [id]);
+    },
+    async deadLetterAlertRetry(id, delayMs) {
+      await retryScript.exec([alerts[1]!], [id, String(Date.now() + Math.max(0, delayMs))]);
     },
     async deadLetterSize() {
       return Number(await leads.hlen(dead));
     },
     async deadLetterRequeue(id) {
-      return Number(await deadRequeueScript.exec([...queue, dead], [id, String(Date.now())])) === 1;
+      return Number(await deadRequeueScript.exec([...queue, dead, alerts[1]!], [id, String(Date.now())])) === 1;
     },
 
     async countQuestion(k, text, at) {

@@ -73,6 +73,10 @@ export interface DeadLetter extends DeadLetterReason {
   /** Epoch milliseconds when it was queued, and when it became a dead letter. */
   queuedAt: number;
   at: number;
+  /** Whether sales were told of it: its alert landed (until then the alert is retried, with a backoff). */
+  announced: boolean;
+  /** Alerts attempted so far, the one in flight included. */
+  alerts: number;
 }
 
 /** A question the assistant could not answer, as the store counted it (src/core/ask/unanswered.ts). */
@@ -134,11 +138,22 @@ export interface Store {
   quarantineSize(): Promise<number>;
   /**
    * Moves an entry from the outbox to the dead letters (one step: never in both, never in neither), with its
-   * payload, attempts and queue time. False when the outbox no longer holds it (nothing changes).
+   * payload, attempts and queue time, not yet announced and its alert due at once. False when the outbox no longer
+   * holds it (nothing changes).
    */
   outboxDeadLetter(id: string, why: DeadLetterReason): Promise<boolean>;
   /** Every dead letter, oldest first. */
   deadLetters(): Promise<DeadLetter[]>;
+  /**
+   * Claims up to `max` dead letters sales were not yet told of and whose alert's backoff has ended, oldest first,
+   * counting one more alert each and leasing them for `leaseSeconds`: a second flusher does not get them until
+   * the lease ends (a crashed flusher's alerts come back then), so each alert goes out once at a time.
+   */
+  deadLetterAlertClaim(max: number, leaseSeconds: number): Promise<DeadLetter[]>;
+  /** Records that the alert of dead letter `id` landed: announced, never claimed again. */
+  deadLetterAnnounced(id: string): Promise<void>;
+  /** Ends the lease of an alert that failed: claimable again after `delayMs` (the backoff; 0: at once). */
+  deadLetterAlertRetry(id: string, delayMs: number): Promise<void>;
   deadLetterSize(): Promise<number>;
   /**
    * Moves a dead letter back into the outbox (one step), at the back of the queue, free at once, with no

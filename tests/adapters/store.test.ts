@@ -215,7 +215,16 @@ describe.each(engines)('$name store', (engine) => {
     expect(await store.deadLetterSize()).toBe(2);
     const letters = await store.deadLetters();
     expect(letters).toEqual([
-      { id: 'd2', payload: entry('d2'), attempts: 1, ...refused, queuedAt: expect.any(Number), at: expect.any(Number) },
+      {
+        id: 'd2',
+        payload: entry('d2'),
+        attempts: 1,
+        ...refused,
+        queuedAt: expect.any(Number),
+        at: expect.any(Number),
+        announced: false,
+        alerts: 0,
+      },
       {
         id: 'd1',
         payload: entry('d1'),
@@ -223,6 +232,8 @@ describe.each(engines)('$name store', (engine) => {
         reason: 'still failing after 2 attempt(s)',
         queuedAt: expect.any(Number),
         at: expect.any(Number),
+        announced: false,
+        alerts: 0,
       },
     ]);
     for (const l of letters) {
