@@ -57,10 +57,11 @@ export interface Deps {
   /**
    * Counts a question the assistant could not answer, for the content team (`npm run ask:report`): scrubbed
    * of emails, phone numbers, links with a query and long numbers first; nothing else about the visitor is
-   * kept. Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms,
-   * failures logged (src/core/ask/unanswered.ts).
+   * kept. Counted once per `client` and day (the store gets a daily hash of the client, never its address).
+   * Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms, failures logged
+   * (src/core/ask/unanswered.ts).
    */
-  readonly recordUnanswered: (question: string) => void;
+  readonly recordUnanswered: (question: string, client?: string) => void;
   /** One line describing the engines in use, for the start-up message. */
   readonly describe: () => string;
 }

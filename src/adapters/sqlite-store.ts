@@ -3,7 +3,8 @@
  * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox (with its
  * `quarantine` of unreadable entries and its `dead_letter` table of leads the CRM would not take, each with
  * whether sales were told of it and when its alert is next due), the local
- * lead sink and the count of questions the assistant could not answer (`unanswered`). WAL mode, so the
+ * lead sink and the count of questions the assistant could not answer (`unanswered`, with `unanswered_asker`:
+ * the questions each asker, a daily hash of a client, counted that day, deleted once it ends). WAL mode, so the
  * server and `npm run leads:flush` (or any other process) read and write it at the same time;
  * `busy_timeout` makes one wait for the other's write instead of failing. Every change
  * is one transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so two processes never both read
@@ -18,7 +19,13 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
-import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
+import {
+  ASKER_DAILY_QUESTIONS,
+  ASKER_TRUSTED_QUESTIONS,
+  DAY_MS,
+  QUESTION_STALE_MS,
+  UNANSWERED_LIMIT,
+} from '../core/ask/unanswered.ts';
 import { errorText } from '../core/error-text.ts';
 import type {
   DeadLetter,
@@ -54,8 +61,10 @@ CREATE TABLE IF NOT EXISTS dead_letter (n INTEGER PRIMARY KEY AUTOINCREMENT, id 
 CREATE TABLE IF NOT EXISTS leads (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
   at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS unanswered (key TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL,
-  last_asked INTEGER NOT NULL) WITHOUT ROWID;
+  last_asked INTEGER NOT NULL, suspect INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS unanswered_rank ON unanswered (count, last_asked);
+CREATE TABLE IF NOT EXISTS unanswered_asker (asker TEXT NOT NULL, key TEXT NOT NULL, until INTEGER NOT NULL,
+  PRIMARY KEY (asker, key)) WITHOUT ROWID;
 `;
 
 interface Database {
@@ -185,6 +194,7 @@ const ADDED_COLUMNS: [table: string, column: string, definition: string][] = [
   ['dead_letter', 'announced', 'INTEGER NOT NULL DEFAULT 0'],
   ['dead_letter', 'alerts', 'INTEGER NOT NULL DEFAULT 0'],
   ['dead_letter', 'alert_after', 'INTEGER NOT NULL DEFAULT 0'],
+  ['unanswered', 'suspect', 'INTEGER NOT NULL DEFAULT 0'],
 ];
 
 function addColumns(db: DatabaseSync): void {
@@ -368,6 +378,9 @@ function pushRow(db: DatabaseSync, id: string, payload: string, now: number) {
   ).run(id, payload, now);
 }
 
+/** The key of an asker's row that marks it a flood for the rest of its day (no question key is empty). */
+const FLOOD = '';
+
 /** The columns a dead letter is read from. */
 const LETTER = 'id, payload, attempts, reason, status, answer, queued_at, at, announced, alerts';
 
@@ -392,7 +405,7 @@ export interface SqliteStoreOptions {
   file: string;
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;
-  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  /** Most distinct unanswered questions kept (src/core/ports.ts `countQuestion`). @default UNANSWERED_LIMIT (5,000) */
   questionLimit?: number;
 }
 
@@ -407,6 +420,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   /** A read-budget or counting write: a short wait, then the caller falls back. */
   const counts = <T>(fn: () => T) => write(db.fast, fn, READ_WAIT_MS);
   let lastSweep = 0;
+  let lastAskerSweep = 0;
   const sweep = (now: number) => {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
@@ -689,27 +703,72 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       return moved;
     },
 
-    async countQuestion(key, text, at) {
+    async countQuestion(key, text, at, asker) {
       const second = Math.floor(at / 1000) * 1000;
       await counts(() => {
+        let trusted = true;
+        if (asker !== undefined) {
+          if (at - lastAskerSweep >= 60_000) {
+            lastAskerSweep = at;
+            prepared(db.fast, 'DELETE FROM unanswered_asker WHERE until <= ?').run(at);
+          }
+          const asked = (
+            prepared(db.fast, 'SELECT key FROM unanswered_asker WHERE asker = ? AND until > ?').all(asker, at) as {
+              key: string;
+            }[]
+          ).map((r) => r.key);
+          // '' marks a flood (no question key is empty).
+          if (asked.includes(FLOOD) || asked.includes(key)) return;
+          const until = (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+          if (asked.length >= ASKER_DAILY_QUESTIONS) {
+            // A flood: what it counted is withdrawn, and nothing more of its day counts.
+            for (const k of asked) {
+              prepared(db.fast, 'UPDATE unanswered SET count = count - 1 WHERE key = ?').run(k);
+              prepared(db.fast, 'DELETE FROM unanswered WHERE key = ? AND count <= 0').run(k);
+            }
+            prepared(db.fast, 'DELETE FROM unanswered_asker WHERE asker = ?').run(asker);
+            prepared(db.fast, 'INSERT INTO unanswered_asker (asker, key, until) VALUES (?, ?, ?)').run(
+              asker,
+              FLOOD,
+              until,
+            );
+            return;
+          }
+          trusted = asked.length < ASKER_TRUSTED_QUESTIONS;
+          prepared(db.fast, 'INSERT OR REPLACE INTO unanswered_asker (asker, key, until) VALUES (?, ?, ?)').run(
+            asker,
+            key,
+            until,
+          );
+        }
         const row = get(
           db.fast,
-          `INSERT INTO unanswered (key, text, count, last_asked) VALUES (?, ?, 1, ?)
-           ON CONFLICT (key) DO UPDATE SET count = count + 1, last_asked = max(last_asked, excluded.last_asked)
+          `INSERT INTO unanswered (key, text, count, last_asked, suspect) VALUES (?, ?, 1, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET count = count + 1, last_asked = max(last_asked, excluded.last_asked),
+             suspect = min(suspect, excluded.suspect)
            RETURNING count`,
           key,
           text,
           second,
+          trusted ? 0 : 1,
         );
         if (Number(row?.count) !== 1) return;
-        // A new question: past the bound, the least asked go (the longest unasked first), never this one.
+        // A new question: past the bound, stale questions make room first, then flood-shaped ones; never a
+        // fresh visitor's question, so with none of those the newcomer itself is not kept.
         const excess = Number(get(db.fast, 'SELECT count(*) AS n FROM unanswered')!.n) - questionLimit;
-        if (excess > 0)
-          prepared(
-            db.fast,
-            `DELETE FROM unanswered WHERE key IN
-             (SELECT key FROM unanswered WHERE key != ? ORDER BY count, last_asked, key LIMIT ?)`,
-          ).run(key, excess);
+        if (excess <= 0) return;
+        const stale = Math.floor((at - QUESTION_STALE_MS) / 1000) * 1000;
+        const gone = prepared(
+          db.fast,
+          `DELETE FROM unanswered WHERE key IN
+           (SELECT key FROM unanswered WHERE key != ? AND (last_asked < ? OR suspect = 1)
+            ORDER BY last_asked >= ?, CASE WHEN last_asked < ? THEN last_asked ELSE count END, last_asked, key
+            LIMIT ?)`,
+        ).run(key, stale, stale, stale, excess).changes;
+        if (Number(gone) >= excess) return;
+        prepared(db.fast, 'DELETE FROM unanswered WHERE key = ?').run(key);
+        if (asker !== undefined)
+          prepared(db.fast, 'DELETE FROM unanswered_asker WHERE asker = ? AND key = ?').run(asker, key);
       });
     },
     async topQuestions(limit) {

@@ -14,13 +14,20 @@
  * counts and a hash of queue times; its dead letters a hash of JSON letters (`<prefix>:outbox:dead`), each
  * numbered from a counter so they list oldest first, with a sorted set of those sales were not yet told of, scored
  * by when their alert is next due (lease end, or the end of its backoff); its quarantine a list. Unanswered
- * questions: a sorted set of counts (the score also carries the last-asked second, so the least asked and
- * longest unasked rank lowest and are trimmed first) and a hash of their scrubbed texts, at most
- * `questionLimit` of them.
+ * questions: a sorted set of counts (the score also carries the last-asked second, so the report ranks by count,
+ * then recency), a hash of their scrubbed texts, a sorted set of last-asked seconds (the stale make room first)
+ * and one of the flood-shaped (ranked as the counts: the least asked make room next), at most `questionLimit`
+ * of them; and per asker (a daily hash of a client) a set of the questions it counted, gone when its day ends.
  */
 import { Redis } from '@upstash/redis';
 import { slidingWindowResult } from '../core/rate-limit.ts';
-import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
+import {
+  ASKER_DAILY_QUESTIONS,
+  ASKER_TRUSTED_QUESTIONS,
+  DAY_MS,
+  QUESTION_STALE_MS,
+  UNANSWERED_LIMIT,
+} from '../core/ask/unanswered.ts';
 import type {
   DeadLetter,
   IdempotencyRecord,
@@ -39,7 +46,7 @@ export interface UpstashStoreOptions {
   leadTimeoutMs?: number;
   /** Prefix of every key. @default 'kartage' */
   prefix?: string;
-  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  /** Most distinct unanswered questions kept (src/core/ports.ts `countQuestion`). @default UNANSWERED_LIMIT (5,000) */
   questionLimit?: number;
 }
 
@@ -255,12 +262,57 @@ const SIZE = `return redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[2])`
  */
 const QUESTION_SCALE = 1e10;
 const QUESTION_MAX_COUNT = 900_000;
+/** The member of an asker's set that marks it a flood for the rest of its day (no question key holds a `!`). */
+const FLOOD = '!flood';
 
-// KEYS: counts (sorted set), texts (hash). ARGV: key, text, second, limit. A new question keeps its text and,
-// past the limit, the lowest ranked others go (the least asked, the longest unasked among equal counts).
+// KEYS: counts (sorted set: count and last-asked second), texts (hash), last-asked seconds (sorted set), the
+// flood-shaped ones (sorted set, scored as counts), the asker's set of the keys it counted (or any key when no
+// asker), the mark that questions counted before last-asked seconds were kept are in theirs.
+// ARGV: key, text, second, limit, '1' with an asker, the time left in its day (ms: the caller's clock, not Redis's),
+// the asker's daily bound, its trusted questions, the second before which a question is stale.
 const COUNT_QUESTION = `
-local scale, second = ${QUESTION_SCALE}, tonumber(ARGV[3])
-local held = redis.call('ZSCORE', KEYS[1], ARGV[1])
+local scale = ${QUESTION_SCALE}
+local key, text, second, limit = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+if redis.call('EXISTS', KEYS[6]) == 0 then
+  local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+  for i = 1, #all, 2 do
+    local score = tonumber(all[i + 1])
+    redis.call('ZADD', KEYS[3], score - math.floor(score / scale) * scale, all[i])
+  end
+  redis.call('SET', KEYS[6], 1)
+end
+local function forget(k)
+  redis.call('ZREM', KEYS[1], k)
+  redis.call('ZREM', KEYS[3], k)
+  redis.call('ZREM', KEYS[4], k)
+  redis.call('HDEL', KEYS[2], k)
+end
+local trusted = true
+if ARGV[5] == '1' then
+  if redis.call('SISMEMBER', KEYS[5], '${FLOOD}') == 1 or redis.call('SISMEMBER', KEYS[5], key) == 1 then return 0 end
+  local asked = redis.call('SMEMBERS', KEYS[5])
+  if #asked >= tonumber(ARGV[7]) then
+    -- A flood: what it counted is withdrawn, and nothing more of its day counts.
+    for _, k in ipairs(asked) do
+      local held = redis.call('ZSCORE', KEYS[1], k)
+      if held then
+        if tonumber(held) < 2 * scale then forget(k)
+        else
+          redis.call('ZINCRBY', KEYS[1], -scale, k)
+          if redis.call('ZSCORE', KEYS[4], k) then redis.call('ZINCRBY', KEYS[4], -scale, k) end
+        end
+      end
+    end
+    redis.call('DEL', KEYS[5])
+    redis.call('SADD', KEYS[5], '${FLOOD}')
+    redis.call('PEXPIRE', KEYS[5], ARGV[6])
+    return 0
+  end
+  trusted = #asked < tonumber(ARGV[8])
+  redis.call('SADD', KEYS[5], key)
+  redis.call('PEXPIRE', KEYS[5], ARGV[6])
+end
+local held = redis.call('ZSCORE', KEYS[1], key)
 local count, last = 1, second
 if held then
   local score = tonumber(held)
@@ -268,17 +320,32 @@ if held then
   count = math.min(c + 1, ${QUESTION_MAX_COUNT})
   last = math.max(score - c * scale, second)
 end
-redis.call('ZADD', KEYS[1], string.format('%.0f', count * scale + last), ARGV[1])
-if held then return 1 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+local score = string.format('%.0f', count * scale + last)
+redis.call('ZADD', KEYS[1], score, key)
+redis.call('ZADD', KEYS[3], last, key)
+if held then
+  if trusted then redis.call('ZREM', KEYS[4], key)
+  elseif redis.call('ZSCORE', KEYS[4], key) then redis.call('ZADD', KEYS[4], score, key) end
+  return 1
+end
+redis.call('HSET', KEYS[2], key, text)
+if not trusted then redis.call('ZADD', KEYS[4], score, key) end
+local excess = redis.call('ZCARD', KEYS[1]) - limit
 if excess <= 0 then return 1 end
-for _, k in ipairs(redis.call('ZRANGE', KEYS[1], 0, excess)) do
-  if excess > 0 and k ~= ARGV[1] then
-    redis.call('ZREM', KEYS[1], k)
-    redis.call('HDEL', KEYS[2], k)
-    excess = excess - 1
+-- Stale questions make room first (the longest unasked first), then flood-shaped ones (the least asked first);
+-- never a fresh visitor's question: with none of those, the newcomer itself is not kept.
+local stale = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[9], 'LIMIT', 0, excess + 1)
+for _, k in ipairs(stale) do
+  if excess > 0 and k ~= key then forget(k); excess = excess - 1 end
+end
+if excess > 0 then
+  for _, k in ipairs(redis.call('ZRANGE', KEYS[4], 0, excess)) do
+    if excess > 0 and k ~= key then forget(k); excess = excess - 1 end
   end
+end
+if excess > 0 then
+  forget(key)
+  if ARGV[5] == '1' then redis.call('SREM', KEYS[5], key) end
 end
 return 1`;
 
@@ -347,7 +414,13 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const dead = key('outbox:dead');
   const alerts = [dead, key('outbox:dead:alerts'), key('outbox:dead:alerts:since')];
   const windowKey = (name: string, client: string, idx: number) => key(`rl:${name}:${client}:${idx}`);
-  const questions = [key('ask:unanswered:counts'), key('ask:unanswered:texts')];
+  const questions = [
+    key('ask:unanswered:counts'),
+    key('ask:unanswered:texts'),
+    key('ask:unanswered:last'),
+    key('ask:unanswered:suspect'),
+    key('ask:unanswered:last:since'),
+  ];
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
 
   return {
@@ -464,13 +537,27 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
       return Number(await deadRequeueScript.exec([...queue, dead, alerts[1]!], [id, String(Date.now())])) === 1;
     },
 
-    async countQuestion(k, text, at) {
-      await countQuestionScript.exec(questions, [k, text, String(Math.floor(at / 1000)), String(questionLimit)]);
+    async countQuestion(k, text, at, asker) {
+      const stale = Math.floor((at - QUESTION_STALE_MS) / 1000);
+      await countQuestionScript.exec(
+        [...questions.slice(0, 4), asker === undefined ? questions[0]! : key(`ask:asker:${asker}`), questions[4]!],
+        [
+          k,
+          text,
+          String(Math.floor(at / 1000)),
+          String(questionLimit),
+          asker === undefined ? '0' : '1',
+          String((Math.floor(at / DAY_MS) + 1) * DAY_MS - at),
+          String(ASKER_DAILY_QUESTIONS),
+          String(ASKER_TRUSTED_QUESTIONS),
+          String(stale),
+        ],
+      );
     },
     async topQuestions(limit) {
       const n = Math.floor(limit);
       if (!(n > 0)) return [];
-      const flat = await topQuestionsScript.exec(questions, [String(n)]);
+      const flat = await topQuestionsScript.exec(questions.slice(0, 2), [String(n)]);
       const out: UnansweredQuestion[] = [];
       for (let i = 0; i + 1 < flat.length; i += 2) {
         const score = Number(flat[i + 1]);

@@ -163,13 +163,22 @@ export interface Store {
   deadLetterRequeue(id: string): Promise<boolean>;
   /**
    * Counts one more asking of a question the assistant could not answer. `key` is its normalised text (one
-   * counter per key), `text` its scrubbed form, kept from the first asking only; `at` (epoch ms, kept to
-   * the second) becomes its last-asked time. Both are already free of personal data (the caller scrubs);
-   * nothing else about the visitor reaches the store. Bounded: past the engine's limit of distinct
-   * questions (UNANSWERED_LIMIT, 5,000) the least asked go, the longest unasked first among equal counts,
-   * never the one just counted.
+   * counter per key), `text` its scrubbed form, kept from the first asking only; `at` (epoch ms, kept to the
+   * second) becomes its last-asked time. Both are already free of personal data (the caller scrubs).
+   *
+   * `asker`, when given, is who asked, as a name good for one day only (a hash of the day and the client's
+   * address, src/core/ask/unanswered.ts `askerId`; the address never reaches the store). A question counts once
+   * per asker. An asker counting more than ASKER_DAILY_QUESTIONS distinct questions in its day is a flood: it
+   * counts for none of them (those it counted are withdrawn, a question only it asked is gone). A question first
+   * counted past an asker's first ASKER_TRUSTED_QUESTIONS of the day is flood-shaped (suspect) until an asker
+   * counts it among its first. What the store keeps of an asker (the keys it counted) goes when its day ends.
+   *
+   * Bounded: past the engine's limit of distinct questions (UNANSWERED_LIMIT, 5,000), a new question takes the
+   * place of stale ones first (not asked for QUESTION_STALE_MS; the longest unasked first), then of flood-shaped
+   * ones (the least asked, then the longest unasked, first); when every other question is fresh and not
+   * flood-shaped, the new one is not kept: a flood cannot push out what visitors asked.
    */
-  countQuestion(key: string, text: string, at: number): Promise<void>;
+  countQuestion(key: string, text: string, at: number, asker?: string): Promise<void>;
   /** The `limit` most asked unanswered questions, most first (equal counts: the last asked first). */
   topQuestions(limit: number): Promise<UnansweredQuestion[]>;
   /** One line naming the engine, for the start-up message. */

@@ -16,6 +16,7 @@ import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
+import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { useEngines } from '../helpers/engines.ts';
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
@@ -335,29 +336,30 @@ const bounded: Record<string, () => Store> = {
 };
 
 describe.each(engines)('$name store: the bound on unanswered questions', (engine) => {
-  it('keeps at most the limit: the least asked go, the longest unasked first, never the one just counted', async () => {
+  it('keeps at most the limit: stale questions make room first, then flood-shaped ones, never fresh ones', async () => {
     const store = bounded[engine.name]!();
     const t = WINDOW_START;
-    await store.countQuestion('a', 'a', t);
-    await store.countQuestion('a', 'a', t + 1_000);
-    await store.countQuestion('b', 'b', t + 2_000);
-    await store.countQuestion('c', 'c', t + 3_000);
-    await store.countQuestion('d', 'd', t + 4_000); // full: b (once, asked before c) goes
-    expect((await store.topQuestions(10)).map((q) => [q.text, q.count])).toEqual([
-      ['a', 2],
-      ['d', 1],
-      ['c', 1],
-    ]);
-    // A newcomer asked at the same second as the others still stays (another goes instead).
-    await store.countQuestion('e', 'e', t + 4_000);
-    const kept = (await store.topQuestions(10)).map((q) => q.text);
-    expect(kept).toHaveLength(3);
-    expect(kept).toContain('e');
-    expect(kept).toContain('a');
-    // A question trimmed away starts again from one, with the text it now comes with.
-    await store.countQuestion('b', 'b again', t + 5_000);
-    expect(await store.topQuestions(10)).toContainEqual({ text: 'b again', count: 1, lastAsked: t + 5_000 });
-    expect(await store.topQuestions(10)).toHaveLength(3);
+    // Asked twice, but a month and more ago: stale.
+    await store.countQuestion('old', 'old', t - QUESTION_STALE_MS - 5_000);
+    await store.countQuestion('old', 'old', t - QUESTION_STALE_MS - 4_000);
+    await store.countQuestion('a', 'a', t, 'visitor-1');
+    await store.countQuestion('b', 'b', t + 1_000, 'visitor-2');
+    await store.countQuestion('c', 'c', t + 2_000, 'visitor-3'); // full: the stale one goes, asked twice or not
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['c', 'b', 'a']);
+    // Every question fresh and a visitor's: a newcomer is not kept (a flood cannot push them out).
+    await store.countQuestion('d', 'd', t + 3_000, 'visitor-4');
+    await store.countQuestion('e', 'e', t + 3_000);
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['c', 'b', 'a']);
+    // An address's third question of the day is flood-shaped: the first to make room for a visitor's.
+    const busy = bounded[engine.name]!();
+    for (const [i, k] of ['p', 'q', 'r'].entries()) await busy.countQuestion(k, k, t + i * 1_000, 'busy');
+    await busy.countQuestion('s', 's', t + 5_000, 'visitor-5');
+    expect((await busy.topQuestions(10)).map((q) => q.text)).toEqual(['s', 'q', 'p']);
+    // Asked by another visitor among their first, a flood-shaped question is a visitor's again.
+    await busy.countQuestion('u', 'u', t + 6_000, 'busy-2');
+    await busy.countQuestion('v', 'v', t + 6_000, 'busy-2');
+    await busy.countQuestion('w', 'w', t + 6_000, 'busy-2'); // flood-shaped: nothing else is, so not kept
+    expect((await busy.topQuestions(10)).map((q) => q.text)).toEqual(['s', 'q', 'p']);
   });
 });
 
