@@ -6,11 +6,15 @@
  * script carries a deadline and does nothing when Redis runs it after that (a command delayed in a
  * stalled Redis never lands after the caller gave up on it: a 502 means "not recorded").
  *
- * Reads: a sliding window of two fixed windows, the previous one weighted (the algorithm of
- * `@upstash/ratelimit`'s slidingWindow, written here so `now` is ours and the decision is shared with the
- * other engines). Leads: a sliding log, one sorted set per client, because the contract's lead reset is
- * "seconds until a slot frees". The outbox: a sorted set of delivery ids scored by when each may next be
- * claimed (queue order, then lease end or the end of a retry's backoff), a hash of payloads, a hash of attempt
+ * Reads: `@upstash/ratelimit`'s `Ratelimit.slidingWindow` (two fixed windows, the previous one weighted; one
+ * script per read), with its timeout (past it the read falls back to this instance's own count, never to none:
+ * src/adapters/fallback-store.ts) and, only when `analytics` is set, its analytics; its ephemeral cache is off
+ * (see `readLimiter`). A refusal costs one more round trip, once, to say when a unit frees. The library reads
+ * the clock itself (`Date.now()`); the other engines decide alike from the caller's `now`
+ * (src/core/rate-limit.ts). Leads: a sliding log, one sorted set per client (the library has no exact log, and
+ * the contract's lead reset is "seconds until a slot frees"). The outbox: a sorted set of delivery ids scored by
+ * when each may next be claimed (queue order, then lease end or the end of a retry's backoff), a hash of payloads,
+ * a hash of attempt
  * counts and a hash of queue times; its dead letters a hash of JSON letters (`<prefix>:outbox:dead`), each
  * numbered from a counter so they list oldest first, with a sorted set of those sales were not yet told of, scored
  * by when their alert is next due (lease end, or the end of its backoff); its quarantine a list. Unanswered
@@ -19,6 +23,7 @@
  * and one of the flood-shaped (ranked as the counts: the least asked make room next), at most `questionLimit`
  * of them; and per asker (a daily hash of a client) a set of the questions it counted, gone when its day ends.
  */
+import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import { slidingWindowResult } from '../core/rate-limit.ts';
 import {
@@ -31,6 +36,7 @@ import {
 import type {
   DeadLetter,
   IdempotencyRecord,
+  LimitPolicy,
   LimitResult,
   OutboxItem,
   Store,
@@ -48,6 +54,40 @@ export interface UpstashStoreOptions {
   prefix?: string;
   /** Most distinct unanswered questions kept (src/core/ports.ts `countQuestion`). @default UNANSWERED_LIMIT (5,000) */
   questionLimit?: number;
+  /**
+   * `@upstash/ratelimit`'s analytics for the read budget (shown in the Upstash console), at one more Redis command
+   * per read. @default false (KARTAGE_RATELIMIT_ANALYTICS)
+   */
+  analytics?: boolean;
+  /** Keeps work alive after the answer is sent (the analytics write; Vercel's `waitUntil`). */
+  defer?: (work: Promise<unknown>) => void;
+}
+
+/**
+ * The read budget as `@upstash/ratelimit` keeps it for `policy` (a sliding window), on `redis`: its keys are the
+ * ones the store always used (`<prefix>:rl:<policy>:<client>:<window index>`), so counts carry over.
+ *
+ * Its ephemeral cache is off: it holds a refusal until the window ends, and then, after a burst, through the
+ * whole next window (the window just spent still weighs fully at its start), so a client that waits its
+ * Retry-After gets about half the contract's 120 a minute. This instance's memory of refusals
+ * (src/core/rate-limit.ts) does the cache's job, no Redis call for a refused client, until the exact moment a
+ * unit frees, on every engine alike.
+ */
+export function readLimiter(
+  redis: Redis,
+  prefix: string,
+  policy: LimitPolicy,
+  opts: { timeoutMs: number; analytics?: boolean },
+): Ratelimit {
+  return new Ratelimit({
+    redis,
+    limiter: Ratelimit.slidingWindow(policy.limit, `${policy.windowSeconds} s`),
+    prefix: `${prefix}:rl:${policy.name}`,
+    ephemeralCache: false,
+    timeout: opts.timeoutMs,
+    analytics: opts.analytics ?? false,
+    enableTelemetry: false,
+  });
 }
 
 /** Refuses to run a script Redis reaches after ARGV[1] (epoch ms): its caller has given up on it. */
@@ -58,16 +98,7 @@ if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[1])
 end
 `;
 
-// KEYS: current window, previous window. ARGV: now (ms), window (ms), limit. Returns allowed, previous, current.
-const SLIDING_WINDOW = `
-local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-if math.floor((1 - (now % window) / window) * previous) + current >= limit then return {0, previous, current} end
-current = redis.call('INCR', KEYS[1])
-if current == 1 then redis.call('PEXPIRE', KEYS[1], window * 2 + 1000) end
-return {1, previous, current}`;
-
+// KEYS: the window a read unit was spent in. Gives it back (never below zero).
 const WINDOW_REFUND = `
 if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
 return 1`;
@@ -367,6 +398,10 @@ function letterOf({ n: _n, announced, alerts, ...letter }: StoredLetter): DeadLe
   return { ...letter, announced: announced === true, alerts: alerts ?? 0 };
 }
 
+/** The error of a read-budget check the library gave up on after `ms` (the caller falls back to its own count). */
+const timedOut = (ms: number) =>
+  Object.assign(new Error(`the read budget got no answer from Upstash within ${ms} ms`), { name: 'TimeoutError' });
+
 /** Margin between a script's deadline and the caller's bound, so a script that ran has time to answer. */
 const DEADLINE_MARGIN_MS = 100;
 
@@ -387,7 +422,15 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
   const reads = client(timeoutMs, 1);
   const leads = client(leadTimeoutMs, 2);
   const deadline = () => String(Date.now() + Math.max(leadTimeoutMs / 2, leadTimeoutMs - DEADLINE_MARGIN_MS));
-  const slidingWindow = reads.createScript<[number, number, number]>(SLIDING_WINDOW);
+  /** One limiter per sliding-window policy (in production, the read budget alone). */
+  const limiters = new Map<string, Ratelimit>();
+  const limiter = (policy: LimitPolicy) => {
+    const id = `${policy.name}:${policy.limit}:${policy.windowSeconds}`;
+    let l = limiters.get(id);
+    if (!l) limiters.set(id, (l = readLimiter(reads, prefix, policy, { timeoutMs, analytics: opts.analytics })));
+    return l;
+  };
+  const defer = opts.defer ?? ((work: Promise<unknown>) => void work.catch(() => {}));
   const windowRefund = leads.createScript<number>(WINDOW_REFUND);
   const slidingLog = leads.createScript<[number, number, number]>(SLIDING_LOG);
   const claimScript = leads.createScript<string | null>(CLAIM);
@@ -427,14 +470,27 @@ export function createUpstashStore(opts: UpstashStoreOptions): Store {
     async hit(policy, client, now): Promise<LimitResult> {
       const windowMs = policy.windowSeconds * 1000;
       if (policy.algorithm === 'sliding-window') {
-        const idx = Math.floor(now / windowMs);
-        const [allowed, previous, current] = await slidingWindow.exec(
-          [windowKey(policy.name, client, idx), windowKey(policy.name, client, idx - 1)],
-          [String(now), String(windowMs), String(policy.limit)],
+        // The library's clock, not `now`: the same instant in production, where `now` is Date.now().
+        const r = await limiter(policy).limit(client);
+        if (r.reason === 'timeout') throw timedOut(timeoutMs);
+        defer(r.pending);
+        const idx = r.reset / windowMs - 1; // the window it decided in: the one `reset` ends
+        if (r.success)
+          return {
+            allowed: true,
+            limit: policy.limit,
+            remaining: Math.max(0, r.remaining),
+            resetAt: r.reset,
+            unit: String(idx),
+          };
+        // The library names the window's end, not when a unit frees: the two windows' counts say that (one more
+        // round trip, once per refused client: the caller remembers the refusal until then).
+        const [current, previous] = await reads.mget<[string | null, string | null]>(
+          windowKey(policy.name, client, idx),
+          windowKey(policy.name, client, idx - 1),
         );
-        const ok = Number(allowed) === 1;
-        const result = slidingWindowResult(policy, Number(previous), Number(current), now, ok);
-        return ok ? { ...result, unit: String(idx) } : result;
+        const at = Math.min(Math.max(Date.now(), r.reset - windowMs), r.reset - 1);
+        return slidingWindowResult(policy, Number(previous ?? 0), Number(current ?? 0), at, false);
       }
       const member = `${now}:${Math.random().toString(36).slice(2)}`;
       const [allowed, used, oldest] = await slidingLog.exec(
