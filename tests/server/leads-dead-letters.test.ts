@@ -385,24 +385,32 @@ function run(script: string, args: string[], env: Record<string, string>) {
 }
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 
+/**
+ * The settings the commands run with (the fake HubSpot, the fake Slack, a fresh var folder or the bridge's
+ * Redis), and the store they open: the file in KARTAGE_VAR_DIR, or Upstash under its default prefix.
+ */
+async function commandSetup(kind: 'embedded' | 'upstash') {
+  const varDir = await mkdtemp(join(tmpdir(), 'kartage-dl-cli-'));
+  const env: Record<string, string> = {
+    KARTAGE_VAR_DIR: varDir,
+    HUBSPOT_ACCESS_TOKEN: auth.token,
+    HUBSPOT_PORTAL_ID: auth.portalId,
+    HUBSPOT_FORM_ID: auth.formId,
+    HUBSPOT_API_BASE: hubspot.url,
+    LEAD_SINK_TIMEOUT_MS: '500',
+    SALES_WEBHOOK_URL: slack.url,
+    ...(kind === 'upstash' ? redisEnv() : {}),
+  };
+  const store =
+    kind === 'upstash'
+      ? createUpstashStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN! })
+      : createSqliteStore({ file: join(varDir, 'kartage.db') });
+  return { varDir, env, store };
+}
+
 describe.each(['embedded', 'upstash'] as const)('the commands, %s store', (kind) => {
   it('leads:flush counts dead letters, leads:export lists them, leads:requeue puts each back once', async () => {
-    const varDir = await mkdtemp(join(tmpdir(), 'kartage-dl-cli-'));
-    const env: Record<string, string> = {
-      KARTAGE_VAR_DIR: varDir,
-      HUBSPOT_ACCESS_TOKEN: auth.token,
-      HUBSPOT_PORTAL_ID: auth.portalId,
-      HUBSPOT_FORM_ID: auth.formId,
-      HUBSPOT_API_BASE: hubspot.url,
-      LEAD_SINK_TIMEOUT_MS: '500',
-      SALES_WEBHOOK_URL: slack.url,
-      ...(kind === 'upstash' ? redisEnv() : {}),
-    };
-    // The store the commands open: the file in KARTAGE_VAR_DIR, or Upstash under its default prefix.
-    const store =
-      kind === 'upstash'
-        ? createUpstashStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN! })
-        : createSqliteStore({ file: join(varDir, 'kartage.db') });
+    const { varDir, env, store } = await commandSetup(kind);
     hubspot.setFormFields(EDITED_FORM);
     const refused = lead('cli');
     const fine = lead('cli', false);
@@ -452,22 +460,8 @@ describe.each(['embedded', 'upstash'] as const)('the commands, %s store', (kind)
 
 describe.each(['embedded', 'upstash'] as const)('leads:flush with the sales webhook down, %s store', (kind) => {
   it('lists the dead letters sales were not told of, and tells them once the webhook is back', async () => {
-    const varDir = await mkdtemp(join(tmpdir(), 'kartage-dl-unheard-'));
-    const env: Record<string, string> = {
-      KARTAGE_VAR_DIR: varDir,
-      HUBSPOT_ACCESS_TOKEN: auth.token,
-      HUBSPOT_PORTAL_ID: auth.portalId,
-      HUBSPOT_FORM_ID: auth.formId,
-      HUBSPOT_API_BASE: hubspot.url,
-      LEAD_SINK_TIMEOUT_MS: '500',
-      SALES_WEBHOOK_URL: slack.url,
-      ...(kind === 'upstash' ? redisEnv() : {}),
-    };
+    const { env, store } = await commandSetup(kind);
     const prefix = `unheard${process.pid}`;
-    const store =
-      kind === 'upstash'
-        ? createUpstashStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN! })
-        : createSqliteStore({ file: join(varDir, 'kartage.db') });
     hubspot.setMode({ status: 400 });
     slack.setMode({ status: 500 });
     const refused = lead(prefix);
