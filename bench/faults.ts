@@ -19,6 +19,8 @@
  *    outbox; once the form is fixed, `leads:requeue --all` and a flush deliver each refused lead exactly once.
  * 8. Upstash, a client over its budget: reads, unknown API paths and 405s all spend the read budget, and
  *    300 requests past it are refused with no Redis command (the instance remembers the refusal).
+ * 9. Upstash, leads over the budget with keys: a client that spent its five leads sends 100 more, each with its own
+ *    Idempotency-Key (as the forms and the chat do): all 429, with no Redis command (no claim, no release).
  *
  * Writes bench/faults.json and bench/faults.md (not with --check, as `npm test` runs it); exits 1 when a promise
  * does not hold.
@@ -490,10 +492,13 @@ try {
           ),
         );
         const perProcess = [0, 1].map((p) => leads.filter((l) => l.p === p && l.status === 200).length);
+        const others = Object.entries(Object.groupBy(leads, (l) => String(l.status)))
+          .filter(([status]) => status !== '200')
+          .map(([status, all]) => `${status} x${all!.length}`);
         check(
           scenario,
           '600 concurrent leads from one address: 200s per process',
-          perProcess.join(' / '),
+          `${perProcess.join(' / ')} (others: ${others.join(', ')})`,
           'at most 5 each, and the budget served: at least 5 in all',
           perProcess.every((x) => x <= 5) && perProcess[0]! + perProcess[1]! >= 5,
         );
@@ -605,17 +610,18 @@ try {
 
     // 8. A client over its budget costs no Redis call: past its first 429 the instance refuses it from memory
     // until the reset, and requests that read nothing (405s, preflights, unknown API paths) spend a read unit.
+    /** Commands Redis has run so far (the INFO call itself included). */
+    const processed = async () => {
+      const conn = await RespConnection.connect(redis.port);
+      try {
+        const [info] = await conn.send([['INFO', 'stats']]);
+        return Number(/total_commands_processed:(\d+)/.exec(String(info))?.[1]);
+      } finally {
+        conn.close();
+      }
+    };
     {
       const s8 = 'Upstash, a client over its budget';
-      const processed = async () => {
-        const conn = await RespConnection.connect(redis.port);
-        try {
-          const [info] = await conn.send([['INFO', 'stats']]);
-          return Number(/total_commands_processed:(\d+)/.exec(String(info))?.[1]);
-        } finally {
-          conn.close();
-        }
-      };
       await awayFromMinuteEdge(20);
       const from = '127.68.0.7';
       const spent = await pool(
@@ -650,6 +656,27 @@ try {
         refused.every((x) => x === 429),
       );
       check(s8, 'Redis commands for them', commands, 'at most 2 (the INFO calls)', commands <= 2);
+    }
+
+    // 9. A lead over the budget costs nothing: the forms and the chat always send an Idempotency-Key, and a client
+    // this instance saw spend its five leads is refused before its key is claimed (no claim, no release).
+    {
+      const s9 = 'Upstash, leads over the budget with keys';
+      const from = '127.69.0.7';
+      const spent = [];
+      for (let i = 0; i < 5; i++) spent.push((await postLead(a.url, `s9-${i}`, from, `s9-key-${i}`)).status);
+      const before = await processed();
+      const refused = [];
+      for (let i = 0; i < 100; i++) refused.push((await postLead(a.url, `s9-over-${i}`, from, `s9-over-${i}`)).status);
+      const commands = (await processed()) - before - 1;
+      check(
+        s9,
+        'five leads, then 100 more with keys: refused',
+        `${spent.join(' ')}; ${refused.filter((x) => x === 429).length} of 100`,
+        '200 x5; 100 of 100',
+        spent.every((x) => x === 200) && refused.every((x) => x === 429),
+      );
+      check(s9, 'store calls (Redis commands) per 100 over-budget leads with keys', commands, '0', commands === 0);
     }
     await stop(a);
     await stop(b);

@@ -118,6 +118,15 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
       },
     },
     {
+      operation: 'read refused first (429, the 121st in a minute)',
+      method: 'GET',
+      path: '/api/v1/pages/pricing',
+      expect: 429,
+      setup: async (from, url) => {
+        for (let i = 0; i < 120; i++) await send(new URL(`${url}/api/v1/pages/pricing`), { localAddress: from });
+      },
+    },
+    {
       operation: 'read refused again (429, budget spent)',
       method: 'GET',
       path: '/api/v1/pages/pricing',
@@ -204,7 +213,7 @@ export async function runRedisTrips(): Promise<{ rows: TripRow[]; note: string }
   }
   return {
     rows,
-    note: 'Counted: HTTP requests from @upstash/redis to the Upstash REST API (each is one network round trip; the client sends even single commands as a one-command pipeline). Redis runs behind a local bridge, so the milliseconds are loopback, not a real Upstash region. "read refused again": the read that finds the budget spent costs its one round trip too (the sliding window is decided in Redis). "lead replay": answered from the instance\'s own idempotency record when the first request came through the same instance.',
+    note: 'Counted: HTTP requests from @upstash/redis to the Upstash REST API (each is one network round trip; the client sends even single commands as a one-command pipeline). Redis runs behind a local bridge, so the milliseconds are loopback, not a real Upstash region. Reads go through @upstash/ratelimit (slidingWindow, its Lua script: one round trip). "read refused first": the read the library refuses, plus one round trip to read the two windows\' counts, so the refusal names when a unit frees (the library names the window\'s end); "read refused again": answered from the instance\'s memory of the refusal, no round trip. "lead replay": answered from the instance\'s own idempotency record when the first request came through the same instance.',
   };
 }
 

@@ -132,8 +132,9 @@ async function main(): Promise<void> {
     return;
   }
   process.stdout.write(
-    `The ${shown.length} most asked questions the assistant could not answer (${where}; ` +
-      `at most ${UNANSWERED_LIMIT.toLocaleString('en-AU')} kept, the least asked go first):\n\n${table(shown)}` +
+    `The ${shown.length} most asked questions the assistant could not answer (${where}; each counted once per ` +
+      `visitor a day; at most ${UNANSWERED_LIMIT.toLocaleString('en-AU')} kept, the stale and flood-shaped ` +
+      `make room first):\n\n${table(shown)}` +
       notListed(hidden),
   );
 }

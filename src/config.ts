@@ -19,8 +19,17 @@ export const SITE_NAME = 'Kartage';
 /** Local default: the local server's own address (README "Configuration"); `PORT` alone moves it. */
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
-/** Each variable's default as the README's table writes it ("unset" when it has none). */
-const documented = z.registry<{ default: string }>();
+/**
+ * Each variable's default as the README's table writes it ("unset" when it has none), and for some, what it
+ * does (`meaning`), for the documentation generated from this schema.
+ */
+const documented = z.registry<{ default: string; meaning?: string }>();
+
+/** `schema` with what its variable does, for the generated documentation. */
+function meaning<T extends z.ZodType>(schema: T, text: string): T {
+  documented.add(schema, { default: documented.get(schema)?.default ?? 'unset', meaning: text });
+  return schema;
+}
 
 /** A parsed value, or what a malformed one should have been ("a whole number of milliseconds"). */
 type Parsed<T> = { value: T } | { expected: string };
@@ -111,6 +120,11 @@ export const EnvSchema = z.object({
   KV_REST_API_TOKEN: text(),
   KARTAGE_STORE_TIMEOUT_MS: millis(300),
   KARTAGE_LEAD_STORE_TIMEOUT_MS: millis(1500),
+  KARTAGE_RATELIMIT_ANALYTICS: meaning(
+    flag(),
+    "`1` turns on `@upstash/ratelimit`'s analytics for the read budget (with Upstash): allowed and refused reads " +
+      'per client in the Upstash console, at one more Redis command per read. Unset or `0`: off.',
+  ),
   // Leads.
   LEAD_SINK: variable(
     undefined,
@@ -151,6 +165,16 @@ export type Env = z.output<typeof EnvSchema>;
 export function documentedDefaults(): Record<string, string> {
   return Object.fromEntries(
     Object.entries(EnvSchema.shape).map(([name, schema]) => [name, documented.get(schema)?.default ?? '']),
+  );
+}
+
+/** What the variables that say so do (`meaning`), by name, for the generated documentation. */
+export function documentedMeanings(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(EnvSchema.shape).flatMap(([name, schema]) => {
+      const text = documented.get(schema)?.meaning;
+      return text ? [[name, text]] : [];
+    }),
   );
 }
 

@@ -39,6 +39,7 @@ const FULL_ENV = {
   KV_REST_API_TOKEN: 'kv-token',
   KARTAGE_STORE_TIMEOUT_MS: '250',
   KARTAGE_LEAD_STORE_TIMEOUT_MS: '2000',
+  KARTAGE_RATELIMIT_ANALYTICS: '1',
   LEAD_SINK: 'webhook',
   HUBSPOT_ACCESS_TOKEN: 'pat-na1-token',
   HUBSPOT_PORTAL_ID: '123456',
@@ -118,6 +119,7 @@ describe('readEnv', () => {
       TRUST_PROXY: true,
       KARTAGE_STORE_TIMEOUT_MS: 250,
       KARTAGE_LEAD_STORE_TIMEOUT_MS: 2000,
+      KARTAGE_RATELIMIT_ANALYTICS: true,
       LEAD_SINK: 'webhook',
       LEAD_SINK_TIMEOUT_MS: 4000,
       MCP_ALLOWED_HOSTS: ['agents.example.com', 'mcp.example'],
@@ -141,6 +143,7 @@ describe('readEnv', () => {
         token: 'upstash-token',
         timeoutMs: 250,
         leadTimeoutMs: 2000,
+        analytics: true,
       },
       sink: {
         kind: 'webhook',

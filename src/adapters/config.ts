@@ -10,7 +10,15 @@ import { DATA_DIR } from '../core/content.ts';
 import { DB_FILE } from './sqlite-store.ts';
 
 export type StoreConfig =
-  | { kind: 'upstash'; url: string; token: string; timeoutMs?: number; leadTimeoutMs?: number }
+  | {
+      kind: 'upstash';
+      url: string;
+      token: string;
+      timeoutMs?: number;
+      leadTimeoutMs?: number;
+      /** `@upstash/ratelimit`'s analytics for the read budget (KARTAGE_RATELIMIT_ANALYTICS=1; off by default). */
+      analytics?: boolean;
+    }
   | { kind: 'sqlite'; file: string };
 
 export type SinkConfig =
@@ -114,6 +122,7 @@ export function configOf(env: Env, cwd = process.cwd()): Config {
             token,
             timeoutMs: env.KARTAGE_STORE_TIMEOUT_MS,
             leadTimeoutMs: env.KARTAGE_LEAD_STORE_TIMEOUT_MS,
+            analytics: env.KARTAGE_RATELIMIT_ANALYTICS,
           }
         : { kind: 'sqlite', file: dbFile },
     sink: sinkConfig(env, dbFile),

@@ -57,10 +57,11 @@ export interface Deps {
   /**
    * Counts a question the assistant could not answer, for the content team (`npm run ask:report`): scrubbed
    * of emails, phone numbers, links with a query and long numbers first; nothing else about the visitor is
-   * kept. Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms,
-   * failures logged (src/core/ask/unanswered.ts).
+   * kept. Counted once per `client` and day (the store gets a daily hash of the client, never its address).
+   * Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms, failures logged
+   * (src/core/ask/unanswered.ts).
    */
-  readonly recordUnanswered: (question: string) => void;
+  readonly recordUnanswered: (question: string, client?: string) => void;
   /** One line describing the engines in use, for the start-up message. */
   readonly describe: () => string;
 }
@@ -85,9 +86,12 @@ export type DepsOptions = (
   defer?: (work: Promise<unknown>) => void;
 };
 
-/** The store a config asks for: Upstash, or the embedded SQLite file. */
-export function createStore(c: StoreConfig): Store {
-  if (c.kind === 'upstash') return createUpstashStore(c);
+/**
+ * The store a config asks for: Upstash, or the embedded SQLite file. `defer` keeps the Upstash read budget's
+ * analytics write alive after the answer (when they are on).
+ */
+export function createStore(c: StoreConfig, defer?: (work: Promise<unknown>) => void): Store {
+  if (c.kind === 'upstash') return createUpstashStore({ ...c, ...(defer ? { defer } : {}) });
   return createSqliteStore({ file: c.file });
 }
 
@@ -119,8 +123,9 @@ export function createDeps(opts: DepsOptions): Deps {
   const config = opts.config !== undefined ? opts.config : parseConfig(opts.env);
   const dataDir = opts.dataDir ?? config.dataDir;
   const log = opts.log ?? createLog();
+  const defer = opts.defer ?? ((work: Promise<unknown>) => waitUntil(work));
   // Never unlimited: a failing shared store falls back to this instance's own limits for that request.
-  const given = opts.store ?? createStore(config.store);
+  const given = opts.store ?? createStore(config.store, defer);
   const now = opts.now ?? (() => Date.now());
   // The instance's own store runs on the same clock as the rest (a test's injected clock included).
   const store = 'fallbacks' in given ? given : createFallbackStore(given, log, createMemoryStore({ now }));
@@ -130,7 +135,6 @@ export function createDeps(opts: DepsOptions): Deps {
   let notifier = opts.notifier;
   let content = opts.content;
   let pricing: Pricing | undefined;
-  const defer = opts.defer ?? ((work: Promise<unknown>) => waitUntil(work));
   const leadSink = () => (sink ??= createSink(config.sink));
   const salesNotifier = () =>
     (notifier ??= config.salesWebhookUrl

@@ -83,6 +83,7 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
         return undefined; // claimed in this process
       }
     },
+    recall: (key) => local.recall?.(key),
     async complete(key, record, ttlSeconds) {
       await local.complete(key, record, ttlSeconds);
       try {
@@ -99,9 +100,9 @@ export function createFallbackStore(shared: Store, log: Log, local: Store = crea
         fellBack('release', e);
       }
     },
-    async countQuestion(key, text, at) {
+    async countQuestion(key, text, at, asker) {
       try {
-        await shared.countQuestion(key, text, at);
+        await shared.countQuestion(key, text, at, asker);
       } catch (e) {
         if (dropped++ === 0)
           log('unanswered_not_counted', {

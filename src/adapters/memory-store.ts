@@ -6,13 +6,19 @@
  * need nothing durable. Nothing here survives the process: the local default is the SQLite store.
  */
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
-import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
+import {
+  ASKER_DAILY_QUESTIONS,
+  ASKER_TRUSTED_QUESTIONS,
+  DAY_MS,
+  QUESTION_STALE_MS,
+  UNANSWERED_LIMIT,
+} from '../core/ask/unanswered.ts';
 import type { DeadLetter, IdempotencyRecord, LimitPolicy, LimitResult, OutboxItem, Store } from '../core/ports.ts';
 
 export interface MemoryStoreOptions {
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;
-  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  /** Most distinct unanswered questions kept (src/core/ports.ts `countQuestion`). @default UNANSWERED_LIMIT (5,000) */
   questionLimit?: number;
 }
 
@@ -20,6 +26,9 @@ interface Entry<T> {
   value: T;
   until: number;
 }
+
+/** The end of the UTC day of `at` (epoch ms), when an asker's record of that day goes. */
+const dayEnd = (at: number) => (Math.floor(at / DAY_MS) + 1) * DAY_MS;
 
 export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   const clock = opts.now ?? (() => Date.now());
@@ -32,20 +41,25 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
   >();
   const quarantine = new Map<string, string>();
   /** Dead letters in the order they came (a Map keeps insertion order). */
-  const dead = new Map<string, DeadLetter>();
-  const questions = new Map<string, { text: string; count: number; lastAsked: number }>();
+  const dead = new Map<string, DeadLetter & { alertAfter: number }>();
+  const questions = new Map<string, { text: string; count: number; lastAsked: number; suspect: boolean }>();
+  /** What each asker counted on its day (or that it flooded), until the day ends. */
+  const askers = new Map<string, { keys: Set<string>; flood: boolean; until: number }>();
   const questionLimit = opts.questionLimit ?? UNANSWERED_LIMIT;
   type Counted = [key: string, { count: number; lastAsked: number }];
   const byKey = (a: Counted, b: Counted) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-  /** The order the engines trim in: least asked first, then the longest unasked. */
+  /** The order flood-shaped questions make room in: least asked first, then the longest unasked. */
   const leastAsked = (a: Counted, b: Counted) =>
     a[1].count - b[1].count || a[1].lastAsked - b[1].lastAsked || byKey(a, b);
+  /** The longest unasked first. */
+  const longestUnasked = (a: Counted, b: Counted) => a[1].lastAsked - b[1].lastAsked || byKey(a, b);
   /** The order of the report: most asked first, then the last asked. */
   const mostAsked = (a: Counted, b: Counted) =>
     b[1].count - a[1].count || b[1].lastAsked - a[1].lastAsked || byKey(a, b);
   let seq = 0;
   let units = 0;
   let lastSweep = 0;
+  let lastAskerSweep = 0;
 
   const sweep = (now: number) => {
     if (now - lastSweep < 60_000) return;
@@ -104,6 +118,10 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
     async complete(key, record, ttlSeconds) {
       keys.set(key, { value: record, until: clock() + ttlSeconds * 1000 });
     },
+    recall(key) {
+      const held = keys.get(key);
+      return held && held.until > clock() ? held.value : undefined;
+    },
     async release(key) {
       if (keys.get(key)?.value.state === 'pending') keys.delete(key);
     },
@@ -147,10 +165,27 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       if (!e) return false;
       outbox.delete(id);
       dead.delete(id);
-      dead.set(id, { ...why, id, payload: e.payload, attempts: e.attempts, queuedAt: e.queuedAt, at: clock() });
+      const letter = { ...why, id, payload: e.payload, attempts: e.attempts, queuedAt: e.queuedAt, at: clock() };
+      dead.set(id, { ...letter, announced: false, alerts: 0, alertAfter: 0 });
       return true;
     },
-    deadLetters: async () => [...dead.values()].map((l) => ({ ...l })),
+    deadLetters: async () => [...dead.values()].map(({ alertAfter: _, ...l }) => l),
+    async deadLetterAlertClaim(max, leaseSeconds) {
+      const now = clock();
+      const due = [...dead.values()].filter((l) => !l.announced && l.alertAfter <= now).slice(0, Math.max(0, max));
+      return due.map(({ alertAfter: _, ...l }) => {
+        Object.assign(dead.get(l.id)!, { alerts: l.alerts + 1, alertAfter: now + leaseSeconds * 1000 });
+        return { ...l, alerts: l.alerts + 1 };
+      });
+    },
+    async deadLetterAnnounced(id) {
+      const l = dead.get(id);
+      if (l) l.announced = true;
+    },
+    async deadLetterAlertRetry(id, delayMs) {
+      const l = dead.get(id);
+      if (l && !l.announced) l.alertAfter = clock() + Math.max(0, delayMs);
+    },
     deadLetterSize: async () => dead.size,
     async deadLetterRequeue(id) {
       const l = dead.get(id);
@@ -161,24 +196,62 @@ export function createMemoryStore(opts: MemoryStoreOptions = {}): Store {
       return true;
     },
 
-    async countQuestion(key, text, at) {
+    async countQuestion(key, text, at, asker) {
+      if (at - lastAskerSweep >= 60_000) {
+        lastAskerSweep = at;
+        for (const [k, a] of askers) if (a.until <= at) askers.delete(k);
+      }
       const second = Math.floor(at / 1000) * 1000;
+      let trusted = true;
+      let mine: Set<string> | undefined;
+      if (asker !== undefined) {
+        let a = askers.get(asker);
+        if (!a || a.until <= at) askers.set(asker, (a = { keys: new Set(), flood: false, until: dayEnd(at) }));
+        if (a.flood || a.keys.has(key)) return;
+        if (a.keys.size >= ASKER_DAILY_QUESTIONS) {
+          // A flood: what it counted is withdrawn, and nothing more of its day counts.
+          for (const k of a.keys) {
+            const q = questions.get(k);
+            if (q && --q.count <= 0) questions.delete(k);
+          }
+          Object.assign(a, { keys: new Set(), flood: true });
+          return;
+        }
+        trusted = a.keys.size < ASKER_TRUSTED_QUESTIONS;
+        a.keys.add(key);
+        mine = a.keys;
+      }
       const held = questions.get(key);
       if (held) {
         held.count++;
         held.lastAsked = Math.max(held.lastAsked, second);
+        if (trusted) held.suspect = false;
         return;
       }
-      questions.set(key, { text, count: 1, lastAsked: second });
-      if (questions.size <= questionLimit) return;
-      const others = [...questions].filter(([k]) => k !== key).sort(leastAsked);
-      for (const [k] of others.slice(0, questions.size - questionLimit)) questions.delete(k);
+      questions.set(key, { text, count: 1, lastAsked: second, suspect: !trusted });
+      let excess = questions.size - questionLimit;
+      if (excess <= 0) return;
+      const stale = Math.floor((at - QUESTION_STALE_MS) / 1000) * 1000;
+      const others = [...questions].filter(([k]) => k !== key);
+      const victims = [
+        ...others.filter(([, q]) => q.lastAsked < stale).sort(longestUnasked),
+        ...others.filter(([, q]) => q.lastAsked >= stale && q.suspect).sort(leastAsked),
+      ];
+      for (const [k] of victims.slice(0, excess)) {
+        questions.delete(k);
+        excess--;
+      }
+      if (excess > 0) {
+        // Every other question is fresh and a visitor's: the newcomer is not kept.
+        questions.delete(key);
+        mine?.delete(key);
+      }
     },
     async topQuestions(limit) {
       return [...questions]
         .sort(mostAsked)
         .slice(0, Math.max(0, Math.floor(limit)))
-        .map(([, q]) => ({ ...q }));
+        .map(([, { text, count, lastAsked }]) => ({ text, count, lastAsked }));
     },
     describe: () => 'in-process store (memory)',
   };

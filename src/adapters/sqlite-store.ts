@@ -1,8 +1,10 @@
 /**
  * @module The embedded store, the local default: one SQLite file (`node:sqlite`, built into Node 24) in
  * KARTAGE_VAR_DIR holding the rate-limit windows, the idempotency records, the lead outbox (with its
- * `quarantine` of unreadable entries and its `dead_letter` table of leads the CRM would not take), the local
- * lead sink and the count of questions the assistant could not answer (`unanswered`). WAL mode, so the
+ * `quarantine` of unreadable entries and its `dead_letter` table of leads the CRM would not take, each with
+ * whether sales were told of it and when its alert is next due), the local
+ * lead sink and the count of questions the assistant could not answer (`unanswered`, with `unanswered_asker`:
+ * the questions each asker, a daily hash of a client, counted that day, deleted once it ends). WAL mode, so the
  * server and `npm run leads:flush` (or any other process) read and write it at the same time;
  * `busy_timeout` makes one wait for the other's write instead of failing. Every change
  * is one transaction (`BEGIN IMMEDIATE`: the write lock is taken first, so two processes never both read
@@ -17,7 +19,13 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { slidingWindowAllows, slidingWindowResult } from '../core/rate-limit.ts';
-import { UNANSWERED_LIMIT } from '../core/ask/unanswered.ts';
+import {
+  ASKER_DAILY_QUESTIONS,
+  ASKER_TRUSTED_QUESTIONS,
+  DAY_MS,
+  QUESTION_STALE_MS,
+  UNANSWERED_LIMIT,
+} from '../core/ask/unanswered.ts';
 import { errorText } from '../core/error-text.ts';
 import type {
   DeadLetter,
@@ -48,12 +56,15 @@ CREATE TABLE IF NOT EXISTS quarantine (n INTEGER PRIMARY KEY AUTOINCREMENT, id T
   reason TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS dead_letter (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
   payload TEXT NOT NULL, attempts INTEGER NOT NULL, reason TEXT NOT NULL, status INTEGER, answer TEXT,
-  queued_at INTEGER NOT NULL, at INTEGER NOT NULL);
+  queued_at INTEGER NOT NULL, at INTEGER NOT NULL, announced INTEGER NOT NULL DEFAULT 0,
+  alerts INTEGER NOT NULL DEFAULT 0, alert_after INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS leads (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, record TEXT NOT NULL,
   at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS unanswered (key TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL,
-  last_asked INTEGER NOT NULL) WITHOUT ROWID;
+  last_asked INTEGER NOT NULL, suspect INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS unanswered_rank ON unanswered (count, last_asked);
+CREATE TABLE IF NOT EXISTS unanswered_asker (asker TEXT NOT NULL, key TEXT NOT NULL, until INTEGER NOT NULL,
+  PRIMARY KEY (asker, key)) WITHOUT ROWID;
 `;
 
 interface Database {
@@ -163,13 +174,34 @@ export function openDatabase(file: string): Database {
   if (problem) moveAside(file, problem);
   const durable = connect(file, 'FULL');
   durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);
-  transaction(durable, () => durable.exec(SCHEMA));
+  transaction(durable, () => {
+    durable.exec(SCHEMA);
+    addColumns(durable);
+  });
   db = { file, durable, fast: connect(file, 'NORMAL'), identity: identityOf(file) };
   importLegacyOutbox(db);
   durable.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
   open.set(file, db);
   watchDatabases();
   return db;
+}
+
+/**
+ * Columns later versions added to a table an earlier version created: each added with its default. A dead letter
+ * from before alerts were kept is taken as not yet announced (at worst sales hear of it twice, never not at all).
+ */
+const ADDED_COLUMNS: [table: string, column: string, definition: string][] = [
+  ['dead_letter', 'announced', 'INTEGER NOT NULL DEFAULT 0'],
+  ['dead_letter', 'alerts', 'INTEGER NOT NULL DEFAULT 0'],
+  ['dead_letter', 'alert_after', 'INTEGER NOT NULL DEFAULT 0'],
+  ['unanswered', 'suspect', 'INTEGER NOT NULL DEFAULT 0'],
+];
+
+function addColumns(db: DatabaseSync): void {
+  for (const [table, column, definition] of ADDED_COLUMNS) {
+    const has = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((c) => c.name === column);
+    if (!has) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+  }
 }
 
 /** Copies committed pages from the WAL into the main file (PASSIVE: never waits for a lock); false if it could not. */
@@ -346,12 +378,34 @@ function pushRow(db: DatabaseSync, id: string, payload: string, now: number) {
   ).run(id, payload, now);
 }
 
+/** The key of an asker's row that marks it a flood for the rest of its day (no question key is empty). */
+const FLOOD = '';
+
+/** The columns a dead letter is read from. */
+const LETTER = 'id, payload, attempts, reason, status, answer, queued_at, at, announced, alerts';
+
+/** A `dead_letter` row as the port's `DeadLetter`. */
+function letterOf(r: Record<string, SQLInputValue>): DeadLetter {
+  return {
+    id: String(r.id),
+    payload: String(r.payload),
+    attempts: Number(r.attempts),
+    reason: String(r.reason),
+    ...(r.status !== null ? { status: Number(r.status) } : {}),
+    ...(r.answer !== null ? { answer: String(r.answer) } : {}),
+    queuedAt: Number(r.queued_at),
+    at: Number(r.at),
+    announced: Number(r.announced) === 1,
+    alerts: Number(r.alerts),
+  };
+}
+
 export interface SqliteStoreOptions {
   /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by deps.ts). */
   file: string;
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;
-  /** Most distinct unanswered questions kept (the least asked go first). @default UNANSWERED_LIMIT (5,000) */
+  /** Most distinct unanswered questions kept (src/core/ports.ts `countQuestion`). @default UNANSWERED_LIMIT (5,000) */
   questionLimit?: number;
 }
 
@@ -366,6 +420,7 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
   /** A read-budget or counting write: a short wait, then the caller falls back. */
   const counts = <T>(fn: () => T) => write(db.fast, fn, READ_WAIT_MS);
   let lastSweep = 0;
+  let lastAskerSweep = 0;
   const sweep = (now: number) => {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
@@ -609,21 +664,30 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       return moved;
     },
     async deadLetters() {
-      const rows = prepared(
-        db.durable,
-        'SELECT id, payload, attempts, reason, status, answer, queued_at, at FROM dead_letter ORDER BY n',
-      ).all() as Record<string, SQLInputValue>[];
-      return rows.map(
-        (r): DeadLetter => ({
-          id: String(r.id),
-          payload: String(r.payload),
-          attempts: Number(r.attempts),
-          reason: String(r.reason),
-          ...(r.status !== null ? { status: Number(r.status) } : {}),
-          ...(r.answer !== null ? { answer: String(r.answer) } : {}),
-          queuedAt: Number(r.queued_at),
-          at: Number(r.at),
-        }),
+      const rows = prepared(db.durable, `SELECT ${LETTER} FROM dead_letter ORDER BY n`).all();
+      return rows.map(letterOf);
+    },
+    async deadLetterAlertClaim(max, leaseSeconds) {
+      const now = clock();
+      return lead(() =>
+        prepared(
+          db.durable,
+          `UPDATE dead_letter SET alerts = alerts + 1, alert_after = ? WHERE n IN
+           (SELECT n FROM dead_letter WHERE announced = 0 AND alert_after <= ? ORDER BY n LIMIT ?)
+           RETURNING n, ${LETTER}`,
+        )
+          .all(now + leaseSeconds * 1000, now, Math.max(0, max))
+          .sort((a, b) => Number(a.n) - Number(b.n))
+          .map(letterOf),
+      );
+    },
+    async deadLetterAnnounced(id) {
+      await lead(() => prepared(db.durable, 'UPDATE dead_letter SET announced = 1 WHERE id = ?').run(id));
+    },
+    async deadLetterAlertRetry(id, delayMs) {
+      const after = clock() + Math.max(0, delayMs);
+      await lead(() =>
+        prepared(db.durable, 'UPDATE dead_letter SET alert_after = ? WHERE id = ? AND announced = 0').run(after, id),
       );
     },
     deadLetterSize: async () => Number(get(db.durable, 'SELECT count(*) AS n FROM dead_letter')!.n),
@@ -639,27 +703,72 @@ export function createSqliteStore(opts: SqliteStoreOptions): Store {
       return moved;
     },
 
-    async countQuestion(key, text, at) {
+    async countQuestion(key, text, at, asker) {
       const second = Math.floor(at / 1000) * 1000;
       await counts(() => {
+        let trusted = true;
+        if (asker !== undefined) {
+          if (at - lastAskerSweep >= 60_000) {
+            lastAskerSweep = at;
+            prepared(db.fast, 'DELETE FROM unanswered_asker WHERE until <= ?').run(at);
+          }
+          const asked = (
+            prepared(db.fast, 'SELECT key FROM unanswered_asker WHERE asker = ? AND until > ?').all(asker, at) as {
+              key: string;
+            }[]
+          ).map((r) => r.key);
+          // '' marks a flood (no question key is empty).
+          if (asked.includes(FLOOD) || asked.includes(key)) return;
+          const until = (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+          if (asked.length >= ASKER_DAILY_QUESTIONS) {
+            // A flood: what it counted is withdrawn, and nothing more of its day counts.
+            for (const k of asked) {
+              prepared(db.fast, 'UPDATE unanswered SET count = count - 1 WHERE key = ?').run(k);
+              prepared(db.fast, 'DELETE FROM unanswered WHERE key = ? AND count <= 0').run(k);
+            }
+            prepared(db.fast, 'DELETE FROM unanswered_asker WHERE asker = ?').run(asker);
+            prepared(db.fast, 'INSERT INTO unanswered_asker (asker, key, until) VALUES (?, ?, ?)').run(
+              asker,
+              FLOOD,
+              until,
+            );
+            return;
+          }
+          trusted = asked.length < ASKER_TRUSTED_QUESTIONS;
+          prepared(db.fast, 'INSERT OR REPLACE INTO unanswered_asker (asker, key, until) VALUES (?, ?, ?)').run(
+            asker,
+            key,
+            until,
+          );
+        }
         const row = get(
           db.fast,
-          `INSERT INTO unanswered (key, text, count, last_asked) VALUES (?, ?, 1, ?)
-           ON CONFLICT (key) DO UPDATE SET count = count + 1, last_asked = max(last_asked, excluded.last_asked)
+          `INSERT INTO unanswered (key, text, count, last_asked, suspect) VALUES (?, ?, 1, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET count = count + 1, last_asked = max(last_asked, excluded.last_asked),
+             suspect = min(suspect, excluded.suspect)
            RETURNING count`,
           key,
           text,
           second,
+          trusted ? 0 : 1,
         );
         if (Number(row?.count) !== 1) return;
-        // A new question: past the bound, the least asked go (the longest unasked first), never this one.
+        // A new question: past the bound, stale questions make room first, then flood-shaped ones; never a
+        // fresh visitor's question, so with none of those the newcomer itself is not kept.
         const excess = Number(get(db.fast, 'SELECT count(*) AS n FROM unanswered')!.n) - questionLimit;
-        if (excess > 0)
-          prepared(
-            db.fast,
-            `DELETE FROM unanswered WHERE key IN
-             (SELECT key FROM unanswered WHERE key != ? ORDER BY count, last_asked, key LIMIT ?)`,
-          ).run(key, excess);
+        if (excess <= 0) return;
+        const stale = Math.floor((at - QUESTION_STALE_MS) / 1000) * 1000;
+        const gone = prepared(
+          db.fast,
+          `DELETE FROM unanswered WHERE key IN
+           (SELECT key FROM unanswered WHERE key != ? AND (last_asked < ? OR suspect = 1)
+            ORDER BY last_asked >= ?, CASE WHEN last_asked < ? THEN last_asked ELSE count END, last_asked, key
+            LIMIT ?)`,
+        ).run(key, stale, stale, stale, excess).changes;
+        if (Number(gone) >= excess) return;
+        prepared(db.fast, 'DELETE FROM unanswered WHERE key = ?').run(key);
+        if (asker !== undefined)
+          prepared(db.fast, 'DELETE FROM unanswered_asker WHERE asker = ? AND key = ?').run(asker, key);
       });
     },
     async topQuestions(limit) {

@@ -4,13 +4,31 @@
  * open (a duplicate is better than a lost lead), and a lead no durable place took is `unrecorded`.
  * Returns what happened (`LeadOutcome`); the operation's responder (src/operations/submit-lead.ts) turns it
  * into an answer. Then the outbox flush: each failed delivery classified, retried with a backoff while it may
- * still succeed, else moved to the dead letters with a notification, so no lead waits in silence.
+ * still succeed, else moved to the dead letters; sales are told of each dead letter, the alert retried with a
+ * backoff until it lands, so no lead waits in silence.
  */
 import { LIMITS } from '../contract/limits.ts';
 import { errorText } from './error-text.ts';
 import { type LeadProblem, rejectMessage, validateLead } from './lead-validation.ts';
-import { checkRateLimit, LEAD_POLICY, type RateLimitRefusal, type RateLimitState } from './rate-limit.ts';
-import type { DeadLetterReason, LeadRecord, LeadSink, LimitResult, Log, Notifier, OutboxItem, Store } from './ports.ts';
+import {
+  checkRateLimit,
+  LEAD_POLICY,
+  type RateLimitRefusal,
+  type RateLimitState,
+  refundRateLimit,
+  rememberedRefusal,
+} from './rate-limit.ts';
+import type {
+  DeadLetter,
+  DeadLetterReason,
+  LeadRecord,
+  LeadSink,
+  LimitResult,
+  Log,
+  Notifier,
+  OutboxItem,
+  Store,
+} from './ports.ts';
 
 /** The sandbox's answer: 200 or 422 with the check, 400 for a body that is not an object. */
 export interface SandboxAnswer {
@@ -130,6 +148,12 @@ async function sha256(text: string): Promise<string> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The outcome of a submission past the lead budget. */
+const limited = ({ policy, limit, remaining, reset, retryAfter, error: text }: RateLimitRefusal): LeadOutcome => ({
+  kind: 'limited',
+  limit: { policy, limit, remaining, reset, retryAfter, error: text },
+});
+
 /** Checks the Idempotency-Key header (SPEC.md: at most 200 characters). */
 export function checkIdempotencyKey(key: string | null): string | undefined {
   if (key === null) return undefined;
@@ -175,11 +199,15 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
   if (!check.wouldSubmit) return { kind: 'rejected', problems: check.problems, message: rejectMessage(check.problems) };
 
   // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
-  let idemKey: string | undefined;
   const fingerprint =
     input.idempotencyKey === null ? '' : await sha256(canonical(input.body as Record<string, unknown>));
-  if (input.idempotencyKey !== null) {
-    const key = `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
+  const key = input.idempotencyKey === null ? undefined : `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
+  // A client this instance saw spend its budget is refused from memory before its key is claimed: no store call,
+  // and the key stays free. A key this instance holds (a retry of an accepted lead) is still answered from it.
+  const known = rememberedRefusal({ store: d.store, policy: LEAD_POLICY, client: input.client, now: d.now() });
+  if (known && !(key && d.store.recall?.(key))) return limited(known);
+  let idemKey: string | undefined;
+  if (key) {
     const started = d.now();
     try {
       for (;;) {
@@ -208,9 +236,9 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
   // same request can succeed once things recover.
   const refund = async (result: LimitResult | undefined) => {
     if (!result) return;
-    await d.store
-      .refund(LEAD_POLICY, input.client, result)
-      .catch((e) => d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }));
+    await refundRateLimit(d.store, LEAD_POLICY, input.client, result).catch((e) =>
+      d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }),
+    );
   };
 
   const limit = await checkRateLimit({
@@ -222,8 +250,7 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
   });
   if (!limit.ok) {
     await release();
-    const { policy, limit: most, remaining, reset, retryAfter, error: text } = limit;
-    return { kind: 'limited', limit: { policy, limit: most, remaining, reset, retryAfter, error: text } };
+    return limited(limit);
   }
 
   const record: LeadRecord = {
@@ -271,6 +298,10 @@ export interface FlushResult {
   quarantined: number;
   /** Entries still waiting (leased ones included). */
   remaining: number;
+  /** Dead letters (of this run or earlier ones) whose sales alert landed in this run. */
+  announced: number;
+  /** Dead letters whose alert failed in this run: tried again at a later flush, after a backoff. */
+  alertsFailed: number;
 }
 
 /**
@@ -361,7 +392,7 @@ export interface FlushTime {
 
 /**
  * What a flush needs. Without a notifier, the `lead_dead_lettered` error line is the only alert of a dead
- * letter; the clock (for the age bound) defaults to the system's.
+ * letter (and its letter stays unannounced); the clock (for the age bound) defaults to the system's.
  */
 export type FlushDeps = Pick<LeadDeps, 'sink' | 'store' | 'log'> & Partial<Pick<LeadDeps, 'notifier' | 'now'>>;
 
@@ -380,16 +411,14 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * A failed delivery's entry: back to the queue after its backoff when the failure is transient and within the
- * bounds; else to the dead letters, logged as an error and told to sales. Returns what became of it (`gone`:
- * another flusher settled it meanwhile).
+ * bounds; else to the dead letters (its sales alert due at once), logged as an error. Returns what became of it
+ * (`gone`: another flusher settled it meanwhile).
  */
 async function settleFailure(
   d: FlushDeps,
   item: OutboxItem,
-  record: LeadRecord,
   e: unknown,
   policy: RetryPolicy,
-  notes: Promise<void>[],
 ): Promise<'retrying' | 'dead-lettered' | 'gone'> {
   const failure = classifyFailure(e);
   const age = (d.now ?? Date.now)() - item.queuedAt;
@@ -408,7 +437,7 @@ async function settleFailure(
     ...(failure.status !== undefined ? { status: failure.status } : {}),
     ...(failure.answer !== undefined ? { answer: failure.answer } : {}),
   };
-  // Another flusher may have settled it meanwhile (a lease outlived): one dead letter, one notification.
+  // Another flusher may have settled it meanwhile (a lease outlived): one dead letter, one alert.
   if (!(await d.store.outboxDeadLetter(item.id, why))) return 'gone';
   d.log('lead_dead_lettered', {
     level: 'error',
@@ -418,19 +447,6 @@ async function settleFailure(
     reason: why.reason,
     note: 'a lead could not be delivered to the CRM; it is in the dead letters (README, Leads) until re-queued',
   });
-  const notifier = d.notifier;
-  if (notifier)
-    notes.push(
-      notifier.notify(record, { ...why, attempts: item.attempts }).catch((err) =>
-        d.log('lead_notify_failed', {
-          level: 'error',
-          id: item.id,
-          notifier: notifier.name,
-          undelivered: true,
-          error: errorText(err),
-        }),
-      ),
-    );
   return 'dead-lettered';
 }
 
@@ -438,13 +454,13 @@ async function settleFailure(
  * Claims up to `max` outbox entries (leased, so a concurrent flusher in another process gets others) and
  * delivers each with its own delivery id, the same on every retry: at least once, never lost. A delivered
  * entry is removed; one whose delivery failed for now goes to the back of the queue after its backoff; one the
- * CRM refused for good (or still failing past `policy`'s bounds) goes to the dead letters with a sales
- * notification; an unreadable one to quarantine.
+ * CRM refused for good (or still failing past `policy`'s bounds) goes to the dead letters; an unreadable one to
+ * quarantine. Then sales are told of each dead letter not yet announced (`announce`).
  *
  * With a time limit (`time`), it claims only as many entries as the time left covers at one delivery bound
  * each, cuts every delivery off at that bound whatever the sink does, and hands back at once (lease ended,
- * for another flush to take) any claimed entry it no longer has the time to deliver. The notifications of
- * its dead letters are awaited at the end, for at most one more bound.
+ * for another flush to take) any claimed entry it no longer has the time to deliver. The alerts get at most one
+ * more bound at the end.
  */
 export async function flushOutbox(
   d: FlushDeps,
@@ -452,29 +468,79 @@ export async function flushOutbox(
   time?: FlushTime,
   policy: RetryPolicy = RETRY_POLICY,
 ): Promise<FlushResult> {
-  const notes: Promise<void>[] = [];
-  const result = await flushBatch(d, max, time, policy, notes);
-  await told(d, notes, time);
-  return result;
+  const result = await flushBatch(d, max, time, policy);
+  return { ...result, ...(await announce(d, time, policy)) };
 }
 
-/** Waits for the dead letters' notifications: with a time limit, for at most one more delivery bound. */
-async function told(d: FlushDeps, notes: Promise<void>[], time: FlushTime | undefined): Promise<void> {
-  if (!notes.length) return;
-  const all = Promise.all(notes);
-  await (time ? within(all, time.boundMs) : all).catch((e) =>
-    d.log('lead_notify_failed', { level: 'error', undelivered: true, error: errorText(e) }),
-  );
+/** Dead letters whose alerts one flush sends at once (the rest wait for the next batch, or the next run). */
+export const ALERT_BATCH = 50;
+
+/** Tells sales of one dead letter; resolves when the alert landed. */
+async function alert(notifier: Notifier, letter: DeadLetter, time: FlushTime | undefined): Promise<void> {
+  const record = recordOf(letter.payload, letter.id);
+  if (!record) throw new Error('the dead letter holds no readable lead');
+  const { reason, status, answer, attempts } = letter;
+  const work = notifier.notify(record, {
+    reason,
+    attempts,
+    ...(status !== undefined ? { status } : {}),
+    ...(answer !== undefined ? { answer } : {}),
+  });
+  await (time ? within(work, time.boundMs) : work);
 }
 
-/** One batch of `flushOutbox`; the notifications it starts are added to `notes`, not awaited. */
+/**
+ * Tells sales of each dead letter not yet announced whose alert is due: a new one at once, one whose alert
+ * failed after a backoff (`policy.delayMs` of the alerts tried, as for a delivery), until one lands. Each alert
+ * is claimed under a lease first, so two flushes never send the same one at once; a landed alert marks its
+ * letter announced. With a time limit, one batch, cut off after one delivery bound; without, batch after batch
+ * while every alert lands. Without a notifier nothing is sent (the `lead_dead_lettered` error line is the alert).
+ */
+async function announce(
+  d: FlushDeps,
+  time: FlushTime | undefined,
+  policy: RetryPolicy,
+): Promise<Pick<FlushResult, 'announced' | 'alertsFailed'>> {
+  const told = { announced: 0, alertsFailed: 0 };
+  const notifier = d.notifier;
+  if (!notifier) return told;
+  for (;;) {
+    const letters = await d.store.deadLetterAlertClaim(ALERT_BATCH, FLUSH_LEASE_SECONDS);
+    const landed = await Promise.all(
+      letters.map(async (letter) => {
+        try {
+          await alert(notifier, letter, time);
+        } catch (e) {
+          d.log('lead_notify_failed', {
+            level: 'error',
+            id: letter.id,
+            notifier: notifier.name,
+            undelivered: true,
+            alerts: letter.alerts,
+            error: errorText(e),
+            note: 'this dead letter is not yet announced: its alert is tried again at a later flush, after a backoff',
+          });
+          await d.store.deadLetterAlertRetry(letter.id, policy.delayMs(letter.alerts));
+          return false;
+        }
+        await d.store.deadLetterAnnounced(letter.id);
+        return true;
+      }),
+    );
+    const ok = landed.filter(Boolean).length;
+    told.announced += ok;
+    told.alertsFailed += landed.length - ok;
+    if (time || letters.length < ALERT_BATCH || ok < landed.length) return told;
+  }
+}
+
+/** One batch of `flushOutbox`: deliveries only (the dead letters it makes are told of after). */
 async function flushBatch(
   d: FlushDeps,
   max: number,
   time: FlushTime | undefined,
   policy: RetryPolicy,
-  notes: Promise<void>[],
-): Promise<FlushResult> {
+): Promise<Omit<FlushResult, 'announced' | 'alertsFailed'>> {
   let delivered = 0;
   let failed = 0;
   let deadLettered = 0;
@@ -499,7 +565,7 @@ async function flushBatch(
     try {
       await (time ? within(d.sink.deliver(record), time.boundMs) : d.sink.deliver(record));
     } catch (e) {
-      const became = await settleFailure(d, item, record, e, policy, notes);
+      const became = await settleFailure(d, item, e, policy);
       if (became === 'retrying') failed++;
       else if (became === 'dead-lettered') deadLettered++;
       continue;
@@ -514,9 +580,9 @@ async function flushBatch(
 /**
  * Flushes batch after batch until the outbox is empty, a batch moves nothing out of it (the sink is still
  * down), or the time left (`budgetMs` from the start, on `d.now`) cannot cover one more delivery of `boundMs`:
- * a cron run has a time limit, and a hanging CRM must not stretch the flush past it. The dead letters'
- * notifications are awaited once, at the end (at most one more bound with a time limit): a hanging sales
- * webhook costs the run one bound, not one per batch.
+ * a cron run has a time limit, and a hanging CRM must not stretch the flush past it. Then sales are told of
+ * the dead letters not yet announced, once, at the end (at most one more bound with a time limit): a hanging
+ * sales webhook costs the run one bound, not one per batch.
  */
 export async function flushAll(
   d: FlushDeps & Pick<LeadDeps, 'now'>,
@@ -526,10 +592,9 @@ export async function flushAll(
 ): Promise<FlushResult> {
   const time: FlushTime | undefined =
     budgetMs === Infinity ? undefined : { now: () => d.now(), deadline: d.now() + budgetMs, boundMs };
-  const total: FlushResult = { delivered: 0, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 };
-  const notes: Promise<void>[] = [];
+  const total = { delivered: 0, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 };
   for (;;) {
-    const r = await flushBatch(d, FLUSH_BATCH, time, policy, notes);
+    const r = await flushBatch(d, FLUSH_BATCH, time, policy);
     total.delivered += r.delivered;
     total.failed += r.failed;
     total.deadLettered += r.deadLettered;
@@ -537,8 +602,7 @@ export async function flushAll(
     total.remaining = r.remaining;
     if (!r.remaining || (!r.delivered && !r.deadLettered && !r.quarantined) || fits(time, 1) < 1) break;
   }
-  await told(d, notes, time);
-  return total;
+  return { ...total, ...(await announce(d, time, policy)) };
 }
 
 /** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */

@@ -73,6 +73,10 @@ export interface DeadLetter extends DeadLetterReason {
   /** Epoch milliseconds when it was queued, and when it became a dead letter. */
   queuedAt: number;
   at: number;
+  /** Whether sales were told of it: its alert landed (until then the alert is retried, with a backoff). */
+  announced: boolean;
+  /** Alerts attempted so far, the one in flight included. */
+  alerts: number;
 }
 
 /** A question the assistant could not answer, as the store counted it (src/core/ask/unanswered.ts). */
@@ -98,6 +102,11 @@ export interface Store {
   claim(key: string, fingerprint: string, claimSeconds: number): Promise<IdempotencyRecord | undefined>;
   /** Stores the finished answer for `key`, kept `ttlSeconds`. */
   complete(key: string, record: Extract<IdempotencyRecord, { state: 'done' }>, ttlSeconds: number): Promise<void>;
+  /**
+   * What this process alone holds for `key`, known without a round trip to a shared store; undefined when it
+   * holds nothing (or keeps nothing of its own: an engine without a copy in the process leaves it out).
+   */
+  recall?(key: string): IdempotencyRecord | undefined;
   /** Drops a claim whose request ended without an answer worth replaying (a 429, a 502). */
   release(key: string): Promise<void>;
   /**
@@ -129,11 +138,22 @@ export interface Store {
   quarantineSize(): Promise<number>;
   /**
    * Moves an entry from the outbox to the dead letters (one step: never in both, never in neither), with its
-   * payload, attempts and queue time. False when the outbox no longer holds it (nothing changes).
+   * payload, attempts and queue time, not yet announced and its alert due at once. False when the outbox no longer
+   * holds it (nothing changes).
    */
   outboxDeadLetter(id: string, why: DeadLetterReason): Promise<boolean>;
   /** Every dead letter, oldest first. */
   deadLetters(): Promise<DeadLetter[]>;
+  /**
+   * Claims up to `max` dead letters sales were not yet told of and whose alert's backoff has ended, oldest first,
+   * counting one more alert each and leasing them for `leaseSeconds`: a second flusher does not get them until
+   * the lease ends (a crashed flusher's alerts come back then), so each alert goes out once at a time.
+   */
+  deadLetterAlertClaim(max: number, leaseSeconds: number): Promise<DeadLetter[]>;
+  /** Records that the alert of dead letter `id` landed: announced, never claimed again. */
+  deadLetterAnnounced(id: string): Promise<void>;
+  /** Ends the lease of an alert that failed: claimable again after `delayMs` (the backoff; 0: at once). */
+  deadLetterAlertRetry(id: string, delayMs: number): Promise<void>;
   deadLetterSize(): Promise<number>;
   /**
    * Moves a dead letter back into the outbox (one step), at the back of the queue, free at once, with no
@@ -143,13 +163,22 @@ export interface Store {
   deadLetterRequeue(id: string): Promise<boolean>;
   /**
    * Counts one more asking of a question the assistant could not answer. `key` is its normalised text (one
-   * counter per key), `text` its scrubbed form, kept from the first asking only; `at` (epoch ms, kept to
-   * the second) becomes its last-asked time. Both are already free of personal data (the caller scrubs);
-   * nothing else about the visitor reaches the store. Bounded: past the engine's limit of distinct
-   * questions (UNANSWERED_LIMIT, 5,000) the least asked go, the longest unasked first among equal counts,
-   * never the one just counted.
+   * counter per key), `text` its scrubbed form, kept from the first asking only; `at` (epoch ms, kept to the
+   * second) becomes its last-asked time. Both are already free of personal data (the caller scrubs).
+   *
+   * `asker`, when given, is who asked, as a name good for one day only (a hash of the day and the client's
+   * address, src/core/ask/unanswered.ts `askerId`; the address never reaches the store). A question counts once
+   * per asker. An asker counting more than ASKER_DAILY_QUESTIONS distinct questions in its day is a flood: it
+   * counts for none of them (those it counted are withdrawn, a question only it asked is gone). A question first
+   * counted past an asker's first ASKER_TRUSTED_QUESTIONS of the day is flood-shaped (suspect) until an asker
+   * counts it among its first. What the store keeps of an asker (the keys it counted) goes when its day ends.
+   *
+   * Bounded: past the engine's limit of distinct questions (UNANSWERED_LIMIT, 5,000), a new question takes the
+   * place of stale ones first (not asked for QUESTION_STALE_MS; the longest unasked first), then of flood-shaped
+   * ones (the least asked, then the longest unasked, first); when every other question is fresh and not
+   * flood-shaped, the new one is not kept: a flood cannot push out what visitors asked.
    */
-  countQuestion(key: string, text: string, at: number): Promise<void>;
+  countQuestion(key: string, text: string, at: number, asker?: string): Promise<void>;
   /** The `limit` most asked unanswered questions, most first (equal counts: the last asked first). */
   topQuestions(limit: number): Promise<UnansweredQuestion[]>;
   /** One line naming the engine, for the start-up message. */

@@ -93,7 +93,8 @@ export const REFUSED_MEMORY = 10_000;
 /**
  * Refusals this instance remembers, per store and budget, until their reset (as @upstash/ratelimit's ephemeral
  * cache does): a client over its budget is refused from memory, with no store call, until a unit frees. Exact
- * across instances: nothing is spent meanwhile, so the store's count cannot free a unit sooner than it said.
+ * across instances: nothing is spent meanwhile, so the store's count cannot free a unit sooner than it said
+ * (but for a unit a 502 gives back on another instance, which this one sees at the reset).
  */
 const refused = new WeakMap<Store, Map<string, number>>();
 
@@ -111,7 +112,45 @@ function refusalAt(policy: LimitPolicy, resetAt: number, now: number): RateLimit
   };
 }
 
-/** Spends one unit for `client`: the numbers after it, or the refusal with its `retryAfter`. */
+/** Where this instance remembers `policy`'s refusals for the clients of `store`. */
+function memoryOf(store: Store, policy: LimitPolicy): { memory: Map<string, number>; key: (client: string) => string } {
+  let memory = refused.get(store);
+  if (!memory) refused.set(store, (memory = new Map()));
+  return { memory, key: (client) => `${policy.name}\n${client}` };
+}
+
+/**
+ * The refusal this instance remembers for `client` under `policy` (its reset not yet come), or undefined: no
+ * store call either way. The lead path asks it before claiming an Idempotency-Key, so a client over its budget
+ * costs nothing.
+ */
+export function rememberedRefusal({
+  store,
+  policy,
+  client,
+  now = Date.now(),
+}: Omit<CheckRateLimitOptions, 'log'>): (RateLimitRefusal & { ok: false }) | undefined {
+  const { memory, key } = memoryOf(store, policy);
+  const until = memory.get(key(client));
+  if (until === undefined) return undefined;
+  if (until > now) return refusalAt(policy, until, now);
+  memory.delete(key(client));
+  return undefined;
+}
+
+/** Remembers that `client` is refused under `policy` until `until` (the oldest remembered are forgotten first). */
+function remember(store: Store, policy: LimitPolicy, client: string, until: number): void {
+  const { memory, key } = memoryOf(store, policy);
+  memory.delete(key(client));
+  memory.set(key(client), until);
+  if (memory.size > REFUSED_MEMORY) memory.delete(memory.keys().next().value!);
+}
+
+/**
+ * Spends one unit for `client`: the numbers after it, or the refusal with its `retryAfter`. A refusal is
+ * remembered until its reset; so is the unit that spends a sliding log's last one (its reset is when the oldest
+ * unit frees, and nothing frees one sooner), so the next request is refused with no store call at all.
+ */
 export async function checkRateLimit({
   store,
   policy,
@@ -119,14 +158,8 @@ export async function checkRateLimit({
   log,
   now = Date.now(),
 }: CheckRateLimitOptions): Promise<RateLimitOutcome> {
-  let memory = refused.get(store);
-  if (!memory) refused.set(store, (memory = new Map()));
-  const key = `${policy.name}\n${client}`;
-  const until = memory.get(key);
-  if (until !== undefined) {
-    if (until > now) return refusalAt(policy, until, now);
-    memory.delete(key);
-  }
+  const known = rememberedRefusal({ store, policy, client, now });
+  if (known) return known;
   let result: LimitResult;
   try {
     result = await store.hit(policy, client, now);
@@ -138,10 +171,27 @@ export async function checkRateLimit({
     return { ok: true, degraded: true, ...state };
   }
   const state = stateOf(policy, result, now);
-  if (result.allowed) return { ok: true, ...state, result };
-  memory.set(key, result.resetAt);
-  if (memory.size > REFUSED_MEMORY) memory.delete(memory.keys().next().value!);
+  if (result.allowed) {
+    if (policy.algorithm === 'sliding-log' && result.remaining <= 0) remember(store, policy, client, result.resetAt);
+    return { ok: true, ...state, result };
+  }
+  remember(store, policy, client, result.resetAt);
   return { ok: false, ...state, retryAfter: state.reset, error: refusalText(policy, state.reset) };
+}
+
+/**
+ * Gives back the unit `result` spent for `client` (a request that ended in 502 spends nothing), and forgets any
+ * refusal this instance remembers for it: a unit is free again.
+ */
+export async function refundRateLimit(
+  store: Store,
+  policy: LimitPolicy,
+  client: string,
+  result: LimitResult,
+): Promise<void> {
+  const { memory, key } = memoryOf(store, policy);
+  memory.delete(key(client));
+  await store.refund(policy, client, result);
 }
 
 /** The Error text of a request refused under `policy`, `retryAfter` seconds before a unit frees. */

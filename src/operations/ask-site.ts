@@ -59,14 +59,15 @@ export const askSite = defineOperation({
   cors: true,
   data: ['ask'],
   public: true,
-  handler: ({ deps, body }) => {
+  handler: ({ deps, body, client }) => {
     const content = deps.content;
     const answer = ask(
       { index: content.askIndex(), pricing: deps.pricing, origin: content.origin, now: deps.now() },
       body,
     );
     // The content team's to-do list (not requests for a person): counted off the answer's path, scrubbed, bounded.
-    if (!answer.answered && !handoffIntent(answer.question)) deps.recordUnanswered(answer.question);
+    // Counted once per client and day: the store gets a daily hash of the client, never its address.
+    if (!answer.answered && !handoffIntent(answer.question)) deps.recordUnanswered(answer.question, client);
     return { status: 200, body: answer };
   },
 });

@@ -3,7 +3,8 @@
  * sends `Authorization: Bearer $CRON_SECRET`; anything else gets the same 404 as an unknown path (the
  * public service never answers 401/403, SPEC.md "Authentication"). The same flush as `npm run leads:flush`
  * (src/core/leads.ts): a failure for now is retried after a backoff, a lead the CRM refuses for good (or still
- * failing past the bound) goes to the dead letters and the sales notifier says so.
+ * failing past the bound) goes to the dead letters and the sales notifier says so (an alert that fails is tried
+ * again at every later run, after a backoff, until it lands).
  */
 import { DELIVERY_BOUND_MS, flushAll } from '../core/leads.ts';
 import { defineOperation } from '../http/operation.ts';
@@ -42,7 +43,13 @@ export const leadsFlush = defineOperation({
     'Called by Vercel cron every ten minutes.',
   tag: 'Internal',
   serve: { function: 'cron/leads-flush', maxDuration: 60 },
-  responses: { 200: { description: 'What was delivered, is retrying, went to the dead letters and is left.' } },
+  responses: {
+    200: {
+      description:
+        'What was delivered, is retrying, went to the dead letters and is left; how many dead letters sales were ' +
+        'told of, and how many alerts failed (tried again at a later run).',
+    },
+  },
   meter: 'none',
   cache: 'none',
   cors: false,

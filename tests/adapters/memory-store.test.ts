@@ -2,7 +2,8 @@
  * What only the in-process store decides (tests/adapters/store.test.ts and store.edges.test.ts hold what
  * every engine promises): unanswered questions asked equally often in the same second are listed, and
  * trimmed, in key order. The contract does not say which comes first (Upstash lists them the other way);
- * this store's order is pinned so its report and its trimming stay stable from run to run.
+ * this store's order is pinned so its report and its trimming stay stable from run to run (the flood-shaped
+ * questions it trims, src/core/ports.ts `countQuestion`).
  */
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
@@ -22,9 +23,10 @@ describe('the in-process store: ties between unanswered questions', () => {
     expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['a', 'b']);
   });
 
-  it('past the bound, of equal counts and times the first key goes', async () => {
-    const store = createMemoryStore({ questionLimit: 2 });
-    for (const key of ['b', 'c', 'a']) await store.countQuestion(key, key, T);
-    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['a', 'c']);
+  it('past the bound, of flood-shaped questions of equal counts and times the first key goes', async () => {
+    const store = createMemoryStore({ questionLimit: 4 });
+    for (const key of ['t1', 't2', 'c', 'b']) await store.countQuestion(key, key, T, 'busy');
+    await store.countQuestion('a', 'a', T, 'visitor');
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['a', 'c', 't1', 't2']);
   });
 });

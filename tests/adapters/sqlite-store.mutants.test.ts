@@ -32,6 +32,7 @@ import {
   readLeads,
 } from '../../src/adapters/sqlite-store.ts';
 import type { LimitPolicy } from '../../src/core/ports.ts';
+import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { entry, lockHolder, read, record, stderrLines, T } from '../helpers/sqlite-test.ts';
 
 const lead: LimitPolicy = { name: 'lead', limit: 1, windowSeconds: 3600, algorithm: 'sliding-log' };
@@ -511,7 +512,8 @@ describe('budgets, the outbox, dead letters and questions', () => {
     const after = createSqliteStore({ file, questionLimit: 3 });
     await after.countQuestion('q1', 'Q1', T + 10_000);
     expect(await after.topQuestions(10)).toHaveLength(5);
-    await after.countQuestion('q6', 'Q6', T + 11_000);
+    // A month on, every question is stale: the new one makes room by trimming the list to the lowered bound.
+    await after.countQuestion('q6', 'Q6', T + 11_000 + QUESTION_STALE_MS);
     expect((await after.topQuestions(10)).map((q) => q.text)).toEqual(['Q1', 'Q6', 'Q5']);
   });
 });

@@ -6,6 +6,8 @@
  * `npm run mutate` found surviving (bench/mutation.md).
  */
 import { describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { Redis } from '@upstash/redis';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
+import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { useEngines } from '../helpers/engines.ts';
 
 const { engines, bridge } = useEngines();
@@ -176,21 +179,73 @@ describe.each(bounded)('$name store: the bound of unanswered questions', (engine
     expect((await kept(three)).sort()).toEqual(['a', 'b', 'c']);
   });
 
-  it('past the bound the least asked goes, the longest unasked first among equals', async () => {
+  it('past the bound the stale go first, the longest unasked first, whatever their counts', async () => {
     const store = engine.create(3);
-    await count(store, 'a', T0 + 3000);
-    await count(store, 'b', T0 + 1000);
-    await count(store, 'c', T0 + 2000);
-    await count(store, 'd', T0 + 9000);
+    const old = T0 - QUESTION_STALE_MS;
+    await count(store, 'a', old - 1000, 3);
+    await count(store, 'b', old - 2000);
+    await count(store, 'c', T0);
+    await count(store, 'd', T0 + 1000);
     expect((await kept(store)).sort()).toEqual(['a', 'c', 'd']);
+    await count(store, 'e', T0 + 2000);
+    expect((await kept(store)).sort()).toEqual(['c', 'd', 'e']);
+    // Asked exactly the stale span ago: not yet stale, so nothing makes room and the newcomer is not kept.
+    const edge = engine.create(1);
+    await count(edge, 'x', T0 - QUESTION_STALE_MS);
+    await count(edge, 'y', T0);
+    expect(await kept(edge)).toEqual(['x']);
+    await count(edge, 'z', T0 + 1000);
+    expect(await kept(edge)).toEqual(['z']);
   });
 
-  it('the question just counted is never the one trimmed, though it is the least asked', async () => {
+  it('then the flood-shaped: the least asked, the longest unasked first among equals', async () => {
+    const store = engine.create(5);
+    const ask = (key: string, at: number, asker: string) => store.countQuestion(key, `text of ${key}`, at, asker);
+    await ask('k1', T0, 'x');
+    await ask('k2', T0, 'x');
+    await ask('s1', T0 + 3000, 'x'); // its third: flood-shaped
+    await ask('s2', T0 + 1000, 'x');
+    await ask('s3', T0 + 500, 'y1'); // a visitor's...
+    await ask('s3', T0 + 500, 'y2');
+    await ask('n', T0 + 5000, 'v1'); // full: s3 (asked twice) is not flood-shaped here, so s2 goes
+    expect((await kept(store)).sort()).toEqual(['k1', 'k2', 'n', 's1', 's3']);
+    await ask('s1', T0 + 6000, 'v2'); // now a visitor asked it among their first
+    await ask('m', T0 + 7000, 'v3'); // nothing stale or flood-shaped: not kept
+    expect((await kept(store)).sort()).toEqual(['k1', 'k2', 'n', 's1', 's3']);
+  });
+
+  it('the question just counted is never the one trimmed when another can make room', async () => {
     const store = engine.create(2);
-    await count(store, 'a', T0, 2);
-    await count(store, 'b', T0 + 1000, 2);
-    await count(store, 'c', T0 + 2000);
+    await count(store, 'a', T0 - QUESTION_STALE_MS - 1000, 2);
+    await count(store, 'b', T0 - QUESTION_STALE_MS - 500, 2);
+    await count(store, 'c', T0); // the least asked, yet kept: a stale one makes room
     expect((await kept(store)).sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe('unanswered questions counted before last-asked times and askers were kept', () => {
+  it('Upstash: counted by an earlier version, a question still goes stale and makes room', async () => {
+    const prefix = `legacy-q${process.pid}`;
+    const redis = new Redis({ url: bridge().url, token: bridge().token, automaticDeserialization: false });
+    // What an earlier version wrote: the count and last-asked second in one score, and the text.
+    const old = Math.floor((T0 - QUESTION_STALE_MS) / 1000) - 60;
+    await redis.zadd(`${prefix}:ask:unanswered:counts`, { score: 3e10 + old, member: 'legacy' });
+    await redis.hset(`${prefix}:ask:unanswered:texts`, { legacy: 'legacy' });
+    const store = createUpstashStore({ url: bridge().url, token: bridge().token, prefix, questionLimit: 1 });
+    await store.countQuestion('new', 'new', T0, 'visitor');
+    expect((await store.topQuestions(5)).map((q) => q.text)).toEqual(['new']);
+  });
+
+  it('SQLite: an older file gains the column, its questions taken as a visitor’s', async () => {
+    const file = dbFile();
+    const db = new DatabaseSync(file);
+    db.exec(`CREATE TABLE unanswered (key TEXT PRIMARY KEY, text TEXT NOT NULL, count INTEGER NOT NULL,
+      last_asked INTEGER NOT NULL) WITHOUT ROWID`);
+    db.prepare('INSERT INTO unanswered VALUES (?, ?, 2, ?)').run('kept', 'kept', T0 - 1000);
+    db.close();
+    const store = createSqliteStore({ file, questionLimit: 1 });
+    await store.countQuestion('new', 'new', T0, 'visitor');
+    expect(await store.topQuestions(5)).toEqual([{ text: 'kept', count: 2, lastAsked: T0 - 1000 }]);
   });
 });
 

@@ -16,6 +16,7 @@ import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
+import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { useEngines } from '../helpers/engines.ts';
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
@@ -42,10 +43,19 @@ async function drain(store: Store, max = 100) {
   return ids;
 }
 
+/**
+ * Sets the clock to `t` (Date only; timers stay real) and returns it: the Upstash engine's read budget is
+ * `@upstash/ratelimit`'s, which reads `Date.now()` itself where the other engines take the caller's `now`.
+ */
+const at = (t: number) => {
+  vi.useFakeTimers({ toFake: ['Date'], now: t });
+  return t;
+};
+
 describe.each(engines)('$name store', (engine) => {
   it('sliding window: 120 pass with decreasing remaining, the 121st is refused, another client is apart', async () => {
     const store = engine.create();
-    const t = WINDOW_START + 5_000;
+    const t = at(WINDOW_START + 5_000);
     const remaining: number[] = [];
     for (let i = 0; i < 120; i++) {
       const r = await store.hit(read, '203.0.113.7', t);
@@ -60,7 +70,7 @@ describe.each(engines)('$name store', (engine) => {
     // Half a window later the previous window weighs half: 60 more.
     let later = 0;
     // Bounded: a store that never refuses fails here at once instead of looping.
-    while (later < 200 && (await store.hit(read, '203.0.113.7', WINDOW_START + 90_000)).allowed) later++;
+    while (later < 200 && (await store.hit(read, '203.0.113.7', at(WINDOW_START + 90_000))).allowed) later++;
     expect(later).toBe(60);
   });
 
@@ -81,15 +91,16 @@ describe.each(engines)('$name store', (engine) => {
   it('sliding window: no 2x burst at a window edge (120 just before it, then nearly nothing just after)', async () => {
     const store = engine.create();
     let before = 0;
-    for (let i = 0; i < 130; i++) if ((await store.hit(read, 'edge', WINDOW_START + 59_900)).allowed) before++;
+    for (let i = 0; i < 130; i++) if ((await store.hit(read, 'edge', at(WINDOW_START + 59_900))).allowed) before++;
     let after = 0;
-    for (let i = 0; i < 130; i++) if ((await store.hit(read, 'edge', WINDOW_START + 60_100)).allowed) after++;
+    for (let i = 0; i < 130; i++) if ((await store.hit(read, 'edge', at(WINDOW_START + 60_100))).allowed) after++;
     expect(before).toBe(120);
     expect(after).toBeLessThanOrEqual(1); // a fixed window would allow 120 more here
     const refused = await store.hit(read, 'edge', WINDOW_START + 60_100);
     expect(refused.allowed).toBe(false);
-    // The reset it names is when a unit is free again.
-    expect((await store.hit(read, 'edge', refused.resetAt)).allowed).toBe(true);
+    // The reset it names is when a unit is free again, and not a millisecond sooner.
+    expect((await store.hit(read, 'edge', at(refused.resetAt - 1))).allowed).toBe(false);
+    expect((await store.hit(read, 'edge', at(refused.resetAt))).allowed).toBe(true);
   });
 
   it('sliding log: 5 per hour, the reset is when the oldest submission frees its slot', async () => {
@@ -215,7 +226,16 @@ describe.each(engines)('$name store', (engine) => {
     expect(await store.deadLetterSize()).toBe(2);
     const letters = await store.deadLetters();
     expect(letters).toEqual([
-      { id: 'd2', payload: entry('d2'), attempts: 1, ...refused, queuedAt: expect.any(Number), at: expect.any(Number) },
+      {
+        id: 'd2',
+        payload: entry('d2'),
+        attempts: 1,
+        ...refused,
+        queuedAt: expect.any(Number),
+        at: expect.any(Number),
+        announced: false,
+        alerts: 0,
+      },
       {
         id: 'd1',
         payload: entry('d1'),
@@ -223,6 +243,8 @@ describe.each(engines)('$name store', (engine) => {
         reason: 'still failing after 2 attempt(s)',
         queuedAt: expect.any(Number),
         at: expect.any(Number),
+        announced: false,
+        alerts: 0,
       },
     ]);
     for (const l of letters) {
@@ -324,29 +346,30 @@ const bounded: Record<string, () => Store> = {
 };
 
 describe.each(engines)('$name store: the bound on unanswered questions', (engine) => {
-  it('keeps at most the limit: the least asked go, the longest unasked first, never the one just counted', async () => {
+  it('keeps at most the limit: stale questions make room first, then flood-shaped ones, never fresh ones', async () => {
     const store = bounded[engine.name]!();
     const t = WINDOW_START;
-    await store.countQuestion('a', 'a', t);
-    await store.countQuestion('a', 'a', t + 1_000);
-    await store.countQuestion('b', 'b', t + 2_000);
-    await store.countQuestion('c', 'c', t + 3_000);
-    await store.countQuestion('d', 'd', t + 4_000); // full: b (once, asked before c) goes
-    expect((await store.topQuestions(10)).map((q) => [q.text, q.count])).toEqual([
-      ['a', 2],
-      ['d', 1],
-      ['c', 1],
-    ]);
-    // A newcomer asked at the same second as the others still stays (another goes instead).
-    await store.countQuestion('e', 'e', t + 4_000);
-    const kept = (await store.topQuestions(10)).map((q) => q.text);
-    expect(kept).toHaveLength(3);
-    expect(kept).toContain('e');
-    expect(kept).toContain('a');
-    // A question trimmed away starts again from one, with the text it now comes with.
-    await store.countQuestion('b', 'b again', t + 5_000);
-    expect(await store.topQuestions(10)).toContainEqual({ text: 'b again', count: 1, lastAsked: t + 5_000 });
-    expect(await store.topQuestions(10)).toHaveLength(3);
+    // Asked twice, but a month and more ago: stale.
+    await store.countQuestion('old', 'old', t - QUESTION_STALE_MS - 5_000);
+    await store.countQuestion('old', 'old', t - QUESTION_STALE_MS - 4_000);
+    await store.countQuestion('a', 'a', t, 'visitor-1');
+    await store.countQuestion('b', 'b', t + 1_000, 'visitor-2');
+    await store.countQuestion('c', 'c', t + 2_000, 'visitor-3'); // full: the stale one goes, asked twice or not
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['c', 'b', 'a']);
+    // Every question fresh and a visitor's: a newcomer is not kept (a flood cannot push them out).
+    await store.countQuestion('d', 'd', t + 3_000, 'visitor-4');
+    await store.countQuestion('e', 'e', t + 3_000);
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['c', 'b', 'a']);
+    // An address's third question of the day is flood-shaped: the first to make room for a visitor's.
+    const busy = bounded[engine.name]!();
+    for (const [i, k] of ['p', 'q', 'r'].entries()) await busy.countQuestion(k, k, t + i * 1_000, 'busy');
+    await busy.countQuestion('s', 's', t + 5_000, 'visitor-5');
+    expect((await busy.topQuestions(10)).map((q) => q.text)).toEqual(['s', 'q', 'p']);
+    // Asked by another visitor among their first, a flood-shaped question is a visitor's again.
+    await busy.countQuestion('u', 'u', t + 6_000, 'busy-2');
+    await busy.countQuestion('v', 'v', t + 6_000, 'busy-2');
+    await busy.countQuestion('w', 'w', t + 6_000, 'busy-2'); // flood-shaped: nothing else is, so not kept
+    expect((await busy.topQuestions(10)).map((q) => q.text)).toEqual(['s', 'q', 'p']);
   });
 });
 

@@ -232,6 +232,7 @@ describe('createUnansweredRecorder', () => {
       'can i call you on [phone] about xero',
       'can i call you on [phone] about xero?',
       Date.UTC(2026, 10, 23, 10, 0, 0),
+      undefined, // no client given: no asker
     ]);
     expect(await store.topQuestions(5)).toEqual([
       { text: 'can i call you on [phone] about xero?', count: 2, lastAsked: Date.UTC(2026, 10, 23, 10, 0, 0) },

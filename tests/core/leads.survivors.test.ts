@@ -131,6 +131,8 @@ describe('a flush without a notifier', () => {
       deadLettered: 1,
       quarantined: 0,
       remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
     });
     expect(lines.map((l) => l.event)).toEqual(['lead_dead_lettered']);
     expect(await real.deadLetterSize()).toBe(1);
@@ -139,6 +141,8 @@ describe('a flush without a notifier', () => {
 
 describe('a flush whose time covers no delivery', () => {
   it('claims nothing, hands nothing back and logs nothing, with just under one bound left or none', async () => {
+    // The alerts due are still asked for once (one store call): a CRM that uses up every run's time must not keep
+    // sales from hearing of the dead letters.
     for (const deadline of [T0 + 4999, T0 - 1]) {
       const { deps, real, calls, lines } = setup();
       await queue(real, 2);
@@ -150,8 +154,10 @@ describe('a flush whose time covers no delivery', () => {
         deadLettered: 0,
         quarantined: 0,
         remaining: 2,
+        announced: 0,
+        alertsFailed: 0,
       });
-      expect(calls.map(([name]) => name)).toEqual(['outboxSize']);
+      expect(calls.map(([name]) => name)).toEqual(['outboxSize', 'deadLetterAlertClaim']);
       expect(lines).toEqual([]);
       expect((await real.outboxClaim(10, 60)).map((i) => [i.id, i.attempts])).toEqual([
         ['q0', 1],
@@ -170,8 +176,10 @@ describe('a flush whose time covers no delivery', () => {
       deadLettered: 0,
       quarantined: 0,
       remaining: 1,
+      announced: 0,
+      alertsFailed: 0,
     });
-    expect(calls.map(([name]) => name)).toEqual(['outboxSize']);
+    expect(calls.map(([name]) => name)).toEqual(['outboxSize', 'deadLetterAlertClaim']);
   });
 });
 
@@ -208,6 +216,8 @@ describe('the delivery bound of a flush with a time limit', () => {
       deadLettered: 0,
       quarantined: 0,
       remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
     });
     expect(await flushAll(deps, 60_000, bound)).toEqual({
       delivered: 0,
@@ -215,6 +225,8 @@ describe('the delivery bound of a flush with a time limit', () => {
       deadLettered: 0,
       quarantined: 0,
       remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
     });
     expect(setTimer.mock.calls.filter(([, ms]) => ms === bound)).toEqual([]);
   });
@@ -228,12 +240,20 @@ describe('flushing everything without a budget', () => {
     behaviour.deliver = () => new Promise<void>((resolve) => setTimeout(resolve, 60_000));
     const done = flushAll(deps);
     await vi.advanceTimersByTimeAsync(60_000);
-    expect(await done).toEqual({ delivered: 1, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 });
+    expect(await done).toEqual({
+      delivered: 1,
+      failed: 0,
+      deadLettered: 0,
+      quarantined: 0,
+      remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
+    });
   });
 });
 
 describe('flushing everything with a budget', () => {
-  it('once the time left cannot cover one more delivery, it asks the store nothing more', async () => {
+  it('once the time left cannot cover one more delivery, it asks the store only for the alerts due', async () => {
     const { deps, real, behaviour, clock, calls } = setup();
     await queue(real, 3);
     calls.length = 0;
@@ -247,7 +267,9 @@ describe('flushing everything with a budget', () => {
       deadLettered: 0,
       quarantined: 0,
       remaining: 2,
+      announced: 0,
+      alertsFailed: 0,
     });
-    expect(calls.map(([name]) => name)).toEqual(['outboxClaim', 'outboxAck', 'outboxSize']);
+    expect(calls.map(([name]) => name)).toEqual(['outboxClaim', 'outboxAck', 'outboxSize', 'deadLetterAlertClaim']);
   });
 });

@@ -188,6 +188,28 @@ describe('submitting a lead: nowhere to record it, or past the budget', () => {
     expect(again).toMatchObject({ kind: 'accepted', limit: { remaining: 4 } });
   });
 
+  it('the last unit given back by a 502 is free at once: the same request then succeeds', async () => {
+    const { deps, store, behaviour } = setup();
+    let down = false;
+    const flaky = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'outboxPush' && down) return () => Promise.reject(new Error('disk full'));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const same = { ...deps, store: flaky };
+    for (let i = 0; i < 4; i++) expect((await submit(same, `k${i}`)).kind).toBe('accepted');
+    down = true;
+    behaviour.deliver = async () => {
+      throw new Error('CRM unreachable');
+    };
+    expect(await submit(same, 'k4')).toEqual({ kind: 'unrecorded' });
+    down = false;
+    behaviour.deliver = async () => {};
+    expect(await submit(same, 'k4')).toMatchObject({ kind: 'accepted', limit: { remaining: 0 } });
+    expect((await submit(same, 'k5')).kind).toBe('limited');
+  });
+
   it('past the budget: limited with the refusal, nothing delivered, the key given back', async () => {
     const { deps, delivered, clock } = setup();
     for (let i = 0; i < 5; i++) expect((await submit(deps, `k${i}`)).kind).toBe('accepted');
@@ -329,7 +351,15 @@ describe('flushing the outbox', () => {
   it('delivers each entry once, removes it, and logs it with its attempts', async () => {
     const { deps, store, delivered, line } = setup();
     await queue(store, 3);
-    expect(await flushOutbox(deps)).toEqual({ delivered: 3, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 });
+    expect(await flushOutbox(deps)).toEqual({
+      delivered: 3,
+      failed: 0,
+      deadLettered: 0,
+      quarantined: 0,
+      remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
+    });
     expect(delivered.map((r) => r.id)).toEqual(['q0', 'q1', 'q2']);
     expect(line('lead_flushed')).toEqual({ level: 'info', id: 'q0', attempts: 1 });
     expect(await store.outboxSize()).toBe(0);
@@ -354,6 +384,8 @@ describe('flushing the outbox', () => {
       deadLettered: 0,
       quarantined: 0,
       remaining: 1,
+      announced: 0,
+      alertsFailed: 0,
     });
     expect(line('lead_flush_failed')).toEqual({ level: 'warn', id: 'q0', attempts: 1, error: 'CRM answered 503' });
     clock.t += 5 * MIN - 1;
@@ -428,14 +460,30 @@ describe('flushing the outbox', () => {
       await store.outboxAck(r.id); // another flusher delivered it while this one waited
       throw answered(400);
     };
-    expect(await flushOutbox(deps)).toEqual({ delivered: 0, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 });
+    expect(await flushOutbox(deps)).toEqual({
+      delivered: 0,
+      failed: 0,
+      deadLettered: 0,
+      quarantined: 0,
+      remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
+    });
     expect(notified).toEqual([]);
   });
 
   it('an unreadable entry is quarantined and logged with its start, not retried', async () => {
     const { deps, store, line } = setup();
     await store.outboxPush('torn', `{"record":${'x'.repeat(600)}`);
-    expect(await flushOutbox(deps)).toEqual({ delivered: 0, failed: 0, deadLettered: 0, quarantined: 1, remaining: 0 });
+    expect(await flushOutbox(deps)).toEqual({
+      delivered: 0,
+      failed: 0,
+      deadLettered: 0,
+      quarantined: 1,
+      remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
+    });
     expect(await store.quarantineSize()).toBe(1);
     expect(line('lead_outbox_quarantined')).toEqual({
       level: 'error',
@@ -453,14 +501,17 @@ describe('flushing the outbox', () => {
     behaviour.notify = async () => {
       throw new Error('webhook down');
     };
-    await flushOutbox(deps);
+    expect(await flushOutbox(deps)).toMatchObject({ deadLettered: 1, announced: 0, alertsFailed: 1 });
     expect(line('lead_notify_failed')).toEqual({
       level: 'error',
       id: 'q0',
       notifier: 'test notifier',
       undelivered: true,
+      alerts: 1,
       error: 'webhook down',
+      note: 'this dead letter is not yet announced: its alert is tried again at a later flush, after a backoff',
     });
+    expect(await store.deadLetters()).toMatchObject([{ id: 'q0', announced: false, alerts: 1 }]);
   });
 });
 
@@ -503,7 +554,7 @@ describe('flushing with a time limit', () => {
     behaviour.notify = () => new Promise(() => {});
     const time = { now: () => T0, deadline: T0 + 60_000, boundMs: 30 };
     expect(await flushOutbox(deps, 20, time)).toMatchObject({ deadLettered: 1 });
-    expect(line('lead_notify_failed')).toEqual({ level: 'error', undelivered: true, error: 'no answer within 30 ms' });
+    expect(line('lead_notify_failed')).toMatchObject({ id: 'q0', undelivered: true, error: 'no answer within 30 ms' });
   });
 });
 
@@ -511,7 +562,15 @@ describe('flushing everything', () => {
   it('batch after batch until the outbox is empty', async () => {
     const { deps, store, delivered } = setup();
     await queue(store, 45);
-    expect(await flushAll(deps)).toEqual({ delivered: 45, failed: 0, deadLettered: 0, quarantined: 0, remaining: 0 });
+    expect(await flushAll(deps)).toEqual({
+      delivered: 45,
+      failed: 0,
+      deadLettered: 0,
+      quarantined: 0,
+      remaining: 0,
+      announced: 0,
+      alertsFailed: 0,
+    });
     expect(delivered).toHaveLength(45);
   });
 
@@ -521,7 +580,15 @@ describe('flushing everything', () => {
     behaviour.deliver = async () => {
       throw answered(503);
     };
-    expect(await flushAll(deps)).toEqual({ delivered: 0, failed: 20, deadLettered: 0, quarantined: 0, remaining: 25 });
+    expect(await flushAll(deps)).toEqual({
+      delivered: 0,
+      failed: 20,
+      deadLettered: 0,
+      quarantined: 0,
+      remaining: 25,
+      announced: 0,
+      alertsFailed: 0,
+    });
   });
 
   it('goes on after batches of dead letters or quarantined entries, and sums them', async () => {
@@ -531,7 +598,15 @@ describe('flushing everything', () => {
     behaviour.deliver = async () => {
       throw answered(400);
     };
-    expect(await flushAll(deps)).toEqual({ delivered: 0, failed: 0, deadLettered: 25, quarantined: 3, remaining: 0 });
+    expect(await flushAll(deps)).toEqual({
+      delivered: 0,
+      failed: 0,
+      deadLettered: 25,
+      quarantined: 3,
+      remaining: 0,
+      announced: 25,
+      alertsFailed: 0,
+    });
   });
 
   it('stops when the budget cannot cover one more delivery', async () => {
@@ -548,6 +623,8 @@ describe('flushing everything', () => {
       deadLettered: 0,
       quarantined: 0,
       remaining: 19,
+      announced: 0,
+      alertsFailed: 0,
     });
     expect(clock.t - T0).toBe(26_000);
   });

@@ -29,9 +29,10 @@ describe('refusals remembered', () => {
     const { store, calls } = counted();
     const check = (now: number) => checkRateLimit({ store, policy: LEAD_POLICY, client: 'c', log: silent, now });
     for (let i = 0; i < 5; i++) await check(T);
+    // The fifth unit was the last: its reset is when the oldest frees, so the sixth is refused from memory.
     const first = await check(T + 1000);
     expect(first).toMatchObject({ ok: false, reset: 3599 });
-    expect(calls.hit).toBe(6);
+    expect(calls.hit).toBe(5);
     const again = await check(T + 600_500);
     expect(again).toEqual({
       ok: false,
@@ -42,12 +43,12 @@ describe('refusals remembered', () => {
       retryAfter: 3000,
       error: 'Rate limit exceeded: this address may make 5 lead submissions per hour. Retry after 3000 seconds.',
     });
-    expect(calls.hit).toBe(6);
+    expect(calls.hit).toBe(5);
     expect(await check(T + 3_599_999)).toMatchObject({ ok: false, reset: 1 });
-    expect(calls.hit).toBe(6);
+    expect(calls.hit).toBe(5);
     // At the reset the store is asked again: the five units spent at T are free.
     expect(await check(T + 3_600_001)).toMatchObject({ ok: true, remaining: 4 });
-    expect(calls.hit).toBe(7);
+    expect(calls.hit).toBe(6);
   });
 
   it('another client, budget or store is not refused from one client’s memory', async () => {
@@ -60,7 +61,7 @@ describe('refusals remembered', () => {
     expect((await checkRateLimit({ store: fresh, policy: LEAD_POLICY, client: 'c', log: silent, now: T })).ok).toBe(
       true,
     );
-    expect(calls.hit).toBe(8);
+    expect(calls.hit).toBe(7);
   });
 
   it(`remembers at most ${REFUSED_MEMORY} clients per store, forgetting the oldest first`, async () => {
@@ -71,7 +72,8 @@ describe('refusals remembered', () => {
       await check(`c${i}`);
       expect((await check(`c${i}`)).ok).toBe(false);
     }
-    const asked = 2 * (REFUSED_MEMORY + 1);
+    // Each client's one unit was its last: remembered when spent, so its refusal cost no store call.
+    const asked = REFUSED_MEMORY + 1;
     expect(calls.hit).toBe(asked);
     await check('c1'); // still remembered
     expect(calls.hit).toBe(asked);

@@ -44,6 +44,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   hubspot.setMode('ok');
+  slack.setMode('ok');
   hubspot.setFormFields(undefined);
   slack.received.length = 0;
 });
@@ -117,7 +118,15 @@ describe.each(engines)('$name store: a lead the CRM will not take', (engine) => 
     const r = await flushAll(d);
     // Old code: the refused lead stayed queued (attempts growing with every flush), nobody told.
     expect(await store.outboxSize()).toBe(0);
-    expect(r).toEqual({ delivered: 1, failed: 0, deadLettered: 1, quarantined: 0, remaining: 0 });
+    expect(r).toEqual({
+      delivered: 1,
+      failed: 0,
+      deadLettered: 1,
+      quarantined: 0,
+      remaining: 0,
+      announced: 1,
+      alertsFailed: 0,
+    });
     expect(inCrm(fine.id)).toBe(1);
     const letters = await store.deadLetters();
     expect(letters).toHaveLength(1);
@@ -153,6 +162,8 @@ describe.each(engines)('$name store: a lead the CRM will not take', (engine) => 
         deadLettered: 0,
         quarantined: 0,
         remaining: 1,
+        announced: 0,
+        alertsFailed: 0,
       });
       expect(slack.received).toHaveLength(0);
     }
@@ -228,6 +239,37 @@ describe.each(engines)('$name store: a lead the CRM will not take', (engine) => 
   });
 });
 
+describe.each(engines)('$name store: the sales webhook down when leads become dead letters', (engine) => {
+  it('each alert is retried until it lands: exactly one per dead letter arrives, even with two flushes at once', async () => {
+    const store = engine.create();
+    hubspot.setMode({ status: 400 });
+    slack.setMode({ status: 500 });
+    const records = [lead('unheard'), lead('unheard'), lead('unheard')];
+    await queue(store, records);
+    const { d, events } = deps(store);
+    // Old code: the alert was tried once, failed, and never again; nothing said which letters were unannounced.
+    expect(await flushAll(d)).toMatchObject({ deadLettered: 3, remaining: 0, announced: 0, alertsFailed: 3 });
+    expect(slack.received).toHaveLength(0);
+    expect(await store.deadLetters()).toMatchObject(records.map((r) => ({ id: r.id, announced: false, alerts: 1 })));
+    expect(events.filter((e) => e.event === 'lead_notify_failed')).toHaveLength(3);
+    // Still down at the next flush: tried again (the first two retries come at once), still unannounced.
+    expect(await flushAll(d)).toMatchObject({ deadLettered: 0, announced: 0, alertsFailed: 3 });
+    expect((await store.deadLetters()).map((l) => [l.announced, l.alerts])).toEqual(Array(3).fill([false, 2]));
+    // The webhook is back; two flushes run at once.
+    slack.setMode('ok');
+    const both = await Promise.all([flushAll(d), flushAll(deps(store).d)]);
+    expect(both.map((r) => r.announced).reduce((a, b) => a + b)).toBe(3);
+    expect(await flushAll(d)).toMatchObject({ announced: 0, alertsFailed: 0 });
+    const told = slack.received.map((m) => records.findIndex((r) => JSON.stringify(m.blocks).includes(r.id)));
+    expect(told.sort()).toEqual([0, 1, 2]);
+    expect((await store.deadLetters()).map((l) => l.announced)).toEqual([true, true, true]);
+    // A re-queued letter that fails again is a new dead letter, told of again.
+    expect(await store.deadLetterRequeue(records[0]!.id)).toBe(true);
+    expect(await flushAll(d)).toMatchObject({ deadLettered: 1, announced: 1 });
+    expect(slack.received).toHaveLength(4);
+  });
+});
+
 describe('the retry policy', () => {
   it('retries at once twice, then waits from a minute, doubling; a dead letter at 25 attempts', async () => {
     let now = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -257,6 +299,32 @@ describe('the retry policy', () => {
     expect(Math.max(...waits)).toBe(3_600_000);
     expect(await store.deadLetters()).toMatchObject([{ attempts: 25, status: 503 }]);
   }, 30_000);
+
+  it("a dead letter's alert waits its backoff like a delivery: at once twice, then a minute, doubling", async () => {
+    let now = Date.UTC(2026, 10, 23, 9, 0, 0);
+    const clock = () => now;
+    const store = createSqliteStore({
+      file: join(await mkdtemp(join(tmpdir(), 'kartage-dl-')), 'kartage.db'),
+      now: clock,
+    });
+    hubspot.setMode({ status: 400 });
+    slack.setMode({ status: 500 });
+    await queue(store, [lead('backoff')]);
+    const d = { ...deps(store).d, now: clock };
+    const tried = async () => (await flushAll(d)).alertsFailed;
+    expect([await tried(), await tried(), await tried()]).toEqual([1, 1, 1]);
+    for (const wait of [60_000, 120_000, 240_000]) {
+      now += wait - 1_000;
+      expect(await tried()).toBe(0); // not a second early
+      now += 1_000;
+      expect(await tried()).toBe(1);
+    }
+    slack.setMode('ok');
+    now += 480_000;
+    expect(await flushAll(d)).toMatchObject({ announced: 1, alertsFailed: 0 });
+    expect(await store.deadLetters()).toMatchObject([{ announced: true, alerts: 7 }]);
+    expect(slack.received).toHaveLength(1);
+  });
 
   it('a lead queued longer than the age bound goes to the dead letters at its next failure', async () => {
     let now = Date.UTC(2026, 10, 23, 9, 0, 0);
@@ -317,24 +385,32 @@ function run(script: string, args: string[], env: Record<string, string>) {
 }
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
 
+/**
+ * The settings the commands run with (the fake HubSpot, the fake Slack, a fresh var folder or the bridge's
+ * Redis), and the store they open: the file in KARTAGE_VAR_DIR, or Upstash under its default prefix.
+ */
+async function commandSetup(kind: 'embedded' | 'upstash') {
+  const varDir = await mkdtemp(join(tmpdir(), 'kartage-dl-cli-'));
+  const env: Record<string, string> = {
+    KARTAGE_VAR_DIR: varDir,
+    HUBSPOT_ACCESS_TOKEN: auth.token,
+    HUBSPOT_PORTAL_ID: auth.portalId,
+    HUBSPOT_FORM_ID: auth.formId,
+    HUBSPOT_API_BASE: hubspot.url,
+    LEAD_SINK_TIMEOUT_MS: '500',
+    SALES_WEBHOOK_URL: slack.url,
+    ...(kind === 'upstash' ? redisEnv() : {}),
+  };
+  const store =
+    kind === 'upstash'
+      ? createUpstashStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN! })
+      : createSqliteStore({ file: join(varDir, 'kartage.db') });
+  return { varDir, env, store };
+}
+
 describe.each(['embedded', 'upstash'] as const)('the commands, %s store', (kind) => {
   it('leads:flush counts dead letters, leads:export lists them, leads:requeue puts each back once', async () => {
-    const varDir = await mkdtemp(join(tmpdir(), 'kartage-dl-cli-'));
-    const env: Record<string, string> = {
-      KARTAGE_VAR_DIR: varDir,
-      HUBSPOT_ACCESS_TOKEN: auth.token,
-      HUBSPOT_PORTAL_ID: auth.portalId,
-      HUBSPOT_FORM_ID: auth.formId,
-      HUBSPOT_API_BASE: hubspot.url,
-      LEAD_SINK_TIMEOUT_MS: '500',
-      SALES_WEBHOOK_URL: slack.url,
-      ...(kind === 'upstash' ? redisEnv() : {}),
-    };
-    // The store the commands open: the file in KARTAGE_VAR_DIR, or Upstash under its default prefix.
-    const store =
-      kind === 'upstash'
-        ? createUpstashStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN! })
-        : createSqliteStore({ file: join(varDir, 'kartage.db') });
+    const { varDir, env, store } = await commandSetup(kind);
     hubspot.setFormFields(EDITED_FORM);
     const refused = lead('cli');
     const fine = lead('cli', false);
@@ -379,5 +455,34 @@ describe.each(['embedded', 'upstash'] as const)('the commands, %s store', (kind)
       'delivered 1, retrying 0, dead-lettered 0, quarantined 0, left in the outbox 0',
     );
     expect([inCrm(refused.id), inCrm(fine.id)]).toEqual([1, 1]);
+  }, 60_000);
+});
+
+describe.each(['embedded', 'upstash'] as const)('leads:flush with the sales webhook down, %s store', (kind) => {
+  it('lists the dead letters sales were not told of, and tells them once the webhook is back', async () => {
+    const { env, store } = await commandSetup(kind);
+    const prefix = `unheard${process.pid}`;
+    hubspot.setMode({ status: 400 });
+    slack.setMode({ status: 500 });
+    const refused = lead(prefix);
+    await queue(store, [refused]);
+    const down = await run('leads-flush.ts', [], env);
+    expect(down.code).toBe(3);
+    expect(down.out).toContain('not yet announced to sales');
+    expect(down.out).toMatch(
+      new RegExp(`\\n  ${refused.id}: dead letter since \\d{4}-.*, 1 alert\\(s\\) tried; the CRM refused`),
+    );
+    expect(lastLine(down.out)).toMatch(/dead-lettered 1, .* in the dead letters .*, \d+ of them not yet announced/);
+    const still = await run('leads-flush.ts', [], env);
+    expect(still.code).toBe(3);
+    expect(still.out).toContain(`  ${refused.id}: dead letter since`);
+    expect(slack.received).toHaveLength(0);
+    slack.setMode('ok');
+    const back = await run('leads-flush.ts', [], env);
+    expect(back.out).not.toContain(refused.id);
+    expect(slack.received.filter((m) => JSON.stringify(m.blocks).includes(refused.id))).toHaveLength(1);
+    const after = await run('leads-flush.ts', [], env);
+    expect(after.out).not.toContain('not yet announced');
+    expect(slack.received.filter((m) => JSON.stringify(m.blocks).includes(refused.id))).toHaveLength(1);
   }, 60_000);
 });

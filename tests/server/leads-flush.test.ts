@@ -101,7 +101,15 @@ describe('the cron flush with the CRM hanging', () => {
       );
       // The notices get one more bound at most; the dead letters do not wait for them.
       expect(Date.now() - started).toBeLessThan(BUDGET_MS + BOUND_MS + SLACK_MS);
-      expect(r).toEqual({ delivered: 0, failed: 0, deadLettered: FLUSH_BATCH, quarantined: 0, remaining: 0 });
+      expect(r).toEqual({
+        delivered: 0,
+        failed: 0,
+        deadLettered: FLUSH_BATCH,
+        quarantined: 0,
+        remaining: 0,
+        announced: 0,
+        alertsFailed: FLUSH_BATCH, // each cut off at the bound: tried again at the next flush
+      });
       expect(new Set((await store.deadLetters()).map((l) => l.id))).toEqual(new Set(ids));
       expect(events.filter((e) => e === 'lead_dead_lettered')).toHaveLength(FLUSH_BATCH);
       expect(events).toContain('lead_notify_failed');
@@ -115,7 +123,15 @@ describe('the cron flush with the CRM hanging', () => {
     hubspot.setMode(HANG);
     const sink = createHubSpotSink({ ...auth, baseUrl: hubspot.url, timeoutMs: BOUND_MS });
     const r = await flushAll({ sink, store, log, now: Date.now }, BOUND_MS - 1, BOUND_MS);
-    expect(r).toEqual({ delivered: 0, failed: 0, deadLettered: 0, quarantined: 0, remaining: 3 });
+    expect(r).toEqual({
+      delivered: 0,
+      failed: 0,
+      deadLettered: 0,
+      quarantined: 0,
+      remaining: 3,
+      announced: 0,
+      alertsFailed: 0,
+    });
     hubspot.setMode('ok');
     expect((await flushAll({ sink, store, log, now: Date.now })).delivered).toBe(3);
   });

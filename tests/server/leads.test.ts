@@ -400,6 +400,8 @@ describe('the HubSpot sink against a local fake of its form API', () => {
         deadLettered: 0,
         quarantined: 0,
         remaining: 1,
+        announced: 0,
+        alertsFailed: 0,
       });
       expect(flushed).toMatchObject([{ event: 'lead_flush_failed', attempts: 1 }]);
       hubspot.setMode('ok');
@@ -409,6 +411,8 @@ describe('the HubSpot sink against a local fake of its form API', () => {
         deadLettered: 0,
         quarantined: 0,
         remaining: 0,
+        announced: 0,
+        alertsFailed: 0,
       });
       expect(flushed.at(-1)).toMatchObject({ event: 'lead_flushed', attempts: 2 });
       // No sleep: the flush answered `delivered` only after the CRM's 200, so its copy is recorded by now. A try
@@ -440,6 +444,8 @@ describe('the HubSpot sink against a local fake of its form API', () => {
       deadLettered: 1,
       quarantined: 0,
       remaining: 0,
+      announced: 1,
+      alertsFailed: 0,
     });
     expect(flushed).toMatchObject([{ event: 'lead_dead_lettered', attempts: 1, status: 400 }]);
     const [letter] = await store.deadLetters();

@@ -10,17 +10,36 @@
  *   cue that it names a person or gives an address (no pattern removes those reliably).
  * - `questionKey` is the normalised text the count is kept under (punctuation and accents dropped), so "How
  *   much is it?" and "how much is it" are one counter; the store keeps the first scrubbed form as the text.
- * - `createUnansweredRecorder` gives the operation a `(question) => void` that returns at once: the store
- *   write starts on a later turn of the event loop, is handed to `defer` (Vercel's `waitUntil`), is cut off
+ * - `createUnansweredRecorder` gives the operation a `(question, client) => void` that returns at once: the
+ *   store write starts on a later turn of the event loop, is handed to `defer` (Vercel's `waitUntil`), is cut off
  *   after `timeoutMs` and never rejects; failures go to the log port (the first of a run of failures, then
- *   one line with how many were dropped when counting works again).
+ *   one line with how many were dropped when counting works again). A question counts once per client and day:
+ *   the store gets the day's anonymous name of the client (`askerId`, a hash of the day and the address, which
+ *   expires with the day), never the address.
  */
 import { errorText } from '../error-text.ts';
 import type { Log, Store } from '../ports.ts';
 import { hasLink, hasPersonalCue, isLanguage, normalise, PLACEHOLDER, scrubPersonalData } from './scrub.ts';
 
-/** The most distinct questions a store keeps; past it the least asked go. */
+/**
+ * The most distinct questions a store keeps. Past it a new question takes the place of a stale one
+ * (`QUESTION_STALE_MS`), else of a flood-shaped one; a table full of questions visitors asked lately is kept.
+ */
 export const UNANSWERED_LIMIT = 5_000;
+/**
+ * Distinct unanswered questions one client counts in a day. One that asks more is a flood: none of its questions
+ * of that day count (those it counted are withdrawn), so one address cannot fill the report or empty it.
+ */
+export const ASKER_DAILY_QUESTIONS = 20;
+/**
+ * A client's first questions of a day count as a visitor's. A question first asked as a later one is
+ * flood-shaped (`suspect`), the first to make room for another, until a client asks it among its first.
+ */
+export const ASKER_TRUSTED_QUESTIONS = 2;
+/** A question not asked for this long is stale: the first to make room for a new one. */
+export const QUESTION_STALE_MS = 30 * 86_400_000;
+/** A day, the span an asker is counted over (UTC days). */
+export const DAY_MS = 86_400_000;
 /** The longest scrubbed question kept, in characters (code points). */
 export const QUESTION_MAX_CHARS = 200;
 /** How long the store write may take before it is given up (it is never awaited by the answer). */
@@ -85,6 +104,16 @@ export function reportable(text: string): Reportable {
 /** Whether a key holds words beyond placeholders (a message that is only a phone number is not a question). */
 const isQuestion = (key: string) => /\p{L}/u.test(key.replace(PLACEHOLDER, ''));
 
+/**
+ * The anonymous name of `client` on the UTC day of `at`: the first 128 bits of SHA-256 over the day and the
+ * address, in hex. It changes every day, and the store keeps it only until that day ends.
+ */
+export async function askerId(client: string, at: number): Promise<string> {
+  const day = Math.floor(at / DAY_MS);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`unanswered\n${day}\n${client}`));
+  return [...new Uint8Array(digest).slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export interface UnansweredRecorderDeps {
   store: Pick<Store, 'countQuestion'>;
   log: Log;
@@ -96,11 +125,11 @@ export interface UnansweredRecorderDeps {
 }
 
 /**
- * The function the assistant calls when the site has no answer: scrubs the question and counts it, without
- * ever throwing or waiting. The returned promise handed to `defer` always resolves (within `timeoutMs` of
- * the call, give or take a turn of the event loop).
+ * The function the assistant calls when the site has no answer: scrubs the question and counts it, once per
+ * `client` and day (without a client, every asking counts), without ever throwing or waiting. The returned promise
+ * handed to `defer` always resolves (within `timeoutMs` of the call, give or take a turn of the event loop).
  */
-export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (question: string) => void {
+export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (question: string, client?: string) => void {
   const timeoutMs = deps.timeoutMs ?? UNANSWERED_TIMEOUT_MS;
   const log: Log = (event, fields) => {
     try {
@@ -128,16 +157,14 @@ export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (questio
     dropped = 0;
   };
 
-  const count = (key: string, text: string, at: number): Promise<void> => {
+  const count = (key: string, text: string, at: number, client: string | undefined): Promise<void> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A later turn: a store that works synchronously (SQLite) does not do it inside the caller's turn.
     const write = new Promise<void>((resolve, reject) =>
       setTimeout(() => {
-        try {
-          Promise.resolve(deps.store.countQuestion(key, text, at)).then(resolve, reject);
-        } catch (e) {
-          reject(e);
-        }
+        (client === undefined ? Promise.resolve(undefined) : askerId(client, at))
+          .then((asker) => deps.store.countQuestion(key, text, at, asker))
+          .then(resolve, reject);
       }, 0),
     );
     const timeout = new Promise<'timeout'>((resolve) => {
@@ -152,12 +179,12 @@ export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (questio
       .finally(() => clearTimeout(timer));
   };
 
-  return (question) => {
+  return (question, client) => {
     try {
       const text = scrubQuestion(question);
       const key = questionKey(text);
       if (!isQuestion(key)) return;
-      const work = count(key, text, deps.now());
+      const work = count(key, text, deps.now(), client);
       try {
         deps.defer(work);
       } catch (e) {
