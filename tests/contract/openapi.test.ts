@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -78,5 +80,25 @@ describe('OpenAPI document', () => {
     const yaml = parseYaml(readFileSync(join(PROJECT_ROOT, 'dist/openapi.yaml'), 'utf8'));
     expect(yaml).toEqual(json);
     expect(json.paths).toEqual(buildOpenApi(json.servers[0].url, operations).paths);
+  });
+});
+
+describe('OpenAPI document as typed clients read it', () => {
+  const doc = buildOpenApi('https://kartage.com.au', operations) as any;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(doc, 'openapi');
+  const schemaOf = (pointer: string) => ajv.compile({ $ref: `openapi#${pointer}` });
+
+  it('makes a batch result a union on `found`: a page when found, an error when not', () => {
+    const batch = schemaOf('/components/schemas/BatchResponse');
+    const page = { slug: 'pricing', title: 'Pricing', url: 'https://kartage.com.au/pricing', markdown: '# Pricing' };
+    const body = (...results: unknown[]) => ({ count: results.length, results });
+    expect(batch(body({ slug: 'pricing', found: true, page }, { slug: 'x', found: false, error: 'No page' }))).toBe(
+      true,
+    );
+    expect(batch(body({ slug: 'pricing', found: true }))).toBe(false);
+    expect(batch(body({ slug: 'x', found: false }))).toBe(false);
+    expect(batch(body({ slug: 'x', found: true, error: 'No page' }))).toBe(false);
   });
 });
