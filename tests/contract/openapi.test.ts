@@ -101,4 +101,28 @@ describe('OpenAPI document as typed clients read it', () => {
     expect(batch(body({ slug: 'x', found: false }))).toBe(false);
     expect(batch(body({ slug: 'x', found: true, error: 'No page' }))).toBe(false);
   });
+
+  it('describes JSON request bodies in their input form: a field with a default is optional, to generators too', () => {
+    const bodies = Object.values<any>(doc.paths)
+      .flatMap((item) => Object.values<any>(item))
+      .filter((op) => op.requestBody)
+      .map((op) => [op.operationId, op.requestBody.content['application/json'].schema] as const);
+    expect(bodies.map(([id]) => id)).toEqual(
+      expect.arrayContaining(['getPagesBatch', 'askSite', 'validateLead', 'submitLead']),
+    );
+    for (const [id, schema] of bodies) {
+      // openapi-typescript makes a component's field with a default required: a body is never such a component.
+      const component = schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : undefined;
+      const defaulted = Object.entries<any>(component?.properties ?? {}).filter(([, f]) => f.default !== undefined);
+      expect(
+        defaulted.map(([name]) => name),
+        id,
+      ).toEqual([]);
+    }
+    const lead = ajv.compile({ $ref: 'openapi#/paths/~1api~1lead/post/requestBody/content/application~1json/schema' });
+    expect(lead({ name: 'Sam', email: 'sam@harbourline.example' })).toBe(true);
+    expect(lead({ name: 'Sam', email: 'sam@harbourline.example', dialcode: '+64', intent: 'demo' })).toBe(true);
+    expect(lead({ email: 'sam@harbourline.example' })).toBe(false);
+    expect(lead({ name: 'Sam', email: 'sam@harbourline.example', dialcode: '64', intent: 'other' })).toBe(false);
+  });
 });
