@@ -158,6 +158,8 @@ function operationDoc(op: Operation, components: Record<string, Json>): Json {
         ...(op.body.form ? { 'application/x-www-form-urlencoded': { schema: ref(body) } } : {}),
       },
     };
+  } else if (op.ownBody) {
+    requestBody = { required: true, content: { 'application/json': op.ownBody } };
   }
   return {
     operationId: op.id,

@@ -11,20 +11,76 @@ import { errorDoc, KB, READ_429 } from './docs.ts';
 /** Most messages of one JSON-RPC batch (the contract module's limit). */
 export const MCP_BATCH_MAX = LIMITS.mcpBatchMax;
 
+const JSONRPC_VERSION = { const: '2.0' };
+const JSONRPC_ERROR_OBJECT = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+};
 /** The JSON-RPC error the MCP SDK answers protocol-level refusals with. */
 const JSONRPC_ERROR: JsonSchema = {
   type: 'object',
   required: ['jsonrpc', 'error'],
   properties: {
-    jsonrpc: { const: '2.0' },
+    jsonrpc: JSONRPC_VERSION,
     id: { type: ['string', 'integer', 'null'] },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-    },
+    error: JSONRPC_ERROR_OBJECT,
   },
 };
+const JSONRPC_ID = {
+  type: ['string', 'integer'],
+  description: 'Request id: a string or an integer (MCP: never null).',
+};
+const JSONRPC_PARAMS = { type: 'object', description: 'Parameters by name.' };
+const JSONRPC_METHOD = { type: 'string', examples: ['initialize', 'tools/list', 'tools/call', 'resources/read'] };
+/** A request: the server answers it (a JSON-RPC response with the same id). */
+const JSONRPC_REQUEST: JsonSchema = {
+  type: 'object',
+  title: 'JSON-RPC request',
+  required: ['jsonrpc', 'id', 'method'],
+  properties: { jsonrpc: JSONRPC_VERSION, id: JSONRPC_ID, method: JSONRPC_METHOD, params: JSONRPC_PARAMS },
+};
+/** A notification: no id, no answer (202). */
+const JSONRPC_NOTIFICATION: JsonSchema = {
+  type: 'object',
+  title: 'JSON-RPC notification',
+  required: ['jsonrpc', 'method'],
+  properties: {
+    jsonrpc: JSONRPC_VERSION,
+    id: false,
+    method: { type: 'string', examples: ['notifications/initialized'] },
+    params: JSONRPC_PARAMS,
+  },
+};
+/** A client's response to a request of the server's (MCP allows it in a POST; 202). */
+const JSONRPC_RESPONSE: JsonSchema = {
+  type: 'object',
+  title: 'JSON-RPC response',
+  required: ['jsonrpc', 'id'],
+  properties: {
+    jsonrpc: JSONRPC_VERSION,
+    id: JSONRPC_ID,
+    method: false,
+    result: { type: 'object' },
+    error: JSONRPC_ERROR_OBJECT,
+  },
+};
+// The three kinds exclude each other (`id`, `method`: `false` is absent); `anyOf`, as linters cannot tell.
+const JSONRPC_MESSAGE = [JSONRPC_REQUEST, JSONRPC_NOTIFICATION, JSONRPC_RESPONSE];
+/** What a POST to /mcp carries: one JSON-RPC 2.0 message, or a batch of them (protocols before 2025-06-18). */
+const JSONRPC_BODY: JsonSchema = {
+  anyOf: [
+    ...JSONRPC_MESSAGE,
+    {
+      type: 'array',
+      title: 'JSON-RPC batch',
+      minItems: 1,
+      maxItems: MCP_BATCH_MAX,
+      items: { anyOf: JSONRPC_MESSAGE },
+    },
+  ],
+};
+
 const rpcError = (description: string, code: number, message: string): ResponseSpec => ({
   description,
   schema: JSONRPC_ERROR,
@@ -48,6 +104,7 @@ export const mcpOperation = (openApi: (origin: string) => string) =>
       `before 2025-06-18, of at most ${MCP_BATCH_MAX} messages, each a read.`,
     tag: 'MCP',
     serve: { function: 'mcp' },
+    ownBody: { schema: JSONRPC_BODY, example: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
     responses: {
       200: {
         description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).',

@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { LIMITS } from '../../src/contract/limits.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { operations } from '../../src/operations/index.ts';
 import { PROJECT_ROOT } from '../../server/main.ts';
@@ -124,5 +125,21 @@ describe('OpenAPI document as typed clients read it', () => {
     expect(lead({ name: 'Sam', email: 'sam@harbourline.example', dialcode: '+64', intent: 'demo' })).toBe(true);
     expect(lead({ email: 'sam@harbourline.example' })).toBe(false);
     expect(lead({ name: 'Sam', email: 'sam@harbourline.example', dialcode: '64', intent: 'other' })).toBe(false);
+  });
+
+  it("declares POST /mcp's body: a JSON-RPC 2.0 request, notification or response, or a batch of them", () => {
+    const body = ajv.compile({ $ref: 'openapi#/paths/~1mcp/post/requestBody/content/application~1json/schema' });
+    const request = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18' } };
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    expect(body(request)).toBe(true);
+    expect(body({ jsonrpc: '2.0', id: 'a', method: 'tools/list' })).toBe(true);
+    expect(body(notification)).toBe(true);
+    expect(body({ jsonrpc: '2.0', id: 7, result: {} })).toBe(true);
+    expect(body([request, notification])).toBe(true);
+    expect(body({})).toBe(false);
+    expect(body({ jsonrpc: '1.0', id: 1, method: 'tools/list' })).toBe(false);
+    expect(body({ jsonrpc: '2.0', id: null, method: 'tools/list' })).toBe(false);
+    expect(body([])).toBe(false);
+    expect(body(Array.from({ length: LIMITS.mcpBatchMax + 1 }, () => request))).toBe(false);
   });
 });
