@@ -63,6 +63,12 @@ const answer = ok(await api.POST('/api/v1/ask', { body: { question: 'Is there a 
 console.log(`ask: answered ${answer.answered}: ${answer.answer.split('\n')[0]}`);
 for (const s of answer.sources) console.log(`ask source: ${s.role} ${s.url}`);
 if (answer.handoff) console.log(`ask handoff: ${answer.handoff.intent} at ${answer.handoff.url}`);
+// A follow-up: the earlier turn goes with it (the server keeps nothing per visitor).
+const turn = { question: answer.question, sources: answer.sources.map(({ slug, heading }) => ({ slug, heading })) };
+const question = 'How much is Growth a month?';
+const next = ok(await api.POST('/api/v1/ask', { body: { question, conversation: [turn] } }));
+const working = next.working ? `, ${next.working.plan}: ${next.working.monthly} AUD a month` : '';
+console.log(`ask again: answered ${next.answered}${working}`);
 
 if (['localhost', '127.0.0.1', '[::1]'].includes(new URL(base).hostname)) {
   const sent = ok(await api.POST('/api/lead', { body: lead, headers: { 'Idempotency-Key': crypto.randomUUID() } }));

@@ -89,6 +89,7 @@ describe('a client generated from /openapi.json', () => {
     ]);
     expect(line('sandbox')).toEqual(['sandbox: would submit true', expect.stringMatching(/^sandbox: email: /)]);
     expect(line('ask')[0]).toMatch(/^ask: answered true: \S/);
+    expect(line('ask again')).toEqual([expect.stringMatching(/^ask again: answered true, Growth: \d+ AUD a month$/)]);
     expect(line('lead')).toEqual(['lead: accepted true']);
   });
 });
