@@ -33,40 +33,31 @@ const JSONRPC_ID = {
 };
 const JSONRPC_PARAMS = { type: 'object', description: 'Parameters by name.' };
 const JSONRPC_METHOD = { type: 'string', examples: ['initialize', 'tools/list', 'tools/call', 'resources/read'] };
-/** A request: the server answers it (a JSON-RPC response with the same id). */
-const JSONRPC_REQUEST: JsonSchema = {
+/** One kind of JSON-RPC 2.0 message: `jsonrpc` and these members. */
+const rpcMessage = (title: string, required: string[], properties: JsonSchema): JsonSchema => ({
   type: 'object',
-  title: 'JSON-RPC request',
-  required: ['jsonrpc', 'id', 'method'],
-  properties: { jsonrpc: JSONRPC_VERSION, id: JSONRPC_ID, method: JSONRPC_METHOD, params: JSONRPC_PARAMS },
-};
-/** A notification: no id, no answer (202). */
-const JSONRPC_NOTIFICATION: JsonSchema = {
-  type: 'object',
-  title: 'JSON-RPC notification',
-  required: ['jsonrpc', 'method'],
-  properties: {
-    jsonrpc: JSONRPC_VERSION,
+  title,
+  required: ['jsonrpc', ...required],
+  properties: { jsonrpc: JSONRPC_VERSION, ...properties },
+});
+// The kinds exclude each other by `id` and `method` (`false`: absent); `anyOf`, as linters cannot tell.
+const JSONRPC_MESSAGE = [
+  // A request: the server answers it (a JSON-RPC response with the same id).
+  rpcMessage('JSON-RPC request', ['id', 'method'], { id: JSONRPC_ID, method: JSONRPC_METHOD, params: JSONRPC_PARAMS }),
+  // A notification: no id, no answer (202).
+  rpcMessage('JSON-RPC notification', ['method'], {
     id: false,
     method: { type: 'string', examples: ['notifications/initialized'] },
     params: JSONRPC_PARAMS,
-  },
-};
-/** A client's response to a request of the server's (MCP allows it in a POST; 202). */
-const JSONRPC_RESPONSE: JsonSchema = {
-  type: 'object',
-  title: 'JSON-RPC response',
-  required: ['jsonrpc', 'id'],
-  properties: {
-    jsonrpc: JSONRPC_VERSION,
+  }),
+  // A client's response to a request of the server's (MCP allows it in a POST; 202).
+  rpcMessage('JSON-RPC response', ['id'], {
     id: JSONRPC_ID,
     method: false,
     result: { type: 'object' },
     error: JSONRPC_ERROR_OBJECT,
-  },
-};
-// The three kinds exclude each other (`id`, `method`: `false` is absent); `anyOf`, as linters cannot tell.
-const JSONRPC_MESSAGE = [JSONRPC_REQUEST, JSONRPC_NOTIFICATION, JSONRPC_RESPONSE];
+  }),
+];
 /** What a POST to /mcp carries: one JSON-RPC 2.0 message, or a batch of them (protocols before 2025-06-18). */
 const JSONRPC_BODY: JsonSchema = {
   anyOf: [
