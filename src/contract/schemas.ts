@@ -212,12 +212,17 @@ export const BatchRequestSchema = z
   })
   .meta({ id: 'BatchRequest', examples: [{ slugs: ['pricing', 'product/storage'] }] });
 
-export const BatchResultSchema = z.object({
-  slug: z.string().meta({ description: 'Echo of the requested slug.' }),
-  found: z.boolean(),
-  page: PageSchema.optional().meta({ description: 'The page, when found.' }),
-  error: z.string().optional().meta({ description: 'Why the page was not returned, when not found.' }),
-});
+const echoedSlug = z.string().meta({ description: 'Echo of the requested slug.' });
+/** One slug's result: `found: true` with its page, or `found: false` with why not (a union on `found`). */
+export const BatchResultSchema = z.discriminatedUnion('found', [
+  z.object({ slug: echoedSlug, found: z.literal(true), page: PageSchema.meta({ description: 'The page.' }) }),
+  z.object({
+    slug: echoedSlug,
+    found: z.literal(false),
+    error: z.string().meta({ description: 'Why the page was not returned.' }),
+  }),
+]);
+export type BatchResult = z.infer<typeof BatchResultSchema>;
 export const BatchResponseSchema = z
   .object({ count: z.int(), results: z.array(BatchResultSchema) })
   .meta({ id: 'BatchResponse' });

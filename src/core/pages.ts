@@ -1,5 +1,5 @@
 /** @module listPages and getPagesBatch over the loaded content (SPEC.md; order and cursor: DESIGN.md section 2). */
-import type { BatchResponse, ListPagesQuery, ListPagesResponse } from '../contract/schemas.ts';
+import type { BatchResponse, BatchResult, ListPagesQuery, ListPagesResponse } from '../contract/schemas.ts';
 import { isSlug } from '../contract/slugs.ts';
 import type { ContentSource, PageEntry } from './content-source.ts';
 
@@ -35,7 +35,7 @@ export function listPages(content: ContentSource, q: ListPagesQuery): ListPagesR
 
 /** One result per requested slug, in request order, duplicates kept. */
 export function getPagesBatch(content: ContentSource, slugs: string[]): BatchResponse {
-  const results = slugs.map((slug) => {
+  const results = slugs.map((slug): BatchResult => {
     if (!isSlug(slug))
       return {
         slug,

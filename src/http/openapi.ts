@@ -54,6 +54,25 @@ function ref(s: z.ZodType): Json {
 }
 const hdr = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
+/**
+ * The schema of a JSON request body in its input form: a field with a default is optional to the sender. A named
+ * schema with such a field is written as the object over its component's fields, each by reference, since
+ * generators read a default in a component as a value always present (openapi-typescript makes the field required).
+ */
+function inputRef(s: z.ZodType, components: Record<string, Json>): Json {
+  const id = (s.meta() as { id?: string } | undefined)?.id;
+  const component = id ? components[id] : undefined;
+  const fields = Object.entries((component?.properties ?? {}) as Record<string, Json>);
+  if (!component || !fields.some(([, f]) => f.default !== undefined)) return ref(s);
+  const field = (name: string) => ({ $ref: `#/components/schemas/${id}/properties/${name}` });
+  return {
+    type: 'object',
+    ...(component.description ? { description: component.description } : {}),
+    properties: Object.fromEntries(fields.map(([name]) => [name, field(name)])),
+    ...(component.required ? { required: component.required } : {}),
+  };
+}
+
 const perWindow = (l: { limit: number; windowSeconds: number }, unit: string) => {
   const window = l.windowSeconds === 60 ? 'minute' : l.windowSeconds === 3600 ? 'hour' : `${l.windowSeconds} seconds`;
   return `${l.limit} ${unit} per ${window}`;
@@ -120,8 +139,8 @@ function responseDoc(r: ResponseSpec): Json {
   };
 }
 
-/** One operation's entry under its path. */
-function operationDoc(op: Operation): Json {
+/** One operation's entry under its path; `components` are the document's named schemas. */
+function operationDoc(op: Operation, components: Record<string, Json>): Json {
   const parameters = [
     ...(op.params ? params(op.params, 'path') : []),
     ...(op.query ? params(op.query as z.ZodObject, 'query') : []),
@@ -129,15 +148,18 @@ function operationDoc(op: Operation): Json {
   ];
   let requestBody: Json | undefined;
   if (op.body) {
-    const schema = ref(op.body.doc ?? op.body.schema);
+    const body = op.body.doc ?? op.body.schema;
     const example = op.body.example !== undefined ? { example: op.body.example } : {};
     requestBody = {
       required: true,
       content: {
-        'application/json': { schema, ...example },
-        ...(op.body.form ? { 'application/x-www-form-urlencoded': { schema } } : {}),
+        'application/json': { schema: inputRef(body, components), ...example },
+        // The site's own form posts it (no generated client does): it names the component itself.
+        ...(op.body.form ? { 'application/x-www-form-urlencoded': { schema: ref(body) } } : {}),
       },
     };
+  } else if (op.ownBody) {
+    requestBody = { required: true, content: { 'application/json': op.ownBody } };
   }
   return {
     operationId: op.id,
@@ -170,20 +192,19 @@ const refusedDoc = (op: Operation, r: NonNullable<Operation['refuses']>[number])
 
 /** The OpenAPI 3.1 document for the site at `origin`, of the operations `ops` (src/operations/index.ts's list). */
 export function buildOpenApi(origin: string, ops: readonly Operation[]): Json {
-  const registry = namedSchemas(ops);
-  const paths: Record<string, Json> = {};
-  for (const op of ops) {
-    if (!op.public) continue;
-    const path = (paths[op.path] ??= {});
-    path[op.method.toLowerCase()] = operationDoc(op);
-    for (const r of op.refuses ?? []) path[r.method.toLowerCase()] = refusedDoc(op, r);
-  }
-  const { schemas } = z.toJSONSchema(registry, {
+  const { schemas } = z.toJSONSchema(namedSchemas(ops), {
     uri: (id) => `#/components/schemas/${id}`,
     io: 'input',
     unrepresentable: 'any',
   }) as { schemas: Record<string, Json> };
   for (const s of Object.values(schemas)) publishable(s);
+  const paths: Record<string, Json> = {};
+  for (const op of ops) {
+    if (!op.public) continue;
+    const path = (paths[op.path] ??= {});
+    path[op.method.toLowerCase()] = operationDoc(op, schemas);
+    for (const r of op.refuses ?? []) path[r.method.toLowerCase()] = refusedDoc(op, r);
+  }
   const int = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
   return {
     openapi: '3.1.0',

@@ -137,6 +137,11 @@ export interface OperationSpec<
   params?: z.ZodObject;
   query?: Q;
   body?: B extends z.ZodType ? BodySpec<B> : undefined;
+  /**
+   * A JSON body the handler reads itself (MCP's transport), described for the OpenAPI document only: the
+   * pipeline leaves the request unread.
+   */
+  ownBody?: { schema: JsonSchema; example: unknown };
   headerParams?: readonly HeaderParam[];
   responses: Responses<M, Q extends z.ZodType ? true : B extends z.ZodType ? true : false>;
   /**

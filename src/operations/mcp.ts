@@ -11,20 +11,67 @@ import { errorDoc, KB, READ_429 } from './docs.ts';
 /** Most messages of one JSON-RPC batch (the contract module's limit). */
 export const MCP_BATCH_MAX = LIMITS.mcpBatchMax;
 
+const JSONRPC_VERSION = { const: '2.0' };
+const JSONRPC_ERROR_OBJECT = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+};
 /** The JSON-RPC error the MCP SDK answers protocol-level refusals with. */
 const JSONRPC_ERROR: JsonSchema = {
   type: 'object',
   required: ['jsonrpc', 'error'],
   properties: {
-    jsonrpc: { const: '2.0' },
+    jsonrpc: JSONRPC_VERSION,
     id: { type: ['string', 'integer', 'null'] },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
-    },
+    error: JSONRPC_ERROR_OBJECT,
   },
 };
+const JSONRPC_ID = {
+  type: ['string', 'integer'],
+  description: 'Request id: a string or an integer (MCP: never null).',
+};
+const JSONRPC_PARAMS = { type: 'object', description: 'Parameters by name.' };
+const JSONRPC_METHOD = { type: 'string', examples: ['initialize', 'tools/list', 'tools/call', 'resources/read'] };
+/** One kind of JSON-RPC 2.0 message: `jsonrpc` and these members. */
+const rpcMessage = (title: string, required: string[], properties: JsonSchema): JsonSchema => ({
+  type: 'object',
+  title,
+  required: ['jsonrpc', ...required],
+  properties: { jsonrpc: JSONRPC_VERSION, ...properties },
+});
+// The kinds exclude each other by `id` and `method` (`false`: absent); `anyOf`, as linters cannot tell.
+const JSONRPC_MESSAGE = [
+  // A request: the server answers it (a JSON-RPC response with the same id).
+  rpcMessage('JSON-RPC request', ['id', 'method'], { id: JSONRPC_ID, method: JSONRPC_METHOD, params: JSONRPC_PARAMS }),
+  // A notification: no id, no answer (202).
+  rpcMessage('JSON-RPC notification', ['method'], {
+    id: false,
+    method: { type: 'string', examples: ['notifications/initialized'] },
+    params: JSONRPC_PARAMS,
+  }),
+  // A client's response to a request of the server's (MCP allows it in a POST; 202).
+  rpcMessage('JSON-RPC response', ['id'], {
+    id: JSONRPC_ID,
+    method: false,
+    result: { type: 'object' },
+    error: JSONRPC_ERROR_OBJECT,
+  }),
+];
+/** What a POST to /mcp carries: one JSON-RPC 2.0 message, or a batch of them (protocols before 2025-06-18). */
+const JSONRPC_BODY: JsonSchema = {
+  anyOf: [
+    ...JSONRPC_MESSAGE,
+    {
+      type: 'array',
+      title: 'JSON-RPC batch',
+      minItems: 1,
+      maxItems: MCP_BATCH_MAX,
+      items: { anyOf: JSONRPC_MESSAGE },
+    },
+  ],
+};
+
 const rpcError = (description: string, code: number, message: string): ResponseSpec => ({
   description,
   schema: JSONRPC_ERROR,
@@ -48,6 +95,7 @@ export const mcpOperation = (openApi: (origin: string) => string) =>
       `before 2025-06-18, of at most ${MCP_BATCH_MAX} messages, each a read.`,
     tag: 'MCP',
     serve: { function: 'mcp' },
+    ownBody: { schema: JSONRPC_BODY, example: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
     responses: {
       200: {
         description: 'A JSON-RPC response (JSON or an SSE stream); an array for a batch (protocols before 2025-06-18).',

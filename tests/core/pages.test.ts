@@ -51,7 +51,8 @@ describe('getPagesBatch', () => {
       ['pricing', true],
       ['BAD!', false],
     ]);
-    expect(r.results[0]!.page).not.toHaveProperty('text');
-    expect(r.results[1]!.error).toMatch(/nope/);
+    expect(r.results[0]).toHaveProperty('page.slug', 'pricing');
+    expect(r.results[0]).not.toHaveProperty('page.text');
+    expect(r.results[1]).toHaveProperty('error', expect.stringMatching(/nope/));
   });
 });
