@@ -95,6 +95,9 @@ const hosts = () =>
 const platform = () => text('set by Vercel');
 
 const LEAD_SINKS = ['hubspot', 'webhook', 'file'] as const;
+const ANALYTICS_PROVIDERS = ['vercel', 'off'] as const;
+/** Where the site's pages send their visit and funnel figures: Vercel Web Analytics and Speed Insights, or nowhere. */
+export type AnalyticsProvider = (typeof ANALYTICS_PROVIDERS)[number];
 
 export const EnvSchema = z.object({
   // The local server.
@@ -144,6 +147,15 @@ export const EnvSchema = z.object({
     'one per core',
   ),
   KARTAGE_DERIVE_TIMINGS: flag(),
+  // The pages' analytics (a build setting).
+  ANALYTICS: variable(
+    undefined,
+    (v) => {
+      const kind = ANALYTICS_PROVIDERS.find((k) => k === v.trim());
+      return kind ? { value: kind } : { expected: 'vercel or off' };
+    },
+    'inferred',
+  ),
 });
 export type Env = z.output<typeof EnvSchema>;
 
@@ -179,6 +191,14 @@ export function siteOrigin(env: Env): string {
   if (env.SITE_URL) return new URL(env.SITE_URL).origin;
   if (env.VERCEL_PROJECT_PRODUCTION_URL) return new URL(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}`).origin;
   return env.PORT > 0 ? `http://localhost:${env.PORT}` : DEFAULT_SITE_URL;
+}
+
+/**
+ * The analytics the pages are built with: ANALYTICS, else Vercel's when the build runs on Vercel (`VERCEL` is
+ * set there, `vercel build` included), else none, so a local build never calls out.
+ */
+export function analyticsOf(env: Env): AnalyticsProvider {
+  return env.ANALYTICS ?? (env.VERCEL ? 'vercel' : 'off');
 }
 
 /**
