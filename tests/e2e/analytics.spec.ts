@@ -382,6 +382,13 @@ test('the local build (analytics off) names no analytics, loads no Vercel script
   page,
 }) => {
   const seen = await observe(context, page);
+  // A page without a form or the chat open fetches no analytics code at all: the same scripts as before them.
+  await page.goto('/pricing');
+  await settled(page);
+  const scripts = seen.urls.filter((u) => u.endsWith('.js')).map((u) => new URL(u).pathname);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const s of scripts) expect(s).not.toMatch(/BaseLayout|track\.|vercel-insights/);
+
   const res = await page.goto('/demo');
   expect(await res!.text()).not.toContain('kartage:analytics');
   await page.getByRole('button', { name: 'Request my demo' }).click();
