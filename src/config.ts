@@ -91,6 +91,17 @@ const hosts = () =>
     'unset',
   );
 
+/** One of `choices` (`expected` names them); unset, inferred from other settings by whoever reads it. */
+const choice = <T extends string>(choices: readonly T[], expected: string) =>
+  variable(
+    undefined,
+    (v) => {
+      const kind = choices.find((k) => k === v.trim());
+      return kind ? { value: kind } : { expected };
+    },
+    'inferred',
+  );
+
 /** Set by Vercel on its platform; never set by hand. */
 const platform = () => text('set by Vercel');
 
@@ -115,14 +126,7 @@ export const EnvSchema = z.object({
   KARTAGE_STORE_TIMEOUT_MS: millis(300),
   KARTAGE_LEAD_STORE_TIMEOUT_MS: millis(1500),
   // Leads.
-  LEAD_SINK: variable(
-    undefined,
-    (v) => {
-      const kind = LEAD_SINKS.find((k) => k === v.trim());
-      return kind ? { value: kind } : { expected: 'hubspot, webhook or file' };
-    },
-    'inferred',
-  ),
+  LEAD_SINK: choice(LEAD_SINKS, 'hubspot, webhook or file'),
   HUBSPOT_ACCESS_TOKEN: text(),
   HUBSPOT_PORTAL_ID: text(),
   HUBSPOT_FORM_ID: text(),
@@ -148,14 +152,7 @@ export const EnvSchema = z.object({
   ),
   KARTAGE_DERIVE_TIMINGS: flag(),
   // The pages' analytics (a build setting).
-  ANALYTICS: variable(
-    undefined,
-    (v) => {
-      const kind = ANALYTICS_PROVIDERS.find((k) => k === v.trim());
-      return kind ? { value: kind } : { expected: 'vercel or off' };
-    },
-    'inferred',
-  ),
+  ANALYTICS: choice(ANALYTICS_PROVIDERS, 'vercel or off'),
 });
 export type Env = z.output<typeof EnvSchema>;
 

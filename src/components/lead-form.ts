@@ -4,7 +4,8 @@
  * component sets from the contract, so the two cannot drift apart.
  */
 
-const FIELDS = [
+/** The form's fields, in order (their names are what an analytics event may name, never their values). */
+export const FIELDS = [
   'name',
   'email',
   'company',

@@ -4,8 +4,9 @@
  * after the page has loaded, sets no cookie and asks no other host. Only Vercel's edge serves those two scripts,
  * so the test answers them: Speed Insights with an empty script, Web Analytics with a stand-in that does what
  * Vercel's does with the page's calls (takes the queue, applies `beforeSend`, posts each page view and event to
- * /_vercel/insights/). Every event is checked against an allow-list written here, and each step of the funnel
- * (the demo and enquiry forms, the chat, site search) sends its event once, with no typed text in any of them.
+ * /_vercel/insights/). Every event is checked against an allow-list written here (a field is named by one of the
+ * form's own field names, never by its value), and each step of the funnel (the demo and enquiry forms, the chat,
+ * site search) sends its event once, with no typed text in any of them.
  * Under Global Privacy Control or Do Not Track, and in the local build (the server Playwright starts), nothing is
  * loaded and nothing is sent.
  */
@@ -18,6 +19,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { FIELDS } from '../../src/components/lead-form.ts';
 import { actAs, clientFor, FULL_BOOKING, fillLeadForm, leadLines, startRecordingNowhereServer } from './helpers.ts';
 
 /** The build with analytics, beside Playwright's other output. */
@@ -58,20 +60,8 @@ interface Sent {
 
 /** The allow-list: each event's properties and the values each may take. */
 const FORMS = ['demo', 'enquiry'];
-const FIELDS = [
-  'name',
-  'email',
-  'company',
-  'dialcode',
-  'phone',
-  'country',
-  'segment',
-  'warehouses',
-  'moves',
-  'message',
-];
 const INTENTS = ['demo', 'contact', 'callback', 'message'];
-const oneOf = (values: unknown[]) => (v: unknown) => values.includes(v);
+const oneOf = (values: readonly unknown[]) => (v: unknown) => values.includes(v);
 const count = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= FIELDS.length;
 const token = (v: unknown) => typeof v === 'string' && /^[a-z0-9][a-z0-9+_-]{0,31}$/.test(v);
 const ALLOWED: Record<string, Record<string, (v: unknown) => boolean>> = {
