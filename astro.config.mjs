@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
-import { readEnv, siteOrigin } from './src/config.ts';
+import { analyticsOf, readEnv, siteOrigin } from './src/config.ts';
 import { derive } from './src/build/integration.ts';
 
 // The build's entry point: the environment is read here, once (a malformed setting stops the build).
@@ -20,4 +20,6 @@ export default defineConfig({
   ],
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },
+  // The pages' analytics (ANALYTICS): BaseLayout writes it into each page (src/components/analytics-setting.ts).
+  vite: { define: { __KARTAGE_ANALYTICS__: JSON.stringify(analyticsOf(env)) } },
 });

@@ -1,12 +1,13 @@
 /**
- * @module Builds when the build is missing, older than its sources, or made for another SITE_URL.
+ * @module Builds when the build is missing, older than its sources, or made for another SITE_URL or ANALYTICS.
  * `node server/build-check.ts` runs it alone (the test command does); `npm start` runs it before serving.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { siteUrl } from '../src/config.ts';
+import { analyticsOf, readEnv, siteUrl } from '../src/config.ts';
+import { analyticsOfPage } from '../src/components/analytics-setting.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const SOURCES = ['content', 'src', 'public', 'astro.config.mjs', 'package-lock.json'];
@@ -28,6 +29,11 @@ export function buildReason(root = ROOT): string | undefined {
   const origin = (JSON.parse(readFileSync(marker, 'utf8')) as { origin: string }).origin;
   const wanted = siteUrl(process.env);
   if (origin !== wanted) return `SITE_URL changed (${origin} -> ${wanted})`;
+  const home = join(root, 'dist', 'index.html');
+  if (!existsSync(home)) return 'no pages built yet';
+  const pages = analyticsOfPage(readFileSync(home, 'utf8'));
+  const analytics = analyticsOf(readEnv(process.env));
+  if (pages !== analytics) return `ANALYTICS changed (${pages} -> ${analytics})`;
   return undefined;
 }
 

@@ -100,10 +100,24 @@ const hosts = () =>
     'unset',
   );
 
+/** One of `choices` (`expected` names them); unset, inferred from other settings by whoever reads it. */
+const choice = <T extends string>(choices: readonly T[], expected: string) =>
+  variable(
+    undefined,
+    (v) => {
+      const kind = choices.find((k) => k === v.trim());
+      return kind ? { value: kind } : { expected };
+    },
+    'inferred',
+  );
+
 /** Set by Vercel on its platform; never set by hand. */
 const platform = () => text('set by Vercel');
 
 const LEAD_SINKS = ['hubspot', 'webhook', 'file'] as const;
+const ANALYTICS_PROVIDERS = ['vercel', 'off'] as const;
+/** Where the site's pages send their visit and funnel figures: Vercel Web Analytics and Speed Insights, or nowhere. */
+export type AnalyticsProvider = (typeof ANALYTICS_PROVIDERS)[number];
 
 export const EnvSchema = z.object({
   // The local server.
@@ -126,14 +140,7 @@ export const EnvSchema = z.object({
       'per client in the Upstash console, at one more Redis command per read. Unset or `0`: off.',
   ),
   // Leads.
-  LEAD_SINK: variable(
-    undefined,
-    (v) => {
-      const kind = LEAD_SINKS.find((k) => k === v.trim());
-      return kind ? { value: kind } : { expected: 'hubspot, webhook or file' };
-    },
-    'inferred',
-  ),
+  LEAD_SINK: choice(LEAD_SINKS, 'hubspot, webhook or file'),
   HUBSPOT_ACCESS_TOKEN: text(),
   HUBSPOT_PORTAL_ID: text(),
   HUBSPOT_FORM_ID: text(),
@@ -158,6 +165,8 @@ export const EnvSchema = z.object({
     'one per core',
   ),
   KARTAGE_DERIVE_TIMINGS: flag(),
+  // The pages' analytics (a build setting).
+  ANALYTICS: choice(ANALYTICS_PROVIDERS, 'vercel or off'),
 });
 export type Env = z.output<typeof EnvSchema>;
 
@@ -203,6 +212,14 @@ export function siteOrigin(env: Env): string {
   if (env.SITE_URL) return new URL(env.SITE_URL).origin;
   if (env.VERCEL_PROJECT_PRODUCTION_URL) return new URL(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}`).origin;
   return env.PORT > 0 ? `http://localhost:${env.PORT}` : DEFAULT_SITE_URL;
+}
+
+/**
+ * The analytics the pages are built with: ANALYTICS, else Vercel's when the build runs on Vercel (`VERCEL` is
+ * set there, `vercel build` included), else none, so a local build never calls out.
+ */
+export function analyticsOf(env: Env): AnalyticsProvider {
+  return env.ANALYTICS ?? (env.VERCEL ? 'vercel' : 'off');
 }
 
 /**

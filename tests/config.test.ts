@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/adapters/config.ts';
-import { ConfigError, documentedDefaults, EnvSchema, readEnv, siteOrigin } from '../src/config.ts';
+import { analyticsOf, ConfigError, documentedDefaults, EnvSchema, readEnv, siteOrigin } from '../src/config.ts';
 
 const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 
@@ -58,6 +58,7 @@ const FULL_ENV = {
   KARTAGE_SKIP_DERIVE: '1',
   KARTAGE_DERIVE_WORKERS: '3',
   KARTAGE_DERIVE_TIMINGS: '1',
+  ANALYTICS: 'off',
 };
 
 /** The message `readEnv` throws for `env`, or undefined when it parses. */
@@ -190,6 +191,15 @@ describe('readEnv', () => {
     expect(problem({ SITE_URL: 'www.example.com' })).toContain(
       'SITE_URL must be an absolute http(s) URL, got "www.example.com"',
     );
+    expect(problem({ ANALYTICS: 'google' })).toContain('ANALYTICS must be vercel or off, got "google"');
+  });
+
+  it("builds the pages' analytics only where asked: Vercel's on Vercel, none elsewhere unless set", () => {
+    expect(analyticsOf(readEnv({}))).toBe('off');
+    expect(analyticsOf(readEnv({ VERCEL: '1' }))).toBe('vercel');
+    expect(analyticsOf(readEnv({ ANALYTICS: 'vercel' }))).toBe('vercel');
+    expect(analyticsOf(readEnv({ VERCEL: '1', ANALYTICS: 'off' }))).toBe('off');
+    expect(analyticsOf(readEnv({ ANALYTICS: ' vercel ' }))).toBe('vercel');
   });
 
   it('names every malformed variable at once, and parseConfig fails the same way', () => {

@@ -4,7 +4,8 @@
  * component sets from the contract, so the two cannot drift apart.
  */
 
-const FIELDS = [
+/** The form's fields, in order (their names are what an analytics event may name, never their values). */
+export const FIELDS = [
   'name',
   'email',
   'company',
@@ -20,6 +21,7 @@ import { COMPANY } from '../contract/company.ts';
 // The API's own rules (src/contract/lead-values.ts has no zod, so the page's script stays small).
 import { CONTROL_PATTERN as CONTROL, EMAIL_PATTERN as EMAIL } from '../contract/lead-values.ts';
 import { retryMinutes } from '../core/rate-limit.ts';
+import { type LeadFormKind, track } from './track.ts';
 import { uuid } from './uuid.ts';
 const CHAT = 'the chat on this website';
 const FAILURE =
@@ -34,6 +36,7 @@ type Problem = [field: string, message: string];
 export function initLeadForm(form: HTMLFormElement): void {
   form.noValidate = true;
   const intent = (form.elements.namedItem('intent') as HTMLInputElement).value;
+  const kind: LeadFormKind = intent === 'demo' ? 'demo' : 'enquiry';
   const status = document.getElementById('lead-form-status')!;
   const summary = form.querySelector<HTMLElement>('.error-summary')!;
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
@@ -147,6 +150,19 @@ export function initLeadForm(form: HTMLFormElement): void {
     button.textContent = on ? 'Sending…' : (button.dataset.label ?? 'Send');
   }
 
+  /** Reports the lead path's error answer (0: the request never reached it). */
+  const failed = (status: number) => track('form_failed', { form: kind, status });
+
+  // The funnel's first step: the form came into view (once).
+  if ('IntersectionObserver' in window) {
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      seen.disconnect();
+      track('form_viewed', { form: kind });
+    });
+    seen.observe(form);
+  } else track('form_viewed', { form: kind });
+
   // Re-check a field as it is corrected, so its error goes away once it is fixed.
   form.addEventListener('input', (e) => {
     const c = e.target as Control;
@@ -166,6 +182,7 @@ export function initLeadForm(form: HTMLFormElement): void {
     showSummary(problems);
     if (problems.length) {
       setStatus('error', '');
+      track('form_refused', { form: kind, field: problems[0]![0], problems: problems.length });
       return;
     }
 
@@ -184,11 +201,13 @@ export function initLeadForm(form: HTMLFormElement): void {
     } catch {
       busy(false);
       setStatus('error', FAILURE, true);
+      failed(0);
       return;
     }
     busy(false);
 
     if (res.ok) {
+      track('form_submitted', { form: kind });
       const first = (data.name ?? '').split(/\s+/)[0];
       setStatus(
         'success',
@@ -200,6 +219,7 @@ export function initLeadForm(form: HTMLFormElement): void {
       form.reset();
       return;
     }
+    failed(res.status);
     if (res.status === 400) {
       const err = (await res.json().catch(() => null)) as { error?: string } | null;
       setStatus(

@@ -12,6 +12,7 @@
 import { type Source, sourceName, type Turn, turnOf } from './chat/conversation.ts';
 import { pathOf, plainText, renderAnswer } from './chat/render.ts';
 import { loadPagefind } from './pagefind.ts';
+import { bucketOf, track } from './track.ts';
 
 interface Hit {
   slug: string;
@@ -140,6 +141,7 @@ export function initSiteSearch(): void {
   let fellBack = false;
 
   const show = (q: string, hits: Hit[]) => {
+    track('search_run', { results: bucketOf(hits.length) });
     list.replaceChildren(
       ...hits.map((h) => {
         const li = document.createElement('li');

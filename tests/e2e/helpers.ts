@@ -69,9 +69,9 @@ export async function fillLeadForm(
 
 /**
  * A local server on its own port whose CRM and outbox both fail (so a lead is recorded nowhere: the contract's
- * 502), for the lead form's and the chat's 502 states.
+ * 502), for the lead form's and the chat's 502 states; over `distDir`'s pages (default the checkout's dist/).
  */
-export async function startRecordingNowhereServer(): Promise<RunningServer> {
+export async function startRecordingNowhereServer(distDir?: string): Promise<RunningServer> {
   const fail = (what: string) => () => Promise.reject(new Error(what));
   const store: Store = { ...createMemoryStore(), outboxPush: fail('disk full') };
   const deps = createDeps({
@@ -81,5 +81,5 @@ export async function startRecordingNowhereServer(): Promise<RunningServer> {
     sink: { name: 'crm (down)', deliver: fail('CRM unreachable') },
     log: () => {},
   });
-  return startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, deps, log: () => {} });
+  return startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, distDir, deps, log: () => {} });
 }

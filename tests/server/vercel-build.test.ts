@@ -72,7 +72,10 @@ beforeAll(() => {
   const reason = outputReason();
   if (reason) {
     // What `npm run build:vercel` runs, on this Node.
-    const env = without(without(process.env, APP_ENV), BUILD_ENV);
+    // ANALYTICS=off: `vercel build` sets VERCEL, which turns the pages' analytics on, and its build command
+    // writes dist/, which the browser tests then serve as the local build (analytics off). The pages with them
+    // are tested by tests/e2e/analytics.spec.ts, on a build of their own.
+    const env = { ...without(without(process.env, APP_ENV), BUILD_ENV), ANALYTICS: 'off' };
     const r = spawnSync(process.execPath, [join(ROOT, 'server', 'vercel-build.ts')], {
       cwd: ROOT,
       env,

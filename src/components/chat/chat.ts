@@ -19,6 +19,7 @@ import {
 } from './conversation.ts';
 import { ACTION, EMAIL, handoffForm, PHONE } from './handoff.ts';
 import { escapeHtml, pathOf, plainText, renderAnswer } from './render.ts';
+import { track, trackAnswer } from '../track.ts';
 
 const QUESTION_MIN = 2;
 const QUESTION_MAX = ASK_LIMITS.questionMax;
@@ -181,6 +182,7 @@ async function ask(raw: string): Promise<void> {
   asking = false;
   if (res?.ok && body) {
     const t = turnOf(body, question);
+    trackAnswer(t, body.reason);
     turns.push(t);
     saveTurns(turns);
     fillAnswer(answer, t);
@@ -255,7 +257,10 @@ export function openChat(opener?: HTMLElement | null, launcher?: HTMLElement | n
   dialog ??= build();
   returnTo = opener ?? null;
   fallbackFocus = launcher ?? opener ?? null;
-  if (!dialog.open) dialog.showModal();
+  if (!dialog.open) {
+    dialog.showModal();
+    track('chat_opened', {});
+  }
   input.focus();
   log.scrollTop = log.scrollHeight;
 }

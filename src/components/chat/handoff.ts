@@ -12,6 +12,7 @@ import { retryMinutes } from '../../core/rate-limit.ts';
 import { type Intent, leadMessage, type Turn } from './conversation.ts';
 import { escapeHtml } from './render.ts';
 import { uuid } from '../uuid.ts';
+import { track } from '../track.ts';
 
 const F = LIMITS.lead_fields;
 export const PHONE = COMPANY.phone;
@@ -362,6 +363,7 @@ export function handoffForm(intent: Intent, turns: () => readonly Turn[], onCanc
     submit.disabled = false;
     if (res?.ok) {
       done = true;
+      track('handoff_submitted', { intent });
       const first = escapeHtml((data.name ?? '').split(/\s+/)[0] ?? '');
       const next =
         intent === 'callback'
