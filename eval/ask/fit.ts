@@ -1,0 +1,183 @@
+/**
+ * `npm run ask:fit`: fits the chat's two models on the development questions and writes src/core/ask/ranker.json.
+ * - rerank: a logistic regression on pairs of a question's candidate sections, one judged to answer it and one not
+ *   (RankNet), over the features of src/core/ask/rerank.ts (FEATURES);
+ * - decide: a logistic regression over each question's features (src/core/ask/decide.ts DECISION_FEATURES) with its
+ *   sections as a reranker fitted on the other sets ranks them, positive when the best answers it; and the highest
+ *   threshold on its score that keeps the no-answer rate of the development questions within NO_ANSWER_MAX (the
+ *   risk-coverage curve is printed).
+ * Only the development split is read (eval/ask/sets.ts setsOf('dev')); the test split never is.
+ */
+import { writeFileSync } from 'node:fs';
+import { analyse } from '../../src/core/ask/analyse.ts';
+import { DECISION_FEATURES, decisionFeatures } from '../../src/core/ask/decide.ts';
+import { FEATURES, featuresOf, type LogisticModel, logit, predict, type Ranked } from '../../src/core/ask/rerank.ts';
+import { retrieve } from '../../src/core/ask/retrieve.ts';
+import { fitLogistic } from './logistic.ts';
+import { type DevQuestion, devQuestions, productIndex, sectionsOf } from './data.ts';
+
+const CANDIDATES = 30;
+/** The no-answer rate the threshold may cost on the development questions (the issue's bar). */
+const NO_ANSWER_MAX = 0.08;
+const index = productIndex();
+
+interface Row {
+  q: DevQuestion;
+  set: string;
+  groups: ReturnType<typeof analyse>['parts'][number]['groups'];
+  text: string;
+  candidates: number[];
+  X: number[][];
+  y: number[];
+  /** The question asks nothing the site answers. */
+  absent: boolean;
+}
+
+/** One row per part the site should answer (fact, follow-up, each two-part part) and per absent question. */
+function rowsOf(questions: readonly DevQuestion[]): Row[] {
+  const rows: Row[] = [];
+  for (const q of questions) {
+    const plan = analyse(q.question, q.conversation ?? [], index, index.lexicon);
+    const wanted =
+      q.kind === 'two-part' && q.parts?.length === plan.parts.length
+        ? q.parts.map((p) => sectionsOf(index, p))
+        : q.kind === 'fact' || q.kind === 'follow-up'
+          ? [sectionsOf(index, q.answers ?? [])]
+          : q.kind === 'absent'
+            ? [new Set<number>()]
+            : [];
+    wanted.forEach((want, i) => {
+      if (q.kind !== 'absent' && !want.size) return;
+      const part = plan.parts[q.kind === 'two-part' ? i : 0]!;
+      const groups = q.kind === 'two-part' ? part.groups : plan.parts.flatMap((p) => p.groups);
+      const context = q.kind === 'two-part' ? [...part.lean, ...plan.context] : plan.context;
+      const found = retrieve(index, [...groups, ...context], CANDIDATES);
+      const text = plan.followUp ? `${plan.earlier} ${part.text}` : q.kind === 'two-part' ? part.text : q.question;
+      const X = featuresOf(index, found, { text, groups, context, cited: plan.cited });
+      rows.push({
+        q,
+        set: q.set,
+        groups,
+        text: q.kind === 'two-part' ? part.text : q.question,
+        candidates: found.map((c) => c.section),
+        X,
+        y: found.map((c) => (want.has(c.section) ? 1 : 0)),
+        absent: q.kind === 'absent',
+      });
+    });
+  }
+  return rows;
+}
+
+/** A ranking model from pairs: each judged section against each other candidate of its question (RankNet). */
+function fitPairwise(rs: readonly Row[]): LogisticModel {
+  const X: number[][] = [];
+  const y: number[] = [];
+  for (const r of rs)
+    for (const [i, label] of r.y.entries())
+      for (const [j, other] of r.y.entries()) {
+        if (!label || other) continue;
+        const d = r.X[i]!.map((v, k) => v - r.X[j]![k]!);
+        X.push(
+          d,
+          d.map((v) => -v),
+        );
+        y.push(1, 0);
+      }
+  return fitLogistic(X, y, FEATURES, { center: false });
+}
+
+const rankedBy = (model: LogisticModel, r: Row): Ranked[] =>
+  r.candidates
+    .map((section, k) => ({ section, bm25: 0, features: r.X[k]!, score: logit(model, r.X[k]!), label: r.y[k]! }))
+    .sort((a, b) => b.score - a.score || a.section - b.section);
+
+/** Whether a row's best section, as ranked, answers it. */
+const topRight = (r: Row, ranked: readonly Ranked[]) =>
+  !r.absent && ranked[0] !== undefined && r.y[r.candidates.indexOf(ranked[0].section)] === 1 ? 1 : 0;
+
+/** Each set's rows scored by a model fitted on the other sets' rows (out of fold). */
+function outOfFold<T>(rows: readonly Row[], learn: (train: Row[]) => (r: Row, i: number) => T): T[] {
+  const out = new Array<T>(rows.length);
+  for (const set of new Set(rows.map((r) => r.set))) {
+    const score = learn(rows.filter((r) => r.set !== set));
+    rows.forEach((r, i) => {
+      if (r.set === set) out[i] = score(r, i);
+    });
+  }
+  return out;
+}
+
+/** The decision's risk-coverage curve: at each threshold, what is not answered, answered wrong, absent answered. */
+function curveOf(rows: readonly Row[], confidence: readonly number[], right: readonly number[]) {
+  const answerable = rows.filter((r) => !r.absent).length;
+  const absent = rows.length - answerable;
+  const curve: { threshold: number; noAnswer: number; wrong: number; absentAnswered: number }[] = [];
+  for (let t = 5; t <= 95; t++) {
+    const threshold = t / 100;
+    let [unanswered, wrong, absentAnswered] = [0, 0, 0];
+    rows.forEach((r, i) => {
+      const yes = confidence[i]! >= threshold;
+      if (r.absent) absentAnswered += yes ? 1 : 0;
+      else if (!yes) unanswered++;
+      else if (!right[i]) wrong++;
+    });
+    curve.push({
+      threshold,
+      noAnswer: unanswered / answerable,
+      wrong: wrong / answerable,
+      absentAnswered: absentAnswered / absent,
+    });
+  }
+  return curve;
+}
+
+if (import.meta.main) {
+  const rows = rowsOf(devQuestions());
+  const answerable = rows.filter((r) => !r.absent);
+  const ranked = outOfFold(rows, (train) => {
+    const model = fitPairwise(train.filter((r) => !r.absent));
+    return (r) => rankedBy(model, r);
+  });
+  const at = (k: number) =>
+    answerable.filter((r) => ranked[rows.indexOf(r)]!.slice(0, k).some((x) => r.y[r.candidates.indexOf(x.section)]))
+      .length / answerable.length;
+  console.log(
+    `rerank (out of fold): answer@1 ${at(1).toFixed(3)}, answer@3 ${at(3).toFixed(3)} over ${answerable.length}`,
+  );
+  const rerank = fitPairwise(answerable);
+  // The decision learns from each row's out-of-fold ranking whether its best section answers it.
+  const D = rows.map((r, i) => decisionFeatures(index, ranked[i]!, r.groups, r.text));
+  const right = rows.map((r, i) => topRight(r, ranked[i]!));
+  const confidence = outOfFold(rows, (train) => {
+    const model = fitLogistic(
+      train.map((r) => D[rows.indexOf(r)]!),
+      train.map((r) => right[rows.indexOf(r)]!),
+      DECISION_FEATURES,
+    );
+    return (_, i) => predict(model, D[i]!);
+  });
+  const curve = curveOf(rows, confidence, right);
+  // The highest threshold that still answers all but NO_ANSWER_MAX of the answerable questions: the fewest wrong and
+  // absent answers at that coverage.
+  const best = curve.filter((c) => c.noAnswer <= NO_ANSWER_MAX).at(-1) ?? curve[0]!;
+  for (const c of curve.filter((c, i) => i % 5 === 0 || c === best))
+    console.log(
+      `threshold ${c.threshold.toFixed(2)}: no-answer ${c.noAnswer.toFixed(3)}, answered-wrong ${c.wrong.toFixed(3)}, ` +
+        `absent answered ${c.absentAnswered.toFixed(3)}${c === best ? '  <- chosen' : ''}`,
+    );
+  const decide = { ...fitLogistic(D, right, DECISION_FEATURES), threshold: best.threshold };
+  const round = (m: LogisticModel) => ({
+    ...m,
+    mean: m.mean.map((v) => +v.toFixed(6)),
+    scale: m.scale.map((v) => +v.toFixed(6)),
+    weights: m.weights.map((v) => +v.toFixed(6)),
+    bias: +m.bias.toFixed(6),
+  });
+  const file = new URL('../../src/core/ask/ranker.json', import.meta.url);
+  const models = { rerank: round(rerank), decide: { ...round(decide), threshold: decide.threshold } };
+  writeFileSync(file, `${JSON.stringify(models, null, 1)}\n`);
+  console.log('wrote src/core/ask/ranker.json');
+  for (const [name, m] of [['rerank', rerank] as const, ['decide', decide] as const])
+    console.log(name, Object.fromEntries(m.features.map((f, i) => [f, +m.weights[i]!.toFixed(3)])));
+}
