@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  cachedPieceTable,
+  DISTIL,
+  embeddingParts,
+  embeddingText,
+  modelHash,
+  modelVocabulary,
+  quantise,
+  reduce,
+  sectionTexts,
+  vectorTable,
+  writeAskEmbedding,
+} from '../../src/build/ask-embedding.ts';
+import { decodeEmbedding, EMBEDDING_FILE, sectionSimilarity, textVector } from '../../src/core/ask/embedding.ts';
+import { assembleAskIndex } from '../../src/core/ask/index.ts';
+
+const dirs: string[] = [];
+const tmp = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ask-embedding-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** A cache folder holding a made-up table under the key of this model and DISTIL: every row 1, every scale 0.5. */
+async function madeUpCache(): Promise<string> {
+  const dir = await tmp();
+  const pieces = (await modelVocabulary()).length;
+  const bytes = new Uint8Array(pieces * DISTIL.dims + pieces * 4);
+  bytes.fill(1, 0, pieces * DISTIL.dims);
+  new Float32Array(bytes.buffer, pieces * DISTIL.dims).fill(0.5);
+  await writeFile(join(dir, `pieces-${await modelHash(JSON.stringify(DISTIL))}.bin`), bytes);
+  return dir;
+}
+
+const pages = [
+  {
+    slug: 'product/crew-app',
+    title: 'Crew app | Kartage',
+    url: 'https://example.com/product/crew-app',
+    markdown:
+      '# Crew app\n\nThe app your crews carry.\n\n## Works offline\n\nJobs load before the crew leaves; photos and ' +
+      'signatures wait until there is signal.\n\n## What’s next\n\n| Step | When |\n| --- | --- |\n| Sync | On signal |\n',
+  },
+];
+const written = [
+  { slug: 'product/crew-app', heading: 'Works offline', questions: ['does it work with no reception?'] },
+  { slug: 'product/crew-app', heading: "What's next", questions: ['what happens after?', 'when does it sync?'] },
+];
+
+describe('the piece table', () => {
+  it('is read from the cache when the cache holds one for this model and these settings', async () => {
+    const table = await cachedPieceTable(await madeUpCache());
+    expect(table.dims).toBe(DISTIL.dims);
+    expect(table.rows.every((x) => x === 1)).toBe(true);
+    expect(table.scale.every((x) => x === 0.5)).toBe(true);
+    expect(table.pieces[9]).toBe('\u2581the');
+  });
+
+  it('reduces vectors onto their main directions and quantises rows to int8 with a scale', () => {
+    // Points along (1, 1, 0) with a little noise on the third axis: one component keeps the first direction.
+    const v = Float32Array.from([1, 1, 0.01, 2, 2, -0.01, -1, -1, 0, -2, -2, 0]);
+    const r = reduce(v, 4, 3, 1);
+    expect(Math.abs(r[1]! / r[0]!)).toBeCloseTo(2, 2);
+    expect(Math.sign(r[0]!)).toBe(-Math.sign(r[2]!));
+    const q = quantise(Float32Array.from([0.5, -0.25, 0, 0]), 2);
+    expect([...q.rows]).toEqual([127, -63, 0, 0]);
+    expect(q.scale[0]).toBeCloseTo(0.5 / 127, 6);
+    expect(q.scale[1]).toBe(0);
+  });
+});
+
+describe('the sections', () => {
+  const { data } = assembleAskIndex(pages);
+  const markdownOf = (slug: string) => pages.find((p) => p.slug === slug)?.markdown ?? '';
+
+  it('embed a section as its heading and plain text, the intro with the page title, with its written questions', () => {
+    const texts = sectionTexts(data, markdownOf, written);
+    expect(texts.map((t) => t.text)).toEqual([
+      'Crew app\nCrew app The app your crews carry.',
+      'Works offline Jobs load before the crew leaves; photos and signatures wait until there is signal.',
+      'What’s next Step When Sync On signal',
+    ]);
+    expect(texts[0]!.questions).toEqual([]);
+    expect(texts[1]!.questions).toEqual(['does it work with no reception?']);
+    // A heading with a curled quote on the page finds the questions written with a straight one.
+    expect(texts[2]!.questions).toEqual(['what happens after?', 'when does it sync?']);
+    expect(sectionTexts(data, markdownOf, written, 12).map((t) => t.text)).toEqual([
+      'Crew app\nCre',
+      'Works offlin',
+      'What’s next ',
+    ]);
+    expect(embeddingText('| Step | When |\n| --- | --- |\n| **Sync** | [On signal](/x) |')).toBe(
+      'Step When Sync On signal',
+    );
+  });
+
+  it('are written with the table, and read back as the run time computes them', async () => {
+    const dataDir = await tmp();
+    const cacheDir = await madeUpCache();
+    await writeAskEmbedding({ dataDir, cacheDir, data, markdownOf, written });
+    const table = decodeEmbedding(new Uint8Array(await readFile(join(dataDir, EMBEDDING_FILE))));
+    expect([...table.questionStart]).toEqual([0, 0, 1, 3]);
+    const cached = await cachedPieceTable(cacheDir);
+    const texts = sectionTexts(data, markdownOf, written);
+    const parts = embeddingParts(cached, texts);
+    expect([...table.sectionRows]).toEqual([...parts.sectionRows]);
+    // With every piece's row the same, every text's vector is that row: each similarity is 1.
+    const q = textVector(vectorTable(cached), 'can the crew use it underground');
+    expect(sectionSimilarity(table, q, 1).text).toBeCloseTo(1, 5);
+    expect(sectionSimilarity(table, q, 2).nearestQuestion).toBeCloseTo(1, 5);
+    expect(sectionSimilarity(table, q, 0).nearestQuestion).toBe(0);
+  });
+});

