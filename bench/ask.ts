@@ -1,19 +1,12 @@
 /**
- * @module The assistant's benchmark (issue 23, points 5 and 6): quality on the judged question sets and speed,
- * over the data folders the build writes (`ask-index.json`, `ask-index.pack` and `meta.json`, of the ask need's files).
+ * @module The assistant's benchmark (issue 23, points 5 and 6): speed, over the data folders the build writes
+ * (`ask-index.json`, `ask-index.pack` and `meta.json`, of the ask need's files). Its quality on the judged question
+ * sets, beside the baselines, is `npm run eval:ask` (eval/ask/README.md).
  *
- * Quality: scoreAsk (tests/helpers/ask-metrics.ts) over each judged set of ASK_SETS (tests/data/ask-*.json: the
- * tuning set and the held-out sets, each with how it has been used), with the real askSite over the project
- * build's ask index (a learned set, whose questions the assistant learns from, on the same pages indexed without its
- * own questions: tests/helpers/ask-metrics.ts learnedIndex), beside a plain library baseline:
- * MiniSearch with its default options over the same sections (fields: the section's text, its heading and its
- * page's title), answering with its top sections as sources (the best one's text as the answer) and `answered`
- * whenever it returns a hit. It has no handoff and no pricing arithmetic, so those figures do not apply to it.
- *
- * Speed: askSite (ranking and answer assembly) in-process over a fixed mix (every judged question of every set,
- * follow-ups with their conversation, in file order), one warm-up round then BENCH_ASK_ROUNDS (5) timed rounds,
- * per data folder (the project's 62 pages, the bench corpus); the ask data's size and load time; and the first
- * answer of a fresh process beside search's, interleaved, BENCH_COLD_RUNS (5) each: the per-need child
+ * Speed: askSite (ranking and answer assembly) in-process over a fixed mix (every question of the dev split,
+ * eval/ask/splits.json, follow-ups with their conversation, in file order), one warm-up round then BENCH_ASK_ROUNDS
+ * (5) timed rounds, per data folder (the project's 62 pages, the bench corpus); the ask data's size and load time;
+ * and the first answer of a fresh process beside search's, interleaved, BENCH_COLD_RUNS (5) each: the per-need child
  * (bench/need-child.ts: the loader and the engine, only the need's data files) and the function entries
  * (bench/cold-child.ts: api/v1/ask.ts and api/v1/search.ts from source, the request pipeline included).
  *
@@ -24,53 +17,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import MiniSearch from 'minisearch';
 import pricingData from '../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../src/contract/content.ts';
 import { DATA_FILES, META_FILE, rangeReader } from '../src/adapters/content-files.ts';
-import { type AskResult, type AskTurn, askSite, NO_ANSWER } from '../src/core/ask/answer.ts';
+import { type AskResult, type AskTurn, askSite } from '../src/core/ask/answer.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
 import { createContentFiles } from '../src/adapters/content-files.ts';
-import { loadContent } from '../src/adapters/deps.ts';
-import {
-  ASK_SETS,
-  type AskScores,
-  askSourcesOf,
-  type AskSetName,
-  type JudgedSet,
-  LEARNED_SETS,
-  learnedIndex,
-  loadJudged,
-  scoreAsk,
-  unmatched,
-} from '../tests/helpers/ask-metrics.ts';
+import { DEV_SETS, questionsOf } from '../eval/ask/sets.ts';
+import { ASK_LIMITS } from '../src/contract/limits.ts';
+import { HOSTILE_QUESTIONS } from '../tests/helpers/hostile-questions.ts';
 import { BENCH_DIR, lastJson, median, percentile, ROOT, runTimed } from './lib.ts';
-
-/** One asker's figures on one judged set (shares 0-1; `null` where the figure does not apply). */
-export interface AskQuality {
-  asker: 'ours' | 'minisearch';
-  set: AskSetName;
-  questions: number;
-  counts: Record<string, number>;
-  answerAt1: number;
-  answerAt3: number;
-  twoPart: number;
-  absentCorrect: number;
-  handoffCorrect: number | null;
-  handoffByIntent: Record<string, number> | null;
-  pricingCorrect: number | null;
-  noAnswerRate: number;
-  /**
-   * Ours on a learned set (src/build/ask-asked.json): scored on an index that leaves the set's own questions out of
-   * what the assistant learns, so the figures are those of questions it has not seen.
-   */
-  leftOut?: true;
-  /** Sentences shown that are not in their cited section (must be 0), and the first few. */
-  invented: number;
-  inventedSample: string[];
-  /** Ids of the questions it gets wrong. */
-  failures: string[];
-}
 
 export interface AskSpeed {
   dataDir: string;
@@ -92,6 +48,8 @@ export interface AskSpeed {
   maxMs: number;
   /** The questions with the highest median time. */
   slowest: { question: string; medianMs: number; maxMs: number }[];
+  /** The hostile corpus (tests/helpers/hostile-questions.ts), alone and after ten turns of itself: its slowest. */
+  hostile: { name: string; turns: number; maxMs: number; ratioToP99: number };
 }
 
 export interface ColdSample {
@@ -111,12 +69,8 @@ export interface AskCold {
 }
 
 export interface AskReport {
-  /** meta.json builtAt of the project build whose ask index was scored. */
+  /** meta.json builtAt of the project build measured. */
   builtAt: string;
-  minisearchVersion: string;
-  quality: AskQuality[];
-  /** Judged references no section of the index has (should be none). */
-  unmatched: string[];
   speed: AskSpeed[];
   cold: AskCold[];
 }
@@ -166,70 +120,9 @@ const ours =
   (question: string, conversation?: AskTurn[]): AskResult =>
     askSite({ index: d.index, pricing, origin: d.origin, now: NOW }, { question, conversation });
 
-/** MiniSearch, default options, over the index's sections: top sections as sources, answered on any hit. */
-function miniSearchAsker(index: AskIndex) {
-  const { sections, pages } = index.data;
-  const ms = new MiniSearch<{ id: number; text: string; heading: string; title: string }>({
-    fields: ['text', 'heading', 'title'],
-  });
-  ms.addAll(sections.map((s, id) => ({ id, text: index.text(id), heading: s[1] ?? '', title: pages[s[0]]!.title })));
-  return (question: string): AskResult => {
-    const hits = ms.search(question).slice(0, 5);
-    const sources = hits.map((h) => {
-      const id = h.id as number;
-      const page = pages[index.pageOf(id)]!;
-      const anchor = index.anchor(id);
-      return {
-        slug: page.slug,
-        title: page.title,
-        heading: index.heading(id),
-        url: `${page.url}${anchor ? `#${anchor}` : ''}`,
-        text: index.text(h.id as number),
-        role: 'answer' as const,
-      };
-    });
-    return {
-      question,
-      answered: hits.length > 0,
-      answer: sources[0]?.text ?? NO_ANSWER,
-      sources,
-      handoff: null,
-      mode: 'extractive',
-    };
-  };
-}
-
-function quality(
-  asker: AskQuality['asker'],
-  set: AskQuality['set'],
-  judged: JudgedSet,
-  s: AskScores,
-  applies: boolean,
-): AskQuality {
-  return {
-    asker,
-    set,
-    questions: judged.questions.length,
-    counts: s.counts,
-    answerAt1: s.answerAt1,
-    answerAt3: s.answerAt3,
-    twoPart: s.twoPart,
-    absentCorrect: s.absentCorrect,
-    handoffCorrect: applies ? s.handoffCorrect : null,
-    handoffByIntent: applies ? s.handoffByIntent : null,
-    pricingCorrect: applies ? s.pricingCorrect : null,
-    noAnswerRate: s.noAnswerRate,
-    invented: s.invented.length,
-    inventedSample: s.invented.slice(0, 5),
-    failures: s.failures
-      .filter((f) => applies || (f.q.kind !== 'handoff' && f.q.kind !== 'pricing'))
-      .map((f) => f.q.id),
-  };
-}
-
-/** The timed mix: every judged question of every set, in file order, follow-ups with their conversation. */
-function mix(sets: JudgedSet[]): { question: string; conversation?: AskTurn[] }[] {
-  return sets.flatMap((s) => s.questions.map((q) => ({ question: q.question, conversation: q.conversation })));
+/** The timed mix: every dev question, in file order, follow-ups with their conversation. */
+function mix(): { question: string; conversation?: AskTurn[] }[] {
+  return questionsOf(DEV_SETS).map((q) => ({ question: q.question, conversation: q.conversation }));
 }
 
 async function speed(d: Loaded, questions: ReturnType<typeof mix>): Promise<AskSpeed> {
@@ -269,6 +162,25 @@ async function speed(d: Loaded, questions: ReturnType<typeof mix>): Promise<AskS
     .map((q, i) => ({ question: q.question, medianMs: median(per[i]!), maxMs: Math.max(...per[i]!) }))
     .sort((a, b) => b.medianMs - a.medianMs)
     .slice(0, 5);
+  const p99Ms = percentile(samples, 99);
+  // Each hostile question, cut to the question's limit, alone and after ten turns of itself: the slowest of ROUNDS.
+  let hostile = { name: '', turns: 0, maxMs: 0, ratioToP99: 0 };
+  for (const [name, text] of Object.entries(HOSTILE_QUESTIONS)) {
+    const question = `${[...text]
+      .slice(0, ASK_LIMITS.questionMax - 2)
+      .join('')
+      .slice(0, ASK_LIMITS.questionMax - 1)}?`;
+    for (const turns of [0, ASK_LIMITS.turnsMax]) {
+      const conversation = Array.from({ length: turns }, () => ({ question }));
+      ask(question, conversation);
+      for (let r = 0; r < ROUNDS; r++) {
+        const t = performance.now();
+        ask(question, conversation);
+        const ms = performance.now() - t;
+        if (ms > hostile.maxMs) hostile = { name, turns, maxMs: ms, ratioToP99: ms / p99Ms };
+      }
+    }
+  }
   return {
     dataDir: d.dir,
     pages: index.data.pages.length,
@@ -281,10 +193,11 @@ async function speed(d: Loaded, questions: ReturnType<typeof mix>): Promise<AskS
     questions: questions.length,
     rounds: ROUNDS,
     p50Ms: percentile(samples, 50),
-    p99Ms: percentile(samples, 99),
+    p99Ms,
     meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
     maxMs: Math.max(...samples),
     slowest,
+    hostile,
   };
 }
 
@@ -363,24 +276,8 @@ async function cold(dir: string, pages: number): Promise<AskCold> {
 
 export async function runAskBench(projectDir: string, corpusDir?: string): Promise<AskReport> {
   const site = await load(projectDir);
-  const sets = ASK_SETS.map((x) => ({ ...x, judged: loadJudged(x.file) }));
   const log = (s: string) => process.stderr.write(`bench ask: ${s}\n`);
-
-  log('quality on the judged sets (ours, MiniSearch)…');
-  const baseline = miniSearchAsker(site.index);
-  const rows: AskQuality[] = [];
-  // A learned set is scored on the project's pages indexed without its own questions (learnedIndex).
-  const pages = askSourcesOf(loadContent(projectDir));
-  for (const { set, judged } of sets) {
-    const learned = LEARNED_SETS.some((x) => x.set === set);
-    const on = learned ? { ...site, index: learnedIndex(pages, set) } : site;
-    const row = quality('ours', set, judged, scoreAsk(on.index, judged, ours(on), pricing), true);
-    if (learned) row.leftOut = true;
-    rows.push(row);
-    rows.push(quality('minisearch', set, judged, scoreAsk(site.index, judged, baseline, pricing), false));
-  }
-
-  const questions = mix(sets.map((x) => x.judged));
+  const questions = mix();
   const loaded = [site];
   if (corpusDir) {
     log(`loading the corpus's ask index (${corpusDir})…`);
@@ -399,14 +296,8 @@ export async function runAskBench(projectDir: string, corpusDir?: string): Promi
     log(`fresh processes over ${dir}…`);
     colds.push(await cold(dir, pagesOf[i]!));
   }
-  const version = JSON.parse(await readFile(join(ROOT, 'node_modules/minisearch/package.json'), 'utf8')) as {
-    version: string;
-  };
   return {
     builtAt: site.builtAt,
-    minisearchVersion: version.version,
-    quality: rows,
-    unmatched: sets.flatMap((x) => unmatched(site.index, x.judged)),
     speed: speeds,
     cold: colds,
   };

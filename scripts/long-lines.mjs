@@ -26,7 +26,7 @@ const MAX = 120;
 const MIN_LITERAL = 40;
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The folders and root files Biome checks (biome.json `files.includes`). */
-const DEFAULT_PATHS = ['src', 'api', 'server', 'tests', 'bench', 'scripts', 'middleware.ts'];
+const DEFAULT_PATHS = ['src', 'api', 'server', 'tests', 'bench', 'eval', 'scripts', 'middleware.ts'];
 const ROOT_CONFIG = /\.config\.[cm]?[jt]s$/;
 const EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.astro']);
 /** Installed tools and generated output (any depth), and the data folders (from the root): never checked. */

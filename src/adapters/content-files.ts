@@ -20,13 +20,14 @@
  * read one at a time (a bounded cache keeps the latest). `DATA_FILES` says which files each need reads, so a
  * function's bundle can carry only those.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import type { Page } from '../contract/schemas.ts';
 import type { ContentSource, PageEntry } from '../core/content-source.ts';
 import { loadSearchIndex, type SearchIndex } from '../core/search.ts';
 import { SEARCH_FILE } from '../core/content.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../core/ask/embedding.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex, type PackReader } from '../core/ask/index.ts';
 
 export const META_FILE = 'meta.json';
@@ -55,7 +56,7 @@ export const DATA_FILES: Record<ContentNeed, readonly string[]> = {
   entry: [META_FILE, SLUGS_FILE, ENTRIES_INDEX, ENTRIES_PACK],
   pages: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK],
   search: [META_FILE, SLUGS_FILE, ENTRIES_FILE, ENTRIES_INDEX, ENTRIES_PACK, SEARCH_FILE, TEXT_INDEX, TEXT_PACK],
-  ask: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK, ASK_FILE, ASK_PACK],
+  ask: [META_FILE, SLUGS_FILE, PAGES_INDEX, PAGES_PACK, ASK_FILE, ASK_PACK, EMBEDDING_FILE],
   files: [META_FILE, SLUGS_FILE, FILES_FILE],
 };
 
@@ -262,6 +263,10 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
           return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
         },
         (askPack ??= rangeReader(join(dataDir, ASK_PACK))).read,
+        () =>
+          existsSync(join(dataDir, EMBEDDING_FILE))
+            ? decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))
+            : undefined,
       )),
     snippetText: (slug) => texts.get(slug),
     hasFile(path) {

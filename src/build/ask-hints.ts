@@ -1,28 +1,31 @@
 /**
- * The assistant's search hints, indexed with a section's words at build time and never shown (an answer still
+ * What the chat's index learns beside the pages, all indexed as a section's expansions and never shown (an answer
  * quotes only the section's own sentences):
- * - ask-hints.json: for each section of the site's pages, a few words a visitor may use for what the section says
- *   that the section itself does not ("drop down a plan" for a downgrade, "no bars" for no signal). Written from
- *   the content alone.
- * - ask-questions.json: for each section, up to twelve questions a visitor would type that the section's own text
- *   answers, in a visitor's words (doc2query, written from the content alone by people who saw neither the
- *   assistant nor any judged set). Indexed as the section's hints, and kept as learned questions with it (a
- *   question that reads like one is answered from its section first, as for the asked ones below).
- * - ask-asked.json: questions visitors asked, each with the sections that answer it (the judged development sets,
- *   tests/data, which `npm run ask:learn` copies here): the words people used for a section that its text lacks.
- *   A question with no section is one the site does not answer: a known gap, which the index keeps so that the
- *   same question asked again is told so plainly. The others are kept too, with their sections: a question that
- *   reads like one of them is answered from its sections first (ASK_LEARNING).
- *   A set kept out of learning (the clean measure) is never in it; tests/build/ask-hints.test.ts checks it is
- *   what the sets say.
- * Each names its section by slug and heading (null: the page intro); the tests check each names a section the site
- * has, so a renamed heading fails the tests instead of losing its hints.
+ * - ask-hints.json: for each section, words a visitor may use for what it says that its text does not.
+ * - ask-questions.json: for each section, up to twelve questions a visitor would type that its text answers, in a
+ *   visitor's words (written from the content alone by people who saw neither the chat nor any judged set).
+ * - ask-asked.json: questions visitors asked, reviewed from `npm run ask:report`, each with the sections that answer
+ *   it, or none: a known gap, which the chat declines plainly. Never a judged evaluation question (eval/ask).
+ * - ask-intents.json: labelled requests for a person, which the intent classifier learns.
+ * - content/data/lexicon.json: how visitors type against how the site writes.
+ * Each names its section by slug and heading (null: the page intro); tests/build/ask-hints.test.ts checks each names a
+ * section the site has, so a renamed heading fails the tests instead of losing its hints.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { type AskLearning, type SectionHints, straightQuotes } from '../core/ask/index.ts';
+import lexicon from '../../content/data/lexicon.json' with { type: 'json' };
+import { type AskLearning, intentExamples, straightQuotes } from '../core/ask/index.ts';
+import { INTENTS, type IntentModel, trainIntents } from '../core/ask/intent.ts';
+import { compileLexicon, EMPTY_LEXICON, LexiconSchema } from '../core/ask/lexicon.ts';
 import asked from './ask-asked.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };
+import intents from './ask-intents.json' with { type: 'json' };
 import written from './ask-questions.json' with { type: 'json' };
+
+const SectionRef = z.object({ slug: z.string().min(1), heading: z.string().min(1).nullable() }).strict();
 
 export const AskHintsSchema = z.array(
   z
@@ -42,8 +45,6 @@ export const AskHintsSchema = z.array(
 );
 export type AskHint = z.infer<typeof AskHintsSchema>[number];
 
-export const ASK_HINTS: readonly AskHint[] = AskHintsSchema.parse(data);
-
 /** Questions written from the content for each section, as a visitor would ask what the section answers. */
 export const AskQuestionsSchema = z.array(
   z
@@ -54,75 +55,68 @@ export const AskQuestionsSchema = z.array(
     })
     .strict(),
 );
-export type AskWritten = z.infer<typeof AskQuestionsSchema>[number];
 
-export const ASK_WRITTEN: readonly AskWritten[] = AskQuestionsSchema.parse(written);
-
-const SectionRef = z.object({ slug: z.string().min(1), heading: z.string().min(1).nullable() }).strict();
-
+/** Visitors' questions reviewed from the report: the sections that answer each, or none (a known gap). */
 export const AskedSchema = z.array(
-  z
-    .object({
-      /** The judged set and question it comes from ("held-out-4", "h4-014"): the bench leaves a set's own out. */
-      set: z.string().min(1),
-      id: z.string().min(1),
-      question: z.string().min(2).max(500),
-      /** A follow-up's earlier turn's question: it is learned in that context (AskIndex.nearestAsked). */
-      earlier: z.string().min(2).max(500).optional(),
-      /** The sections that answer it; none: the site does not answer it (a known gap, told so plainly). */
-      sections: z.array(SectionRef),
-    })
-    .strict(),
+  z.object({ question: z.string().min(2).max(500), sections: z.array(SectionRef), note: z.string().min(3) }).strict(),
 );
 export type AskedQuestion = z.infer<typeof AskedSchema>[number];
 
+/** Labelled requests: a text and the intent it asks (`none`: no person). */
+export const AskIntentsSchema = z
+  .object({
+    about: z.string(),
+    examples: z.array(z.object({ text: z.string().min(1).max(1000), intent: z.enum(INTENTS) }).strict()),
+  })
+  .strict();
+
+export const ASK_HINTS: readonly AskHint[] = AskHintsSchema.parse(data);
+export const ASK_WRITTEN = AskQuestionsSchema.parse(written);
 export const ASK_ASKED: readonly AskedQuestion[] = AskedSchema.parse(asked);
+export const ASK_INTENTS = AskIntentsSchema.parse(intents).examples;
 
 /** A heading as a key: the rendered page curls quotes ("What's next" is "What’s next" in the built markdown). */
-export const headingKey = (heading: string | null) => (heading === null ? null : straightQuotes(heading));
+export const headingKey = (heading: string | null) => (heading === null ? '' : straightQuotes(heading));
 
-const NONE: readonly string[] = [];
-
-/** Hints by page and section from written hints and asked questions (a question's text is its section's hint). */
-export function hintsFrom(
-  hints: readonly AskHint[],
-  questions: readonly AskedQuestion[],
-): (slug: string) => SectionHints {
-  const byPage = new Map<string, Map<string | null, string[]>>();
-  const add = (slug: string, heading: string | null, more: readonly string[]) => {
-    let page = byPage.get(slug);
-    if (!page) byPage.set(slug, (page = new Map()));
-    const key = headingKey(heading);
-    page.set(key, [...(page.get(key) ?? []), ...more]);
+/** What the index learns: hints, written and reviewed questions, labelled requests, the lexicon. */
+export function learningFrom(reviewed: readonly AskedQuestion[] = ASK_ASKED): AskLearning {
+  const hints = new Map<string, string[]>();
+  for (const h of ASK_HINTS) hints.set(`${h.slug}#${headingKey(h.heading)}`, h.hints);
+  return {
+    lexicon: LexiconSchema.parse(lexicon),
+    intents: ASK_INTENTS,
+    hintsOf: (slug, heading) => hints.get(`${slug}#${headingKey(heading)}`) ?? [],
+    questions: [
+      ...ASK_WRITTEN.flatMap((w) => w.questions.map((question) => ({ question, sections: [w] }))),
+      ...reviewed,
+    ],
   };
-  for (const h of hints) add(h.slug, h.heading, h.hints);
-  // A follow-up's own words are its sections' hint: the earlier question's are about what that one asked.
-  for (const q of questions) for (const s of q.sections) add(s.slug, s.heading, [q.question]);
-  return (slug) => (heading) => byPage.get(slug)?.get(headingKey(heading)) ?? NONE;
 }
 
-/** The written questions, each with its section (after the asked ones: of two as near, the asked one wins). */
-const writtenQuestions = () =>
-  ASK_WRITTEN.flatMap((w) =>
-    w.questions.map((question) => ({ question, sections: [{ slug: w.slug, heading: w.heading }] })),
-  );
+/** What the build indexes. */
+export const ASK_LEARNING = learningFrom();
+
+const INTENT_CACHE = fileURLToPath(new URL('../../node_modules/.cache/kartage-intents/', import.meta.url));
 
 /**
- * What the index learns from the written hints and questions and the asked questions: the hints (written hints,
- * written questions, asked questions), the known gaps (asked questions no section answers) and the learned
- * questions (asked ones some section answers, then the written ones; AskIndex.nearestAsked for both).
+ * The intent classifier of what the build learns, trained once per change of what it learns: kept in the build
+ * cache by the hash of its examples, the lexicon and the classifier's code (training takes seconds).
  */
-export function learningFrom(questions: readonly AskedQuestion[]): Required<AskLearning> {
-  const hints = [...ASK_HINTS, ...ASK_WRITTEN.map((w) => ({ slug: w.slug, heading: w.heading, hints: w.questions }))];
-  return {
-    hintsOf: hintsFrom(hints, questions),
-    gaps: questions.filter((q) => !q.sections.length).map((q) => q.question),
-    learned: [...questions.filter((q) => q.sections.length), ...writtenQuestions()],
-  };
+export function cachedIntentModel(learning: AskLearning = ASK_LEARNING): IntentModel {
+  const lexicon = learning.lexicon ?? EMPTY_LEXICON;
+  const examples = intentExamples(learning.intents ?? [], learning.questions ?? []);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([examples, lexicon.chatSpeak]))
+    .update(readFileSync(new URL('../core/ask/intent.ts', import.meta.url)))
+    .digest('hex')
+    .slice(0, 32);
+  const file = join(INTENT_CACHE, `${hash}.json`);
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as IntentModel;
+  const model = trainIntents(examples, compileLexicon(lexicon));
+  mkdirSync(INTENT_CACHE, { recursive: true });
+  // Written whole under a name of its own, then renamed: two builds at once never read half a file.
+  const part = `${file}.${process.pid}`;
+  writeFileSync(part, JSON.stringify(model));
+  renameSync(part, file);
+  return model;
 }
-
-/** What the build indexes: the site's hints and every asked question. */
-export const ASK_LEARNING = learningFrom(ASK_ASKED);
-
-/** A page's hints by section heading (none for a page or section without hints). */
-export const askHintsOf = ASK_LEARNING.hintsOf;

@@ -31,7 +31,8 @@ import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml }
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search.ts';
 import { ASK_FILE, ASK_PACK, assembleAskIndex } from '../core/ask/index.ts';
-import { ASK_LEARNING } from './ask-hints.ts';
+import { ASK_LEARNING, ASK_WRITTEN, cachedIntentModel } from './ask-hints.ts';
+import { writeAskEmbedding } from './ask-embedding.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
 import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
 import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
@@ -286,10 +287,18 @@ async function derive(
   phase('search index');
   // Each page's part was worked out in the page workers (and cached with the page): here they are only merged.
   const askPages = found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind, ask: f.ask }));
-  const ask = assembleAskIndex(askPages, ASK_LEARNING);
+  const ask = assembleAskIndex(askPages, { ...ASK_LEARNING, intentModel: cachedIntentModel() });
   await write(join(opts.dataDir, ASK_FILE), JSON.stringify(ask.data));
   await write(join(opts.dataDir, ASK_PACK), ask.pack);
   phase('ask index');
+  const markdown = new Map(found.map((f) => [f.page.slug, f.page.markdown]));
+  await writeAskEmbedding({
+    dataDir: opts.dataDir,
+    data: ask.data,
+    markdownOf: (slug) => markdown.get(slug) ?? '',
+    written: ASK_WRITTEN,
+  });
+  phase('ask embedding');
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;
   const waitMs = performance.now() - waitFrom;

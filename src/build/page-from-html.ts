@@ -19,7 +19,6 @@ import { fastMdast } from './html-to-mdast.ts';
 import { fastMarkdown } from './mdast-to-markdown.ts';
 import type { HeadingAnchor } from '../core/ask/sections.ts';
 import { type AskPageData, askPageData } from '../core/ask/index.ts';
-import { askHintsOf } from './ask-hints.ts';
 
 const toMarkdown = unified()
   .use(rehypeRemark)
@@ -255,7 +254,7 @@ export function pageFromHtml(
   if (description) page.description = description;
   if (markdownUrl) page.markdown_url = markdownUrl;
   if (updated) page.updated = updated;
-  const ask = askPageData({ slug, markdown, headings }, askHintsOf(slug));
+  const ask = askPageData({ slug, markdown, headings });
   return { page, text: textOf(root.children[0] as Element), kind: kindOf(found, slug), headings, ask };
 }
 

@@ -159,6 +159,12 @@ export const AskResponseSchema = z
       description: 'A person to hand over to: set when one is asked for, or when the site has no answer.',
     }),
     mode: z.literal('extractive'),
+    reason: z.enum(['answered', 'no-match', 'known-gap', 'handoff']).meta({
+      description:
+        'Why the question was answered or not: `answered`; `no-match` (no section answers it well enough); ' +
+        '`known-gap` (a question visitors asked before that the site does not answer); `handoff` (a request for a ' +
+        'person, answered by offering one).',
+    }),
     working: WorkingSchema.optional(),
   })
   .meta({ id: 'AskResponse' });

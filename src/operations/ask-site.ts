@@ -1,7 +1,6 @@
 /** @module askSite: POST /api/v1/ask, the assistant (src/core/ask/answer.ts): answers quoted from the site. */
 import { ASK_LIMITS, AskRequestSchema, AskResponseSchema } from '../contract/ask.ts';
 import { askSite as ask } from '../core/ask/answer.ts';
-import { handoffIntent } from '../core/ask/handoff.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { badReadDoc, READ_429, tooLargeDoc } from './docs.ts';
 
@@ -43,6 +42,7 @@ export const askSite = defineOperation({
         ],
         handoff: null,
         mode: 'extractive',
+        reason: 'answered',
       },
       headers: RATE_HEADERS,
     },
@@ -65,9 +65,10 @@ export const askSite = defineOperation({
       { index: content.askIndex(), pricing: deps.pricing, origin: content.origin, now: deps.now() },
       body,
     );
-    // The content team's to-do list (not requests for a person): counted off the answer's path, scrubbed, bounded.
-    // Counted once per client and day: the store gets a daily hash of the client, never its address.
-    if (!answer.answered && !handoffIntent(answer.question)) deps.recordUnanswered(answer.question, client);
+    // The content team's to-do list (questions the site has no answer for, not requests for a person): counted off
+    // the answer's path, scrubbed, bounded; once per client and day (the store gets a daily hash of the client,
+    // never its address).
+    if (answer.reason === 'no-match') deps.recordUnanswered(answer.question, client);
     return { status: 200, body: answer };
   },
 });

@@ -29,6 +29,7 @@ import {
 } from '../../src/adapters/content-files.ts';
 import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask/embedding.ts';
 import { askIndexOf } from '../../src/core/ask/index.ts';
 import { ASK_LEARNING } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
@@ -72,12 +73,12 @@ beforeAll(async () => {
   dataDir = join(work, 'data');
   await deriveSite({ distDir: dist, dataDir, origin: ORIGIN, pagefind: false });
   data = JSON.parse(readFileSync(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
-  // The build indexes each section with its search hints and keeps the learned questions and known gaps: the
-  // in-memory index is built with the same ones.
+  // The build indexes each section with its hints and questions, and writes its sentence-model table: the in-memory
+  // index is built with the same ones.
   memory = contentFromData(
     data,
     () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')),
-    () => askIndexOf(data.pages, ASK_LEARNING),
+    () => askIndexOf(data.pages, ASK_LEARNING, decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))),
   );
   files = createContentFiles(dataDir, { cacheSize: 4 });
 });

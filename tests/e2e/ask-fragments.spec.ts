@@ -1,36 +1,34 @@
-// Every section link the assistant gives for the judged question sets lands on its section in the rendered page:
-// the anchor names the section's heading, and the text fragment's words (#:~:text=start,end) are in that section
-// as Chromium renders it.
+// Every section link the assistant gives for the dev split's judged questions (eval/ask: the test split is never
+// read to make a fix) lands on its section in the rendered page: the anchor names the section's heading, and the text
+// fragment's words (#:~:text=start,end) are in that section as Chromium renders it.
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import { loadContent } from '../../src/adapters/deps.ts';
-import { ASK_SETS, loadJudged } from '../helpers/ask-metrics.ts';
+import { DEV_SETS, questionsOf } from '../../eval/ask/sets.ts';
 
 const index = loadContent(fileURLToPath(new URL('../../build', import.meta.url))).askIndex();
 const pricing = PricingSchema.parse(pricingData);
 const links = new Map<string, { anchor: string; start?: string; end?: string; heading: string | null }[]>();
-for (const { file } of ASK_SETS) {
-  for (const q of loadJudged(file).questions) {
-    const r = askSite(
-      { index, pricing, origin: 'http://x', now: 0 },
-      { question: q.question, conversation: q.conversation },
-    );
-    for (const s of r.sources) {
-      const url = new URL(s.url);
-      const [anchor = '', directive] = url.hash.slice(1).split(':~:');
-      const [start, end] = directive
-        ? directive
-            .replace(/^text=/, '')
-            .split(',')
-            .map(decodeURIComponent)
-        : [];
-      const list = links.get(url.pathname) ?? [];
-      list.push({ anchor: decodeURIComponent(anchor), start, end, heading: s.heading });
-      links.set(url.pathname, list);
-    }
+for (const q of questionsOf(DEV_SETS)) {
+  const r = askSite(
+    { index, pricing, origin: 'http://x', now: 0 },
+    { question: q.question, conversation: q.conversation },
+  );
+  for (const s of r.sources) {
+    const url = new URL(s.url);
+    const [anchor = '', directive] = url.hash.slice(1).split(':~:');
+    const [start, end] = directive
+      ? directive
+          .replace(/^text=/, '')
+          .split(',')
+          .map(decodeURIComponent)
+      : [];
+    const list = links.get(url.pathname) ?? [];
+    list.push({ anchor: decodeURIComponent(anchor), start, end, heading: s.heading });
+    links.set(url.pathname, list);
   }
 }
 

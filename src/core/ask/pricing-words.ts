@@ -1,163 +1,90 @@
-/**
- * @module The price stage's vocabulary, generated from the price list (content/data/pricing.json: plan names and
- * ids, add-on names) and the visitors' words for the same things (pricing-words.json, checked here): patterns that
- * find a plan's name used as a plan, a count of an add-on, and the figures a plan is sized by.
- */
+/** @module The price stage's words: pricing-words.json (its note says how a phrase reads), checked and read here. */
 import { z } from 'zod';
 import type { Pricing } from '../../contract/content.ts';
-import { fold } from '../search/analyze.ts';
+import { fold, own } from '../search/analyze.ts';
 import data from './pricing-words.json' with { type: 'json' };
-
 const note = z.string().min(20);
-const words = z.array(z.string().min(1)).min(1);
-const figure = z.strictObject({ note, words });
-
+const strings = z.array(z.string().min(1));
+const entry = z.strictObject({ note, words: strings.min(1) });
+const table = <T extends z.ZodType>(value: T) => z.strictObject({ note, words: z.record(z.string(), value) });
+const figure = entry.extend({ name: z.string(), words: strings.optional(), phrases: strings.min(1) });
+const addOn = entry.extend({ qualifiers: strings, units: strings.optional(), people: strings.optional() });
+/** pricing-words.json: words by plan and add-on id, figures' phrases, numbers, answers, and phrases by name. */
 export const PricingWordsSchema = z.strictObject({
   note,
-  /** Other words for a plan, by plan id. */
-  plans: z.record(z.string(), z.strictObject({ note, words })),
-  /** Words after a plan's name that keep it a plan. */
-  planFollowers: z.strictObject({ note, words }),
-  /** Words for what an add-on counts, by add-on id: `qualifiers` may stand before them, `units` fill a bundle. */
-  addOns: z.record(
-    z.string(),
-    z.strictObject({
-      note,
-      qualifiers: z.array(z.string().min(1)),
-      words,
-      units: words.optional(),
-      oneWhenNamed: z.literal(true).optional(),
-    }),
-  ),
-  /** Words for what the plans are sized by. */
-  figures: z.strictObject({ movesPerYear: figure, warehouses: figure }),
-  /** Counts written as words. */
-  numbers: z.strictObject({ note, words: z.record(z.string(), z.number().int().min(0)) }),
+  plans: z.record(z.string(), entry),
+  addOns: z.record(z.string(), addOn.extend({ oneWhenNamed: z.literal(true).optional() })),
+  figures: z.strictObject({ officeUsers: figure, movesPerYear: figure, warehouses: figure }),
+  numbers: table(z.number().int().min(0)),
+  numerals: table(z.enum(['Infinity', 'NaN'])),
+  perYear: table(z.number().int().positive()),
+  answers: table(z.string()),
+  phrases: z.record(z.string(), entry),
 });
-export type PricingWords = z.infer<typeof PricingWordsSchema>;
-
 /** The visitors' words for priced things (pricing-words.json). */
-export const PRICING_WORDS: PricingWords = PricingWordsSchema.parse(data);
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Words as one alternation, longest first, each word of each with an optional plural unless `plural` is false. */
-export function alternatives(list: readonly string[], plural = true): string {
-  const suffix = plural ? '(?:s|es)?' : '';
-  return [...new Set(list.map((w) => fold(w).trim()))]
-    .sort((a, b) => b.length - a.length)
-    .map((w) =>
-      w
-        .split(/\s+/)
-        .map((part) => `${escapeRegExp(part)}${suffix}`)
-        .join(String.raw`\s+`),
-    )
-    .join('|');
-}
-
-/** A number as a visitor may write one: digits (with commas, a fraction, an exponent, a sign), or not a number. */
-const NUMERAL = String.raw`(?<![\w.,])(?:[-−]\s?)?(?:\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?|\.\d+|∞|\b(?:nan|infinity)\b)`;
-
-/** An add-on and the patterns that count it. */
-export interface AddOnWords {
-  addOn: Pricing['addOns'][number];
-  /** A count of the add-on: group 1 the number, the whole match what was counted. */
-  count: RegExp;
-  /** The add-on named without a number (an app is one). */
-  named?: RegExp;
-  /** A count of the units a bundle holds ("2,500 texts"): group 1 the number. */
-  units?: RegExp;
-}
-
-export interface PricingVocabulary {
-  /** A plan's name used as a plan; group 1 the word, `planIds` maps it to the plan. */
-  planName: RegExp;
-  planIds: ReadonlyMap<string, string>;
-  addOns: readonly AddOnWords[];
-  /**
-   * People counted by what they use, rewritten as a count of the add-on they need before counting ("a crew of 18 on
-   * phones" -> "18 crew device", "7 of us log into the office" -> "7 office user log into the office").
-   */
-  rewrites: readonly (readonly [RegExp, string])[];
-  /** Moves in a given time: group 1 the number, group 2 the period ("year", "month", "week"). */
-  moves: RegExp;
-  /** A number of warehouses: group 1 the number. */
-  warehouses: RegExp;
-  /** People in the office ("12 in the office", "12 office staff"): group 1 or 2 the number. */
-  officeStaff?: RegExp;
-  /** Counts written as words. */
-  numbers: Readonly<Record<string, number>>;
-}
-
-const vocabularies = new WeakMap<Pricing, PricingVocabulary>();
-
-/** The vocabulary of a price list (built once per price list). */
-export function vocabularyOf(pricing: Pricing): PricingVocabulary {
-  const known = vocabularies.get(pricing);
-  if (known) return known;
-  const w = PRICING_WORDS;
-  const planIds = new Map<string, string>();
-  for (const p of pricing.plans)
-    for (const word of [p.name, p.id, ...(w.plans[p.id]?.words ?? [])]) planIds.set(fold(word), p.id);
-  const numeral = `(${NUMERAL})`;
-  const num = String.raw`(${NUMERAL}|\b(?:${alternatives(Object.keys(w.numbers.words), false)})\b)`;
-  const more = String.raw`(?:\s+(?:more|extra|additional|further|new))?`;
-  const rewrites: [RegExp, string][] = [];
-  let officeStaff: RegExp | undefined;
-  const addOns = pricing.addOns.map((addOn): AddOnWords => {
-    const own = w.addOns[addOn.id];
-    // The add-on's own name, without its note in brackets or the "extra" a count says anyway.
-    const name = fold(addOn.name)
-      .replace(/\s*\(.*\)\s*/, '')
-      .replace(/^extra\s+/, '');
-    const quals = own?.qualifiers.length ? alternatives(own.qualifiers) : undefined;
-    const units = own?.units && addOn.bundleSize ? alternatives(own.units) : undefined;
-    // A bundle's size may stand between the count and the bundle ("two 1,000-message sms bundles").
-    const size = units ? String.raw`(?:\s+\d[\d,]*[- ](?:${units}))?` : '';
-    const thing = alternatives([name, ...(own?.words ?? [])]);
-    if (own && quals) {
-      const canonical = `$1 ${fold(own.qualifiers[0]!)} ${fold(own.words[0]!)}`;
-      const uses = String.raw`(?:in|on|into|at|use|using)\s+the\s+(?:${quals})\b`;
-      if (addOn.adds === 'officeUsers') {
-        rewrites.push([new RegExp(String.raw`${num}\s+of\s+us(?=\s+(?:[a-z']+\s+){0,3}${uses})`, 'g'), canonical]);
-        officeStaff = new RegExp(
-          String.raw`${numeral}\s+(?:(?:of\s+us|people|staff|users?)\s+(?:[a-z']+\s+){0,3})?${uses}|${numeral}\s+(?:${quals})\s+(?:${thing})\b`,
-        );
-      }
-      if (addOn.adds === 'crewDevices') {
-        const on = String.raw`\s+(?:on|with|using)\s+(?:(?:${alternatives(own.words, false)})s?|the\s+(?:(?:${quals})\s+)?app)\b`;
-        rewrites.push([new RegExp(String.raw`\bcrews?\s+of\s+${num}${on}`, 'g'), canonical]);
-        rewrites.push([
-          new RegExp(String.raw`${num}\s+(?:guys|blokes|workers|(?:${quals})\s+members|people)${on}`, 'g'),
-          canonical,
-        ]);
-      }
-    }
-    return {
-      addOn,
-      count: new RegExp(
-        String.raw`${num}${more}${size}${quals ? String.raw`(?:\s+(?:${quals}))?` : ''}\s+(?:${thing})\b`,
-        'g',
-      ),
-      named: own?.oneWhenNamed ? new RegExp(String.raw`\b(?:${thing})\b`) : undefined,
-      units: units ? new RegExp(String.raw`${numeral}\s*(?:${units})\b`) : undefined,
-    };
+export const PRICING_WORDS = PricingWordsSchema.parse(data);
+const W = PRICING_WORDS;
+type Lists = Readonly<Record<string, readonly string[]>>;
+const PLURAL = ['words', 'qualifiers', 'units'];
+const GLOBAL: Lists = {
+  ...Object.fromEntries(Object.entries(W.phrases).map(([name, e]) => [name, e.words])),
+  ...{ perYear: Object.keys(W.perYear.words), numbers: Object.keys(W.numbers.words) },
+};
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Between the words of a phrase: space, or a hyphen after a number ("two 1,000-message bundles"). */
+const SEP = '(?:\\s+|(?<=\\d)-)';
+const NUMERAL = `(?<![\\w.,])(?:[-−]\\s?)?(?:(?=\\.?\\d)[\\d,]*(?:\\.\\d+)?(?:e[+-]?\\d+)?|${Object.keys(W.numerals.words).map(escaped).join('|')})`;
+/** Any of a list of phrases as a regular expression source, the longest tried first (none: matches nothing). */
+export function anyOf(phrases: readonly string[], lists = GLOBAL, plural = false): string {
+  const key = [plural, ...phrases, '', ...PLURAL.map((n) => lists[n]?.join('/'))].join('\n');
+  return memo(SOURCES, key, () => {
+    const sources = [...phrases].sort((a, b) => b.length - a.length).map((p) => phrase(p, lists, plural));
+    return sources.length ? `(?:${sources.join('|')})` : '(?!)';
   });
-  const vocabulary: PricingVocabulary = {
-    planName: new RegExp(
-      String.raw`\b(${alternatives([...planIds.keys()], false)})\b(?=\s*(?:$|[^\s\w]|\d|(?:${w.planFollowers.words.map(escapeRegExp).join('|')})\b))`,
-      'g',
-    ),
-    planIds,
-    addOns,
-    rewrites,
-    moves: new RegExp(
-      String.raw`${numeral}\s*(?:${alternatives(w.figures.movesPerYear.words)})(?:\s+(?:a|per|each|every|in a)\s+(yr|year|annum|month|mth|week|wk))?\b`,
-    ),
-    warehouses: new RegExp(String.raw`${num}\s+(?:${alternatives(w.figures.warehouses.words)})\b`),
-    officeStaff,
-    numbers: w.numbers.words,
+}
+const memo = <T>(cache: Map<string, T>, key: string, make: () => T) =>
+  cache.get(key) ?? cache.set(key, make()).get(key)!;
+const [SOURCES, REGEXPS] = [new Map<string, string>(), new Map<string, RegExp>()];
+function phrase(text: string, lists: Lists, plural: boolean): string {
+  const part = (body: string, name = body.slice(1, -1)) => {
+    if (body === '{d}' || body === '{n}') return `(${NUMERAL}${body === '{n}' ? `|${anyOf(GLOBAL.numbers!)}` : ''})`;
+    if (body[0] === '{') return anyOf(lists[name] ?? [], lists, PLURAL.includes(name));
+    return `\\b(?:${body.split('/').map(escaped).join('|')})${plural ? '(?:e?s)?' : ''}\\b`;
   };
-  vocabularies.set(pricing, vocabulary);
-  return vocabulary;
+  const parts = text.split(' ').map((p, i) => {
+    if (p[0] === '*') return `(?:\\s+[a-z']+){0,${p.slice(1)}}`;
+    return p.endsWith('?') ? `(?:${SEP}${part(p.slice(0, -1))})?` : `${i ? SEP : ''}${part(p)}`;
+  });
+  return parts.join('');
+}
+/** Where a phrase matched a folded text, and the counts it read, in order: their value and words. */
+export type Match = { at: number; text: string; counts: { n: number; w: string }[] };
+function numberOf(s: string): number {
+  const [sign, digits] = '-−'.includes(s[0]!) ? [-1, s.slice(1).trim()] : [1, s];
+  const word = own(W.numbers.words, wordsOf(s).join(' '));
+  return word ?? sign * Number(own(W.numerals.words, digits) ?? digits.replaceAll(',', ''));
+}
+/** The matches of a regular expression source in a folded text, left to right. */
+export function matches(q: string, source: string): Match[] {
+  const re = memo(REGEXPS, source, () => new RegExp(source, 'g'));
+  const counts = (m: RegExpExecArray) => m.slice(1).flatMap((w) => (w === undefined ? [] : [{ n: numberOf(w), w }]));
+  return [...q.matchAll(re)].map((m) => ({ at: m.index, text: m[0], counts: counts(m) }));
+}
+/** The matches of a phrase, or any of a list of them, in a folded text (`lists`: those it names beside `phrases`). */
+export const find = (q: string, phrase: string | readonly string[], lists = GLOBAL) =>
+  matches(q, anyOf(typeof phrase === 'string' ? [phrase] : phrase, lists));
+/** Whether a folded text says any phrase of a list of pricing-words.json's `phrases` ("asksPrice": "how much", ...). */
+export const says = (q: string, name: keyof typeof data.phrases) => find(q, `{${name}}`).length > 0;
+/** A sentence of a priced answer (pricing-words.json's `answers`), its {names} filled in. */
+export const say = (k: keyof typeof data.answers.words, v: Record<string, unknown> = {}) =>
+  W.answers.words[k]!.replace(/\{(\w+)\}/g, (_, name: string) => String(v[name]));
+/** The words of a text, folded. */
+export const wordsOf = (s: string) => fold(s).match(/[\p{L}\p{N}]+/gu) ?? [];
+/** A name of the price list as a phrase: its words, without a note in brackets. */
+export const nameOf = (name: string) => wordsOf(name.split('(')[0]!).join(' ');
+/** The lists an add-on's or a figure's phrases name: its words (the add-on's name among them), qualifiers, units. */
+export function listsOf(a: Pricing['addOns'][number] | undefined, words?: string[]): Lists {
+  const own = a && W.addOns[a.id];
+  const [named, units] = [words ?? (a ? [nameOf(a.name), ...(own?.words ?? [])] : []), a?.bundleSize ? own?.units : []];
+  return { ...GLOBAL, words: named, qualifiers: own?.qualifiers ?? [], units: units ?? [], people: own?.people ?? [] };
 }

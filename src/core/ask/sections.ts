@@ -150,8 +150,10 @@ export function sentencesOf(text: string, skipFirstLine: boolean): Sentence[] {
   const flush = () => {
     if (!para) return;
     const body = text.slice(para.start, para.end);
-    // A line of a few words with no full stop is a label (an eyebrow, a caption), not a sentence.
-    if (!para.item && body.split(/\s+/).length < 5 && !/[.!?:]$/.test(body) && !/^\*\*/.test(body)) {
+    // A line of a few words with no full stop is a label (an eyebrow, a caption, a post's date and author), not a
+    // sentence: words are counted by their letters ("20 October 2026 · Tom Keane" has three).
+    const wordCount = body.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+    if (!para.item && wordCount < 5 && !/[.!?:]$/.test(body) && !/^\*\*/.test(body)) {
       para = undefined;
       return;
     }

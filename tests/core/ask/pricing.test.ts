@@ -19,7 +19,7 @@ import {
 } from '../../../src/core/ask/pricing.ts';
 import wordsData from '../../../src/core/ask/pricing-words.json' with { type: 'json' };
 import { PRICING_WORDS, PricingWordsSchema } from '../../../src/core/ask/pricing-words.ts';
-import { inventedSentences } from '../../helpers/ask-metrics.ts';
+import { inventedSentences } from '../../../eval/ask/metrics.ts';
 import { PROJECT_ROOT } from '../../helpers/server.ts';
 
 const pricing = PricingSchema.parse(pricingData);

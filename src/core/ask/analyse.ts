@@ -1,0 +1,194 @@
+/**
+ * @module Stage 1, analyse: a visitor's message and the turn before it -> a QueryPlan, once per request. Words go
+ * through site search's analyzer after the lexicon (chat speak read as meant, filler dropped, visitors' words given
+ * the site's as alternatives) and a bounded spelling correction; a message with two needs is cut into parts.
+ * Work is bounded whatever the input: a word past WORD_MAX letters is not looked up letter by letter, at most
+ * GROUPS_MAX content words a text are read and CORRECTIONS_MAX of them corrected.
+ */
+import { fold, isStopWord, termOf, words } from '../search/analyze.ts';
+import type { AskIndex } from './index.ts';
+import type { Lexicon } from './lexicon.ts';
+
+/** One word of the question: its term first, then terms that may stand for it on the site. */
+export interface TermGroup {
+  /** The word as typed (folded). */
+  word: string;
+  terms: string[];
+  /** 1 for the question's own words, less for the turn before's. */
+  weight: number;
+  /** On no section, in no form. */
+  unknown: boolean;
+}
+
+/** A need of the message, read on its own. */
+export interface Part {
+  text: string;
+  groups: TermGroup[];
+  /** A later part leans on the first ("... and what plan is it on?"): the first's words, weighed less. */
+  lean: TermGroup[];
+}
+
+/** What a request asks, analysed once. */
+export interface QueryPlan {
+  question: string;
+  parts: Part[];
+  /** The earlier turn's words (weighed less), when there is an earlier turn. */
+  context: TermGroup[];
+  /** The question leans on the earlier turn (few words of its own, or a follow-up word). */
+  followUp: boolean;
+  /** Pages the earlier turn cited. */
+  cited: ReadonlySet<string>;
+  /** The earlier turn's question ('' when none). */
+  earlier: string;
+}
+
+export interface Turn {
+  question: string;
+  sources?: readonly { slug: string; heading: string | null }[];
+}
+
+export const ANALYSE_BOUNDS = {
+  WORD_MAX: 40,
+  CORRECT_MAX: 20,
+  TWO_EDIT_MAX: 12,
+  GROUPS_MAX: 40,
+  CORRECTIONS_MAX: 8,
+  PARTS_MAX: 3,
+} as const;
+const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX, PARTS_MAX } = ANALYSE_BOUNDS;
+/** What the earlier turn's words weigh (when the question leans on it, and when it stands on its own), and what a
+ * first part's words weigh in a later part. */
+const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Words one edit away from `w`; `cheap`: deletes and transposes only. */
+function edits1(w: string, cheap: boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i <= w.length; i++) {
+    const [a, b] = [w.slice(0, i), w.slice(i)];
+    if (b) out.push(a + b.slice(1));
+    if (b.length > 1) out.push(a + b[1] + b[0] + b.slice(2));
+    if (cheap) continue;
+    for (const c of ALPHABET) {
+      if (b) out.push(a + c + b.slice(1));
+      out.push(a + c + b);
+    }
+  }
+  return out;
+}
+
+/** A word spelling correction looks at: 4 to CORRECT_MAX letters, no digit, on no page. */
+const correctable = (w: string, index: AskIndex) =>
+  w.length >= 4 && w.length <= CORRECT_MAX && !/\d/.test(w) && !index.wordCount(w) && index.df(termOf(w)) === 0;
+
+/**
+ * The site word a misspelt word stands for, the one most pages use: one edit away (a short word only by swapping
+ * two letters: "trail" -> "trial"), or for a word of 8 to TWO_EDIT_MAX letters two deletes or swaps.
+ */
+export function correct(w: string, index: AskIndex): string | undefined {
+  if (!correctable(w, index)) return undefined;
+  let best: string | undefined;
+  let bestCount = 0;
+  const consider = (c: string) => {
+    const n = index.wordCount(c);
+    if (n > bestCount && !isStopWord(c)) [best, bestCount] = [c, n];
+  };
+  for (const c of edits1(w, w.length < 6)) consider(c);
+  if (best || w.length < 8 || w.length > TWO_EDIT_MAX) return best;
+  for (const e of edits1(w, true)) for (const c of edits1(e, true)) consider(c);
+  return best;
+}
+
+/** A text's words, contact details and links left out (they are the visitor's, not the question's). */
+const wordsOf = (text: string) =>
+  words(
+    fold(text)
+      .replace(/[^\s@]{1,64}@[^\s@]{1,255}/g, ' ')
+      .replace(/https?:\/\/\S{1,2000}/g, ' ')
+      .replace(/\+?\d[\d ()-]{6,40}\d/g, ' '),
+  );
+
+/** A text's term groups, in order, each term once. */
+export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weight = 1): TermGroup[] {
+  const groups: TermGroup[] = [];
+  const seen = new Set<string>();
+  let corrections = 0;
+  for (const typed of wordsOf(text)) {
+    const raw = lexicon.chatSpeak.get(typed) ?? typed;
+    if (isStopWord(raw) || lexicon.filler.has(raw)) continue;
+    if (groups.length >= GROUPS_MAX) break;
+    const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? correct(raw, index) : undefined;
+    const word = fixed ?? raw.slice(0, WORD_MAX);
+    const term = termOf(word);
+    if (seen.has(term)) continue;
+    seen.add(term);
+    const terms = [term, ...(lexicon.alternatives.get(term) ?? [])];
+    groups.push({ word, terms, weight, unknown: !terms.some((t) => index.df(t) > 0) });
+  }
+  return groups;
+}
+
+/**
+ * The needs of a message: cut at a question mark or semicolon followed by more, or at "and"/"also"/"plus"/"or"
+ * followed by a word that starts a question; a piece with no content word joins its neighbour.
+ */
+export function splitParts(text: string, lexicon: Lexicon): string[] {
+  const pieces = text.split(/(?<=[?;])\s+/);
+  const out: string[] = [];
+  for (const piece of pieces) {
+    const tokens = piece.split(/\s+/);
+    let start = 0;
+    for (let i = 1; i < tokens.length - 1; i++) {
+      const joiner = fold(tokens[i]!).replace(/^,|,$/g, '');
+      if (['and', 'also', 'plus', 'or'].includes(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
+        out.push(tokens.slice(start, i).join(' '));
+        start = i + 1;
+      }
+    }
+    out.push(tokens.slice(start).join(' '));
+  }
+  const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
+  // A part that opens with the joiner ("? and does it...") starts after it.
+  const opened = (p: string) => p.replace(/^(and|also|plus|or)\s+/i, '');
+  const merged: string[] = [];
+  for (const p of out.map((x) => opened(x.trim())).filter(Boolean)) {
+    if (merged.length && !content(p)) merged[merged.length - 1] += ` ${p}`;
+    else if (merged.length && !content(merged.at(-1)!)) merged[merged.length - 1] += ` ${p}`;
+    else merged.push(p);
+  }
+  return merged.length > PARTS_MAX ? [text] : merged;
+}
+
+/** Whether a question leans on the turn before: few known words of its own, or a follow-up word. */
+function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon: Lexicon): boolean {
+  const q = ` ${wordsOf(question).join(' ')} `;
+  const { anywhere, start } = lexicon.followUp;
+  return (
+    groups.filter((g) => !g.unknown).length <= 1 ||
+    anywhere.some((w) => q.includes(` ${w} `)) ||
+    start.some((w) => q.startsWith(` ${w} `))
+  );
+}
+
+/** Analyses a request: its parts, and the earlier turn as context. */
+export function analyse(question: string, earlier: readonly Turn[], index: AskIndex, lexicon: Lexicon): QueryPlan {
+  const texts = splitParts(question, lexicon);
+  const parts: Part[] = texts.map((text) => ({ text, groups: termGroups(text, index, lexicon), lean: [] }));
+  for (const part of parts.slice(1)) {
+    const own = new Set(part.groups.flatMap((g) => g.terms));
+    part.lean = parts[0]!.groups
+      .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)))
+      .map((g) => ({ ...g, weight: g.weight * CONTEXT_WEIGHT.part }));
+  }
+  const previous = earlier.at(-1);
+  if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };
+  const all = parts.flatMap((p) => p.groups);
+  const followUp = leansOnEarlier(question, all, lexicon);
+  const own = new Set(all.flatMap((g) => g.terms));
+  const weight = followUp ? CONTEXT_WEIGHT.followUp : CONTEXT_WEIGHT.standalone;
+  const context = termGroups(previous.question, index, lexicon, weight).filter(
+    (g) => !g.unknown && !g.terms.some((t) => own.has(t)),
+  );
+  const cited = new Set((previous.sources ?? []).map((s) => s.slug));
+  return { question, parts, context, followUp, cited, earlier: previous.question };
+}

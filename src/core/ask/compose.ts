@@ -1,0 +1,170 @@
+/**
+ * @module Stage 7, compose: the answer made of sentences quoted from the sections that answer, each source linked to
+ * its section (anchor, plus a text fragment for the quoted sentence). The only words not quoted from the site are
+ * the fixed sentences below (no answer; a part the site does not answer) and a handoff's label.
+ */
+import { fold, isStopWord, termOf, words } from '../search/analyze.ts';
+import type { TermGroup } from './analyse.ts';
+import type { AskIndex } from './index.ts';
+import type { Ranked } from './rerank.ts';
+import { plainOf } from './sections.ts';
+
+/** The one sentence of an answer when the site has none. */
+export const NO_ANSWER = "The Kartage website doesn't answer that, so I won't guess.";
+/** The sentence before the related sections' list, when there are some. */
+export const NO_ANSWER_RELATED = 'These pages are related but do not answer it:';
+/** The sentence for a part of a question the site does not answer, naming it in the visitor's words. */
+export const partUnanswered = (part: string) => `The Kartage website doesn't answer “${part}”, so I won't guess.`;
+
+export interface AskSourceOut {
+  slug: string;
+  title: string;
+  heading: string | null;
+  url: string;
+  text: string;
+  role: 'answer' | 'related';
+}
+
+/** A quoted sentence: its section and range there, and its plain text. */
+export interface Quote {
+  section: number;
+  start: number;
+  end: number;
+  plain: string;
+  row: boolean;
+}
+
+/** A sentence's terms (plain text through the analyzer). */
+export function termsOf(plain: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of words(plain)) if (!isStopWord(w)) out.add(termOf(w));
+  return out;
+}
+
+/** The sentences of a section (table header rows left out). */
+export function sentencesOf(index: AskIndex, section: number): Quote[] {
+  const ranges = index.sentences(section);
+  const text = index.text(section);
+  const out: Quote[] = [];
+  for (let i = 0; i < ranges.length; i += 3) {
+    if (ranges[i + 2] === 2) continue;
+    const [start, end, row] = [ranges[i]!, ranges[i + 1]!, ranges[i + 2] === 1];
+    const raw = text.slice(start, end);
+    out.push({ section, start, end, row, plain: plainOf(row ? raw.replace(/\s*\|\s*/g, ' ') : raw) });
+  }
+  return out;
+}
+
+/** A short answer that leads a section ("Yes.", "No, ..."): true only for the question its heading asks. */
+const SHORT_ANSWER = /^(yes|no)\b/i;
+
+/**
+ * Whether a section's heading asks what the visitor asked: a question whose terms hold every word the visitor
+ * typed that the site knows, and every plan the visitor named.
+ */
+function headingAsks(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
+  const heading = index.heading(section);
+  if (!heading?.trim().endsWith('?')) return false;
+  const terms = termsOf(heading);
+  return groups.every((g) => g.unknown || g.terms.some((t) => terms.has(t))) && named.every((n) => terms.has(n));
+}
+
+/**
+ * The sentences of a section that answer the groups: the best (by the weight of the question's words it holds),
+ * the next when the best is short or leads into a list, one more holding words the others lack, and a sentence
+ * naming a plan the visitor named (what the section says of it may qualify the rest). A leading "Yes."/"No." only
+ * when the heading asks the visitor's question.
+ */
+export function quotesFrom(
+  index: AskIndex,
+  section: number,
+  groups: readonly TermGroup[],
+  named: readonly string[],
+): Quote[] {
+  const all = sentencesOf(index, section);
+  if (!all.length) return [];
+  const weights = groups.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
+  const holds = all.map((q) => {
+    const terms = termsOf(q.plain);
+    return groups.map((g) => g.terms.some((t) => terms.has(t)));
+  });
+  const score = (i: number, skip = new Set<number>()) =>
+    holds[i]!.reduce((a, h, g) => a + (h && !skip.has(g) ? weights[g]! : 0), 0);
+  const short = (i: number) => all[i]!.plain.length <= 24 && SHORT_ANSWER.test(all[i]!.plain);
+  const yes = short(0) && headingAsks(index, section, groups, named);
+  let best = yes ? 0 : -1;
+  for (let i = 0; i < all.length; i++) if (!short(i) && (best < 0 || score(i) > score(best))) best = i;
+  if (best < 0) best = 0;
+  const picked = new Set([best]);
+  if (yes) picked.add(0);
+  const b = all[best]!;
+  if ((b.plain.length < 70 || b.plain.endsWith(':')) && best + 1 < all.length) picked.add(best + 1);
+  const covered = new Set<number>();
+  for (const i of picked) for (const [g, h] of holds[i]!.entries()) if (h) covered.add(g);
+  let extra = -1;
+  for (let i = 0; i < all.length; i++)
+    if (!picked.has(i) && !short(i) && score(i, covered) > (extra < 0 ? 0 : score(extra, covered))) extra = i;
+  if (extra >= 0 && picked.size < 3) picked.add(extra);
+  for (const plan of named) {
+    const at = all.findIndex((q) => termsOf(q.plain).has(plan));
+    if (at >= 0 && ![...picked].some((i) => termsOf(all[i]!.plain).has(plan))) picked.add(at);
+  }
+  return [...picked].sort((x, y) => x - y).map((i) => all[i]!);
+}
+
+/** Percent-encodes a text directive's term (also `-`, `,` and `&`, which the syntax reserves). */
+const fragmentTerm = (s: string) => encodeURIComponent(s).replace(/-/g, '%2D');
+
+/** `#:~:text=` for a sentence: whole when short, else its first and last words (textStart,textEnd). */
+export function textFragment(plain: string): string {
+  const ws = plain.split(' ');
+  if (ws.length <= 8) return `:~:text=${fragmentTerm(plain)}`;
+  return `:~:text=${fragmentTerm(ws.slice(0, 4).join(' '))},${fragmentTerm(ws.slice(-4).join(' '))}`;
+}
+
+/** A source: the section, its URL landing on it (anchor, and the first quoted sentence's text fragment). */
+export function sourceOf(index: AskIndex, section: number, role: AskSourceOut['role'], quote?: Quote): AskSourceOut {
+  const page = index.pageOf(section);
+  const anchor = index.anchor(section);
+  const fragment = quote && !quote.row ? textFragment(quote.plain) : '';
+  const hash = anchor || fragment ? `#${anchor ?? ''}${fragment}` : '';
+  return {
+    slug: page.slug,
+    title: page.title,
+    heading: index.heading(section),
+    url: `${page.url}${hash}`,
+    text: index.text(section),
+    role,
+  };
+}
+
+/**
+ * Quotes as answer text: sentences that follow each other in one paragraph of a section are one run of its text (each
+ * paragraph of the answer is a substring of its section); anything else starts a new paragraph.
+ */
+export function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
+  const runs: { section: number; start: number; end: number }[] = [];
+  for (const q of quotes) {
+    const last = runs.at(-1);
+    const text = index.text(q.section);
+    const follows = last?.section === q.section && !q.row && q.start >= last.end;
+    if (last && follows && !text.slice(last.end, q.start).includes('\n')) last.end = q.end;
+    else runs.push({ section: q.section, start: q.start, end: q.end });
+  }
+  return runs.map((r) => index.text(r.section).slice(r.start, r.end)).join('\n\n');
+}
+
+/** The question's words the site has on no page, as the visitor typed them ("SOC" of "SOC 2"). */
+export function unknownWords(question: string, groups: readonly TermGroup[]): string[] {
+  const typed = question.split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+  return groups.filter((g) => g.unknown).map((g) => typed.find((t) => fold(t) === g.word) ?? g.word);
+}
+
+/**
+ * Related sections: the next best candidates the ranking scores near the best (within `margin` of its log-odds), so
+ * they are about what the question is about.
+ */
+export function relatedOf(ranked: readonly Ranked[], skip: ReadonlySet<number>, margin: number) {
+  const best = ranked[0]?.score ?? 0;
+  return ranked.filter((r) => !skip.has(r.section) && r.score >= best - margin);
+}

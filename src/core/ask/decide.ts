@@ -1,0 +1,138 @@
+/**
+ * @module Stage 6, decide: whether the best section answers, from one calibrated score (a logistic model over the
+ * question's and its best section's features, fitted on the development questions by `npm run ask:fit`) and one
+ * threshold chosen on the development questions' risk-coverage curve. A question nearer a reviewed question the
+ * site does not answer (a known gap) than any question it does is declined as such.
+ */
+import type { TermGroup } from './analyse.ts';
+import { words } from '../search/analyze.ts';
+import { sentencesOf, termsOf } from './compose.ts';
+import type { AskIndex } from './index.ts';
+import { FEATURES, holdsTerm, type LogisticModel, predict, type Ranked } from './rerank.ts';
+
+/** Why a question was answered or not. */
+export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
+
+/** The question-level features, in the order the decision model's weights follow. */
+export const DECISION_FEATURES = [
+  'margin',
+  'coverage',
+  'topic',
+  'nearest',
+  'semantic',
+  'semanticQuestion',
+  'unknown',
+  'known',
+  'coverageAll',
+  'missing',
+  'numberMissing',
+  'farFromQuestions',
+  'anyUnknown',
+] as const;
+
+/** The decision model and its threshold. */
+export interface DecisionModel extends LogisticModel {
+  threshold: number;
+}
+
+/** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
+const GAP_MIN = 0.5;
+const at = (r: Ranked | undefined, f: (typeof FEATURES)[number]) => (r ? r.features[FEATURES.indexOf(f)]! : 0);
+
+/**
+ * Whether the question asks for a number (a count, an amount, a time) that the best section's sentences holding the
+ * question's words do not state.
+ */
+function numberMissing(index: AskIndex, first: Ranked | undefined, text: string, groups: readonly TermGroup[]) {
+  const { asksNumber, numberWords } = index.lexicon;
+  const asked = ` ${words(text).join(' ')} `;
+  if (!first || !asksNumber.some((p) => asked.includes(` ${p} `))) return 0;
+  const terms = groups.flatMap((g) => g.terms);
+  const states = (plain: string) => words(plain).some((w) => /\d/.test(w) || numberWords.has(w));
+  return sentencesOf(index, first.section).some((q) => termsHeld(q.plain, terms) && states(q.plain)) ? 0 : 1;
+}
+
+const termsHeld = (plain: string, terms: readonly string[]) => {
+  const held = termsOf(plain);
+  return terms.some((t) => held.has(t));
+};
+
+/** The decision features of a part: its best two sections and its words. */
+export function decisionFeatures(
+  index: AskIndex,
+  ranked: readonly Ranked[],
+  groups: readonly TermGroup[],
+  text: string,
+): number[] {
+  const [first, second] = ranked;
+  const idf = (g: TermGroup) => g.weight * (g.unknown ? index.idf('') : Math.max(...g.terms.map((t) => index.idf(t))));
+  const total = groups.reduce((a, g) => a + idf(g), 0) || 1;
+  const unknown = groups.reduce((a, g) => a + (g.unknown ? idf(g) : 0), 0) / total;
+  return [
+    // How far the best stands above the next (none when nothing else was found: no comparison to make).
+    first && second ? first.score - second.score : 0,
+    at(first, 'coverage'),
+    at(first, 'topic'),
+    at(first, 'nearest'),
+    at(first, 'semantic'),
+    at(first, 'semanticQuestion'),
+    unknown,
+    groups.filter((g) => !g.unknown).length,
+    at(first, 'coverageAll'),
+    missingShare(index, first, groups, idf, total),
+    numberMissing(index, first, text, groups),
+    // How far below the nearness of most answered questions to a written one (0.6) this one is: the model is linear,
+    // and a question far from every written question is much likelier to ask what the site does not say.
+    Math.max(0, 0.6 - at(first, 'semanticQuestion')),
+    unknown > 0 ? 1 : 0,
+  ];
+}
+
+/**
+ * The heaviest word of the question its best section does not hold in any field (a word on no page counts), as a
+ * share of the question's weight: what the question asks that the section does not say ("salary" of "what's the
+ * salary range for the engineer role?").
+ */
+function missingShare(
+  index: AskIndex,
+  first: Ranked | undefined,
+  groups: readonly TermGroup[],
+  idf: (g: TermGroup) => number,
+  total: number,
+): number {
+  if (!first) return 1;
+  const missing = groups.filter((g) => !g.terms.some((t) => holdsTerm(index, first.section, t)));
+  return Math.max(0, ...missing.map((g) => idf(g) / total));
+}
+
+/** The idf-weighted Jaccard of two term sets. */
+function similarity(index: AskIndex, a: ReadonlySet<string>, b: readonly string[]): number {
+  let both = 0;
+  let all = 0;
+  for (const t of a) {
+    all += index.idf(t);
+    if (b.includes(t)) both += index.idf(t);
+  }
+  for (const t of b) if (!a.has(t)) all += index.idf(t);
+  return all ? both / all : 0;
+}
+
+/** Whether a part is answered by its best section, and why not. */
+export function decide(
+  index: AskIndex,
+  ranked: readonly Ranked[],
+  groups: readonly TermGroup[],
+  text: string,
+  model: DecisionModel,
+  followUp = false,
+): { answered: boolean; reason: Reason; confidence: number } {
+  const terms = new Set(groups.map((g) => g.terms[0]!));
+  const gap = Math.max(0, ...index.data.gaps.map((g) => similarity(index, terms, g.split(' '))));
+  if (gap >= GAP_MIN && gap > at(ranked[0], 'nearest')) return { answered: false, reason: 'known-gap', confidence: 0 };
+  // A question none of whose words is on any page asks what no page says (a follow-up takes its subject from the
+  // turn before: "and for Growth?").
+  if (!followUp && !groups.some((g) => !g.unknown)) return { answered: false, reason: 'no-match', confidence: 0 };
+  const confidence = ranked.length ? predict(model, decisionFeatures(index, ranked, groups, text)) : 0;
+  const threshold = model.threshold;
+  return { answered: confidence >= threshold, reason: confidence >= threshold ? 'answered' : 'no-match', confidence };
+}

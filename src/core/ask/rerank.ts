@@ -1,0 +1,213 @@
+/**
+ * @module Stage 5, rerank: one scoring function over named features of each candidate section, its weights fitted
+ * on the development questions (`npm run ask:fit`: logistic regression on pairs of a section that answers and one
+ * that does not) and read from ./ranker.json.
+ */
+import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
+import { K1 } from '../search/bm25f.ts';
+import { type TermGroup, termGroups } from './analyse.ts';
+import { sectionSimilarity, textVector } from './embedding.ts';
+import { ASK_FIELDS, type AskIndex, bodyOf } from './index.ts';
+import type { Candidate } from './retrieve.ts';
+
+/** The features, in the order the model's weights follow. */
+export const FEATURES = [
+  'bm25',
+  'bm25Share',
+  'text',
+  'heading',
+  'title',
+  'expansions',
+  'coverage',
+  'coverageAll',
+  'headingCoverage',
+  'headingMatch',
+  'topic',
+  'nearest',
+  'semantic',
+  'semanticQuestion',
+  'listing',
+  'intro',
+  'cited',
+  'context',
+  'rank',
+] as const;
+export type Feature = (typeof FEATURES)[number];
+
+/** A fitted logistic model over named features (standardised by `mean` and `scale`). */
+export interface LogisticModel {
+  features: readonly string[];
+  mean: readonly number[];
+  scale: readonly number[];
+  weights: readonly number[];
+  bias: number;
+}
+
+/** The model's log-odds for a feature vector. */
+export function logit(model: LogisticModel, x: readonly number[]): number {
+  let z = model.bias;
+  for (let i = 0; i < x.length; i++) z += (model.weights[i]! * (x[i]! - model.mean[i]!)) / (model.scale[i]! || 1);
+  return z;
+}
+
+/** The model's probability for a feature vector. */
+export const predict = (model: LogisticModel, x: readonly number[]) => 1 / (1 + Math.exp(-logit(model, x)));
+
+/** A candidate with its features and score (the ranking model's log-odds: only differences between sections mean
+ * something, the model being fitted on pairs). */
+export interface Ranked extends Candidate {
+  features: number[];
+  score: number;
+}
+
+/** What reranking reads besides the index: the question's text and words, the context's, the earlier turn's pages. */
+export interface RerankInput {
+  /** The text the sentence model reads (the part, after the earlier turn's question when it leans on it). */
+  text: string;
+  groups: readonly TermGroup[];
+  context: readonly TermGroup[];
+  cited: ReadonlySet<string>;
+}
+
+/** Terms of a section's fields (text analysed on first use; a few sections per question; bounded). */
+const fieldCache = new Map<string, Map<string, number>[]>();
+function fieldsOf(index: AskIndex, section: number): Map<string, number>[] {
+  const key = `${index.data.terms.offsets.length}:${section}`;
+  let fields = fieldCache.get(key);
+  if (fields) return fields;
+  const count = (terms: Iterable<string>) => {
+    const m = new Map<string, number>();
+    for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
+    return m;
+  };
+  const text: string[] = [];
+  const heading = index.heading(section);
+  eachWord(bodyOf(index.text(section), heading !== null), (w) => {
+    if (!isStopWord(w)) text.push(termOf(w));
+  });
+  const expansions = index.data.expansions[section];
+  fields = [
+    count(text),
+    count(heading === null ? [] : analyze(heading)),
+    count(analyze(index.pageOf(section).title)),
+    count(expansions ? expansions.split(' ') : []),
+  ];
+  if (fieldCache.size >= 512) fieldCache.delete(fieldCache.keys().next().value!);
+  fieldCache.set(key, fields);
+  return fields;
+}
+
+const SPECS = Object.values(ASK_FIELDS);
+
+/** Whether a section holds a term in any field (text, heading, title, expansions). */
+export const holdsTerm = (index: AskIndex, section: number, term: string) =>
+  fieldsOf(index, section).some((f) => f.has(term));
+
+/** The best idf-weighted Jaccard of the question's terms with a section's asked questions. */
+function nearestAsked(index: AskIndex, terms: ReadonlySet<string>, section: number, asked: Map<number, string[][]>) {
+  let best = 0;
+  for (const q of asked.get(section) ?? []) {
+    let both = 0;
+    let all = 0;
+    for (const t of terms) {
+      const w = index.idf(t);
+      all += w;
+      if (q.includes(t)) both += w;
+    }
+    for (const t of q) if (!terms.has(t)) all += index.idf(t);
+    if (all) best = Math.max(best, both / all);
+  }
+  return best;
+}
+
+const askedBySection = new WeakMap<AskIndex, Map<number, string[][]>>();
+function askedOf(index: AskIndex): Map<number, string[][]> {
+  let m = askedBySection.get(index);
+  if (!m) {
+    m = new Map();
+    for (const [s, terms] of index.data.asked) m.set(s, [...(m.get(s) ?? []), terms.split(' ')]);
+    askedBySection.set(index, m);
+  }
+  return m;
+}
+
+/** Each candidate's features (FEATURES order). */
+export function featuresOf(index: AskIndex, candidates: readonly Candidate[], input: RerankInput): number[][] {
+  const own = input.groups.filter((g) => !g.unknown);
+  const weights = own.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  const topic = weights.indexOf(Math.max(...weights));
+  const contextTotal = input.context.reduce((a, g) => a + g.weight * index.idf(g.terms[0]!), 0) || 1;
+  const top = candidates[0]?.bm25 || 1;
+  const sum = candidates.reduce((a, c) => a + c.bm25, 0) || 1;
+  const terms = new Set(own.flatMap((g) => g.terms.slice(0, 1)));
+  const table = index.embedding;
+  const vector = table && textVector(table, input.text);
+  const asked = askedOf(index);
+  const similarity = (section: number) => {
+    const near = table && vector ? sectionSimilarity(table, vector, section) : { text: 0, nearestQuestion: 0 };
+    return { semantic: near.text, semanticQuestion: near.nearestQuestion };
+  };
+  // How exactly the heading asks the question: the idf-weighted Jaccard of its words and the question's, both read as
+  // a question is (filler such as the site's name left out).
+  const headingMatch = (section: number) => {
+    const heading = new Set(termGroups(index.heading(section) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
+    let both = 0;
+    let all = 0;
+    for (const t of terms) {
+      all += index.idf(t);
+      if (heading.has(t)) both += index.idf(t);
+    }
+    for (const t of heading) if (!terms.has(t)) all += index.idf(t);
+    return all ? both / all : 0;
+  };
+  return candidates.map((c, rank) => {
+    const fields = fieldsOf(index, c.section);
+    const lengths = fields.map((f) => [...f.values()].reduce((a, b) => a + b, 0));
+    const fieldScore = (f: number) => {
+      const { b } = SPECS[f]!;
+      const norm = 1 - b + (b * lengths[f]!) / index.data.averages[f]!;
+      let v = 0;
+      own.forEach((g, i) => {
+        let best = 0;
+        for (const t of g.terms) best = Math.max(best, fields[f]!.get(t) ?? 0);
+        if (best) v += (weights[i]! * best) / (best + K1 * norm);
+      });
+      return v;
+    };
+    const holds = (g: TermGroup, f: readonly number[]) => g.terms.some((t) => f.some((k) => fields[k]!.has(t)));
+    const share = (f: readonly number[]) => own.reduce((a, g, i) => a + (holds(g, f) ? weights[i]! : 0), 0) / total;
+    const ownFields = [0, 1, 2];
+    const page = index.pageOf(c.section);
+    const x: Record<Feature, number> = {
+      bm25: c.bm25 / top,
+      bm25Share: c.bm25 / sum,
+      text: fieldScore(0),
+      heading: fieldScore(1),
+      title: fieldScore(2),
+      expansions: fieldScore(3),
+      coverage: share(ownFields),
+      coverageAll: share([0, 1, 2, 3]),
+      headingCoverage: share([1]),
+      headingMatch: headingMatch(c.section),
+      topic: topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0,
+      nearest: nearestAsked(index, terms, c.section, asked),
+      ...similarity(c.section),
+      listing: page.listing ? 1 : 0,
+      intro: index.heading(c.section) === null ? 1 : 0,
+      cited: input.cited.has(page.slug) ? 1 : 0,
+      context:
+        input.context.reduce((a, g) => a + (holds(g, [0, 1, 2, 3]) ? g.weight * index.idf(g.terms[0]!) : 0), 0) /
+        contextTotal,
+      rank: Math.log(1 + rank),
+    };
+    return FEATURES.map((f) => x[f]);
+  });
+}
+
+/** The candidates scored by the model, best first. */
+export function rerank(index: AskIndex, candidates: readonly Candidate[], input: RerankInput, model: LogisticModel) {
+  const xs = featuresOf(index, candidates, input);
+  const ranked: Ranked[] = candidates.map((c, i) => ({ ...c, features: xs[i]!, score: logit(model, xs[i]!) }));
+  return ranked.sort((a, b) => b.score - a.score || a.section - b.section);
+}

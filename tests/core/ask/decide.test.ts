@@ -1,0 +1,64 @@
+// Stage 6, decide: one calibrated score and its threshold, a known gap, and what the score reads.
+import { describe, expect, it } from 'vitest';
+import { termGroups } from '../../../src/core/ask/analyse.ts';
+import { DECISION_FEATURES, decide, decisionFeatures } from '../../../src/core/ask/decide.ts';
+import { FEATURES, rerank } from '../../../src/core/ask/rerank.ts';
+import { retrieve } from '../../../src/core/ask/retrieve.ts';
+import { siteIndex } from './site.ts';
+
+const byScore = {
+  features: [...FEATURES],
+  mean: FEATURES.map(() => 0),
+  scale: FEATURES.map(() => 1),
+  weights: FEATURES.map((f) => (f === 'bm25' ? 1 : 0)),
+  bias: 0,
+};
+/** A decision model that reads only the share of the question on no page (more: less sure). */
+const byUnknown = (threshold: number) => ({
+  features: [...DECISION_FEATURES],
+  mean: DECISION_FEATURES.map(() => 0),
+  scale: DECISION_FEATURES.map(() => 1),
+  weights: DECISION_FEATURES.map((f) => (f === 'unknown' ? -10 : 0)),
+  bias: 3,
+  threshold,
+});
+
+const rankedFor = (index: Awaited<ReturnType<typeof siteIndex>>, question: string) => {
+  const groups = termGroups(question, index, index.lexicon);
+  const found = retrieve(index, groups, 10);
+  return { groups, ranked: rerank(index, found, { text: question, groups, context: [], cited: new Set() }, byScore) };
+};
+
+const index = await siteIndex();
+
+describe('decide', () => {
+  it('answers when the calibrated score reaches the threshold, and says no-match below it', () => {
+    const { groups, ranked } = rankedFor(index, 'storage billing runs');
+    expect(decide(index, ranked, groups, 'storage billing runs', byUnknown(0.5))).toMatchObject({ answered: true });
+    const odd = rankedFor(index, 'storage hubspot salesforce');
+    expect(decide(index, odd.ranked, odd.groups, 'storage hubspot salesforce', byUnknown(0.5))).toMatchObject({
+      answered: false,
+      reason: 'no-match',
+    });
+  });
+
+  it('declines a question nearer a reviewed gap than any question the site answers, as a known gap', async () => {
+    const gapIndex = await siteIndex([{ question: 'do you have a public status page for outages?', sections: [] }]);
+    const { groups, ranked } = rankedFor(gapIndex, 'is there a status page for outages');
+    expect(decide(gapIndex, ranked, groups, 'is there a status page for outages', byUnknown(0))).toMatchObject({
+      answered: false,
+      reason: 'known-gap',
+    });
+  });
+
+  it('reads the share of the question on no page, and a number asked for that the section does not state', () => {
+    const { groups, ranked } = rankedFor(index, 'how many vaults does storage billing hubspot');
+    const x = decisionFeatures(index, ranked, groups, 'how many vaults does storage billing hubspot');
+    expect(x).toHaveLength(DECISION_FEATURES.length);
+    expect(x[DECISION_FEATURES.indexOf('unknown')]).toBeGreaterThan(0);
+    expect(x[DECISION_FEATURES.indexOf('numberMissing')]).toBe(1);
+    const trial = rankedFor(index, 'how long is the free trial');
+    const y = decisionFeatures(index, trial.ranked, trial.groups, 'how long is the free trial');
+    expect(y[DECISION_FEATURES.indexOf('numberMissing')]).toBe(0);
+  });
+});

@@ -1,0 +1,79 @@
+// The price stage's words (src/core/ask/pricing-words.ts): pricing-words.json's phrases, each read as a regular
+// expression made from its data, and the answer's sentences filled in from the working.
+import { describe, expect, it } from 'vitest';
+import pricingData from '../../../content/data/pricing.json' with { type: 'json' };
+import { PricingSchema } from '../../../src/contract/content.ts';
+import { priceQuestion, workingSentence } from '../../../src/core/ask/pricing.ts';
+import { find, listsOf, PRICING_WORDS, says } from '../../../src/core/ask/pricing-words.ts';
+import { fold } from '../../../src/core/search/analyze.ts';
+
+const pricing = PricingSchema.parse(pricingData);
+const addOn = (id: string) => pricing.addOns.find((a) => a.id === id)!;
+
+describe('pricing-words.json', () => {
+  it('names in its phrases only lists it has', () => {
+    const W = PRICING_WORDS;
+    const phrases = [
+      ...Object.values(W.phrases).flatMap((e) => e.words),
+      ...Object.values(W.addOns).flatMap((e) => e.people ?? []),
+      ...Object.values(W.figures).flatMap((e) => e.phrases),
+    ];
+    const lists = new Set([...Object.keys(W.phrases), 'perYear', 'numbers', 'words', 'qualifiers', 'units', 'n', 'd']);
+    const named = phrases.flatMap((p) => [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!));
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((name) => !lists.has(name))).toEqual([]);
+  });
+
+  it('reads a phrase with its counts, plurals, optional parts and a hyphen after a number', () => {
+    const counts = (q: string, id: string) => find(fold(q), '{counts}', listsOf(addOn(id))).map((m) => m.counts);
+    expect(counts('growth plus two 1,000-message sms bundles', 'sms-bundle')).toEqual([
+      [
+        { n: 2, w: 'two' },
+        { n: 1000, w: '1,000' },
+      ],
+    ]);
+    expect(counts('3 bundles of SMS and a couple of extra office logins', 'office-user')).toEqual([
+      [{ n: 2, w: 'a couple of' }],
+    ]);
+    expect(
+      counts('−5 office users, 2.5 seats and nan logins', 'office-user')
+        .flat()
+        .map((c) => c.n),
+    ).toEqual([-5, 2.5, Number.NaN]);
+    // No list of words is a word inside another ("uses" is not "us"; "pro" is not in "process").
+    expect(says(fold('billed month-to-month'), 'monthByMonth')).toBe(true);
+    expect(says(fold('a monthly bill'), 'asksPrice')).toBe(true);
+    expect(says(fold('the process is costly'), 'asksPrice')).toBe(false);
+  });
+});
+
+describe('the people counted by what they use', () => {
+  it('are counted once, as the add-on they use', () => {
+    const w = priceQuestion('Growth with 12 people on phones, how much a month?', pricing)!;
+    expect(w.lines.map((l) => [l.item, l.quantity])).toEqual([
+      ['Growth plan', 1],
+      ['Extra crew device', 12],
+    ]);
+  });
+});
+
+describe("the answer's sentences", () => {
+  it('join the figures a plan is chosen by with "and", whatever their digits', () => {
+    const w = priceQuestion('12 in the office and 1,400 moves a year, how much?', pricing)!;
+    expect(workingSentence(w)).toMatch(/^For 12 office users and 1,400 moves a year, the plan that fits is Growth\./);
+  });
+
+  it('leave no name unfilled', () => {
+    for (const q of [
+      'Starter plus 2 more office logins and 4 crew phones, paid annually?',
+      'growth billed month to month, what is that over a year?',
+      'how much is enterprise with 3 extra users?',
+      'Growth plus 2.5 extra users and 1e308 crew devices, how much?',
+      'which plan for 1e308 moves a year and 3 warehouses, how much?',
+      'how much more is Professional than Growth?',
+    ]) {
+      const w = priceQuestion(q, pricing)!;
+      expect(workingSentence(w), q).not.toMatch(/[{}]|undefined|NaN/);
+    }
+  });
+});

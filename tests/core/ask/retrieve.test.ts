@@ -1,0 +1,54 @@
+// Stage 4, retrieve: BM25F over the section index, checked against the formula worked out here on its own.
+import { describe, expect, it } from 'vitest';
+import { termGroups } from '../../../src/core/ask/analyse.ts';
+import { ASK_FIELDS } from '../../../src/core/ask/index.ts';
+import { retrieve } from '../../../src/core/ask/retrieve.ts';
+import { analyze } from '../../../src/core/search/analyze.ts';
+import { idfOf, K1 } from '../../../src/core/search/bm25f.ts';
+import { siteIndex } from './site.ts';
+
+const index = await siteIndex();
+const name = (s: number) => `${index.pageOf(s).slug}#${index.heading(s) ?? ''}`;
+const groups = (q: string) => termGroups(q, index, index.lexicon);
+
+describe('retrieve', () => {
+  it('finds the section that holds the words, best first', () => {
+    expect(name(retrieve(index, groups('storage billing vault'), 3)[0]!.section)).toBe('product/storage#Billing runs');
+    expect(name(retrieve(index, groups('crew app offline'), 3)[0]!.section)).toBe(
+      'faq#Does the crew app work offline?',
+    );
+  });
+
+  it("finds a section by its expansions: a written question's words", () => {
+    expect(name(retrieve(index, groups('no signal out bush'), 1)[0]!.section)).toBe(
+      'faq#Does the crew app work offline?',
+    );
+  });
+
+  it('scores a one-word question as BM25F does (idf times the saturated weighted field frequency)', () => {
+    const [best] = retrieve(index, groups('scanner'), 1);
+    const section = best!.section;
+    // The lot tracking section holds "scanner" once in its text; its heading, title and expansions do not.
+    const text = analyze(index.text(section).split('\n').slice(1).join('\n'));
+    const averages = index.data.averages;
+    const { weight, b } = ASK_FIELDS.text;
+    const tf = (weight * 1) / (1 - b + (b * text.length) / averages[0]!);
+    const expected = idfOf(index.sectionCount, index.df('scanner')) * (tf / (K1 + tf));
+    // Postings keep the saturation in 63 steps: equal within one step.
+    expect(Math.abs(best!.bm25 - expected)).toBeLessThanOrEqual(idfOf(index.sectionCount, 1) / 63);
+  });
+
+  it('adds the groups, a group scoring by its best term, an alternative worth less than the typed word', () => {
+    const [both] = retrieve(index, groups('storage billing'), 1);
+    const [one] = retrieve(index, groups('billing'), 1);
+    expect(both!.bm25).toBeGreaterThan(one!.bm25);
+    const typed = retrieve(index, [{ word: 'x', terms: ['vault'], weight: 1, unknown: false }], 1)[0]!;
+    const alternative = retrieve(index, [{ word: 'x', terms: ['nothing', 'vault'], weight: 1, unknown: false }], 1)[0]!;
+    expect(alternative.bm25).toBeCloseTo(typed.bm25 * 0.8, 5);
+  });
+
+  it('keeps at most k, and finds nothing for words on no page', () => {
+    expect(retrieve(index, groups('storage trial crew data'), 2)).toHaveLength(2);
+    expect(retrieve(index, groups('hubspot'), 5)).toEqual([]);
+  });
+});
