@@ -100,7 +100,7 @@ const ASSET_FOLDERS = ['_astro', 'pagefind'] as const;
 export const PUBLISHED_EXTENSIONS = ['html', 'json', 'md', 'svg', 'txt', 'xml', 'yaml'] as const;
 
 /**
- * What the middleware's own step reads besides its operations' content (src/core/edge.ts): one entry by slug
+ * What the middleware's own step reads besides its operations' content (src/http/edge.ts): one entry by slug
  * (a page's headers) and the static paths (real 404s).
  */
 export const EDGE_NEEDS: readonly ContentNeed[] = ['entry', 'files'];

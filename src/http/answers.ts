@@ -4,10 +4,10 @@
  * not from the pipeline that imports the operations).
  */
 import type { Deps } from '../adapters/deps.ts';
-import { errorResponse, rateLimitHeaders, tooManyRequests } from '../adapters/http.ts';
-import { clientOf } from '../core/client.ts';
+import { errorResponse, rateLimitHeaders, tooManyRequests } from './responses.ts';
+import { clientOf } from './client-address.ts';
 import { createLog } from '../adapters/log.ts';
-import { wantsMarkdown } from '../core/accept.ts';
+import { wantsMarkdown } from './accept.ts';
 import { errorStack } from '../core/error-text.ts';
 import { notFoundMarkdown } from '../core/not-found.ts';
 import type { Log } from '../core/ports.ts';

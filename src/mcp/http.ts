@@ -17,15 +17,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { dirname, join } from 'node:path';
 import type { Deps } from '../adapters/deps.ts';
-import { clientOf } from '../core/client.ts';
-import {
-  bodyFailureStatus,
-  bodyFailureText,
-  errorResponse,
-  rateLimitHeaders,
-  readBytes,
-  tooManyRequests,
-} from '../adapters/http.ts';
+import { clientOf } from '../http/client-address.ts';
+import { errorResponse, rateLimitHeaders, tooManyRequests } from '../http/responses.ts';
+import { bodyFailureStatus, bodyFailureText, readBytes } from '../http/request-body.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { buildMcpServer } from './server.ts';
 

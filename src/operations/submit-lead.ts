@@ -1,16 +1,16 @@
 /**
  * @module submitLead: POST /api/lead records a lead in the CRM and notifies sales (src/core/leads.ts).
  * The site's form with JavaScript off posts the same fields as a form and gets the same status with a
- * small HTML page when it asks for HTML (src/adapters/form-post.ts). `respondLead` is the one place that
+ * small HTML page when it asks for HTML (src/http/form-post.ts). `respondLead` is the one place that
  * turns what happened (the domain's outcome, or what the pipeline refused) into the answer.
  */
 import { z } from 'zod';
 import { COMPANY } from '../contract/company.ts';
 import { LIMITS, policyOf } from '../contract/limits.ts';
 import { LeadAcceptedSchema, LeadSchema } from '../contract/schemas.ts';
-import { type FormPage, leadAnswerPage, wantsHtml } from '../adapters/form-post.ts';
-import { headerText } from '../adapters/header-text.ts';
-import { readHeaders, tooManyRequests } from '../adapters/http.ts';
+import { type FormPage, leadAnswerPage, wantsHtml } from '../http/form-post.ts';
+import { headerText } from '../http/header-text.ts';
+import { readHeaders, tooManyRequests } from '../http/responses.ts';
 import { badEmailError } from '../core/lead-examples.ts';
 import { formIdempotencyKey, type LeadOutcome, submitLead as submit } from '../core/leads.ts';
 import { LEAD_POLICY } from '../core/rate-limit.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
 import { LeadSchema, LeadValidationSchema } from '../contract/schemas.ts';
-import { headerText } from '../adapters/header-text.ts';
+import { headerText } from '../http/header-text.ts';
 import { badEmailCheck, notAnObjectError } from '../core/lead-examples.ts';
 import { sandboxLead } from '../core/leads.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';

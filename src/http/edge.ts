@@ -8,7 +8,7 @@ import { canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
 import { CONTENT_SIGNAL, CORS_READ, PAGE_VARY } from '../contract/routes.ts';
 import { slugOfPath, slugOfTwinPath, twinPathOfSlug } from '../contract/slugs.ts';
 import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
-import type { ContentSource, PageEntry } from './content-source.ts';
+import type { ContentSource, PageEntry } from '../core/content-source.ts';
 
 export type EdgeDecision =
   | { type: 'not-found' }

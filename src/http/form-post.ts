@@ -8,9 +8,9 @@
  */
 import { COMPANY } from '../contract/company.ts';
 import { SECURITY_HEADERS } from '../contract/routes.ts';
-import { type BodyFailure, readBytes } from './http.ts';
+import { type BodyFailure, readBytes } from './request-body.ts';
 import type { LeadProblem } from '../core/lead-validation.ts';
-import { qualityOf } from '../core/accept.ts';
+import { qualityOf } from './accept.ts';
 import { retryMinutes } from '../core/rate-limit.ts';
 
 /** Where to reach sales when the form cannot take the lead. */
