@@ -18,7 +18,7 @@ import {
 import { LIMITS } from '../../src/contract/limits.ts';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
 import { MCP_DEFAULTS } from '../../src/mcp/schemas.ts';
-import { BATCH_PROTOCOLS, MCP_BATCH_MAX } from '../../src/mcp/http.ts';
+import { BATCH_PROTOCOLS, MCP_BATCH_MAX } from '../../src/mcp/transport.ts';
 import {
   anyJson,
   anyString,

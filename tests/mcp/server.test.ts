@@ -19,7 +19,7 @@ import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from
 import { createDeps, loadContent } from '../../src/adapters/deps.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { operations } from '../../src/operations/index.ts';
-import { MCP_BATCH_MAX } from '../../src/mcp/http.ts';
+import { MCP_BATCH_MAX } from '../../src/mcp/transport.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
 import { openApiText } from '../../src/mcp/resources.ts';
