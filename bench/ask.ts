@@ -31,7 +31,7 @@ import { DATA_FILES, META_FILE, rangeReader } from '../src/adapters/content-file
 import { type AskResult, type AskTurn, askSite, NO_ANSWER } from '../src/core/ask/answer.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
 import { createContentFiles } from '../src/adapters/content-files.ts';
-import { loadContent } from '../src/adapters/deps.ts';
+import { loadContent } from '../src/adapters/composition-root.ts';
 import {
   ASK_SETS,
   type AskScores,

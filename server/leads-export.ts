@@ -11,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../src/adapters/config.ts';
-import { createStore } from '../src/adapters/deps.ts';
+import { createStore } from '../src/adapters/composition-root.ts';
 import { DB_FILE, readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
 import { recordOf } from '../src/core/leads.ts';
 

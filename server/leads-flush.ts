@@ -11,7 +11,7 @@
  * `npm run leads:export -- --dead-letters`, `npm run leads:requeue`).
  */
 import { parseConfig } from '../src/adapters/config.ts';
-import { createDeps } from '../src/adapters/deps.ts';
+import { createDeps } from '../src/adapters/composition-root.ts';
 import { flushAll } from '../src/core/leads.ts';
 
 const d = createDeps({ config: parseConfig(process.env) });

@@ -7,7 +7,7 @@
  * 2 no argument.
  */
 import { parseConfig } from '../src/adapters/config.ts';
-import { createStore } from '../src/adapters/deps.ts';
+import { createStore } from '../src/adapters/composition-root.ts';
 
 const args = process.argv.slice(2);
 if (!args.length) {

@@ -401,7 +401,7 @@ function letterOf(r: Record<string, SQLInputValue>): DeadLetter {
 }
 
 export interface SqliteStoreOptions {
-  /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by deps.ts). */
+  /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by composition-root.ts). */
   file: string;
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;

@@ -3,7 +3,7 @@
  * the request's id, the 500 for an unexpected throw and the public 404 (issue 24: operations import these from here,
  * not from the pipeline that imports the operations).
  */
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import { errorResponse, rateLimitHeaders, tooManyRequests } from './responses.ts';
 import { clientOf } from './client-address.ts';
 import { createLog } from '../adapters/log.ts';

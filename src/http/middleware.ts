@@ -6,7 +6,7 @@
  * the static files, API paths get the Error body instead of the platform's error page.
  */
 import { next, rewrite } from '@vercel/functions';
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import { createLog } from '../adapters/log.ts';
 import { decodePath, handleEdge } from './edge.ts';
 import { errorStack } from '../core/error-text.ts';

@@ -5,7 +5,7 @@
  * objects (src/operations/index.ts lists them); the pipeline (src/http/pipeline.ts) runs them.
  */
 import type { z } from 'zod';
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import type { CacheClass, Deprecation, Meter } from '../contract/routes.ts';
 import type { McpToolName } from '../contract/mcp.ts';
 import type { ContentNeed } from '../core/content-source.ts';

@@ -17,7 +17,7 @@
  * An unexpected throw is logged and answered 500 with the request id as its reference; unknown API paths
  * get `notFound`.
  */
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import { errorResponse, json, preflight, rateLimitHeaders, tooManyRequests } from './responses.ts';
 import { type BodyFailure, bodyFailureStatus, bodyFailureText, readJson } from './request-body.ts';
 import { describeIssue, queryOf } from './inputs.ts';

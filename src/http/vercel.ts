@@ -6,7 +6,7 @@
  * the next request tries again).
  */
 import { parseConfig } from '../adapters/config.ts';
-import { createDeps, type Deps } from '../adapters/deps.ts';
+import { createDeps, type Deps } from '../adapters/composition-root.ts';
 import type { FunctionOperation } from './operation.ts';
 import { internalError, requestIdOf } from './answers.ts';
 import { runOperation } from './pipeline.ts';

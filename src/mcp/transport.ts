@@ -16,7 +16,7 @@
 // prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { dirname, join } from 'node:path';
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import { clientOf } from '../http/client-address.ts';
 import { errorResponse, rateLimitHeaders, tooManyRequests } from '../http/responses.ts';
 import { bodyFailureStatus, bodyFailureText, readBytes } from '../http/request-body.ts';

@@ -9,7 +9,7 @@ import { PricingSchema } from '../../src/contract/content.ts';
 import { termGroups } from '../../src/core/ask/question.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import type { AskIndex } from '../../src/core/ask/index.ts';
-import { loadContent } from '../../src/adapters/deps.ts';
+import { loadContent } from '../../src/adapters/composition-root.ts';
 import {
   ASK_SETS,
   askSourcesOf,

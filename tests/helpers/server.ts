@@ -6,7 +6,7 @@
  */
 import { startServer, PROJECT_ROOT, type RunningServer, type ServerSettings } from '../../server/main.ts';
 import { parseConfig } from '../../src/adapters/config.ts';
-import type { Deps } from '../../src/adapters/deps.ts';
+import type { Deps } from '../../src/adapters/composition-root.ts';
 import { contractCheckers, createContractChecker, type ContractChecker } from './contract-check.ts';
 import { reportError } from './test-log.ts';
 

@@ -16,7 +16,7 @@ import { MCP_TOOLS } from '../../src/contract/mcp.ts';
 import { LIMITS, policyOf } from '../../src/contract/limits.ts';
 import { READ_POLICY, refusalText } from '../../src/core/rate-limit.ts';
 import { ListPagesResponseSchema, SearchQuerySchema, SearchResponseSchema } from '../../src/contract/schemas.ts';
-import { createDeps, loadContent } from '../../src/adapters/deps.ts';
+import { createDeps, loadContent } from '../../src/adapters/composition-root.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { operations } from '../../src/operations/index.ts';
 import { MCP_BATCH_MAX } from '../../src/mcp/transport.ts';
