@@ -6,7 +6,7 @@
  * request for the same id finds nothing. Exit code: 0 all re-queued; 1 an id was not in the dead letters;
  * 2 no argument.
  */
-import { parseConfig } from '../src/adapters/config.ts';
+import { parseConfig } from '../src/config.ts';
 import { createStore } from '../src/adapters/composition-root.ts';
 
 const args = process.argv.slice(2);

@@ -1,6 +1,6 @@
 /**
  * @module Composition root: builds the content source, the store, the lead sinks and the logger from a
- * `Config` (src/adapters/config.ts). Each entry point reads its configuration once and builds its
+ * `Config` (src/config.ts). Each entry point reads its configuration once and builds its
  * dependencies once (src/http/vercel.ts for the Vercel functions, middleware.ts, server/main.ts; the scripts,
  * tests and benchmarks call `createDeps` with a `config` or an `env` of their own); nothing here reads
  * `process.env` and nothing looks them up from a global.
@@ -25,7 +25,7 @@ import { createUnansweredRecorder } from '../core/ask/unanswered.ts';
 import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
-import { parseConfig, type Config, type SinkConfig, type StoreConfig } from './config.ts';
+import { parseConfig, type Config, type SinkConfig, type StoreConfig } from '../config.ts';
 import { createHubSpotSink } from './hubspot-sink.ts';
 import { createWebhookSink } from './webhook-sink.ts';
 import { createLogNotifier, createSlackNotifier } from './notifiers.ts';

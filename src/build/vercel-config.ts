@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { functionPath, headerRules } from '../contract/routes.ts';
-import { DATA_DIR } from '../core/content.ts';
+import { DATA_DIR } from '../config.ts';
 import type { ContentNeed } from '../core/content-source.ts';
 import { dataFilesFor } from '../adapters/content-files.ts';
 import { functionOf, type Operation } from '../http/operation.ts';
