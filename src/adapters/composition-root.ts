@@ -19,7 +19,7 @@ import { waitUntil } from '@vercel/functions';
 import { join } from 'node:path';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { contentFromData, type ContentSource } from '../core/content-source.ts';
-import { loadSearchIndex } from '../core/search.ts';
+import { loadSearchIndex } from '../core/search/engine.ts';
 import { checkRateLimit, READ_POLICY, type RateLimitOutcome } from '../core/rate-limit.ts';
 import { createUnansweredRecorder } from '../core/ask/unanswered.ts';
 import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import type { Page } from '../contract/schemas.ts';
 import type { ContentSource, PageEntry } from '../core/content-source.ts';
-import { loadSearchIndex, type SearchIndex } from '../core/search.ts';
+import { loadSearchIndex, type SearchIndex } from '../core/search/engine.ts';
 import { SEARCH_FILE } from '../core/content.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex, type PackReader } from '../core/ask/index.ts';
 
