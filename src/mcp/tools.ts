@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { McpToolName } from '../contract/mcp.ts';
 import { askSite } from '../core/ask/answer.ts';
 import { listPages } from '../core/pages.ts';
-import { recommendPlan } from '../core/pricing.ts';
+import { recommendPlan } from '../core/plans.ts';
 import { twinUrlOfSlug } from '../contract/slugs.ts';
 import type { McpDeps } from './deps.ts';
 import { readableIssues } from './errors.ts';

@@ -8,7 +8,7 @@
  * `MOST_PRICED` is said to be unpriced, with its price per unit, never dropped or rounded into another figure.
  */
 import type { Plan, Pricing } from '../../contract/content.ts';
-import { type Need, planThatFits } from '../pricing.ts';
+import { type Need, planThatFits } from '../plans.ts';
 import { fold, own } from '../search/analyze.ts';
 import { type PricingVocabulary, vocabularyOf } from './pricing-words.ts';
 
