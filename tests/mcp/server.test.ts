@@ -23,7 +23,7 @@ import { MCP_BATCH_MAX } from '../../src/mcp/transport.ts';
 import type { ContentData } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
 import { openApiText } from '../../src/mcp/resources.ts';
-import { MCP_DEFAULTS } from '../../src/mcp/schemas.ts';
+import { MCP_DEFAULTS } from '../../src/mcp/tool-schemas.ts';
 import { graphemeCut, PART_CHARS, splitExact, splitMarkdown } from '../../src/mcp/split.ts';
 import { isQuestion } from '../../src/mcp/tools.ts';
 import { startTestServer, PROJECT_ROOT } from '../helpers/server.ts';
