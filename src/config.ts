@@ -15,8 +15,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 
-export const SITE_NAME = 'Kartage';
-
 /** Local default: the local server's own address (README "Configuration"); `PORT` alone moves it. */
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
