@@ -160,7 +160,7 @@ export function leadAnswerPage(
         [
           `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
             demo
-              ? 'We will email you within one business day to pick a time for your 45-minute walkthrough.'
+              ? `We will email you within one business day to pick a time for your ${COMPANY.demoMinutes}-minute walkthrough.`
               : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
           }</p>`,
           '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
