@@ -1,7 +1,8 @@
 /**
  * The company's facts (src/contract/company.ts) are defined once and the published copy agrees with them: the
  * demo's length in the pages' copy (content/pages) and on every rendered page and markdown twin (dist/, built by
- * `node server/build-check.ts`) is COMPANY.demoMinutes, and no source file writes a length of its own.
+ * `node server/build-check.ts`) is COMPANY.demoMinutes; the contact page and every rendered page's footer give
+ * COMPANY's phone and sales email; and no source file writes one of these facts of its own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,6 +62,33 @@ describe('the demo length, defined once', () => {
     const written = filesOf('src', ['.ts', '.astro']).filter((f) =>
       /\b\d+-minute\b/.test(readFileSync(join(PROJECT_ROOT, f), 'utf8')),
     );
+    expect(written).toEqual([]);
+  });
+});
+
+describe('the contact details, defined once', () => {
+  const contact = readFileSync(join(PROJECT_ROOT, 'content/pages/contact.md'), 'utf8');
+  const phoneLink = `tel:${COMPANY.phone.replace(/\s/g, '')}`;
+
+  it("the contact page's copy gives the phone number and the sales and support addresses", () => {
+    for (const fact of [COMPANY.phone, COMPANY.salesEmail, COMPANY.supportEmail]) expect(contact).toContain(fact);
+  });
+
+  it("every rendered page's footer links the phone number and the sales address", () => {
+    for (const f of filesOf('dist', ['.html'])) {
+      const footer = readFileSync(join(PROJECT_ROOT, f), 'utf8').match(/<p class="footer-contact">.*?<\/p>/)?.[0];
+      expect(footer, f).toBe(
+        `<p class="footer-contact"><a href="${phoneLink}">${COMPANY.phone}</a><br>` +
+          `<a href="mailto:${COMPANY.salesEmail}">${COMPANY.salesEmail}</a></p>`,
+      );
+    }
+  });
+
+  it('no source file outside the chat writes the phone number or an address of its own', () => {
+    const facts = [COMPANY.phone, phoneLink.slice(4), COMPANY.salesEmail, COMPANY.supportEmail];
+    const written = filesOf('src', ['.ts', '.astro'])
+      .filter((f) => f !== join('src', 'contract', 'company.ts') && !f.startsWith(join('src', 'core', 'ask')))
+      .filter((f) => facts.some((fact) => readFileSync(join(PROJECT_ROOT, f), 'utf8').includes(fact)));
     expect(written).toEqual([]);
   });
 });
