@@ -7,6 +7,7 @@
  * escaped. Web-standard only.
  */
 import { COMPANY } from '../contract/company.ts';
+import { FIELD_LABELS } from '../contract/lead-values.ts';
 import { SECURITY_HEADERS } from '../contract/routes.ts';
 import { type BodyFailure, readBytes } from './request-body.ts';
 import type { LeadProblem } from '../core/lead-validation.ts';
@@ -16,21 +17,6 @@ import { retryMinutes } from '../core/rate-limit.ts';
 /** Where to reach sales when the form cannot take the lead. */
 const SALES_EMAIL = COMPANY.salesEmail;
 const SALES_PHONE = COMPANY.phone;
-
-/** Field names as the form labels them, for the "what to fix" list. */
-const LABELS: Record<string, string> = {
-  name: 'Name',
-  email: 'Work email',
-  company: 'Company',
-  dialcode: 'Dial code',
-  phone: 'Phone',
-  country: 'Country',
-  segment: 'Kind of moving work',
-  warehouses: 'Warehouses',
-  moves: 'Moves per year',
-  message: 'Message',
-  intent: 'Intent',
-};
 
 /** True when the request carries an HTML form post (the lead form with JavaScript off). */
 export function isFormPost(request: Request): boolean {
@@ -172,7 +158,7 @@ export function leadAnswerPage(
       const items = problems.length
         ? problems.map(
             (problem) =>
-              `<li><strong>${escapeHtml(LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
+              `<li><strong>${escapeHtml(FIELD_LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
           )
         : [`<li>${escapeHtml(p.message)}</li>`];
       return page(
