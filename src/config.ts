@@ -124,6 +124,7 @@ const ANALYTICS_PROVIDERS = ['vercel', 'off'] as const;
 /** Where the site's pages send their visit and funnel figures: Vercel Web Analytics and Speed Insights, or nowhere. */
 export type AnalyticsProvider = (typeof ANALYTICS_PROVIDERS)[number];
 
+/** Every environment variable the service and its build take, with its parsing and default. */
 export const EnvSchema = z.object({
   // The local server.
   HOST: variable('127.0.0.1', (v) => ({ value: v })),
@@ -173,6 +174,7 @@ export const EnvSchema = z.object({
   // The pages' analytics (a build setting).
   ANALYTICS: choice(ANALYTICS_PROVIDERS, 'vercel or off'),
 });
+/** The checked environment. */
 export type Env = z.output<typeof EnvSchema>;
 
 /** Every variable of the schema with its default as the README writes it. */
@@ -209,32 +211,24 @@ export function readEnv(raw: Record<string, string | undefined>): Env {
   throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
 }
 
-/**
- * The canonical origin of the site, without a trailing slash: SITE_URL, else Vercel's production host, else
- * the local server's address (http://localhost:<PORT>; the default when PORT is 0).
- */
+/** The site's canonical origin: SITE_URL, else Vercel's production host, else the local server's address. */
 export function siteOrigin(env: Env): string {
   if (env.SITE_URL) return new URL(env.SITE_URL).origin;
   if (env.VERCEL_PROJECT_PRODUCTION_URL) return new URL(`https://${env.VERCEL_PROJECT_PRODUCTION_URL}`).origin;
   return env.PORT > 0 ? `http://localhost:${env.PORT}` : DEFAULT_SITE_URL;
 }
 
-/**
- * The analytics the pages are built with: ANALYTICS, else Vercel's when the build runs on Vercel (`VERCEL` is
- * set there, `vercel build` included), else none, so a local build never calls out.
- */
+/** The analytics the pages are built with: ANALYTICS, else Vercel's on Vercel, else none (a local build). */
 export function analyticsOf(env: Env): AnalyticsProvider {
   return env.ANALYTICS ?? (env.VERCEL ? 'vercel' : 'off');
 }
 
-/**
- * `siteOrigin` of an environment, for the scripts that need the origin alone (server/build-check.ts,
- * server/vercel-build.ts pass `process.env`).
- */
+/** `siteOrigin` of a raw environment, for the scripts that need the origin alone. */
 export function siteUrl(raw: Record<string, string | undefined>): string {
   return siteOrigin(readEnv(raw));
 }
 
+/** Which store to use: Upstash (shared), or the embedded SQLite file. */
 export type StoreConfig =
   | {
       kind: 'upstash';
@@ -247,6 +241,7 @@ export type StoreConfig =
     }
   | { kind: 'sqlite'; file: string };
 
+/** Where leads are recorded: HubSpot, a webhook, the local file, or a misconfiguration to report. */
 export type SinkConfig =
   | { kind: 'hubspot'; token: string; portalId: string; formId: string; baseUrl?: string; timeoutMs?: number }
   | { kind: 'webhook'; url: string; secret: string; timeoutMs?: number }
@@ -254,6 +249,7 @@ export type SinkConfig =
   /** A misconfigured sink fails lead submission (logged, 500 Error body), never every read. */
   | { kind: 'invalid'; error: string };
 
+/** The configuration as the adapters use it: which store, which lead sink, which folders, which hosts. */
 export interface Config {
   /**
    * The site's origin as this process sees it (SITE_URL, Vercel's production host, or the local server's
@@ -313,10 +309,7 @@ function sinkConfig(env: Env, file: string): SinkConfig {
   return { kind, file };
 }
 
-/**
- * Reads the environment once (throws a `ConfigError` naming each malformed variable). `cwd` anchors the
- * default data and state folders.
- */
+/** Reads the environment once into a `Config` (throws a `ConfigError`); `cwd` anchors the default folders. */
 export function parseConfig(raw: Record<string, string | undefined>, cwd = process.cwd()): Config {
   return configOf(readEnv(raw), cwd);
 }

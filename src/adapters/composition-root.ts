@@ -36,6 +36,7 @@ import { createUpstashStore } from './upstash-store.ts';
 import { createLog } from './log.ts';
 import { createContentFiles, META_FILE } from './content-files.ts';
 
+/** Every dependency an operation may read: values, and functions for behaviour. */
 export interface Deps {
   readonly config: Config;
   /** The published content, each part loaded as operations first ask for it. */
@@ -66,10 +67,7 @@ export interface Deps {
   readonly describe: () => string;
 }
 
-/**
- * What `createDeps` builds from: the settings, as a `Config` an entry point parsed or as the `env` to parse
- * (a script's or a test's own), and any part given ready-made.
- */
+/** What `createDeps` builds from: a parsed `Config` or an `env` to parse, and any part given ready-made. */
 export type DepsOptions = (
   | { config: Config; env?: never }
   | { env: Record<string, string | undefined>; config?: never }
@@ -86,10 +84,7 @@ export type DepsOptions = (
   defer?: (work: Promise<unknown>) => void;
 };
 
-/**
- * The store a config asks for: Upstash, or the embedded SQLite file. `defer` keeps the Upstash read budget's
- * analytics write alive after the answer (when they are on).
- */
+/** The store a config asks for; `defer` keeps Upstash's read-budget analytics write alive after the answer. */
 export function createStore(c: StoreConfig, defer?: (work: Promise<unknown>) => void): Store {
   if (c.kind === 'upstash') return createUpstashStore({ ...c, ...(defer ? { defer } : {}) });
   return createSqliteStore({ file: c.file });
@@ -103,10 +98,7 @@ export function createSink(c: SinkConfig): LeadSink {
   throw new Error(c.error);
 }
 
-/**
- * The content of a build folder: its split data files (each read only when an operation asks for its
- * part), or, for a folder that holds only `content.json` (a test's hand-made site), that file whole.
- */
+/** The content of a build folder: its split data files, or a test site's lone `content.json`, whole. */
 export function loadContent(dataDir: string): ContentSource {
   if (existsSync(join(dataDir, META_FILE))) return createContentFiles(dataDir);
   const file = join(dataDir, CONTENT_FILE);
@@ -119,6 +111,7 @@ export function loadContent(dataDir: string): ContentSource {
   return contentFromData(data, () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')));
 }
 
+/** Builds the dependencies once per entry point; parts that cost a read or may fail are made on first use. */
 export function createDeps(opts: DepsOptions): Deps {
   const config = opts.config !== undefined ? opts.config : parseConfig(opts.env);
   const dataDir = opts.dataDir ?? config.dataDir;

@@ -29,7 +29,7 @@ export function functionSettings(op: Operation) {
   return {
     maxDuration: (typeof op.serve === 'object' && op.serve.maxDuration) || 10,
     memory: 1024,
-    // Only the data files of what the operation reads (issue 14 part 3): listPages ships the entries,
+    // Only the data files of what the operation reads: listPages ships the entries,
     // search its index and snippet text, the lead functions nothing.
     ...(data.length
       ? { includeFiles: data.length === 1 ? `${DATA_DIR}/${data[0]}` : `${DATA_DIR}/{${data.join(',')}}` }

@@ -1,7 +1,7 @@
 /**
  * @module The answers the pipeline and the operations both give, in one small module neither owns: the 405's text,
- * the request's id, the 500 for an unexpected throw and the public 404 (issue 24: operations import these from here,
- * not from the pipeline that imports the operations).
+ * the request's id, the 500 for an unexpected throw and the public 404 (operations import these from here, not
+ * from the pipeline that imports the operations).
  */
 import type { Deps } from '../adapters/composition-root.ts';
 import { errorResponse, rateLimitHeaders, tooManyRequests } from './responses.ts';

@@ -6,13 +6,12 @@
 /** Why a body was not read: larger than the limit, or broken off before its end (client gone, bad chunking). */
 export type BodyFailure = 'too-large' | 'unreadable';
 
+/** The bytes of a body, or why they were not read. */
 export type BodyRead = { ok: true; bytes: Buffer<ArrayBuffer> } | { ok: false; failure: BodyFailure };
 
-/**
- * Reads a body of at most `maxBytes` bytes. The size is checked while streaming, so a lying or absent
- * Content-Length cannot exhaust memory; a body that breaks off is the client's failure, not a throw.
- */
+/** Reads a body of at most `maxBytes` bytes; one that breaks off is the client's failure, not a throw. */
 export async function readBytes(request: Request, maxBytes: number): Promise<BodyRead> {
+  // The size is counted while streaming too: a lying or absent Content-Length cannot exhaust memory.
   if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return { ok: false, failure: 'too-large' };
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -53,6 +52,7 @@ export interface JsonFailure {
   error: string;
 }
 
+/** A JSON body's value, or why it was refused. */
 export type ReadJsonResult = { ok: true; value: unknown } | ({ ok: false } & JsonFailure);
 
 /** Reads a JSON body of at most `maxBytes` bytes. */

@@ -6,8 +6,10 @@ import { policyOf } from '../contract/limits.ts';
 import { CACHE_CONTROL, CORS_READ, type CacheClass } from '../contract/routes.ts';
 import type { RateLimitRefusal, RateLimitState } from '../core/rate-limit.ts';
 
+/** Response headers by name. */
 export type Headers_ = Record<string, string>;
 
+/** A JSON answer. */
 export function json(body: unknown, status = 200, headers: Headers_ = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -25,13 +27,10 @@ export function readHeaders(cache: CacheClass): Headers_ {
   return { 'Cache-Control': CACHE_CONTROL[cache], Vary: 'Accept', ...CORS_READ };
 }
 
-/**
- * The contract's RateLimit headers of a budget's state, and `Retry-After` with a refusal. The IETF draft's
- * structured `RateLimit` / `RateLimit-Policy` fields are not sent: the draft reuses the name
- * `RateLimit-Policy` with another syntax (`"read";q=120;w=60`), so both cannot be sent without contradicting
- * the contract's `120;w=60` (README "Rate limits").
- */
+/** The contract's RateLimit headers of a budget's state, and `Retry-After` with a refusal. */
 export function rateLimitHeaders(state: RateLimitState & { retryAfter?: number }): Headers_ {
+  // Not the IETF draft's structured fields: the draft gives `RateLimit-Policy` another syntax
+  // (`"read";q=120;w=60`), which would contradict the contract's `120;w=60`.
   return {
     'RateLimit-Limit': String(state.limit),
     'RateLimit-Remaining': String(state.remaining),
@@ -52,10 +51,7 @@ const ALLOW_HEADERS = [
   'Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
 ].join(', ');
 
-/**
- * The CORS preflight (204) of a path taking `methods` (OPTIONS is added). `cors: false` (the lead endpoint)
- * names no allowed origin, so no other origin's script may send the request.
- */
+/** The CORS preflight (204) of a path taking `methods`; `cors: false` (the lead endpoint) allows no origin. */
 export function preflight(methods: readonly string[], cors = true): Response {
   return new Response(null, {
     status: 204,

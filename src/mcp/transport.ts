@@ -67,17 +67,14 @@ function originAllowed(origin: string): boolean {
   }
 }
 
-/**
- * Answers one POST to `/mcp` (the pipeline has checked the method, metered the request and adds CORS):
- * the Host and Origin checks, the body limit, the batch rules, then the SDK's transport. `rate` holds the
- * request's RateLimit headers; a batch's further messages spend further units.
- */
+/** Answers one POST to /mcp: Host and Origin checks, the body limit, the batch rules, then the SDK's transport. */
 export async function handleMcp(
   request: Request,
   d: Deps,
   rate: Record<string, string>,
   openApi: (origin: string) => string,
 ): Promise<Response> {
+  // The pipeline has checked the method and metered the request (`rate`: its RateLimit headers).
   const content = d.content;
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
   const allowed = d.config.mcpHosts;
