@@ -10,8 +10,8 @@
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContentFiles } from './src/adapters/content-files.ts';
-import { parseConfig } from './src/adapters/config.ts';
-import { createDeps, type Deps } from './src/adapters/deps.ts';
+import { parseConfig } from './src/config.ts';
+import { createDeps, type Deps } from './src/adapters/composition-root.ts';
 import { createMiddleware } from './src/http/middleware.ts';
 import { matchOperation, routes } from './src/operations/index.ts';
 

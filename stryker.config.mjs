@@ -1,7 +1,8 @@
 /**
- * `npm run mutate`: Stryker's mutation score for the domain (src/core) and the stores and lead path of
- * src/adapters, over the fast in-process tests of vitest.mutate.config.ts. Not part of `npm test`: it runs
- * the covering tests once per mutant (see bench/mutation.md for the score, run time and every survivor).
+ * `npm run mutate`: Stryker's mutation score for the domain (src/core), the stores and lead path of
+ * src/adapters and the request helpers of src/http, over the fast in-process tests of
+ * vitest.mutate.config.ts. Not part of `npm test`: it runs the covering tests once per mutant (see
+ * bench/mutation.md for the score, run time and every survivor).
  * Incremental: a rerun tests only mutants whose code or covering tests changed since the last run recorded
  * in bench/mutation-incremental.json (tracked, so a later commit reruns only what it changed);
  * `npm run mutate -- --force` retests everything.
@@ -17,7 +18,8 @@ export default {
     // over an hour on 2 cores. Its answers are held by tests/core/ask*.test.ts and the judged sets instead.
     '!src/core/ask/**',
     'src/adapters/{sqlite-store,memory-store,fallback-store,upstash-store}.ts',
-    'src/adapters/{hubspot-sink,webhook-sink,notifiers,http,form-post}.ts',
+    'src/adapters/{hubspot-sink,webhook-sink,notifiers}.ts',
+    'src/http/{accept,edge,client-address,deprecation,responses,request-body,form-post}.ts',
   ],
   coverageAnalysis: 'perTest',
   // Vitest does not type-check; the `@ts-nocheck` Stryker adds by default would also change the generated

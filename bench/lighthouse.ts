@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
-import { createDeps } from '../src/adapters/deps.ts';
+import { createDeps } from '../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../src/adapters/memory-store.ts';
 
 /** LH_PAGES=/faq,/demo audits other pages (comma-separated paths). */

@@ -15,7 +15,7 @@ import { countTokens } from 'gpt-tokenizer';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startServer } from '../server/main.ts';
-import { createDeps } from '../src/adapters/deps.ts';
+import { createDeps } from '../src/adapters/composition-root.ts';
 import { ROOT } from './lib.ts';
 
 export interface McpTokenRow {

@@ -12,7 +12,7 @@ import type { Pricing } from '../src/contract/content.ts';
 const [dataDir, need, slug, question = 'Is there a free trial?'] = process.argv.slice(2);
 const t0 = performance.now();
 const { createContentFiles } = await import('../src/adapters/content-files.ts');
-const { searchSite } = await import('../src/core/search.ts');
+const { searchSite } = await import('../src/core/search/engine.ts');
 const assistant =
   need === 'ask'
     ? {

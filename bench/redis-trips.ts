@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
-import { createDeps } from '../src/adapters/deps.ts';
+import { createDeps } from '../src/adapters/composition-root.ts';
 import { createSqliteSink } from '../src/adapters/sqlite-store.ts';
 import { createUpstashStore } from '../src/adapters/upstash-store.ts';
 import { startRedis } from '../tests/helpers/redis-server.ts';

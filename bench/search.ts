@@ -1,6 +1,6 @@
 /**
  * @module The search benchmark over a built corpus (`content.json` + `search-index.json` in a data folder):
- * our engine (src/core/search.ts: BM25F index + ranking + snippets, i.e. what the API answers) next to
+ * our engine (src/core/search/engine.ts: BM25F index + ranking + snippets, i.e. what the API answers) next to
  * MiniSearch 7, FlexSearch 0.8 (Document index) and Orama 3, on the same pages and the same fixed queries.
  * Per library: index build time, serialized size, load time, heap, query latency p50/p99 and overlap@10 with our
  * results. Our index load is also timed in fresh processes (what a cold function instance pays).
@@ -26,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import { Document } from 'flexsearch';
 import { create, insertMultiple, load as oramaLoad, save as oramaSave, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { buildSearchIndex, loadSearchIndex, searchSite, type SearchIndex } from '../src/core/search.ts';
+import { buildSearchIndex, loadSearchIndex, searchSite, type SearchIndex } from '../src/core/search/engine.ts';
 import { words } from '../src/core/search/analyze.ts';
 import searchSynonyms from '../content/data/search-synonyms.json' with { type: 'json' };
 import { evaluate, loadJudged, type Figures } from '../tests/helpers/search-metrics.ts';
@@ -141,7 +141,7 @@ async function coldLoad(dataDir: string): Promise<{ readMs: number; loadMs: numb
   const script = `
     const t0 = performance.now();
     const { readFileSync } = await import('node:fs');
-    const { loadSearchIndex } = await import(${JSON.stringify(join(ROOT, 'src/core/search.ts'))});
+    const { loadSearchIndex } = await import(${JSON.stringify(join(ROOT, 'src/core/search/engine.ts'))});
     const t1 = performance.now();
     const json = readFileSync(${JSON.stringify(join(dataDir, SEARCH_FILE))}, 'utf8');
     const t2 = performance.now();

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
-import { createDeps } from '../src/adapters/deps.ts';
+import { createDeps } from '../src/adapters/composition-root.ts';
 import { createSqliteSink, createSqliteStore } from '../src/adapters/sqlite-store.ts';
 
 const env = process.env;

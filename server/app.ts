@@ -4,10 +4,10 @@
  * operations through the pipeline, then the pipeline's not-found. Web-standard: Request in, Response out.
  */
 import { BASE_HEADERS, functionPath } from '../src/contract/routes.ts';
-import { preflight } from '../src/adapters/http.ts';
-import { wantsMarkdown } from '../src/core/accept.ts';
-import { decodePath } from '../src/core/edge.ts';
-import type { Deps } from '../src/adapters/deps.ts';
+import { preflight } from '../src/http/responses.ts';
+import { wantsMarkdown } from '../src/http/accept.ts';
+import { decodePath } from '../src/http/edge.ts';
+import type { Deps } from '../src/adapters/composition-root.ts';
 import { createEdge } from '../src/http/middleware.ts';
 import { type FunctionOperation, functionOf, isFunctionOperation } from '../src/http/operation.ts';
 import { notFound } from '../src/http/answers.ts';

@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadContent } from '../src/adapters/deps.ts';
+import { loadContent } from '../src/adapters/composition-root.ts';
 import { type AskedQuestion, AskedSchema, headingKey } from '../src/build/ask-hints.ts';
 import { allSets, loadSet } from '../eval/ask/sets.ts';
 import { PROJECT_ROOT } from './main.ts';

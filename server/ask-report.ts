@@ -10,8 +10,8 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseConfig } from '../src/adapters/config.ts';
-import { createStore } from '../src/adapters/deps.ts';
+import { parseConfig } from '../src/config.ts';
+import { createStore } from '../src/adapters/composition-root.ts';
 import { type Reportable, reportable, scrubQuestion, UNANSWERED_LIMIT } from '../src/core/ask/unanswered.ts';
 import type { UnansweredQuestion } from '../src/core/ports.ts';
 

@@ -4,8 +4,8 @@
  * can miss what sits in its WAL; this cannot. It never overwrites FILE.
  */
 import { join, resolve } from 'node:path';
-import { parseConfig } from '../src/adapters/config.ts';
-import { backupDatabase, DB_FILE } from '../src/adapters/sqlite-store.ts';
+import { DB_FILE, parseConfig } from '../src/config.ts';
+import { backupDatabase } from '../src/adapters/sqlite-store.ts';
 
 const target = process.argv[2];
 if (!target) {

@@ -10,9 +10,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseConfig } from '../src/adapters/config.ts';
-import { createStore } from '../src/adapters/deps.ts';
-import { DB_FILE, readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
+import { DB_FILE, parseConfig } from '../src/config.ts';
+import { createStore } from '../src/adapters/composition-root.ts';
+import { readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
 import { recordOf } from '../src/core/leads.ts';
 
 const args = process.argv.slice(2);

@@ -10,8 +10,8 @@
  * to the dead letters, or some dead letter is not yet announced (a person must act:
  * `npm run leads:export -- --dead-letters`, `npm run leads:requeue`).
  */
-import { parseConfig } from '../src/adapters/config.ts';
-import { createDeps } from '../src/adapters/deps.ts';
+import { parseConfig } from '../src/config.ts';
+import { createDeps } from '../src/adapters/composition-root.ts';
 import { flushAll } from '../src/core/leads.ts';
 
 const d = createDeps({ config: parseConfig(process.env) });

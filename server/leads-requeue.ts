@@ -6,8 +6,8 @@
  * request for the same id finds nothing. Exit code: 0 all re-queued; 1 an id was not in the dead letters;
  * 2 no argument.
  */
-import { parseConfig } from '../src/adapters/config.ts';
-import { createStore } from '../src/adapters/deps.ts';
+import { parseConfig } from '../src/config.ts';
+import { createStore } from '../src/adapters/composition-root.ts';
 
 const args = process.argv.slice(2);
 if (!args.length) {

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { createApp, withBaseHeaders, type App } from './app.ts';
 import { bodyOf, withBody } from './static-files.ts';
 import { toRequest, sendResponse } from './node-http.ts';
-import { parseConfig, type Config } from '../src/adapters/config.ts';
-import { createDeps, type Deps } from '../src/adapters/deps.ts';
-import { errorResponse } from '../src/adapters/http.ts';
+import { parseConfig, type Config } from '../src/config.ts';
+import { createDeps, type Deps } from '../src/adapters/composition-root.ts';
+import { errorResponse } from '../src/http/responses.ts';
 import { internalError } from '../src/http/answers.ts';
 import { errorText } from '../src/core/error-text.ts';
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { forwardedClient, parseAddress } from '../src/core/client.ts';
+import { forwardedClient, parseAddress } from '../src/http/client-address.ts';
 
 /** Client addresses already parsed (raw X-Forwarded-For and socket address -> address), bounded. */
 const addresses = new Map<string, string>();
@@ -78,7 +78,7 @@ export function toRequest(req: IncomingMessage, opts: ToRequestOptions, signal: 
       // A header value a web Headers object refuses (odd bytes): drop it rather than fail the request.
     }
   }
-  // The socket's address, or behind a proxy we run X-Forwarded-For's last hop, normalised (src/core/client.ts).
+  // The socket's address, or behind a proxy we run X-Forwarded-For's last hop, normalised (src/http/client-address.ts).
   const socket = req.socket.remoteAddress ?? '';
   const forwarded = opts.trustProxy ? req.headers['x-forwarded-for'] : undefined;
   const raw = typeof forwarded === 'string' ? forwarded : (forwarded?.join(',') ?? '');

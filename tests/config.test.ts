@@ -5,8 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../src/adapters/config.ts';
-import { analyticsOf, ConfigError, documentedDefaults, EnvSchema, readEnv, siteOrigin } from '../src/config.ts';
+import {
+  analyticsOf,
+  ConfigError,
+  documentedDefaults,
+  EnvSchema,
+  parseConfig,
+  readEnv,
+  siteOrigin,
+} from '../src/config.ts';
 
 const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 

@@ -1,11 +1,11 @@
 /**
- * @module The content as split data files (issue 14 part 3): a function reads only the files of what it does.
+ * @module The content as split data files: a function reads only the files of what it does.
  * The build (src/build/data-files.ts) writes them into the data folder beside content.json:
  *
  * - `meta.json`: origin and build time (every need reads it; a few bytes);
  * - `slugs.json`: every page's slug, sorted (ascending byte order): record `i` of each pack is slug `i`'s;
- * - `entries.json.gz`: every page's entry (PageEntry: no body, no text), in slug order, gzipped (at 10,000
- *   pages 4.4 MB of JSON become 0.47 MB, for 9 ms more to read): what listPages reads;
+ * - `entries.json.gz`: every page's entry (PageEntry: no body, no text), in slug order, gzipped: what
+ *   listPages reads;
  * - `entries.pack` + `entries.idx.json`: the same entries one record each, for reading a few by slug (search
  *   results, the edge step's headers) without the whole list;
  * - `pages.pack` + `pages.idx.json`: each page (the contract's Page) as one record;
@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { gunzipSync, inflateRawSync } from 'node:zlib';
 import type { Page } from '../contract/schemas.ts';
 import type { ContentSource, PageEntry } from '../core/content-source.ts';
-import { loadSearchIndex, type SearchIndex } from '../core/search.ts';
+import { loadSearchIndex, type SearchIndex } from '../core/search/engine.ts';
 import { SEARCH_FILE } from '../core/content.ts';
 import { decodeEmbedding, EMBEDDING_FILE } from '../core/ask/embedding.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex, type PackReader } from '../core/ask/index.ts';

@@ -39,9 +39,6 @@ import type {
   UnansweredQuestion,
 } from '../core/ports.ts';
 
-/** The file name inside KARTAGE_VAR_DIR. */
-export const DB_FILE = 'kartage.db';
-
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS rate_window (policy TEXT, client TEXT, idx INTEGER, count INTEGER NOT NULL,
   until INTEGER NOT NULL, PRIMARY KEY (policy, client, idx)) WITHOUT ROWID;
@@ -401,7 +398,7 @@ function letterOf(r: Record<string, SQLInputValue>): DeadLetter {
 }
 
 export interface SqliteStoreOptions {
-  /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by deps.ts). */
+  /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by composition-root.ts). */
   file: string;
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;

@@ -29,7 +29,7 @@ import { writeAgentSkills } from './agent-skills.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from '../core/site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
-import { buildSearchIndex } from '../core/search.ts';
+import { buildSearchIndex } from '../core/search/engine.ts';
 import { ASK_FILE, ASK_PACK, assembleAskIndex } from '../core/ask/index.ts';
 import { ASK_LEARNING, ASK_WRITTEN, cachedIntentModel } from './ask-hints.ts';
 import { writeAskEmbedding } from './ask-embedding.ts';

@@ -17,8 +17,8 @@ import {
   type LeadInput,
   type LeadValidation,
 } from '../contract/schemas.ts';
-import { sandboxLead } from '../core/leads.ts';
 import { twinUrlOfSlug, urlOfSlug } from '../contract/slugs.ts';
+import { sandboxAnswer } from '../operations/validate-lead.ts';
 
 /**
  * Where derive.ts writes each file in the build output: the machine-readable files list's (src/contract/links.ts),
@@ -201,8 +201,8 @@ const EXAMPLE = (LeadSchema.meta() as { examples: LeadInput[] }).examples[0]!;
 export function sandboxInfo(origin: string) {
   // The answers are the sandbox's own, run on the example payloads: the texts cannot drift from the validation.
   const changedRequest = { ...EXAMPLE, dialcode: '61', segment: 'Removals' };
-  const clean = sandboxLead(EXAMPLE, null);
-  const changed = sandboxLead(changedRequest, null);
+  const clean = sandboxAnswer(EXAMPLE, null);
+  const changed = sandboxAnswer(changedRequest, null);
   return {
     sandbox: {
       method: 'POST',

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { deriveSite } from './derive.ts';
 import { endpointTablePlugin } from './endpoints.ts';
-import { DATA_DIR } from '../core/content.ts';
+import { DATA_DIR } from '../config.ts';
 
 export interface DeriveSettings {
   /** Skip the step (the Astro build alone, for debugging it). */

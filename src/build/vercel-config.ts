@@ -13,7 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { functionPath, headerRules } from '../contract/routes.ts';
-import { DATA_DIR } from '../core/content.ts';
+import { DATA_DIR } from '../config.ts';
 import type { ContentNeed } from '../core/content-source.ts';
 import { dataFilesFor } from '../adapters/content-files.ts';
 import { functionOf, type Operation } from '../http/operation.ts';
@@ -29,7 +29,7 @@ export function functionSettings(op: Operation) {
   return {
     maxDuration: (typeof op.serve === 'object' && op.serve.maxDuration) || 10,
     memory: 1024,
-    // Only the data files of what the operation reads (issue 14 part 3): listPages ships the entries,
+    // Only the data files of what the operation reads: listPages ships the entries,
     // search its index and snippet text, the lead functions nothing.
     ...(data.length
       ? { includeFiles: data.length === 1 ? `${DATA_DIR}/${data[0]}` : `${DATA_DIR}/{${data.join(',')}}` }
@@ -100,7 +100,7 @@ const ASSET_FOLDERS = ['_astro', 'pagefind'] as const;
 export const PUBLISHED_EXTENSIONS = ['html', 'json', 'md', 'svg', 'txt', 'xml', 'yaml'] as const;
 
 /**
- * What the middleware's own step reads besides its operations' content (src/core/edge.ts): one entry by slug
+ * What the middleware's own step reads besides its operations' content (src/http/edge.ts): one entry by slug
  * (a page's headers) and the static paths (real 404s).
  */
 export const EDGE_NEEDS: readonly ContentNeed[] = ['entry', 'files'];

@@ -14,3 +14,8 @@ export function longDate(iso: string): string {
 export function aud(n: number): string {
   return `$${n.toLocaleString('en-AU')}`;
 }
+
+/** Names as prose: `Starter`, `Starter and Growth`, `Starter, Growth and Professional`. */
+export function andList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}

@@ -9,7 +9,6 @@ import rehypeParse from 'rehype-parse';
 import type { Element, Root, RootContent } from 'hast';
 import { COMPANY } from '../contract/company.ts';
 import type { Pricing } from '../contract/content.ts';
-import { SITE_NAME } from '../config.ts';
 import { splitAuthor, type PostSummary } from './blog.ts';
 import { ancestorsOf, folderOf, HOME_SLUG, pathOfSlug, urlOfSlug } from '../contract/slugs.ts';
 
@@ -29,7 +28,7 @@ export interface FaqEntry {
  * JSON-LD test checks each one against the footer of the built page, so the two cannot drift apart.
  */
 export const ORGANIZATION = {
-  name: SITE_NAME,
+  name: COMPANY.name,
   legalName: 'Kartage Pty Ltd',
   description:
     'Operating software for moving, relocation and storage companies. Built in Melbourne, hosted in Australia.',
@@ -89,7 +88,7 @@ export function webSite(origin: string, description: string): JsonLdNode {
   return {
     '@type': 'WebSite',
     '@id': siteId(origin),
-    name: SITE_NAME,
+    name: COMPANY.name,
     url: `${origin}/`,
     description,
     inLanguage: 'en-AU',
@@ -121,7 +120,7 @@ export function softwareApplication(origin: string, slug: string, pricing: Prici
     return {
       '@type': 'Offer',
       '@id': `${url}#plan-${plan.id}`,
-      name: `${SITE_NAME} ${plan.name}`,
+      name: `${COMPANY.name} ${plan.name}`,
       description: `${plan.includes.join(', ')}.`,
       url,
       priceCurrency: pricing.currency,
@@ -142,7 +141,7 @@ export function softwareApplication(origin: string, slug: string, pricing: Prici
   return {
     '@type': 'SoftwareApplication',
     '@id': `${url}#software`,
-    name: SITE_NAME,
+    name: COMPANY.name,
     description,
     url,
     applicationCategory: 'BusinessApplication',
@@ -178,7 +177,7 @@ export function blogPosting(origin: string, post: PostSummary): JsonLdNode {
       '@type': 'Blog',
       '@id': urlOfSlug(origin, folderOf(post.slug)),
       url: urlOfSlug(origin, folderOf(post.slug)),
-      name: `${SITE_NAME} blog`,
+      name: `${COMPANY.name} blog`,
     },
   };
 }

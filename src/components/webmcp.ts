@@ -7,6 +7,7 @@
  * returning a promise; earlier drafts and Chromium's preview use `navigator.modelContext`, and the first
  * drafts had `provideContext({tools})`: each is supported.
  */
+import { COMPANY } from '../contract/company.ts';
 import { ASK_LIMITS, LIMITS } from '../contract/limits.ts';
 import { DIALCODE_PATTERN, MOVES, SEGMENTS, WAREHOUSES } from '../contract/lead-values.ts';
 
@@ -253,9 +254,9 @@ function bookDemo(): WebMcpTool {
     name: 'book_demo',
     title: 'Fill in the Kartage demo booking form',
     description:
-      "Fill in the form that books a 45-minute Kartage demo with the person's own details, for them to review and " +
-      'send. It never sends the form: the person presses "Request my demo" themselves. Opens the demo page first ' +
-      'when needed. Use only for a person who asked to book a demo.',
+      `Fill in the form that books a ${COMPANY.demoMinutes}-minute Kartage demo with the person's own details, for ` +
+      'them to review and send. It never sends the form: the person presses "Request my demo" themselves. Opens the ' +
+      'demo page first when needed. Use only for a person who asked to book a demo.',
     inputSchema: { type: 'object', properties, additionalProperties: false },
     annotations: { readOnlyHint: false },
     async execute(input) {

@@ -1,4 +1,7 @@
-/** @module The company's published contact details (content/pages/contact.md says the same), in one place. */
+/**
+ * @module The company's published facts in one place: its contact details and hours (content/pages/contact.md says
+ * the same) and how long a demo runs (content/pages/demo.md says the same).
+ */
 
 /** Opening hours (see `SUPPORT_HOURS`). */
 export interface SupportHours {
@@ -50,4 +53,6 @@ export const COMPANY = {
   salesEmail: 'sales@kartage.com.au',
   supportEmail: 'support@kartage.com.au',
   supportHours: hoursText(SUPPORT_HOURS),
+  /** How long a demo walkthrough with a product specialist runs, in minutes. */
+  demoMinutes: 45,
 } as const;

@@ -7,6 +7,20 @@ export const WAREHOUSES = ['None', '1', '2-5', '6+'] as const;
 export const MOVES = ['Under 500', '500-2,000', '2,000-10,000', '10,000+'] as const;
 export const INTENTS = ['demo', 'enquiry'] as const;
 export const DIALCODE_PATTERN = /^\+\d{1,4}$/;
+/** Each lead field as the site's form labels it; the form's answer page without JavaScript names them so too. */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  name: 'Name',
+  email: 'Work email',
+  company: 'Company',
+  dialcode: 'Dial code',
+  phone: 'Phone',
+  country: 'Country',
+  segment: 'Kind of moving work',
+  warehouses: 'Warehouses',
+  moves: 'Moves per year',
+  message: 'Message',
+  intent: 'Intent',
+};
 /**
  * A practical email address (zod's own `z.email()` rule, which tests/core/lead-validation.test.ts checks it
  * still equals): the one rule the API's validation and the site's form script both apply.

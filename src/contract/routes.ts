@@ -131,7 +131,7 @@ export const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', ...SECURITY_H
 
 /**
  * What the home page advertises (DESIGN.md section 4; RFC 8288 Link, RFC 9727 api-catalog): the same value
- * the middleware gives every page (src/core/edge.ts), so the rule and the middleware agree.
+ * the middleware gives every page (src/http/edge.ts), so the rule and the middleware agree.
  */
 export const HOME_LINKS = pageLinkHeader(HOME_SLUG);
 
@@ -144,7 +144,7 @@ export const headerRules: readonly { source: string; headers: Record<string, str
   // Not under /api/: API answers set their own Cache-Control (metered ones are private), and on Vercel a
   // header rule could otherwise win over the middleware's headers for getPage.
   { source: '/((?!api/).*)', headers: { 'Cache-Control': CACHE_CONTROL.static } },
-  // Page URLs: the middleware negotiates on Accept and, for known agents, User-Agent (src/core/edge.ts).
+  // Page URLs: the middleware negotiates on Accept and, for known agents, User-Agent (src/http/edge.ts).
   {
     source: '/((?!api/|_astro/|pagefind/|.well-known/)[^.]*)',
     headers: { Vary: PAGE_VARY },

@@ -5,7 +5,7 @@
  *
  * A slug is the contract's page identifier (SLUG_PATTERN): `index` is the home page (site path `/`), a blog
  * post is `blog/<post>`. Paths given to this module are already percent-decoded (decoding belongs to the
- * request path, src/core/edge.ts `decodePath`); nothing here encodes, since a slug needs no encoding.
+ * request path, src/http/edge.ts `decodePath`); nothing here encodes, since a slug needs no encoding.
  */
 import { SLUG_PATTERN } from './schemas.ts';
 

@@ -5,8 +5,7 @@
 import type { PageKind } from '../contract/content.ts';
 import type { Page, PageSummary } from '../contract/schemas.ts';
 
-/** Folder (relative to the project root) and file the build writes for the functions. */
-export const DATA_DIR = 'build';
+/** The files the build writes for the functions (in DATA_DIR, src/config.ts). */
 export const CONTENT_FILE = 'content.json';
 export const SEARCH_FILE = 'search-index.json';
 

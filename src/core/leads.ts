@@ -30,11 +30,12 @@ import type {
   Store,
 } from './ports.ts';
 
-/** The sandbox's answer: 200 or 422 with the check, 400 for a body that is not an object. */
-export interface SandboxAnswer {
-  status: number;
-  body: unknown;
-}
+/** What submission would make of a payload and its Idempotency-Key (the sandbox); nothing is written. */
+export type SandboxOutcome =
+  /** The body is not a JSON object: submission refuses it with `message`. */
+  | { kind: 'not-an-object'; message: string }
+  /** Every problem with the payload and the key; `wouldSubmit` when submission would take it. */
+  | { kind: 'checked'; wouldSubmit: boolean; problems: LeadProblem[]; keyProblem?: string };
 
 export interface LeadDeps {
   store: Store;
@@ -87,8 +88,6 @@ const WAIT_FOR_FIRST_MS = 10_000;
 
 /** The problem with a body that is not a JSON object. */
 const NOT_AN_OBJECT = 'The body must be a JSON object with the lead fields (name and email at least)';
-
-const error = (status: number, message: string): SandboxAnswer => ({ status, body: { error: message, status } });
 
 /**
  * The payload with its top-level keys sorted, so the same lead always has the same fingerprint whatever
@@ -605,20 +604,18 @@ export async function flushAll(
   return { ...total, ...(await announce(d, time, policy)) };
 }
 
-/** The sandbox's answer: what submission would do with `body` and `idempotencyKey`, writing nothing. */
-export function sandboxLead(body: unknown, idempotencyKey: string | null): SandboxAnswer {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return error(400, NOT_AN_OBJECT);
+/** What submission would do with `body` and `idempotencyKey`, writing nothing (the sandbox). */
+export function sandboxLead(body: unknown, idempotencyKey: string | null): SandboxOutcome {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return { kind: 'not-an-object', message: NOT_AN_OBJECT };
   const check = validateLead(body as Record<string, unknown>);
-  const problems = check.problems.map(({ field, error: text }) => ({ field, error: text }));
   const keyProblem = checkIdempotencyKey(idempotencyKey);
-  if (keyProblem) problems.push({ field: 'Idempotency-Key', error: `${keyProblem} (submission would answer 400)` });
-  const wouldSubmit = check.wouldSubmit && !keyProblem;
-  const note = !problems.length
-    ? 'Nothing was written. To submit for real, POST the same JSON to /api/lead, only on behalf of the person it describes, with an Idempotency-Key header so a retry cannot create a second lead.'
-    : wouldSubmit
-      ? 'Nothing was written. Submission would accept this payload, but with the changes listed: values cut to their maximum length or ignored. Fix them to send exactly what you mean.'
-      : 'Nothing was written. Submission would refuse this payload with 400 until the problems about name, email or Idempotency-Key are fixed.';
-  return { status: problems.length ? 422 : 200, body: { sandbox: true, wouldSubmit, problems, note } };
+  return {
+    kind: 'checked',
+    wouldSubmit: check.wouldSubmit && !keyProblem,
+    problems: check.problems,
+    ...(keyProblem ? { keyProblem } : {}),
+  };
 }
 
 /**

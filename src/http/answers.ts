@@ -1,13 +1,13 @@
 /**
  * @module The answers the pipeline and the operations both give, in one small module neither owns: the 405's text,
- * the request's id, the 500 for an unexpected throw and the public 404 (issue 24: operations import these from here,
- * not from the pipeline that imports the operations).
+ * the request's id, the 500 for an unexpected throw and the public 404 (operations import these from here, not
+ * from the pipeline that imports the operations).
  */
-import type { Deps } from '../adapters/deps.ts';
-import { errorResponse, rateLimitHeaders, tooManyRequests } from '../adapters/http.ts';
-import { clientOf } from '../core/client.ts';
+import type { Deps } from '../adapters/composition-root.ts';
+import { errorResponse, rateLimitHeaders, tooManyRequests } from './responses.ts';
+import { clientOf } from './client-address.ts';
 import { createLog } from '../adapters/log.ts';
-import { wantsMarkdown } from '../core/accept.ts';
+import { wantsMarkdown } from './accept.ts';
 import { errorStack } from '../core/error-text.ts';
 import { notFoundMarkdown } from '../core/not-found.ts';
 import type { Log } from '../core/ports.ts';

@@ -2,13 +2,13 @@
  * @module What runs in front of the static files: Vercel Routing Middleware in production (middleware.ts
  * binds it), and the local server's first step for the paths the middleware's matcher takes. getPage runs
  * through the pipeline here and is served from its prebuilt file; unknown API paths get the pipeline's
- * not-found; page URLs get markdown negotiation (src/core/edge.ts). A failure fails open: pages go on to
+ * not-found; page URLs get markdown negotiation (src/http/edge.ts). A failure fails open: pages go on to
  * the static files, API paths get the Error body instead of the platform's error page.
  */
 import { next, rewrite } from '@vercel/functions';
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import { createLog } from '../adapters/log.ts';
-import { decodePath, handleEdge } from '../core/edge.ts';
+import { decodePath, handleEdge } from './edge.ts';
 import { errorStack } from '../core/error-text.ts';
 import type { Log } from '../core/ports.ts';
 import type { RouteSpec } from '../contract/routes.ts';

@@ -5,6 +5,7 @@
  * which OpenAPI 3.1 uses.
  */
 import { z } from 'zod';
+import { COMPANY } from '../contract/company.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { ErrorSchema } from '../contract/schemas.ts';
 import type { Operation, ResponseSpec } from './operation.ts';
@@ -213,7 +214,7 @@ export function buildOpenApi(origin: string, ops: readonly Operation[]): Json {
       version: API_VERSION,
       summary: 'Read-only content of kartage.com.au, lead submission, a lead sandbox and an MCP server.',
       description: `Public and unauthenticated: no signup, key or token; an Authorization header is ignored. Reads: ${perWindow(LIMITS.read, 'requests')} per IP. Lead submission: ${perWindow(LIMITS.lead, 'leads')} per IP. Every page is also markdown (append \`.md\`, or send \`Accept: text/markdown\`). The authenticated tenant API on api.kartage.com.au is a separate system.`,
-      contact: { name: 'Kartage', email: 'support@kartage.com.au', url: `${origin}/developers` },
+      contact: { name: COMPANY.name, email: COMPANY.supportEmail, url: `${origin}/developers` },
       // The content is Kartage's own, usable under the site's terms (no open licence).
       license: { name: 'Kartage website terms of use', url: `${origin}/terms` },
     },

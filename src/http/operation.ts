@@ -5,12 +5,12 @@
  * objects (src/operations/index.ts lists them); the pipeline (src/http/pipeline.ts) runs them.
  */
 import type { z } from 'zod';
-import type { Deps } from '../adapters/deps.ts';
+import type { Deps } from '../adapters/composition-root.ts';
 import type { CacheClass, Deprecation, Meter } from '../contract/routes.ts';
 import type { McpToolName } from '../contract/mcp.ts';
 import type { ContentNeed } from '../core/content-source.ts';
 import type { RateLimitRefusal, RateLimitState } from '../core/rate-limit.ts';
-import type { BodyFailure } from '../adapters/http.ts';
+import type { BodyFailure } from './request-body.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -71,7 +71,7 @@ export interface HeaderParam {
 export interface HandlerContext<Q, B> {
   request: Request;
   deps: Deps;
-  /** The budget key of the client (src/core/client.ts). */
+  /** The budget key of the client (src/http/client-address.ts). */
   client: string;
   /** Path parameters (`{slug}`), decoded. */
   params: Record<string, string>;

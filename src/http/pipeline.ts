@@ -17,24 +17,15 @@
  * An unexpected throw is logged and answered 500 with the request id as its reference; unknown API paths
  * get `notFound`.
  */
-import type { Deps } from '../adapters/deps.ts';
-import {
-  type BodyFailure,
-  bodyFailureStatus,
-  bodyFailureText,
-  errorResponse,
-  json,
-  preflight,
-  rateLimitHeaders,
-  readJson,
-  tooManyRequests,
-} from '../adapters/http.ts';
-import { describeIssue, queryOf } from '../adapters/query.ts';
-import { crossSiteRefusal, isFormPost, readForm } from '../adapters/form-post.ts';
+import type { Deps } from '../adapters/composition-root.ts';
+import { errorResponse, json, preflight, rateLimitHeaders, tooManyRequests } from './responses.ts';
+import { type BodyFailure, bodyFailureStatus, bodyFailureText, readJson } from './request-body.ts';
+import { describeIssue, queryOf } from './inputs.ts';
+import { crossSiteRefusal, isFormPost, readForm } from './form-post.ts';
 import { API_LINKS } from '../contract/links.ts';
 import { CACHE_CONTROL, CORS_READ } from '../contract/routes.ts';
-import { clientOf } from '../core/client.ts';
-import { deprecationHeaders } from '../core/deprecation.ts';
+import { clientOf } from './client-address.ts';
+import { deprecationHeaders } from './deprecation.ts';
 import type { RateLimitState } from '../core/rate-limit.ts';
 import type { Answer, FunctionOperation, Operation, Refusal, RefusalContext, Rewrite } from './operation.ts';
 import { internalError, notAllowedText, requestIdOf } from './answers.ts';

@@ -5,8 +5,8 @@
  * read here, once, on the first request (a malformed setting answers that request with the Error body, and
  * the next request tries again).
  */
-import { parseConfig } from '../adapters/config.ts';
-import { createDeps, type Deps } from '../adapters/deps.ts';
+import { parseConfig } from '../config.ts';
+import { createDeps, type Deps } from '../adapters/composition-root.ts';
 import type { FunctionOperation } from './operation.ts';
 import { internalError, requestIdOf } from './answers.ts';
 import { runOperation } from './pipeline.ts';

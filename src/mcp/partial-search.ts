@@ -4,7 +4,7 @@
  * index: the pages holding most of the words), so an agent that asked a long question is never left with
  * nothing to read. Each partial result says which words it matched.
  */
-import { searchPartial, searchSite, type SearchDeps } from '../core/search.ts';
+import { searchPartial, searchSite, type SearchDeps } from '../core/search/engine.ts';
 import type { SearchResult } from '../contract/schemas.ts';
 
 export type McpSearchResult = {

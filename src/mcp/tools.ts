@@ -15,8 +15,8 @@ import type { CallToolResult, ContentBlock, Icon, Tool } from '@modelcontextprot
 import type { z } from 'zod';
 import type { McpToolName } from '../contract/mcp.ts';
 import { askSite } from '../core/ask/answer.ts';
-import { listPages } from '../core/pages.ts';
-import { recommendPlan } from '../core/pricing.ts';
+import { listPages } from '../core/paging.ts';
+import { recommendPlan } from '../core/plans.ts';
 import { twinUrlOfSlug } from '../contract/slugs.ts';
 import type { McpDeps } from './deps.ts';
 import { readableIssues } from './errors.ts';
@@ -31,7 +31,7 @@ import {
   PricingOut,
   SearchInput,
   SearchOut,
-} from './schemas.ts';
+} from './tool-schemas.ts';
 import { toolJsonSchema } from './schema-json.ts';
 import { PART_CHARS, splitMarkdown } from './split.ts';
 

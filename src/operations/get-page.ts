@@ -5,8 +5,8 @@
  */
 import { GetPageParamsSchema, PageSchema } from '../contract/schemas.ts';
 import { isSlug, pageJsonPathOfSlug, twinPathOfSlug } from '../contract/slugs.ts';
-import { wantsMarkdown } from '../core/accept.ts';
-import { markdownHeaders } from '../core/edge.ts';
+import { wantsMarkdown } from '../http/accept.ts';
+import { markdownHeaders } from '../http/edge.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { notFound } from '../http/answers.ts';
 import { errorDoc, PUBLIC_READ, READ_429, SAMPLE_PAGE } from './docs.ts';

@@ -1,7 +1,7 @@
 /** @module getPagesBatch: POST /api/v1/pages/batch, up to LIMITS.batchMax pages in one request. */
 import { LIMITS } from '../contract/limits.ts';
 import { BatchRequestSchema, BatchResponseSchema } from '../contract/schemas.ts';
-import { getPagesBatch as batch } from '../core/pages.ts';
+import { getPagesBatch as batch } from '../core/paging.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { errorDoc, READ_429, SAMPLE_PAGE, tooLargeDoc } from './docs.ts';
 

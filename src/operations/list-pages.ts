@@ -1,7 +1,7 @@
 /** @module listPages: GET /api/v1/pages, the page index without bodies. */
 import { LIMITS } from '../contract/limits.ts';
 import { ListPagesQuerySchema, ListPagesResponseSchema } from '../contract/schemas.ts';
-import { listPages as list } from '../core/pages.ts';
+import { listPages as list } from '../core/paging.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { badReadDoc, PUBLIC_READ, READ_429, SAMPLE_PAGE } from './docs.ts';
 

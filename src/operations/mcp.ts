@@ -1,5 +1,5 @@
 /**
- * @module mcp: POST /mcp, the Model Context Protocol over Streamable HTTP, stateless (src/mcp/http.ts for
+ * @module mcp: POST /mcp, the Model Context Protocol over Streamable HTTP, stateless (src/mcp/transport.ts for
  * the transport rules, src/mcp/server.ts for the server, src/mcp/tools.ts and src/mcp/resources.ts for what it
  * offers). GET and DELETE answer 405.
  */
@@ -150,7 +150,7 @@ export const mcpOperation = (openApi: (origin: string) => string) =>
     ],
     handler: async ({ request, deps, headers }) => {
       // Loaded on first use: the MCP SDK stays out of the bundles that hold the operation list (the middleware).
-      const { handleMcp } = await import('../mcp/http.ts');
+      const { handleMcp } = await import('../mcp/transport.ts');
       return { response: await handleMcp(request, deps, headers, openApi) };
     },
   });

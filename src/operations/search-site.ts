@@ -1,7 +1,7 @@
-/** @module searchSite: GET /api/v1/search, ranked full-text search (src/core/search.ts). */
+/** @module searchSite: GET /api/v1/search, ranked full-text search (src/core/search/engine.ts). */
 import { LIMITS } from '../contract/limits.ts';
 import { SearchQuerySchema, SearchResponseSchema } from '../contract/schemas.ts';
-import { searchSite as search } from '../core/search.ts';
+import { searchSite as search } from '../core/search/engine.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { badReadDoc, PUBLIC_READ, READ_429 } from './docs.ts';
 

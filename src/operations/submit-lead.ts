@@ -1,16 +1,16 @@
 /**
  * @module submitLead: POST /api/lead records a lead in the CRM and notifies sales (src/core/leads.ts).
  * The site's form with JavaScript off posts the same fields as a form and gets the same status with a
- * small HTML page when it asks for HTML (src/adapters/form-post.ts). `respondLead` is the one place that
+ * small HTML page when it asks for HTML (src/http/form-post.ts). `respondLead` is the one place that
  * turns what happened (the domain's outcome, or what the pipeline refused) into the answer.
  */
 import { z } from 'zod';
 import { COMPANY } from '../contract/company.ts';
 import { LIMITS, policyOf } from '../contract/limits.ts';
 import { LeadAcceptedSchema, LeadSchema } from '../contract/schemas.ts';
-import { type FormPage, leadAnswerPage, wantsHtml } from '../adapters/form-post.ts';
-import { headerText } from '../adapters/header-text.ts';
-import { readHeaders, tooManyRequests } from '../adapters/http.ts';
+import { type FormPage, leadAnswerPage, wantsHtml } from '../http/form-post.ts';
+import { headerText } from '../http/header-text.ts';
+import { readHeaders, tooManyRequests } from '../http/responses.ts';
 import { badEmailError } from '../core/lead-examples.ts';
 import { formIdempotencyKey, type LeadOutcome, submitLead as submit } from '../core/leads.ts';
 import { LEAD_POLICY } from '../core/rate-limit.ts';
@@ -87,7 +87,7 @@ function answerOf(o: LeadOutcome | Refusal, maxBytes: number): { json: Answer; p
 
 /**
  * The headers a form post that does not ask for HTML has always had (a read answer's), but no
- * `Access-Control-Allow-Origin: *`: no other origin's script may read a lead answer (issue 25, point 1).
+ * `Access-Control-Allow-Origin: *`: no other origin's script may read a lead answer.
  */
 const FORM_JSON_HEADERS: Record<string, string> = Object.fromEntries(
   Object.entries(readHeaders('none')).filter(([name]) => name !== 'Access-Control-Allow-Origin'),
@@ -118,7 +118,7 @@ const orPage = (r: ResponseSpec): ResponseSpec => ({ ...r, also: ['text/html'] }
 /**
  * The page a lead was sent from, for the sales team (the CRM's page field, the sales message): the `Referer`
  * only when it is an http(s) URL on the site (its configured origin, or the host that answered) and at most
- * 500 characters; anything else (`javascript:`, another site, garbage) is left out (issue 25, point 7).
+ * 500 characters; anything else (`javascript:`, another site, garbage) is left out.
  */
 export function siteReferer(request: Request, siteOrigin: string): string | undefined {
   const referer = request.headers.get('referer');
@@ -185,7 +185,7 @@ export const submitLead = defineOperation({
   refusalMeter: 'read',
   refused: respondLead,
   cache: 'none',
-  // No CORS: another website's script cannot post a lead from its visitors' browsers (issue 25).
+  // No CORS: another website's script cannot post a lead from its visitors' browsers.
   cors: false,
   sameOrigin: true,
   data: [],

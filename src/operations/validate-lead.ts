@@ -1,12 +1,50 @@
-/** @module validateLead: POST /api/v1/lead/validate, the sandbox; metered as a read, writes nothing. */
+/**
+ * @module validateLead: POST /api/v1/lead/validate, the sandbox; metered as a read, writes nothing.
+ * `sandboxAnswer` is the one place that turns the domain's `SandboxOutcome` into the answer.
+ */
 import { z } from 'zod';
 import { LIMITS } from '../contract/limits.ts';
-import { LeadSchema, LeadValidationSchema } from '../contract/schemas.ts';
-import { headerText } from '../adapters/header-text.ts';
-import { badEmailCheck, notAnObjectError } from '../core/lead-examples.ts';
+import { type LeadValidation, LeadSchema, LeadValidationSchema } from '../contract/schemas.ts';
+import { headerText } from '../http/header-text.ts';
+import { BAD_EMAIL } from '../core/lead-examples.ts';
 import { sandboxLead } from '../core/leads.ts';
 import { defineOperation, RATE_HEADERS } from '../http/operation.ts';
 import { errorDoc, READ_429, tooLargeDoc } from './docs.ts';
+
+/** What the sandbox tells a caller, by what submission would do. */
+const NOTES = {
+  clean:
+    'Nothing was written. To submit for real, POST the same JSON to /api/lead, only on behalf of the person it ' +
+    'describes, with an Idempotency-Key header so a retry cannot create a second lead.',
+  changed:
+    'Nothing was written. Submission would accept this payload, but with the changes listed: values cut to their ' +
+    'maximum length or ignored. Fix them to send exactly what you mean.',
+  refused:
+    'Nothing was written. Submission would refuse this payload with 400 until the problems about name, email or ' +
+    'Idempotency-Key are fixed.',
+};
+
+/** The sandbox's answer: 200 for a payload taken unchanged, 422 with its problems, 400 for no JSON object. */
+export function sandboxAnswer(
+  body: unknown,
+  idempotencyKey: string | null,
+): { status: 200 | 422; body: LeadValidation } | { status: 400; body: { error: string; status: 400 } } {
+  const outcome = sandboxLead(body, idempotencyKey);
+  if (outcome.kind === 'not-an-object') return { status: 400, body: { error: outcome.message, status: 400 } };
+  const problems = outcome.problems.map(({ field, error }) => ({ field, error }));
+  if (outcome.keyProblem)
+    problems.push({ field: 'Idempotency-Key', error: `${outcome.keyProblem} (submission would answer 400)` });
+  const note = !problems.length ? NOTES.clean : outcome.wouldSubmit ? NOTES.changed : NOTES.refused;
+  return {
+    status: problems.length ? 422 : 200,
+    body: { sandbox: true, wouldSubmit: outcome.wouldSubmit, problems, note },
+  };
+}
+
+/** The sandbox's 422 answer to BAD_EMAIL, the document's example. */
+const badEmailCheck = sandboxAnswer(BAD_EMAIL, null).body;
+/** The 400 text for a body that is not a JSON object. */
+const notAnObjectError = (sandboxAnswer([], null).body as { error: string }).error;
 
 export const validateLead = defineOperation({
   id: 'validateLead',
@@ -48,6 +86,6 @@ export const validateLead = defineOperation({
   data: [],
   public: true,
   handler: ({ request, body }) => {
-    return sandboxLead(body, headerText(request.headers.get('idempotency-key')));
+    return sandboxAnswer(body, headerText(request.headers.get('idempotency-key')));
   },
 });

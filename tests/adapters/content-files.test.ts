@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSite } from '../../src/build/derive.ts';
 import { contentFromData, type ContentSource } from '../../src/core/content-source.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../../src/core/content.ts';
-import { loadSearchIndex, searchPartial, searchSite } from '../../src/core/search.ts';
+import { loadSearchIndex, searchPartial, searchSite } from '../../src/core/search/engine.ts';
 import {
   createContentFiles,
   DATA_FILES,

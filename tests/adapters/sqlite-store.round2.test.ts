@@ -65,7 +65,7 @@ afterEach(() => {
 describe('the file', () => {
   it('the default database is kartage.db in KARTAGE_VAR_DIR', async () => {
     vi.resetModules();
-    const { parseConfig } = await import('../../src/adapters/config.ts');
+    const { parseConfig } = await import('../../src/config.ts');
     expect(parseConfig({ KARTAGE_VAR_DIR: '/srv/kartage' }).store).toEqual({
       kind: 'sqlite',
       file: '/srv/kartage/kartage.db',

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/adapters/deps.ts';
+import { loadContent } from '../../src/adapters/composition-root.ts';
 import {
   ASK_ASKED,
   ASK_HINTS,

@@ -19,7 +19,8 @@ import {
 } from '../../src/build/vercel-config.ts';
 import { dataFilesFor } from '../../src/adapters/content-files.ts';
 import { functionPath } from '../../src/contract/routes.ts';
-import { CONTENT_FILE, DATA_DIR, type ContentData } from '../../src/core/content.ts';
+import { DATA_DIR } from '../../src/config.ts';
+import { CONTENT_FILE, type ContentData } from '../../src/core/content.ts';
 import { functionOf } from '../../src/http/operation.ts';
 import { operations, routes } from '../../src/operations/index.ts';
 import { config as middlewareConfig, MIDDLEWARE_DATA } from '../../middleware.ts';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';

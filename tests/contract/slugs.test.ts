@@ -8,7 +8,8 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SlugSchema } from '../../src/contract/schemas.ts';
-import { CONTENT_FILE, DATA_DIR, type ContentData } from '../../src/core/content.ts';
+import { DATA_DIR } from '../../src/config.ts';
+import { CONTENT_FILE, type ContentData } from '../../src/core/content.ts';
 import {
   ancestorsOf,
   folderOf,

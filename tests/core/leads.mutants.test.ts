@@ -1,6 +1,6 @@
 /**
- * The lead sandbox's answers word for word (src/core/leads.ts `sandboxLead`): a body that is no object, a
- * clean payload, one submission would take with changes, one it would refuse, and a bad Idempotency-Key;
+ * What the lead sandbox finds (src/core/leads.ts `sandboxLead`): a body that is no object, a clean payload,
+ * one submission would take with changes, and a bad Idempotency-Key;
  * and the key of a form posted without JavaScript (`formIdempotencyKey`): a SHA-256 of the form's content.
  * Then what a submission gives back and logs when the store's idempotency or refund calls fail, that it gives
  * back nothing it did not take, and the wait for a key's first submission to its last millisecond.
@@ -13,52 +13,36 @@ import { LEAD_POLICY } from '../../src/core/rate-limit.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
 
 const NOT_AN_OBJECT = 'The body must be a JSON object with the lead fields (name and email at least)';
-const CLEAN_NOTE =
-  'Nothing was written. To submit for real, POST the same JSON to /api/lead, only on behalf of the person it describes, with an Idempotency-Key header so a retry cannot create a second lead.';
-const CHANGED_NOTE =
-  'Nothing was written. Submission would accept this payload, but with the changes listed: values cut to their maximum length or ignored. Fix them to send exactly what you mean.';
-const REFUSED_NOTE =
-  'Nothing was written. Submission would refuse this payload with 400 until the problems about name, email or Idempotency-Key are fixed.';
 
 describe('the lead sandbox', () => {
-  it('answers 400 for a body that is not a JSON object', () => {
+  it('says a body that is not a JSON object is none, with the text submission refuses it with', () => {
     for (const body of [null, undefined, 'text', 42, true, [], [{ name: 'A', email: 'a@b.co' }]]) {
-      expect(sandboxLead(body, null), JSON.stringify(body)).toEqual({
-        status: 400,
-        body: { error: NOT_AN_OBJECT, status: 400 },
-      });
+      expect(sandboxLead(body, null), JSON.stringify(body)).toEqual({ kind: 'not-an-object', message: NOT_AN_OBJECT });
     }
   });
 
-  it('answers 200 with no problems for a clean payload', () => {
+  it('finds no problem in a clean payload with a good key', () => {
     expect(sandboxLead({ name: 'A', email: 'a@b.co' }, 'key-1')).toEqual({
-      status: 200,
-      body: { sandbox: true, wouldSubmit: true, problems: [], note: CLEAN_NOTE },
+      kind: 'checked',
+      wouldSubmit: true,
+      problems: [],
     });
   });
 
-  it('answers 422, would submit, when a field would only be ignored', () => {
-    const answer = sandboxLead({ name: 'A', email: 'a@b.co', colour: 'red' }, null);
-    expect(answer.status).toBe(422);
-    expect(answer.body).toMatchObject({ sandbox: true, wouldSubmit: true, note: CHANGED_NOTE });
-    expect((answer.body as { problems: { field: string }[] }).problems.map((p) => p.field)).toEqual(['colour']);
+  it('would still submit a payload whose only problem is a field it ignores', () => {
+    const outcome = sandboxLead({ name: 'A', email: 'a@b.co', colour: 'red' }, null);
+    expect(outcome).toMatchObject({ kind: 'checked', wouldSubmit: true });
+    expect(outcome.kind === 'checked' && outcome.problems.map((p) => [p.field, p.outcome])).toEqual([
+      ['colour', 'drop'],
+    ]);
   });
 
-  it('answers 422, would refuse, for an empty Idempotency-Key, saying submission would answer 400', () => {
+  it('would refuse a payload sent with an empty Idempotency-Key, saying why', () => {
     expect(sandboxLead({ name: 'A', email: 'a@b.co' }, ' ')).toEqual({
-      status: 422,
-      body: {
-        sandbox: true,
-        wouldSubmit: false,
-        problems: [
-          {
-            field: 'Idempotency-Key',
-            error:
-              'Idempotency-Key is empty: send 1 to 200 characters, unique per submission (a UUID is ideal) (submission would answer 400)',
-          },
-        ],
-        note: REFUSED_NOTE,
-      },
+      kind: 'checked',
+      wouldSubmit: false,
+      problems: [],
+      keyProblem: 'Idempotency-Key is empty: send 1 to 200 characters, unique per submission (a UUID is ideal)',
     });
   });
 });

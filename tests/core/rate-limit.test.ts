@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
-import { rateLimitHeaders } from '../../src/adapters/http.ts';
+import { rateLimitHeaders } from '../../src/http/responses.ts';
 import { checkRateLimit, LEAD_POLICY, READ_POLICY, retryMinutes } from '../../src/core/rate-limit.ts';
 import type { Store } from '../../src/core/ports.ts';
 
@@ -21,7 +21,7 @@ describe('checkRateLimit', () => {
     if (!sixth.ok) expect(sixth.error).toMatch(/5 lead submissions per hour.*3580 seconds/);
   });
 
-  it('states the contract headers (src/adapters/http.ts), and Retry-After with the refusal', async () => {
+  it('states the contract headers (src/http/responses.ts), and Retry-After with the refusal', async () => {
     const store = createMemoryStore();
     const now = Date.UTC(2026, 10, 23, 10, 0, 15);
     const first = await checkRateLimit({ store, policy: READ_POLICY, client: 'a', log: silent, now });

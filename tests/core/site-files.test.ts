@@ -11,7 +11,8 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { llmsTxt, MACHINE_FILES, sitemapMd, type SitePage } from '../../src/core/site-files.ts';
 import { PageFrontmatterSchema } from '../../src/contract/content.ts';
-import { CONTENT_FILE, DATA_DIR, toPage, toSummary, type ContentData } from '../../src/core/content.ts';
+import { DATA_DIR } from '../../src/config.ts';
+import { CONTENT_FILE, toPage, toSummary, type ContentData } from '../../src/core/content.ts';
 import {
   htmlFileOfSlug,
   pageJsonPathOfSlug,

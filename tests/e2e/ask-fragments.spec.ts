@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
-import { loadContent } from '../../src/adapters/deps.ts';
+import { loadContent } from '../../src/adapters/composition-root.ts';
 import { DEV_SETS, questionsOf } from '../../eval/ask/sets.ts';
 
 const index = loadContent(fileURLToPath(new URL('../../build', import.meta.url))).askIndex();

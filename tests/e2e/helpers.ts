@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import type { Store } from '../../src/core/ports.ts';
 import { readLeads } from '../../src/adapters/sqlite-store.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import { flushAll } from '../../src/core/leads.ts';

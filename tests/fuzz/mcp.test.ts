@@ -17,8 +17,8 @@ import {
 } from '../../src/contract/schemas.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { MCP_TOOLS } from '../../src/contract/mcp.ts';
-import { MCP_DEFAULTS } from '../../src/mcp/schemas.ts';
-import { BATCH_PROTOCOLS, MCP_BATCH_MAX } from '../../src/mcp/http.ts';
+import { MCP_DEFAULTS } from '../../src/mcp/tool-schemas.ts';
+import { BATCH_PROTOCOLS, MCP_BATCH_MAX } from '../../src/mcp/transport.ts';
 import {
   anyJson,
   anyString,

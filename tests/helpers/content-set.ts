@@ -17,7 +17,7 @@ import {
 } from '../../src/contract/slugs.ts';
 import { CONTENT_FILE, SEARCH_FILE, toPage, type ContentData, type ContentPage } from '../../src/core/content.ts';
 import { markdownTwin } from '../../src/core/markdown-doc.ts';
-import { buildSearchIndex } from '../../src/core/search.ts';
+import { buildSearchIndex } from '../../src/core/search/engine.ts';
 
 /** The origin a local build is made for (the real build's, without SITE_URL). */
 export const SITE_ORIGIN = 'http://localhost:4321';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
-import { createDeps, type Deps } from '../../src/adapters/deps.ts';
+import { createDeps, type Deps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { PROJECT_ROOT, startTestServer } from './server.ts';

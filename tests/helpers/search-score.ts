@@ -1,7 +1,7 @@
 /** What the search index's tests share: a small page, a word's stored score on a page, the ranking of a query. */
 import type { PageKind } from '../../src/contract/content.ts';
 import type { ContentPage } from '../../src/core/content.ts';
-import { queryClauses, rankPages } from '../../src/core/search.ts';
+import { queryClauses, rankPages } from '../../src/core/search/engine.ts';
 import type { SearchIndex } from '../../src/core/search/compact-index.ts';
 import { termOf } from '../../src/core/search/analyze.ts';
 

@@ -5,8 +5,8 @@
  * 500 of a throw outside the pipeline) is printed to the test's output too, not only kept.
  */
 import { startServer, PROJECT_ROOT, type RunningServer, type ServerSettings } from '../../server/main.ts';
-import { parseConfig } from '../../src/adapters/config.ts';
-import type { Deps } from '../../src/adapters/deps.ts';
+import { parseConfig } from '../../src/config.ts';
+import type { Deps } from '../../src/adapters/composition-root.ts';
 import { contractCheckers, createContractChecker, type ContractChecker } from './contract-check.ts';
 import { reportError } from './test-log.ts';
 

@@ -4,7 +4,7 @@
  * hand-made site (tests/helpers/content-set.ts), so no build is needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeps, type Deps } from '../../src/adapters/deps.ts';
+import { createDeps, type Deps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { createMiddleware } from '../../src/http/middleware.ts';
 import { matchOperation, routes } from '../../src/operations/index.ts';

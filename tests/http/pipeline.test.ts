@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
-import { deprecationHeaders } from '../../src/core/deprecation.ts';
+import { deprecationHeaders } from '../../src/http/deprecation.ts';
 import { defineOperation, type FunctionOperation } from '../../src/http/operation.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
 import { operations } from '../../src/operations/index.ts';

@@ -2,7 +2,7 @@
 // a request (markdown or not, then which of HTML, JSON and markdown ranks first). Over real HTTP, in-process, so
 // the parse counter is the server's own.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { acceptParses } from '../../src/core/accept.ts';
+import { acceptParses } from '../../src/http/accept.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../helpers/server.ts';
 

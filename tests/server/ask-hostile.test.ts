@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AskResponseSchema } from '../../src/contract/ask.ts';
 import { ASK_LIMITS } from '../../src/contract/limits.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { HOSTILE_QUESTIONS } from '../helpers/hostile-questions.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';

@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
 const T0 = Date.UTC(2026, 10, 23, 10, 0, 0);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { AskResponseSchema } from '../../src/contract/ask.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { expectErrorResponse } from '../helpers/http.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';

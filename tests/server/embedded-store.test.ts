@@ -11,7 +11,7 @@ import { existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, writ
 import { closeSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { backupDatabase, createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 

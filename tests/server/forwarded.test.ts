@@ -2,7 +2,7 @@
 // over real HTTP (issue 25, point 7): ports, brackets, IPv4-mapped IPv6 (dotted and hex), leading zeros.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';

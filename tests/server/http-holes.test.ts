@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
 import { ErrorSchema, LeadAcceptedSchema } from '../../src/contract/schemas.ts';
 import { LIMITS } from '../../src/contract/limits.ts';

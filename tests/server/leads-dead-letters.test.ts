@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createSlackNotifier, UNDELIVERED_TITLE } from '../../src/adapters/notifiers.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';

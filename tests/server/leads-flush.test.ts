@@ -14,7 +14,7 @@ import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
 import { DELIVERY_BOUND_MS, FLUSH_BATCH, flushAll } from '../../src/core/leads.ts';
 import { FLUSH_BUDGET_MS, leadsFlush, sameSecret } from '../../src/operations/leads-flush.ts';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';

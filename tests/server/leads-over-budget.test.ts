@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import type { Store } from '../../src/core/ports.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { postJson } from '../helpers/http.ts';

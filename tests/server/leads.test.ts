@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDeps, type DepsOptions } from '../../src/adapters/deps.ts';
+import { createDeps, type DepsOptions } from '../../src/adapters/composition-root.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createWebhookSink } from '../../src/adapters/webhook-sink.ts';
 import { createSlackNotifier } from '../../src/adapters/notifiers.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createSqliteSink, createSqliteStore } from '../../src/adapters/sqlite-store.ts';
 import { MATCHER_CACHE_LIMIT } from '../../server/app.ts';
 import { PROJECT_ROOT, startServer, type RunningServer } from '../../server/main.ts';

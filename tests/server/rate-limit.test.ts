@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { useEngines } from '../helpers/engines.ts';

@@ -8,7 +8,7 @@ import {
   PageSchema,
   SearchResponseSchema,
 } from '../../src/contract/schemas.ts';
-import { fold } from '../../src/core/search.ts';
+import { fold } from '../../src/core/search/engine.ts';
 import { frontMatter } from '../../src/core/markdown-doc.ts';
 import { expectErrorResponse } from '../helpers/http.ts';
 import { startTestServer } from '../helpers/server.ts';

@@ -3,7 +3,7 @@
 // injected clock, so the read window cannot roll over between requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { createDeps } from '../../src/adapters/deps.ts';
+import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import type { LeadRecord } from '../../src/core/ports.ts';

@@ -39,8 +39,8 @@ export function handoffFor(intent: HandoffIntent, now: number, origin: string, s
       return {
         intent,
         label: open
-          ? `Book a demo: leave your details here and a product specialist will arrange a 45-minute walkthrough, or call ${phone} now (${hours}).`
-          : `Book a demo: leave your details here and a product specialist will contact you from ${opens} to arrange a 45-minute walkthrough.`,
+          ? `Book a demo: leave your details here and a product specialist will arrange a ${COMPANY.demoMinutes}-minute walkthrough, or call ${phone} now (${hours}).`
+          : `Book a demo: leave your details here and a product specialist will contact you from ${opens} to arrange a ${COMPANY.demoMinutes}-minute walkthrough.`,
         url: url('/demo'),
       };
     case 'callback':

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { WorkingSchema } from '../../contract/ask.ts';
 import type { Plan, Pricing } from '../../contract/content.ts';
-import { planThatFits } from '../pricing.ts';
+import { planThatFits } from '../plans.ts';
 import { fold, own } from '../search/analyze.ts';
 import * as words from './pricing-words.ts';
 /** The most of one thing the chat prices (users, devices, bundles): more is said to be unpriced. */

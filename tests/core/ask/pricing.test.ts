@@ -353,7 +353,7 @@ describe('the vocabulary comes from the price list', () => {
     expect(Object.keys(PRICING_WORDS.addOns).filter((id) => !addOnIds.has(id))).toEqual([]);
     expect(() => PricingWordsSchema.parse({ ...wordsData, plans: { growth: { words: ['grow'] } } })).toThrow(/note/);
     // No plan name, price or add-on name is written in the price stage's code (its comments give examples).
-    const code = ['src/core/ask/pricing.ts', 'src/core/ask/pricing-words.ts', 'src/core/pricing.ts'].map((f) =>
+    const code = ['src/core/ask/pricing.ts', 'src/core/ask/pricing-words.ts', 'src/core/plans.ts'].map((f) =>
       readFileSync(join(PROJECT_ROOT, f), 'utf8')
         .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')
         .toLowerCase(),

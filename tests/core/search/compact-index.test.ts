@@ -26,7 +26,8 @@ import {
   type SerializedIndex,
 } from '../../../src/core/search/compact-index.ts';
 import synonyms from '../../../content/data/search-synonyms.json' with { type: 'json' };
-import { CONTENT_FILE, DATA_DIR, type ContentData } from '../../../src/core/content.ts';
+import { DATA_DIR } from '../../../src/config.ts';
+import { CONTENT_FILE, type ContentData } from '../../../src/core/content.ts';
 import type { PageKind } from '../../../src/contract/content.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

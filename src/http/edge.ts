@@ -8,23 +8,22 @@ import { canonicalLinkHeader, pageLinkHeader } from '../contract/links.ts';
 import { CONTENT_SIGNAL, CORS_READ, PAGE_VARY } from '../contract/routes.ts';
 import { slugOfPath, slugOfTwinPath, twinPathOfSlug } from '../contract/slugs.ts';
 import { negotiateMarkdown, wantsMarkdown } from './accept.ts';
-import type { ContentSource, PageEntry } from './content-source.ts';
+import type { ContentSource, PageEntry } from '../core/content-source.ts';
 
+/** What the middleware does with a page URL: the markdown 404, a rewrite to the twin, or pass on with headers. */
 export type EdgeDecision =
   | { type: 'not-found' }
   | { type: 'rewrite'; path: string; headers: Record<string, string> }
   | { type: 'next'; headers: Record<string, string> };
 
+/** What the edge decision reads: the published content. */
 export interface EdgeDeps {
   content: ContentSource;
 }
 
-/**
- * Headers of every markdown answer of a page (the negotiated page URL and getPage's markdown): CORS as
- * on the `.md` twin, the canonical page URL (a markdown body has no `<link rel="canonical">`), a token
- * estimate of the twin (worked out at build time) and the content signals.
- */
+/** Headers of every markdown answer of a page: type, CORS, canonical link, token estimate, content signals. */
 export function markdownHeaders(page: Pick<PageEntry, 'url' | 'tokens'>): Record<string, string> {
+  // A markdown body has no `<link rel="canonical">`: the Link header carries it.
   return {
     'Content-Type': 'text/markdown; charset=utf-8',
     ...CORS_READ,
@@ -34,11 +33,7 @@ export function markdownHeaders(page: Pick<PageEntry, 'url' | 'tokens'>): Record
   };
 }
 
-/**
- * The decoded path of a URL, or undefined when its percent-encoding is broken. Decoded exactly once: the
- * edge step and the local server route on this, so `/%61pi/v1/pages` is `/api/v1/pages` for both, and
- * `/%2561pi/...` stays a path under `%61pi`.
- */
+/** The decoded path of a URL (decoded once: `/%2561pi` stays `/%61pi`), or undefined when its encoding is broken. */
 export function decodePath(pathname: string): string | undefined {
   if (!pathname.includes('%')) return pathname;
   try {

@@ -1,12 +1,12 @@
 /**
- * Accept negotiation at its edges (src/core/accept.ts; tests/core/accept.test.ts holds the main table): the
+ * Accept negotiation at its edges (src/http/accept.ts; tests/http/accept.test.ts holds the main table): the
  * most specific range wins whatever its place (the first of two equally specific), a `Q` parameter in any
  * case and with spaces around it, which of markdown, HTML and JSON is named first on a tie, markdown only
  * when a range names it (never through `text/*` or another type's `markdown`), and one parse per header.
  * Written against the mutants `npm run mutate` left (bench/mutation.md).
  */
 import { describe, expect, it } from 'vitest';
-import { acceptParses, qualityOf, wantsMarkdown } from '../../src/core/accept.ts';
+import { acceptParses, qualityOf, wantsMarkdown } from '../../src/http/accept.ts';
 
 describe('the most specific range wins', () => {
   it.each([

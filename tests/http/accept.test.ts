@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAgentUserAgent, negotiateMarkdown, wantsMarkdown } from '../../src/core/accept.ts';
+import { isAgentUserAgent, negotiateMarkdown, wantsMarkdown } from '../../src/http/accept.ts';
 
 describe('markdown negotiation', () => {
   it.each([

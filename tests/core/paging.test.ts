@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
-import { getPagesBatch, listPages } from '../../src/core/pages.ts';
+import { getPagesBatch, listPages } from '../../src/core/paging.ts';
 
 const page = (slug: string): ContentPage => ({
   slug,

@@ -1,12 +1,11 @@
 /**
- * Client addresses at their edges (src/core/client.ts; tests/core/client.test.ts holds the main forms): a
- * quoted value only when quoted on both sides, a port up to 65535, brackets only as a pair, an IPv4 part of
- * exactly 255, `::` for a single zero group, the IPv6 prefixes that carry an IPv4 address exactly (one group
- * off is plain IPv6), and the 100-character limit on the value. Written against the mutants `npm run mutate`
- * left (bench/mutation.md).
+ * Client addresses at their edges (src/http/client-address.ts; tests/http/client-address.test.ts holds the
+ * main forms): a quoted value only when quoted on both sides, a port up to 65535, brackets only as a pair, an
+ * IPv4 part of exactly 255, `::` for a single zero group, the IPv6 prefixes that carry an IPv4 address
+ * exactly (one group off is plain IPv6), and the 100-character limit on the value.
  */
 import { describe, expect, it } from 'vitest';
-import { parseAddress } from '../../src/core/client.ts';
+import { parseAddress } from '../../src/http/client-address.ts';
 
 describe('parseAddress at its edges', () => {
   it('a value quoted on both sides is unquoted and trimmed; a quote on one side is no address', () => {

@@ -16,16 +16,10 @@
 // prettier-ignore
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { dirname, join } from 'node:path';
-import type { Deps } from '../adapters/deps.ts';
-import { clientOf } from '../core/client.ts';
-import {
-  bodyFailureStatus,
-  bodyFailureText,
-  errorResponse,
-  rateLimitHeaders,
-  readBytes,
-  tooManyRequests,
-} from '../adapters/http.ts';
+import type { Deps } from '../adapters/composition-root.ts';
+import { clientOf } from '../http/client-address.ts';
+import { errorResponse, rateLimitHeaders, tooManyRequests } from '../http/responses.ts';
+import { bodyFailureStatus, bodyFailureText, readBytes } from '../http/request-body.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { buildMcpServer } from './server.ts';
 
@@ -73,17 +67,14 @@ function originAllowed(origin: string): boolean {
   }
 }
 
-/**
- * Answers one POST to `/mcp` (the pipeline has checked the method, metered the request and adds CORS):
- * the Host and Origin checks, the body limit, the batch rules, then the SDK's transport. `rate` holds the
- * request's RateLimit headers; a batch's further messages spend further units.
- */
+/** Answers one POST to /mcp: Host and Origin checks, the body limit, the batch rules, then the SDK's transport. */
 export async function handleMcp(
   request: Request,
   d: Deps,
   rate: Record<string, string>,
   openApi: (origin: string) => string,
 ): Promise<Response> {
+  // The pipeline has checked the method and metered the request (`rate`: its RateLimit headers).
   const content = d.content;
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
   const allowed = d.config.mcpHosts;

@@ -70,13 +70,10 @@ function ipv6Text(g: number[]): string {
   return `${hex(0, best).join(':')}::${hex(best + bestLength, 8).join(':')}`;
 }
 
-/**
- * The address `value` spells, normalised, or undefined when it is not an IP address: surrounding quotes,
- * brackets, a port and an IPv6 zone are dropped; IPv4 is dotted decimal without leading zeros (`007` is
- * 7, never octal); IPv6 is RFC 5952 text, and one carrying an IPv4 address (mapped, translated,
- * compatible, NAT64) is that IPv4 address.
- */
+/** The IP address `value` spells, normalised (IPv4 dotted decimal, IPv6 RFC 5952 text), or undefined. */
 export function parseAddress(value: string): string | undefined {
+  // Quotes, brackets, a port and an IPv6 zone go; `007` is 7, never octal; an IPv6 address carrying an IPv4
+  // one (mapped, translated, compatible, NAT64) is that IPv4 address, so no spelling buys a fresh budget.
   let s = value.trim().toLowerCase();
   if (s.length > 100) return undefined;
   if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) s = s.slice(1, -1).trim();
@@ -93,12 +90,9 @@ export function parseAddress(value: string): string | undefined {
   return embeddedIpv4(groups) ?? ipv6Text(groups);
 }
 
-/**
- * The client address behind a proxy we run (TRUST_PROXY=1): `X-Forwarded-For`'s last hop, the one our
- * proxy appended (the hops before it are the client's to write), normalised. The socket's address when
- * the header is absent or its last hop is not an address.
- */
+/** The client address behind our own proxy (TRUST_PROXY=1): X-Forwarded-For's last hop, else the socket's. */
 export function forwardedClient(forwarded: string | readonly string[] | undefined, socket: string): string {
+  // Only the last hop is our proxy's: the hops before it are the client's to write.
   const list = typeof forwarded === 'string' ? forwarded : (forwarded ?? []).join(',');
   const hops = list
     .split(',')
@@ -108,15 +102,12 @@ export function forwardedClient(forwarded: string | readonly string[] | undefine
   return last ?? parseAddress(socket) ?? socket;
 }
 
-/**
- * Budget key for a client address. IPv6 clients are keyed by their /64 network: one subscriber usually
- * holds a whole /64 and could otherwise rotate addresses for a fresh budget each time. Every spelling of
- * an address gives its key (`parseAddress`); a value that is no address shares the key `unknown`.
- */
+/** The budget key of a client address: the IPv4 address, the IPv6 /64 network, or `unknown` for no address. */
 export function clientKey(address: string): string {
   const ip = parseAddress(address);
   if (!ip) return 'unknown';
   if (!ip.includes(':')) return ip;
+  // One subscriber usually holds a whole /64 and could otherwise rotate addresses for a fresh budget.
   const groups = ipv6Groups(ip) ?? [];
   return `${groups
     .slice(0, 4)

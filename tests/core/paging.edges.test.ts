@@ -1,5 +1,5 @@
 /**
- * Page listing and batches at their edges (src/core/pages.ts; tests/core/pages.test.ts holds the main
+ * Page listing and batches at their edges (src/core/paging.ts; tests/core/paging.test.ts holds the main
  * promises): a prefix that other slugs end with, an invalid slug in a batch, and the plain text search
  * cuts snippets from (src/core/content-source.ts) for a slug that is not there. Written against the mutants
  * `npm run mutate` left (bench/mutation.md).
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
 import { errorStack, errorText } from '../../src/core/error-text.ts';
-import { getPagesBatch, listPages } from '../../src/core/pages.ts';
+import { getPagesBatch, listPages } from '../../src/core/paging.ts';
 
 const page = (slug: string): ContentPage => ({
   slug,

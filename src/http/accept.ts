@@ -9,8 +9,7 @@ interface Range {
 
 /**
  * The last header parsed and its ranges: a request asks about its one Accept header several times (markdown or
- * not, then which of HTML, JSON and markdown ranks first), so each header is parsed once, not once per question
- * (a 14 KB header used to cost six parses a request).
+ * not, then which of HTML, JSON and markdown ranks first), so each header is parsed once, not once per question.
  */
 let last: { header: string; ranges: Range[] } | undefined;
 let parses = 0;
@@ -62,13 +61,10 @@ function explicitQuality(accept: string, mediaType: string): number {
   return best?.q ?? 0;
 }
 
-/**
- * True when the client asks for markdown: `text/markdown` (or `text/x-markdown`) is named and ranks
- * strictly above both HTML and JSON, or ties and is listed before them. A bare `*\/*` never switches to
- * markdown, and JSON counts only when named (`text/markdown, *\/*` asks for markdown).
- */
+/** True when Accept names markdown above HTML and JSON, or at their q and listed first (`*\/*` never does). */
 export function wantsMarkdown(accept: string | null): boolean {
   if (!accept) return false;
+  // JSON counts only when named: `text/markdown, *\/*` asks for markdown.
   const explicit = parseAccept(accept).some(
     (r) => r.type === 'text' && (r.subtype === 'markdown' || r.subtype === 'x-markdown'),
   );
@@ -95,11 +91,7 @@ function firstExplicit(accept: string): string | undefined {
   return undefined;
 }
 
-/**
- * User-agent tokens of AI agents and AI crawlers (vendors' published crawler names; case-insensitive
- * substrings). An agent that fetches a page without asking for HTML gets markdown, which costs it a
- * fraction of the tokens; a browser never carries these tokens.
- */
+/** User-agent tokens (case-insensitive substrings) of AI agents and crawlers, as their vendors publish them. */
 export const AGENT_UA_TOKENS: readonly string[] = [
   'claudebot',
   'claude-user',
@@ -134,14 +126,11 @@ export function isAgentUserAgent(userAgent: string | null): boolean {
   return AGENT_UA_TOKENS.some((t) => ua.includes(t));
 }
 
-/**
- * Which variant a page URL answers: markdown when the Accept header asks for it (`wantsMarkdown`), or
- * when a known agent's user agent sends no Accept or one that names neither HTML nor JSON (such as
- * `*\/*`, what most HTTP libraries send). An agent that names `text/html` gets HTML.
- */
+/** Whether a page URL answers markdown: Accept asks for it, or a known agent names neither HTML nor JSON. */
 export function negotiateMarkdown(accept: string | null, userAgent: string | null): 'accept' | 'agent' | undefined {
   if (wantsMarkdown(accept)) return 'accept';
   if (!isAgentUserAgent(userAgent)) return undefined;
+  // Markdown costs an agent a fraction of the tokens; `*\/*`, what most HTTP libraries send, names neither.
   const named = (type: string) => explicitQuality(accept ?? '', type) > 0;
   if (named('text/html') || named('application/json')) return undefined;
   return 'agent';

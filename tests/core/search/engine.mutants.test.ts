@@ -1,13 +1,13 @@
 /**
- * Search's ranking and snippets held value by value (src/core/search.ts): the bounded top-k of the BM25F
+ * Search's ranking and snippets held value by value (src/core/search/engine.ts): the bounded top-k of the BM25F
  * matches, the title, description, phrase and address boosts, the listing rule, synonym unions, the snippet
- * passage and its cut, what searchSite and searchPartial answer with. tests/core/search.test.ts holds the main
+ * passage and its cut, what searchSite and searchPartial answer with. tests/core/search/engine.test.ts holds the main
  * promises; these were written against the mutants `npm run mutate` left (bench/mutation.md). Expected scores
  * come from the index's own postings (the BM25F part) times the boosts the module documents.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentPage } from '../../src/core/content.ts';
-import { contentFromData } from '../../src/core/content-source.ts';
+import type { ContentPage } from '../../../src/core/content.ts';
+import { contentFromData } from '../../../src/core/content-source.ts';
 import {
   bestSnippet,
   buildSearchIndex,
@@ -17,10 +17,10 @@ import {
   searchPartial,
   searchSite,
   snippetAround,
-} from '../../src/core/search.ts';
-import { termOf } from '../../src/core/search/analyze.ts';
-import type { SynonymEntry } from '../../src/core/search/analyze.ts';
-import { ranked, searchPage, wordScore } from '../helpers/search-score.ts';
+} from '../../../src/core/search/engine.ts';
+import { termOf } from '../../../src/core/search/analyze.ts';
+import type { SynonymEntry } from '../../../src/core/search/analyze.ts';
+import { ranked, searchPage, wordScore } from '../../helpers/search-score.ts';
 
 const pg = searchPage;
 

@@ -1,12 +1,12 @@
 /**
- * The plan recommendation (src/core/pricing.ts, the MCP tool's answer) over the real pricing file: the
+ * The plan recommendation (src/core/plans.ts, the MCP tool's answer) over the real pricing file: the
  * smallest plan that fits every need given, with one reason per need. tests/mcp holds it over the MCP
  * server; this runs in `npm run mutate` (bench/mutation.md).
  */
 import { describe, expect, it } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import type { Pricing } from '../../src/contract/content.ts';
-import { needsModule, planThatFits, recommendPlan } from '../../src/core/pricing.ts';
+import { needsModule, planThatFits, recommendPlan } from '../../src/core/plans.ts';
 
 const pricing = pricingData as unknown as Pricing;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PageKind } from '../../src/contract/content.ts';
-import type { ContentPage } from '../../src/core/content.ts';
-import { contentFromData } from '../../src/core/content-source.ts';
+import type { PageKind } from '../../../src/contract/content.ts';
+import type { ContentPage } from '../../../src/core/content.ts';
+import { contentFromData } from '../../../src/core/content-source.ts';
 import {
   bestSnippet,
   buildSearchIndex,
@@ -10,8 +10,8 @@ import {
   searchSite,
   snippetAround,
   fold,
-} from '../../src/core/search.ts';
-import { STOP_WORDS } from '../../src/core/search/analyze.ts';
+} from '../../../src/core/search/engine.ts';
+import { STOP_WORDS } from '../../../src/core/search/analyze.ts';
 
 const mk = (slug: string, title: string, text: string, kind: PageKind = 'page'): ContentPage => ({
   slug,
@@ -171,7 +171,7 @@ describe('snippets', () => {
 
 describe('searchPartial (for the MCP tool when strict matching finds nothing)', () => {
   it('ranks pages by how many content words they hold and names the words no page holds', async () => {
-    const { searchPartial } = await import('../../src/core/search.ts');
+    const { searchPartial } = await import('../../../src/core/search/engine.ts');
     expect(search('which storage billing plan suits a zqxjkv operator').count).toBe(0);
     const r = searchPartial({ content, index }, 'which storage billing plan suits a zqxjkv operator', 5);
     expect(r.results[0]!.slug).toBe('product/storage');

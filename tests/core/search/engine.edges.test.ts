@@ -1,14 +1,13 @@
 /**
- * Search at its edges (src/core/search.ts; tests/core/search.test.ts holds its main promises): match offsets
- * in text whose folding changes its length (ß, İ, characters outside the BMP), a query of stop words
- * matched against titles with ties, and an index of more pages than the query's reusable buffers hold.
- * Written against the mutants `npm run mutate` found without a covering test (bench/mutation.md).
+ * Search at its edges (src/core/search/engine.ts; tests/core/search/engine.test.ts holds its main promises):
+ * match offsets in text whose folding changes its length (ß, İ, characters outside the BMP), a query of stop
+ * words matched against titles with ties, and an index of more pages than the query's reusable buffers hold.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentPage } from '../../src/core/content.ts';
-import { contentFromData } from '../../src/core/content-source.ts';
-import { buildSearchIndex, loadSearchIndex, matchOffsets, searchSite } from '../../src/core/search.ts';
-import { termOf } from '../../src/core/search/analyze.ts';
+import type { ContentPage } from '../../../src/core/content.ts';
+import { contentFromData } from '../../../src/core/content-source.ts';
+import { buildSearchIndex, loadSearchIndex, matchOffsets, searchSite } from '../../../src/core/search/engine.ts';
+import { termOf } from '../../../src/core/search/analyze.ts';
 
 const page = (slug: string, title: string, text: string): ContentPage => ({
   slug,

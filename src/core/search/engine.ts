@@ -8,16 +8,16 @@
  * pages it lists unless its own title is what was asked for. Snippets show the passage holding the most query
  * words. The same function answers the API, the MCP tool and the site's /search page.
  */
-import type { SearchResponse, SearchResult } from '../contract/schemas.ts';
-import type { ContentPage } from './content.ts';
-import type { ContentSource, PageEntry } from './content-source.ts';
-import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './search/analyze.ts';
-import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './search/compact-index.ts';
-import type { PageKind } from '../contract/content.ts';
-import { isUnder, leafOf } from '../contract/slugs.ts';
+import type { SearchResponse, SearchResult } from '../../contract/schemas.ts';
+import type { ContentPage } from '../content.ts';
+import type { ContentSource, PageEntry } from '../content-source.ts';
+import { analyze, fold, isStopWord, termOf, words, type SynonymEntry } from './analyze.ts';
+import { buildIndex, SearchIndex, type Postings, type SerializedIndex } from './compact-index.ts';
+import type { PageKind } from '../../contract/content.ts';
+import { isUnder, leafOf } from '../../contract/slugs.ts';
 
-export { fold, analyze } from './search/analyze.ts';
-export { SearchIndex } from './search/compact-index.ts';
+export { fold, analyze } from './analyze.ts';
+export { SearchIndex } from './compact-index.ts';
 
 /** Builds the index (at build time); `synonyms` is content/data/search-synonyms.json's entries. */
 export function buildSearchIndex(pages: ContentPage[], synonyms: SynonymEntry[] = []): SerializedIndex {

@@ -6,6 +6,7 @@
  */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A header value as the characters the client sent: valid UTF-8 read as Latin-1 decoded back, else as it came. */
 export function headerText(value: string | null): string | null {
   if (value === null || !/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
   try {

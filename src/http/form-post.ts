@@ -7,30 +7,16 @@
  * escaped. Web-standard only.
  */
 import { COMPANY } from '../contract/company.ts';
+import { FIELD_LABELS } from '../contract/lead-values.ts';
 import { SECURITY_HEADERS } from '../contract/routes.ts';
-import { type BodyFailure, readBytes } from './http.ts';
+import { type BodyFailure, readBytes } from './request-body.ts';
 import type { LeadProblem } from '../core/lead-validation.ts';
-import { qualityOf } from '../core/accept.ts';
+import { qualityOf } from './accept.ts';
 import { retryMinutes } from '../core/rate-limit.ts';
 
 /** Where to reach sales when the form cannot take the lead. */
 const SALES_EMAIL = COMPANY.salesEmail;
 const SALES_PHONE = COMPANY.phone;
-
-/** Field names as the form labels them, for the "what to fix" list. */
-const LABELS: Record<string, string> = {
-  name: 'Name',
-  email: 'Work email',
-  company: 'Company',
-  dialcode: 'Dial code',
-  phone: 'Phone',
-  country: 'Country',
-  segment: 'Kind of moving work',
-  warehouses: 'Warehouses',
-  moves: 'Moves per year',
-  message: 'Message',
-  intent: 'Intent',
-};
 
 /** True when the request carries an HTML form post (the lead form with JavaScript off). */
 export function isFormPost(request: Request): boolean {
@@ -38,22 +24,19 @@ export function isFormPost(request: Request): boolean {
   return type.split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
 
+/** A form body read: the lead object, a JSON body under a form type, or why it was not read. */
 export type ReadFormResult =
   | { kind: 'form'; lead: Record<string, string> }
   /** The body is JSON under a form Content-Type (`curl -d '{...}'` sends one): the same body as a Request. */
   | { kind: 'json'; request: Request }
   | { kind: 'failed'; failure: BodyFailure };
 
-/**
- * Reads a form body of at most `maxBytes` bytes (checked while streaming) into the lead object: each field's
- * first non-empty value; empty fields are left out, as the script leaves them out of its JSON. A browser
- * percent-encodes `{` in a form body, so a body starting with `{` is JSON with a wrong Content-Type, handed
- * back for the JSON path as it always was.
- */
+/** Reads a form body of at most `maxBytes` bytes into the lead object (`formToLead`). */
 export async function readForm(request: Request, maxBytes: number): Promise<ReadFormResult> {
   const read = await readBytes(request, maxBytes);
   if (!read.ok) return { kind: 'failed', failure: read.failure };
   const text = new TextDecoder('utf-8', { fatal: false }).decode(read.bytes);
+  // A browser percent-encodes `{` in a form body: one starting with `{` is JSON with a wrong Content-Type.
   if (text.trimStart().startsWith('{')) {
     return {
       kind: 'json',
@@ -63,22 +46,17 @@ export async function readForm(request: Request, maxBytes: number): Promise<Read
   return { kind: 'form', lead: formToLead(new URLSearchParams(text)) };
 }
 
-/**
- * The lead object from form fields: the first non-empty value of each field. A form post sends a
- * textarea's line breaks as CRLF; they become LF, as the script's JSON (the textarea's value) has them.
- */
+/** The lead object from form fields: each field's first non-empty value, line breaks as LF. */
 export function formToLead(params: URLSearchParams): Record<string, string> {
   const lead: Record<string, string> = {};
+  // Empty fields are left out and CRLF becomes LF, as in the JSON the form's script sends.
   for (const [name, value] of params) {
     if (value !== '' && !(name in lead)) lead[name] = value.replace(/\r\n?/g, '\n');
   }
   return lead;
 }
 
-/**
- * True when the client asks for an HTML page: `text/html` (or `text/*`) is named, with a q-value above 0
- * and at least JSON's. A browser's form post says so; `curl` (`*\/*`) and API clients get JSON.
- */
+/** True when Accept names `text/html` (or `text/*`) at a q above 0 and at least JSON's: a browser, not curl. */
 export function wantsHtml(request: Request): boolean {
   const accept = request.headers.get('accept') ?? '';
   if (!/\btext\/(html|\*)/i.test(accept)) return false;
@@ -89,15 +67,11 @@ export function wantsHtml(request: Request): boolean {
 /** Content types whose body counts as JSON (`application/json`, `application/problem+json`…). */
 const isJsonType = (type: string) => /^application\/([\w.-]+\+)?json$/.test(type);
 
-/**
- * A post another website had its visitor's browser send: with an `Origin` that is neither the site's nor this
- * host's (`null` included), or `Sec-Fetch-Site: cross-site`, a body a browser may send to any origin without
- * asking first (a form, `text/plain`, no type at all; anything but JSON), or with `anyType` (the lead endpoint,
- * which allows no other origin) any body, JSON too: the text of its 400 (the contract has no 401/403).
- * Requests without an `Origin` (agents, curl) and the site's own pages go through; so does JSON to the
- * sandbox, which writes nothing, from any origin.
- */
+/** The 400 text for a post another website's page made a browser send, or undefined for any other post. */
 export function crossSiteRefusal(request: Request, siteOrigin: string, anyType = false): string | undefined {
+  // Foreign: an Origin neither the site's nor this host's (`null` too), or `Sec-Fetch-Site: cross-site`. Refused
+  // when its body is one a browser sends anywhere unasked (anything but JSON), or any body with `anyType` (the
+  // lead endpoint allows no other origin). No Origin (agents, curl) goes through; so does JSON to the sandbox.
   const type = (request.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (isJsonType(type) && !anyType) return undefined;
   const origin = request.headers.get('origin');
@@ -140,11 +114,7 @@ export type FormPage =
   | { kind: 'unrecorded' }
   | { kind: 'other'; status: number; message: string };
 
-/**
- * The HTML page for an answer to a form post, with the answer's status and own `headers` (Retry-After,
- * Idempotency-Replayed); `lead` is what the visitor sent (none when the form could not be read). The
- * pipeline adds the RateLimit headers, as to every answer.
- */
+/** The HTML page answering a form post, with its status and own `headers`; `lead` is what the visitor sent. */
 export function leadAnswerPage(
   p: FormPage,
   lead: Record<string, string> | undefined,
@@ -160,7 +130,7 @@ export function leadAnswerPage(
         [
           `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
             demo
-              ? 'We will email you within one business day to pick a time for your 45-minute walkthrough.'
+              ? `We will email you within one business day to pick a time for your ${COMPANY.demoMinutes}-minute walkthrough.`
               : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
           }</p>`,
           '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
@@ -172,7 +142,7 @@ export function leadAnswerPage(
       const items = problems.length
         ? problems.map(
             (problem) =>
-              `<li><strong>${escapeHtml(LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
+              `<li><strong>${escapeHtml(FIELD_LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
           )
         : [`<li>${escapeHtml(p.message)}</li>`];
       return page(

@@ -1,5 +1,5 @@
 /**
- * The kinds of work that need a module (pricing.json's `segmentModules`, read by src/core/pricing.ts): the
+ * The kinds of work that need a module (pricing.json's `segmentModules`, read by src/core/plans.ts): the
  * module is loaded inside each test, after vi.resetModules(), so a mutant of module-level code is caught too.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import type { Pricing } from '../../src/contract/content.ts';
 const pricing = pricingData as unknown as Pricing;
 const load = async () => {
   vi.resetModules();
-  return import('../../src/core/pricing.ts');
+  return import('../../src/core/plans.ts');
 };
 
 describe('kinds of work that need a module', () => {

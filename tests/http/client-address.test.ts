@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey, clientOf, forwardedClient, parseAddress } from '../../src/core/client.ts';
+import { clientKey, clientOf, forwardedClient, parseAddress } from '../../src/http/client-address.ts';
 
 describe('client identity', () => {
   it('keys IPv4 by address and IPv6 by its /64 network', () => {

@@ -1,12 +1,12 @@
 /**
- * Search's match offsets, surface forms and snippets (src/core/search.ts, its first 200 lines), held where
+ * Search's match offsets, surface forms and snippets (src/core/search/engine.ts, its first 200 lines), held where
  * the mutants `npm run mutate` left survived (bench/mutation.md). Some tests hold what the snippet does not
  * look for: a short stem is looked for whole and a US form is looked for only as -ize, -or, -ter or -ense, so
  * a word the index files under a term ("using" under "use") need not be a match in the text.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentPage } from '../../src/core/content.ts';
-import { contentFromData } from '../../src/core/content-source.ts';
+import type { ContentPage } from '../../../src/core/content.ts';
+import { contentFromData } from '../../../src/core/content-source.ts';
 import {
   bestSnippet,
   buildSearchIndex,
@@ -14,8 +14,8 @@ import {
   matchOffsets,
   searchSite,
   snippetAround,
-} from '../../src/core/search.ts';
-import { termOf } from '../../src/core/search/analyze.ts';
+} from '../../../src/core/search/engine.ts';
+import { termOf } from '../../../src/core/search/analyze.ts';
 
 /** Offsets and groups of the matches, the groups given as raw index terms. */
 const at = (text: string, groups: string[][]) => matchOffsets(text, groups).map((h) => [h.at, h.group]);

@@ -1,14 +1,14 @@
 /**
  * Search's top-k heap, its order of summing several words, the final tie order, and searchPartial's order and
- * matched words (src/core/search.ts after line 200). Written against the mutants `npm run mutate` left
- * (bench/mutation.md); tests/core/search.mutants.test.ts holds the rest. Expected scores come from the index's
+ * matched words (src/core/search/engine.ts after line 200). Written against the mutants `npm run mutate` left
+ * (bench/mutation.md); tests/core/search/engine.mutants.test.ts holds the rest. Expected scores come from the index's
  * own postings (each page's stored score for a word), so each is exact.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentPage } from '../../src/core/content.ts';
-import { contentFromData } from '../../src/core/content-source.ts';
-import { buildSearchIndex, loadSearchIndex, searchPartial, searchSite } from '../../src/core/search.ts';
-import { ranked, searchPage, wordScore } from '../helpers/search-score.ts';
+import type { ContentPage } from '../../../src/core/content.ts';
+import { contentFromData } from '../../../src/core/content-source.ts';
+import { buildSearchIndex, loadSearchIndex, searchPartial, searchSite } from '../../../src/core/search/engine.ts';
+import { ranked, searchPage, wordScore } from '../../helpers/search-score.ts';
 
 const pg = searchPage;
 

@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_FILE, DATA_DIR, SEARCH_FILE, type ContentData } from '../../src/core/content.ts';
-import { contentFromData } from '../../src/core/content-source.ts';
-import { analyze, loadSearchIndex, searchSite } from '../../src/core/search.ts';
-import { bareTitle } from '../../src/core/search/compact-index.ts';
-import { evaluate, loadJudged } from '../helpers/search-metrics.ts';
+import { DATA_DIR } from '../../../src/config.ts';
+import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../../../src/core/content.ts';
+import { contentFromData } from '../../../src/core/content-source.ts';
+import { analyze, loadSearchIndex, searchSite } from '../../../src/core/search/engine.ts';
+import { bareTitle } from '../../../src/core/search/compact-index.ts';
+import { evaluate, loadJudged } from '../../helpers/search-metrics.ts';
 
 const data = JSON.parse(readFileSync(join(DATA_DIR, CONTENT_FILE), 'utf8')) as ContentData;
 const index = loadSearchIndex(readFileSync(join(DATA_DIR, SEARCH_FILE), 'utf8'));

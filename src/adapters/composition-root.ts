@@ -1,6 +1,6 @@
 /**
  * @module Composition root: builds the content source, the store, the lead sinks and the logger from a
- * `Config` (src/adapters/config.ts). Each entry point reads its configuration once and builds its
+ * `Config` (src/config.ts). Each entry point reads its configuration once and builds its
  * dependencies once (src/http/vercel.ts for the Vercel functions, middleware.ts, server/main.ts; the scripts,
  * tests and benchmarks call `createDeps` with a `config` or an `env` of their own); nothing here reads
  * `process.env` and nothing looks them up from a global.
@@ -19,13 +19,13 @@ import { waitUntil } from '@vercel/functions';
 import { join } from 'node:path';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts';
 import { contentFromData, type ContentSource } from '../core/content-source.ts';
-import { loadSearchIndex } from '../core/search.ts';
+import { loadSearchIndex } from '../core/search/engine.ts';
 import { checkRateLimit, READ_POLICY, type RateLimitOutcome } from '../core/rate-limit.ts';
 import { createUnansweredRecorder } from '../core/ask/unanswered.ts';
 import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
-import { parseConfig, type Config, type SinkConfig, type StoreConfig } from './config.ts';
+import { parseConfig, type Config, type SinkConfig, type StoreConfig } from '../config.ts';
 import { createHubSpotSink } from './hubspot-sink.ts';
 import { createWebhookSink } from './webhook-sink.ts';
 import { createLogNotifier, createSlackNotifier } from './notifiers.ts';
@@ -36,6 +36,7 @@ import { createUpstashStore } from './upstash-store.ts';
 import { createLog } from './log.ts';
 import { createContentFiles, META_FILE } from './content-files.ts';
 
+/** Every dependency an operation may read: values, and functions for behaviour. */
 export interface Deps {
   readonly config: Config;
   /** The published content, each part loaded as operations first ask for it. */
@@ -66,10 +67,7 @@ export interface Deps {
   readonly describe: () => string;
 }
 
-/**
- * What `createDeps` builds from: the settings, as a `Config` an entry point parsed or as the `env` to parse
- * (a script's or a test's own), and any part given ready-made.
- */
+/** What `createDeps` builds from: a parsed `Config` or an `env` to parse, and any part given ready-made. */
 export type DepsOptions = (
   | { config: Config; env?: never }
   | { env: Record<string, string | undefined>; config?: never }
@@ -86,10 +84,7 @@ export type DepsOptions = (
   defer?: (work: Promise<unknown>) => void;
 };
 
-/**
- * The store a config asks for: Upstash, or the embedded SQLite file. `defer` keeps the Upstash read budget's
- * analytics write alive after the answer (when they are on).
- */
+/** The store a config asks for; `defer` keeps Upstash's read-budget analytics write alive after the answer. */
 export function createStore(c: StoreConfig, defer?: (work: Promise<unknown>) => void): Store {
   if (c.kind === 'upstash') return createUpstashStore({ ...c, ...(defer ? { defer } : {}) });
   return createSqliteStore({ file: c.file });
@@ -103,10 +98,7 @@ export function createSink(c: SinkConfig): LeadSink {
   throw new Error(c.error);
 }
 
-/**
- * The content of a build folder: its split data files (each read only when an operation asks for its
- * part), or, for a folder that holds only `content.json` (a test's hand-made site), that file whole.
- */
+/** The content of a build folder: its split data files, or a test site's lone `content.json`, whole. */
 export function loadContent(dataDir: string): ContentSource {
   if (existsSync(join(dataDir, META_FILE))) return createContentFiles(dataDir);
   const file = join(dataDir, CONTENT_FILE);
@@ -119,6 +111,7 @@ export function loadContent(dataDir: string): ContentSource {
   return contentFromData(data, () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')));
 }
 
+/** Builds the dependencies once per entry point; parts that cost a read or may fail are made on first use. */
 export function createDeps(opts: DepsOptions): Deps {
   const config = opts.config !== undefined ? opts.config : parseConfig(opts.env);
   const dataDir = opts.dataDir ?? config.dataDir;

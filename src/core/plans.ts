@@ -9,10 +9,7 @@ import type { MOVES, SEGMENTS, WAREHOUSES } from '../contract/schemas.ts';
 /** What a need asks of a plan: whether the plan covers it. */
 export type Need = (plan: Plan, at: number) => boolean;
 
-/**
- * The plan that fits every need: each need points to the smallest plan that covers it (`each`, -1 when none does,
- * and then it is left out), and the biggest of those wins (`at`, -1 when no need is covered).
- */
+/** The plan that fits every need: `at`, the biggest of `each` need's smallest covering plan (-1: none). */
 export function planThatFits(plans: readonly Plan[], needs: readonly Need[]): { at: number; each: number[] } {
   const each = needs.map((covers) => plans.findIndex(covers));
   return { at: Math.max(-1, ...each), each };
@@ -24,12 +21,14 @@ export const needsModule =
   (_plan, at) =>
     plans.slice(0, at + 1).some((p) => p.includes.includes(module));
 
+/** What the lead form asks: the kind of work, the warehouses, the moves a year. */
 export interface PlanNeeds {
   segment?: (typeof SEGMENTS)[number];
   warehouses?: (typeof WAREHOUSES)[number];
   moves?: (typeof MOVES)[number];
 }
 
+/** The plan recommended, its price and the reason each need gave. */
 export interface Recommendation {
   plan: string;
   name: string;

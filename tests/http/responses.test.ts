@@ -1,15 +1,12 @@
 /**
- * The response helpers every handler shares (src/adapters/http.ts), with plain `Request`s and `Response`s:
- * the RateLimit headers and the 429, the CORS preflight, and the bounded body reader at its edges.
- * tests/server holds the same answers over a socket; these were written against the mutants
- * `npm run mutate` found surviving (bench/mutation.md).
+ * The response helpers every handler shares (src/http/responses.ts), with plain `Response`s: the RateLimit
+ * headers and the 429, the CORS preflight. tests/server holds the same answers over a socket.
  */
 import { describe, expect, it } from 'vitest';
-import { preflight, rateLimitHeaders, readBytes, readJson, tooManyRequests } from '../../src/adapters/http.ts';
+import { preflight, rateLimitHeaders, tooManyRequests } from '../../src/http/responses.ts';
 import type { LimitPolicy } from '../../src/core/ports.ts';
 
 const read: LimitPolicy = { name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' };
-const URL_ = 'https://kartage.com.au/api/lead';
 
 describe('the RateLimit headers and the 429', () => {
   it('a budget that allowed the request has the four RateLimit headers and no Retry-After', () => {
@@ -57,29 +54,5 @@ describe('the CORS preflight', () => {
     const r = preflight(['POST'], false);
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
     expect(r.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
-  });
-});
-
-describe('the bounded body reader at its edges', () => {
-  it('a declared length of exactly the limit is read', async () => {
-    const r = await readBytes(
-      new Request(URL_, { method: 'POST', headers: { 'content-length': '4' }, body: 'abcd' }),
-      4,
-    );
-    expect(r.ok && r.bytes.toString()).toBe('abcd');
-  });
-
-  it('a request without a body reads as empty (not a failure)', async () => {
-    const r = await readBytes(new Request(URL_, { method: 'GET' }), 4);
-    expect(r.ok && r.bytes.length).toBe(0);
-    expect(await readJson(new Request(URL_), 4)).toMatchObject({ ok: false, failure: 'empty', status: 400 });
-  });
-
-  it('bytes that are not UTF-8 become U+FFFD, not a thrown error', async () => {
-    const bytes = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]); // {"a":"<0xff>"}
-    expect(await readJson(new Request(URL_, { method: 'POST', body: bytes }), 100)).toEqual({
-      ok: true,
-      value: { a: '\uFFFD' },
-    });
   });
 });

@@ -2,12 +2,12 @@
  * Where search finds a query's words in a page's text (`matchOffsets`) and the snippet it cuts around them
  * (`snippetAround`), word by word: a match starts and ends at a word boundary (letters and digits of any
  * case and script are word characters, punctuation is not), its surface forms are the stem less its last
- * letter and the US spellings, stop words never match, and the offsets come sorted. tests/core/search.test.ts
+ * letter and the US spellings, stop words never match, and the offsets come sorted. tests/core/search/engine.test.ts
  * holds the main promises; these were written against the mutants `npm run mutate` left (bench/mutation.md).
  */
 import { describe, expect, it } from 'vitest';
-import { matchOffsets, snippetAround } from '../../src/core/search.ts';
-import { termOf } from '../../src/core/search/analyze.ts';
+import { matchOffsets, snippetAround } from '../../../src/core/search/engine.ts';
+import { termOf } from '../../../src/core/search/analyze.ts';
 
 const at = (text: string, words: string[][], limit?: number) =>
   matchOffsets(

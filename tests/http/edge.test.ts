@@ -1,5 +1,5 @@
 /**
- * The edge decision for page URLs (src/core/edge.ts) in process, for every kind of path: a page's `.md`
+ * The edge decision for page URLs (src/http/edge.ts) in process, for every kind of path: a page's `.md`
  * twin, a page negotiated to markdown (Accept, or a known agent), a page as HTML, an unknown page or file
  * asked for as markdown (the markdown 404), and anything else. tests/http/middleware.test.ts holds it
  * through the built middleware, whose copy of this module the mutation run does not reach
@@ -10,7 +10,7 @@ import { pageLinkHeader } from '../../src/contract/links.ts';
 import { CONTENT_SIGNAL, CORS_READ, PAGE_VARY } from '../../src/contract/routes.ts';
 import type { ContentPage } from '../../src/core/content.ts';
 import { contentFromData } from '../../src/core/content-source.ts';
-import { decodePath, handleEdge, markdownHeaders } from '../../src/core/edge.ts';
+import { decodePath, handleEdge, markdownHeaders } from '../../src/http/edge.ts';
 
 const page = (slug: string): ContentPage => ({
   slug,
