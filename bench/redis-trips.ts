@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/deps.ts';
-import { createSqliteSink } from '../src/adapters/sqlite-store.ts';
+import { createSqliteSink } from '../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../src/adapters/upstash-store.ts';
 import { startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseConfig } from '../src/adapters/config.ts';
-import { backupDatabase, DB_FILE } from '../src/adapters/sqlite-store.ts';
+import { backupDatabase, DB_FILE } from '../src/adapters/sqlite-store/index.ts';
 
 const target = process.argv[2];
 if (!target) {

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../src/adapters/config.ts';
 import { createStore } from '../src/adapters/deps.ts';
-import { DB_FILE, readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
+import { DB_FILE, readLeads, readQuarantine } from '../src/adapters/sqlite-store/index.ts';
 import { recordOf } from '../src/core/leads.ts';
 
 const args = process.argv.slice(2);

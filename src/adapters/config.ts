@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { readEnv, siteOrigin, type Env } from '../config.ts';
 import { DATA_DIR } from '../core/content.ts';
-import { DB_FILE } from './sqlite-store.ts';
+import { DB_FILE } from './sqlite-store/index.ts';
 
 export type StoreConfig =
   | {

@@ -31,7 +31,7 @@ import { createWebhookSink } from './webhook-sink.ts';
 import { createLogNotifier, createSlackNotifier } from './notifiers.ts';
 import { createFallbackStore } from './fallback-store.ts';
 import { createMemoryStore } from './memory-store.ts';
-import { createSqliteSink, createSqliteStore } from './sqlite-store.ts';
+import { createSqliteSink, createSqliteStore } from './sqlite-store/index.ts';
 import { createUpstashStore } from './upstash-store.ts';
 import { createLog } from './log.ts';
 import { createContentFiles, META_FILE } from './content-files.ts';

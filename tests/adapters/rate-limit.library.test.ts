@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import fc from 'fast-check';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore, readLimiter } from '../../src/adapters/upstash-store.ts';
 import { checkRateLimit, READ_POLICY } from '../../src/core/rate-limit.ts';
 import { useEngines } from '../helpers/engines.ts';

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, deliveryIdOf, readQuarantine } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store/index.ts';
+import { deliveryIdOf } from '../../src/adapters/sqlite-store/legacy-outbox.ts';
 
 const entry = (id: unknown) => JSON.stringify({ record: { id, receivedAt: '2026-11-23T10:00:00.000Z' } });
 

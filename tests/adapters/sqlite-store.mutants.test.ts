@@ -24,13 +24,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   backupDatabase,
-  checkDatabase,
-  StoreLockedError,
   createSqliteSink,
   createSqliteStore,
-  openDatabase,
   readLeads,
-} from '../../src/adapters/sqlite-store.ts';
+} from '../../src/adapters/sqlite-store/index.ts';
+import { checkDatabase, StoreLockedError } from '../../src/adapters/sqlite-store/health.ts';
+import { openDatabase } from '../../src/adapters/sqlite-store/database.ts';
 import type { LimitPolicy } from '../../src/core/ports.ts';
 import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { entry, lockHolder, read, record, stderrLines, T } from '../helpers/sqlite-test.ts';
@@ -41,7 +40,10 @@ const dbFile = () => join(mkdtempSync(join(tmpdir(), 'kartage-sqlite-mut-')), 'k
 /** A fresh copy of the module: its open files, its timer and its exit handler are its own. */
 const freshModule = async () => {
   vi.resetModules();
-  return import('../../src/adapters/sqlite-store.ts');
+  return {
+    ...(await import('../../src/adapters/sqlite-store/index.ts')),
+    ...(await import('../../src/adapters/sqlite-store/database.ts')),
+  };
 };
 
 /** Runs `sql` on a second connection to the file and closes it. */

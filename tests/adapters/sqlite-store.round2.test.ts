@@ -11,12 +11,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  checkDatabase,
-  createSqliteSink,
-  createSqliteStore,
-  StoreLockedError,
-} from '../../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
+import { checkDatabase, StoreLockedError } from '../../src/adapters/sqlite-store/health.ts';
 import { entry, read, record, T } from '../helpers/sqlite-test.ts';
 
 const dbFile = () => join(mkdtempSync(join(tmpdir(), 'kartage-sqlite-r2-')), 'kartage.db');
@@ -24,7 +20,10 @@ const dbFile = () => join(mkdtempSync(join(tmpdir(), 'kartage-sqlite-r2-')), 'ka
 /** A fresh copy of the module (its module-level helpers built again); `done` closes its files and exit handler. */
 async function freshModule() {
   vi.resetModules();
-  const m = await import('../../src/adapters/sqlite-store.ts');
+  const m = {
+    ...(await import('../../src/adapters/sqlite-store/index.ts')),
+    ...(await import('../../src/adapters/sqlite-store/database.ts')),
+  };
   const done = () => {
     m.closeDatabases();
     process.removeListener('exit', m.closeDatabases);

@@ -12,13 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   backupDatabase,
-  checkDatabase,
   createSqliteSink,
   createSqliteStore,
-  READ_WAIT_MS,
   readLeads,
   readQuarantine,
-} from '../../src/adapters/sqlite-store.ts';
+} from '../../src/adapters/sqlite-store/index.ts';
+import { checkDatabase } from '../../src/adapters/sqlite-store/health.ts';
+import { READ_WAIT_MS } from '../../src/adapters/sqlite-store/transactions.ts';
 import type { LimitPolicy } from '../../src/core/ports.ts';
 import { entry, lockHolder, read, record, stderrLines, T } from '../helpers/sqlite-test.ts';
 

@@ -12,7 +12,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from '@upstash/redis';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { Store } from '../../src/core/ports.ts';
 import { useEngines } from '../helpers/engines.ts';

@@ -12,7 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';

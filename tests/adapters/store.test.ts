@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { mkdtemp, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store/index.ts';
 import { Redis } from '@upstash/redis';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
@@ -490,7 +490,7 @@ describe('embedded SQLite file', () => {
     await first.outboxPush('1', entry('1'));
     // A second process opens the same file.
     const script = `
-      import { createSqliteStore } from './src/adapters/sqlite-store.ts';
+      import { createSqliteStore } from './src/adapters/sqlite-store/index.ts';
       const s = createSqliteStore({ file: ${JSON.stringify(file)} });
       const hit = await s.hit({ name: 'lead', limit: 5, windowSeconds: 3600, algorithm: 'sliding-log' }, 'c', Date.now());
       const key = await s.claim('idem:k', 'fp', 60);

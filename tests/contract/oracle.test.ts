@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createDeps } from '../../src/adapters/deps.ts';
-import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';

@@ -9,7 +9,7 @@ import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
 import type { Store } from '../../src/core/ports.ts';
-import { readLeads } from '../../src/adapters/sqlite-store.ts';
+import { readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { E2E_LEAD_FILE } from './env.ts';
 
 /** A lead as the file sink records it (src/core/ports.ts LeadRecord). */

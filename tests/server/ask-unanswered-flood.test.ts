@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Redis } from '@upstash/redis';
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store.ts';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import { askerId, createUnansweredRecorder, DAY_MS } from '../../src/core/ask/unanswered.ts';
 import type { Store } from '../../src/core/ports.ts';

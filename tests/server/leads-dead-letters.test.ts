@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createSlackNotifier, UNDELIVERED_TITLE } from '../../src/adapters/notifiers.ts';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import { classifyFailure, flushAll, type FlushDeps, RETRY_POLICY, type RetryPolicy } from '../../src/core/leads.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';

@@ -11,7 +11,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { DELIVERY_BOUND_MS, FLUSH_BATCH, flushAll } from '../../src/core/leads.ts';
 import { FLUSH_BUDGET_MS, leadsFlush, sameSecret } from '../../src/operations/leads-flush.ts';
 import { createDeps } from '../../src/adapters/deps.ts';
