@@ -15,7 +15,7 @@
  */
 import { errorText } from '../core/error-text.ts';
 import type { LimitResult, Log, Store } from '../core/ports.ts';
-import { createMemoryStore } from './memory-store.ts';
+import { createMemoryStore } from './memory-store/index.ts';
 
 export interface FallbackStore extends Store {
   /** How many operations fell back to the in-process store since start. */

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 
 const lead: LimitPolicy = { name: 'lead', limit: 2, windowSeconds: 3600, algorithm: 'sliding-log' };

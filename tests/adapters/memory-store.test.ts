@@ -6,7 +6,7 @@
  * questions it trims, src/core/ports.ts `countQuestion`).
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 
 const T = Date.UTC(2026, 10, 23, 10, 0, 0);
 

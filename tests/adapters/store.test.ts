@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store/index.ts';
 import { Redis } from '@upstash/redis';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';

@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { postJson, send, type HttpAnswer } from '../helpers/http.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import type { Store } from '../../src/core/ports.ts';

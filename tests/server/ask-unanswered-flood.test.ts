@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from '@upstash/redis';
 import { createDeps } from '../../src/adapters/deps.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
 import { askerId, createUnansweredRecorder, DAY_MS } from '../../src/core/ask/unanswered.ts';

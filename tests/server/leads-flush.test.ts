@@ -15,7 +15,7 @@ import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { DELIVERY_BOUND_MS, FLUSH_BATCH, flushAll } from '../../src/core/leads.ts';
 import { FLUSH_BUDGET_MS, leadsFlush, sameSecret } from '../../src/operations/leads-flush.ts';
 import { createDeps } from '../../src/adapters/deps.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
 import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
