@@ -1,7 +1,7 @@
 /**
  * The CRM's answer a dead letter keeps, on the engines that store it apart from the lead path's own cut
  * (SQLite, Upstash over a real redis-server): at most its first 500 characters (DeadLetterReason.answer),
- * whatever a caller passes. Written against a mutant `npm run mutate` left in src/adapters/upstash-store.ts
+ * whatever a caller passes. Written against a mutant `npm run mutate` left in src/adapters/upstash-store/index.ts
  * (bench/mutation.md). Then, on every engine, the alert that tells sales of a dead letter: claimed under a lease,
  * retried after its backoff, never again once announced; and the letters an earlier version kept, which had no
  * alert fields: taken as not yet announced.
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from '@upstash/redis';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import type { Store } from '../../src/core/ports.ts';
 import { useEngines } from '../helpers/engines.ts';
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { useEngines } from '../helpers/engines.ts';

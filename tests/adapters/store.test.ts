@@ -14,7 +14,7 @@ import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-sto
 import { Redis } from '@upstash/redis';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { QUESTION_STALE_MS } from '../../src/core/ask/unanswered.ts';
 import { useEngines } from '../helpers/engines.ts';

@@ -1,11 +1,11 @@
 /**
- * The deadline each lead-path script of the Upstash store carries (src/adapters/upstash-store.ts): the
+ * The deadline each lead-path script of the Upstash store carries (src/adapters/upstash-store/index.ts): the
  * caller's bound less a 100 ms margin, so a script Redis ran still has time to answer, but never less than
  * half the bound. Read off the requests the store hands to `fetch` (a stub answering as Upstash's REST API
  * does) on a fixed clock; store.test.ts holds what Redis does with a script that arrives late.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 
 const T0 = Date.parse('2026-03-02T01:00:00Z');
 

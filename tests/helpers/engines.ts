@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import type { Store } from '../../src/core/ports.ts';
 import { startRedis, type RunningRedis } from './redis-server.ts';
 import { startUpstashBridge } from './upstash-bridge.ts';

@@ -16,7 +16,7 @@ import { Redis } from '@upstash/redis';
 import { createDeps } from '../../src/adapters/deps.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import { askerId, createUnansweredRecorder, DAY_MS } from '../../src/core/ask/unanswered.ts';
 import type { Store } from '../../src/core/ports.ts';
 import type { RunningServer } from '../../server/main.ts';

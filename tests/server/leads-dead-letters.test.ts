@@ -15,7 +15,7 @@ import { createDeps } from '../../src/adapters/deps.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createSlackNotifier, UNDELIVERED_TITLE } from '../../src/adapters/notifiers.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import { classifyFailure, flushAll, type FlushDeps, RETRY_POLICY, type RetryPolicy } from '../../src/core/leads.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
 import { runOperation } from '../../src/http/pipeline.ts';
