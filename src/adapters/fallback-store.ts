@@ -1,14 +1,13 @@
 /**
- * @module Never unlimited: wraps the shared store (Upstash, or the SQLite file) so that when it is slow or down,
- * each request falls back to this process's own limiter and idempotency records (the in-process store): limits
- * degrade to per-instance, never to none, and a key used twice on one instance still makes one lead. The outbox
- * and its dead letters have no fallback: a lead is acknowledged only once the CRM or the shared outbox holds it (a
- * memory queue would be lost with the instance). Unanswered questions have none either: counting is dropped.
+ * @module Never unlimited: the shared store, with this process's own limits and keys while it is slow or down. The
+ * outbox has no fallback: a lead is acknowledged only once the CRM or the shared outbox holds it (a memory queue
+ * would be lost with the instance).
  */
 import { errorText } from '../core/error-text.ts';
 import type { LimitResult, Log, Store } from '../core/ports.ts';
 import { createMemoryStore } from './memory-store/index.ts';
 
+/** A store that falls back to this process's own for limits and keys, counting each time it did. */
 export interface FallbackStore extends Store {
   /** How many operations fell back to the in-process store since start. */
   fallbacks(): number;

@@ -1,7 +1,4 @@
-/**
- * @module The in-process store's dead letters: leads moved out of the outbox, in the order they came, with whether
- * sales were told of them (their alert leased to one flusher at a time) until re-queued.
- */
+/** @module The in-process store's dead letters: leads moved out of the outbox, with their alerts to sales. */
 import type { DeadLetter, Store } from '../../core/ports.ts';
 import { enqueue, type Queue } from './outbox.ts';
 

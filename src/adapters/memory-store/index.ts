@@ -1,8 +1,6 @@
 /**
- * @module The in-process store: the rate limits, idempotency records, lead outbox with its dead letters, and
- * unanswered questions of `Store` in this process's memory. The fallback store (`fallback-store.ts`) turns to it
- * for one request when the shared store is slow or down, so limits degrade to per-instance, never to none; tests
- * that need nothing durable use it too. Nothing here survives the process: the local default is the SQLite store.
+ * @module The in-process store: the `Store` port in this process's memory, gone with the process. What the fallback
+ * store turns to while the shared store fails, and the store of tests that need nothing durable.
  */
 import { UNANSWERED_LIMIT } from '../../core/ask/unanswered.ts';
 import type { Store } from '../../core/ports.ts';
@@ -13,6 +11,7 @@ import { createQueue, memoryOutbox } from './outbox.ts';
 import { memoryQuestions } from './questions.ts';
 import { memoryRateLimits } from './rate-limits.ts';
 
+/** The in-process store's clock, and how many unanswered questions it keeps. */
 export interface MemoryStoreOptions {
   /** Clock for expiry of idempotency records and outbox leases. @default Date.now */
   now?: () => number;

@@ -1,7 +1,4 @@
-/**
- * @module The in-process store's lead outbox: entries in queue order, each leased to one flusher at a time; and its
- * quarantine of unreadable entries.
- */
+/** @module The in-process store's lead outbox (entries in queue order) and its quarantine. */
 import type { OutboxItem, Store } from '../../core/ports.ts';
 
 /** An entry waiting in the outbox. */

@@ -1,7 +1,4 @@
-/**
- * @module The in-process store's count of questions the assistant could not answer, with what each asker counted
- * on its day (forgotten once the day ends).
- */
+/** @module The in-process store's count of unanswered questions, and of what each asker counted that day. */
 import {
   ASKER_DAILY_QUESTIONS,
   ASKER_TRUSTED_QUESTIONS,
@@ -38,16 +35,13 @@ export function memoryQuestions(limit: number): Pick<Store, 'countQuestion' | 't
   const askers = new Map<string, { keys: Set<string>; flood: boolean; until: number }>();
   let lastAskerSweep = 0;
 
-  /**
-   * Records that `asker` counted `key` at `at`: the asker's keys and whether the question is a visitor's (among
-   * the asker's first of the day), or undefined when it does not count (asked already, or the asker flooded: then
-   * what it counted is withdrawn).
-   */
+  /** Records that `asker` counted `key`: trusted (among its first of the day) or not; undefined: not counted. */
   const admit = (key: string, asker: string, at: number) => {
     let a = askers.get(asker);
     if (!a || a.until <= at) askers.set(asker, (a = { keys: new Set(), flood: false, until: dayEnd(at) }));
     if (a.flood || a.keys.has(key)) return undefined;
     if (a.keys.size >= ASKER_DAILY_QUESTIONS) {
+      // A flood: what it counted is withdrawn, and nothing more of its day counts.
       for (const k of a.keys) {
         const q = questions.get(k);
         if (q && --q.count <= 0) questions.delete(k);
@@ -60,10 +54,7 @@ export function memoryQuestions(limit: number): Pick<Store, 'countQuestion' | 't
     return { trusted, mine: a.keys };
   };
 
-  /**
-   * Past the limit after `key` was added, stale questions make room first, then flood-shaped ones; never a fresh
-   * visitor's question, so with none of those `key` itself is not kept (nor among what its asker counted).
-   */
+  /** Past `limit`, makes room for the new `key`: stale questions first, then flood-shaped ones, else drops `key`. */
   const makeRoom = (key: string, at: number, mine: Set<string> | undefined) => {
     let excess = questions.size - limit;
     if (excess <= 0) return;

@@ -1,7 +1,4 @@
-/**
- * @module The in-process store's rate limits: the read budget as a sliding window (two fixed windows' counters),
- * the lead budget as a sliding log (the time of each unit spent).
- */
+/** @module The in-process store's rate limits: the read budget's sliding window, the lead budget's sliding log. */
 import { slidingWindowAllows, slidingWindowResult } from '../../core/rate-limit.ts';
 import type { LimitPolicy, LimitResult, Store } from '../../core/ports.ts';
 import type { Expiry } from './expiry.ts';

@@ -1,4 +1,4 @@
-/** @module What each part of the embedded store works with: the open database, the clock and its two kinds of write. */
+/** @module What each part of the embedded store works with: the database, the clock, its two kinds of write. */
 import { current, type Database } from './database.ts';
 import { LEAD_WAIT_MS, READ_WAIT_MS, write } from './transactions.ts';
 

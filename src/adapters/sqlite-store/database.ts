@@ -1,10 +1,4 @@
-/**
- * @module The embedded database: one SQLite file (`node:sqlite`) in WAL mode, so the server and the `leads:*`
- * commands read and write it at once, opened once per process through two connections. Lead-path changes go
- * through one with `synchronous=FULL` (committed means on disk before the answer); the read budget and the
- * unanswered questions through one with `synchronous=NORMAL` (they survive a crashed process, not a power cut,
- * and a metered read costs no disk flush).
- */
+/** @module The embedded database: one SQLite file in WAL mode, opened once per process through two connections. */
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -20,9 +14,9 @@ export const DB_FILE = 'kartage.db';
 /** An open database file and its two connections. */
 export interface Database {
   file: string;
-  /** synchronous=FULL: idempotency, lead budget, outbox, leads. */
+  /** Idempotency, lead budget, outbox, leads: synchronous=FULL, committed means on disk before the answer. */
   durable: DatabaseSync;
-  /** synchronous=NORMAL: the read budget, the unanswered questions. */
+  /** The read budget and the unanswered questions: synchronous=NORMAL, they survive a crash, not a power cut. */
   fast: DatabaseSync;
   /** The file's device and inode when opened: a file replaced or deleted under the server is noticed. */
   identity: string | undefined;
@@ -33,6 +27,7 @@ const open = new Map<string, Database>();
 /** How often committed pages are copied from the WAL into the main file (also on exit). */
 const CHECKPOINT_EVERY_MS = 10_000;
 
+/** WAL, so the server and the `leads:*` commands read and write the file at once. */
 function connect(file: string, synchronous: 'FULL' | 'NORMAL'): DatabaseSync {
   const db = new DatabaseSync(file, { timeout: BUSY_MS });
   db.exec(`PRAGMA busy_timeout = ${BUSY_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous};`);
@@ -102,10 +97,7 @@ function watchDatabases() {
   process.once('exit', closeDatabases);
 }
 
-/**
- * `db`, still the database at its path (writes to a file deleted, moved or replaced under it would go where nobody
- * reads again), or else reopened, checked, in place.
- */
+/** `db` if still the file at its path, else reopened in place (writes would go where nobody reads again). */
 export function current(db: Database): Database {
   if (identityOf(db.file) === db.identity) return db;
   logLine('store_file_changed', { file: db.file, note: 'the database file was replaced or removed; reopening it' });
@@ -123,10 +115,7 @@ export function current(db: Database): Database {
   return db;
 }
 
-/**
- * Whether a committed row reads back through the other connection (its own view of the file, not the writer's
- * cache), from the file still at the path. A lead is acknowledged only when this finds it.
- */
+/** Whether a committed row reads back through the other connection (not the writer's cache), from the file now. */
 export function readBack(db: Database, sql: string, id: string): boolean {
   try {
     return prepared(db.fast, sql).get(id) !== undefined;
@@ -136,10 +125,7 @@ export function readBack(db: Database, sql: string, id: string): boolean {
   }
 }
 
-/**
- * `fn` on the durable connection with the long busy timeout: for the commands and tests that read the file
- * (export, backup) while a server writes it; they serve no requests, so they may block while they wait.
- */
+/** `fn` on the durable connection waiting long for a lock: for commands, which serve no requests while they wait. */
 export function patiently<T>(file: string, fn: (durable: DatabaseSync) => T): T {
   const { durable } = openDatabase(file);
   durable.exec(`PRAGMA busy_timeout = ${LEAD_WAIT_MS}`);

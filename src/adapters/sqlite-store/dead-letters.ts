@@ -1,8 +1,4 @@
-/**
- * @module The embedded store's dead letters: leads the CRM would not take, moved out of the outbox in one
- * transaction, kept in order with the CRM's answer and whether sales were told of them (their alert leased to one
- * flusher at a time, retried after a backoff), until a person re-queues them.
- */
+/** @module The embedded store's dead letters: leads the CRM would not take, with their alerts to sales. */
 import type { SQLInputValue } from 'node:sqlite';
 import type { DeadLetter, Store } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';

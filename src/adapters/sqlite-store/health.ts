@@ -1,7 +1,4 @@
-/**
- * @module The database file's health: checked before it is opened, moved aside (never deleted) when damaged,
- * left alone when another process keeps it locked; the store's error lines.
- */
+/** @module The database file's health: checked before it opens, moved aside when damaged, left alone when locked. */
 import { DatabaseSync } from 'node:sqlite';
 import { existsSync, renameSync } from 'node:fs';
 import { errorText } from '../../core/error-text.ts';
@@ -11,11 +8,7 @@ import { isBusy, LEAD_WAIT_MS } from './transactions.ts';
 export const logLine = (event: string, fields: Record<string, unknown>) =>
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', event, ...fields })}\n`);
 
-/**
- * What is wrong with an existing database file (`PRAGMA quick_check`, or the error opening it), or undefined.
- * A file another process keeps locked past `waitMs` is not damaged: that throws (`StoreLockedError`) instead, so
- * a live database full of leads is never moved aside for being busy.
- */
+/** What is wrong with an existing database file (`PRAGMA quick_check`, or the error opening it), or undefined. */
 export function checkDatabase(file: string, waitMs = LEAD_WAIT_MS): string | undefined {
   if (!existsSync(file)) return undefined;
   let db: DatabaseSync | undefined;
@@ -25,6 +18,7 @@ export function checkDatabase(file: string, waitMs = LEAD_WAIT_MS): string | und
     const result = rows.map((r) => String(r.quick_check));
     return result.length === 1 && result[0] === 'ok' ? undefined : result.slice(0, 5).join('; ');
   } catch (e) {
+    // Locked past the wait is not damaged: a live database full of leads is never moved aside for being busy.
     if (isBusy(e)) throw new StoreLockedError(file, waitMs);
     return errorText(e);
   } finally {
@@ -47,10 +41,7 @@ export class StoreLockedError extends Error {
   }
 }
 
-/**
- * Moves a database that failed its check aside with its WAL (`kartage.db.corrupt-<time>`, kept for a person to
- * recover from), so the server starts on a fresh one: pages, reads and MCP never depend on it.
- */
+/** Moves a damaged database and its WAL aside (`kartage.db.corrupt-<time>`, kept for recovery); returns the name. */
 export function moveAside(file: string, problem: string): string {
   const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   for (const suffix of ['', '-wal', '-shm']) {

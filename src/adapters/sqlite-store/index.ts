@@ -1,8 +1,4 @@
-/**
- * @module The embedded store, the local default: the rate limits, idempotency records, lead outbox and dead
- * letters, and unanswered questions of `Store` in one SQLite file in KARTAGE_VAR_DIR (database.ts), each change
- * one transaction; with the local lead sink and the commands' readers of the same file (lead-table.ts).
- */
+/** @module The embedded store, the local default: the `Store` port in one SQLite file, and its local lead sink. */
 import { UNANSWERED_LIMIT } from '../../core/ask/unanswered.ts';
 import type { Store } from '../../core/ports.ts';
 import { contextOf } from './context.ts';
@@ -17,6 +13,7 @@ import { sqliteRateLimits } from './rate-limits.ts';
 export { DB_FILE } from './database.ts';
 export { backupDatabase, createSqliteSink, readLeads, readQuarantine } from './lead-table.ts';
 
+/** Where the embedded store keeps its file, its clock, and how many unanswered questions it keeps. */
 export interface SqliteStoreOptions {
   /** The database file (default `<KARTAGE_VAR_DIR>/kartage.db`, chosen by deps.ts). */
   file: string;

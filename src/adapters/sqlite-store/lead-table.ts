@@ -1,18 +1,11 @@
-/**
- * @module The local lead sink (the `leads` table of the embedded database) and what the `leads:*` commands read
- * from the file: the leads, the quarantine, a consistent backup.
- */
+/** @module The local lead sink (the `leads` table) and what the `leads:*` commands read: leads, quarantine, backup. */
 import { DatabaseSync } from 'node:sqlite';
 import { existsSync } from 'node:fs';
 import type { LeadRecord, LeadSink } from '../../core/ports.ts';
 import { checkpoint, current, openDatabase, patiently, readBack } from './database.ts';
 import { LEAD_WAIT_MS, prepared, write } from './transactions.ts';
 
-/**
- * The local lead sink: one row per lead, committed with synchronous=FULL before `deliver` resolves. A lead
- * delivered twice (a flush retry) is kept once: the delivery id is unique. `npm run leads:export` writes the table
- * as JSON lines.
- */
+/** The local lead sink: one row per delivery id (a retried delivery is kept once), on disk before it resolves. */
 export function createSqliteSink(file: string): LeadSink {
   return {
     name: `local lead table in ${file}`,
@@ -58,10 +51,7 @@ export function readQuarantine(file: string): { id: string | null; payload: stri
   );
 }
 
-/**
- * A consistent copy of the database at `target` (`VACUUM INTO`: one read transaction, so leads committed while
- * it runs are either in the copy whole or not at all; the WAL's committed pages included). Refuses to overwrite.
- */
+/** A consistent copy of the database at `target` (`VACUUM INTO`: one read transaction); never overwrites a file. */
 export function backupDatabase(file: string, target: string): { leads: number; outbox: number } {
   if (existsSync(target)) throw new Error(`${target} exists; the backup never overwrites a file`);
   patiently(file, (durable) => prepared(durable, 'VACUUM INTO ?').run(target));

@@ -1,18 +1,11 @@
-/**
- * @module The outbox file of earlier versions (`outbox.jsonl` beside the database), imported into the outbox table
- * once when the database opens.
- */
+/** @module The outbox file of earlier versions (`outbox.jsonl`), imported into the outbox table when the file opens. */
 import { readFileSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { enqueue } from './schema.ts';
 import { prepared, transaction } from './transactions.ts';
 
-/**
- * Moves the lines of `outbox.jsonl` beside `file` into the outbox table; a line that is not a whole entry (a torn
- * last line after a crash, a corrupt one) goes to quarantine, never glued to the next. The file is then renamed
- * `outbox.jsonl.imported`.
- */
+/** Queues the lines of `outbox.jsonl` beside `file`, then renames it `outbox.jsonl.imported`. */
 export function importLegacyOutbox(file: string, durable: DatabaseSync): void {
   const legacy = join(dirname(file), 'outbox.jsonl');
   let text: string;
@@ -26,6 +19,7 @@ export function importLegacyOutbox(file: string, durable: DatabaseSync): void {
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       const id = deliveryIdOf(line);
+      // A line that is not a whole entry (torn by a crash, corrupt) goes to quarantine, never glued to the next.
       if (id) enqueue(durable, id, line, now);
       else
         prepared(durable, 'INSERT INTO quarantine (id, payload, reason, at) VALUES (NULL, ?, ?, ?)').run(

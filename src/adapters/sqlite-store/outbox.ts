@@ -1,8 +1,4 @@
-/**
- * @module The embedded store's lead outbox: one row per delivery id in queue order, leased to one flusher at a
- * time, each pushed entry read back and copied into the main file before it is acknowledged; and its quarantine
- * of unreadable entries.
- */
+/** @module The embedded store's lead outbox (one row per delivery id, in queue order) and its quarantine. */
 import type { SQLInputValue } from 'node:sqlite';
 import type { OutboxItem, Store } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';

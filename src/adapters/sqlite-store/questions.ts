@@ -1,7 +1,4 @@
-/**
- * @module The embedded store's count of questions the assistant could not answer (`unanswered`), with what each
- * asker counted that day (`unanswered_asker`, deleted once the day ends), on the fast connection.
- */
+/** @module The embedded store's count of unanswered questions, and of what each asker counted that day. */
 import type { DatabaseSync } from 'node:sqlite';
 import {
   ASKER_DAILY_QUESTIONS,
@@ -16,11 +13,7 @@ import { prepared, row } from './transactions.ts';
 /** The key of an asker's row that marks it a flood for the rest of its day (no question key is empty). */
 const FLOOD = '';
 
-/**
- * Records that `asker` counted `key` at `at`: whether the question is a visitor's (among the asker's first of the
- * day) or flood-shaped, or undefined when it does not count (asked already, or the asker flooded: then what it
- * counted is withdrawn).
- */
+/** Records that `asker` counted `key`: trusted (among its first of the day) or not; undefined: not counted. */
 function admit(fast: DatabaseSync, key: string, asker: string, at: number): { trusted: boolean } | undefined {
   const asked = (
     prepared(fast, 'SELECT key FROM unanswered_asker WHERE asker = ? AND until > ?').all(asker, at) as {
@@ -30,6 +23,7 @@ function admit(fast: DatabaseSync, key: string, asker: string, at: number): { tr
   if (asked.includes(FLOOD) || asked.includes(key)) return undefined;
   const until = (Math.floor(at / DAY_MS) + 1) * DAY_MS;
   if (asked.length >= ASKER_DAILY_QUESTIONS) {
+    // A flood: what it counted is withdrawn, and nothing more of its day counts.
     for (const k of asked) {
       prepared(fast, 'UPDATE unanswered SET count = count - 1 WHERE key = ?').run(k);
       prepared(fast, 'DELETE FROM unanswered WHERE key = ? AND count <= 0').run(k);
@@ -42,10 +36,7 @@ function admit(fast: DatabaseSync, key: string, asker: string, at: number): { tr
   return { trusted: asked.length < ASKER_TRUSTED_QUESTIONS };
 }
 
-/**
- * Past `limit` questions after `key` was added, stale questions make room first, then flood-shaped ones; never a
- * fresh visitor's question, so with none of those `key` itself is not kept.
- */
+/** Past `limit`, makes room for the new `key`: stale questions first, then flood-shaped ones, else drops `key`. */
 function makeRoom(fast: DatabaseSync, key: string, asker: string | undefined, at: number, limit: number): void {
   const excess = Number(row(fast, 'SELECT count(*) AS n FROM unanswered')!.n) - limit;
   if (excess <= 0) return;

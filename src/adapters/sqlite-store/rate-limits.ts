@@ -1,8 +1,4 @@
-/**
- * @module The embedded store's rate limits: the read budget as a sliding window (two fixed windows' counters, on
- * the fast connection, the hits of one turn of the event loop committed together), the lead budget as a sliding
- * log (one row per unit, on the durable connection).
- */
+/** @module The embedded store's rate limits: the read budget's sliding window, the lead budget's sliding log. */
 import type { DatabaseSync } from 'node:sqlite';
 import { slidingWindowAllows, slidingWindowResult } from '../../core/rate-limit.ts';
 import type { LimitPolicy, LimitResult, Store } from '../../core/ports.ts';
@@ -29,7 +25,7 @@ function windowHit(fast: DatabaseSync, policy: LimitPolicy, client: string, now:
   return { ...slidingWindowResult(policy, previous, current + 1, now, true), unit: String(idx) };
 }
 
-/** One lead-budget hit (the log entries still in the window, and this one when there is room), inside a transaction. */
+/** One lead-budget hit (one row per unit still in the window), inside a transaction. */
 function logHit(durable: DatabaseSync, policy: LimitPolicy, client: string, now: number): LimitResult {
   const windowMs = policy.windowSeconds * 1000;
   prepared(durable, 'DELETE FROM rate_log WHERE policy = ? AND client = ? AND at <= ?').run(

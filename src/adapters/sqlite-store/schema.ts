@@ -1,7 +1,4 @@
-/**
- * @module The embedded database's tables, the columns later versions added to them, and the insert that queues an
- * outbox entry (shared by a push, a dead letter's requeue and the legacy outbox's import).
- */
+/** @module The embedded database's tables, the columns later versions added, and the insert that queues a lead. */
 import type { DatabaseSync } from 'node:sqlite';
 import { prepared, transaction } from './transactions.ts';
 
@@ -31,8 +28,8 @@ CREATE TABLE IF NOT EXISTS unanswered_asker (asker TEXT NOT NULL, key TEXT NOT N
 `;
 
 /**
- * Columns later versions added to a table an earlier version created: each added with its default. A dead letter
- * from before alerts were kept is taken as not yet announced (at worst sales hear of it twice, never not at all).
+ * Columns later versions added to a table an earlier version created, each with its default. A dead letter from
+ * before alerts were kept is taken as not yet announced: at worst sales hear of it twice, never not at all.
  */
 const ADDED_COLUMNS: [table: string, column: string, definition: string][] = [
   ['dead_letter', 'announced', 'INTEGER NOT NULL DEFAULT 0'],

@@ -1,15 +1,8 @@
-/**
- * @module Writes to the embedded database: one transaction each, taking the write lock first, waiting for another
- * process's lock between short attempts off the event loop, on statements each connection compiles once.
- */
+/** @module Writes to the embedded database: one transaction each, waiting for another process's lock off the loop. */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { errorText } from '../../core/error-text.ts';
 
-/**
- * How long one attempt waits for another process's write lock, blocking the event loop (`DatabaseSync` is
- * synchronous): short, so that a lock held elsewhere (`npm run leads:flush`, a backup) never stalls the pages
- * and reads of this instance. Longer waits are taken between attempts, off the event loop (`write`).
- */
+/** How long one attempt blocks the event loop for a lock held elsewhere (`DatabaseSync` is synchronous). */
 export const BUSY_MS = 10;
 /** How long a lead-path write keeps trying for the lock. */
 export const LEAD_WAIT_MS = 5_000;
@@ -26,10 +19,7 @@ export const isBusy = (e: unknown) => {
 
 const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 
-/**
- * A connection's prepared statement for `sql`, compiled once: preparing costs more than running these
- * one-row statements, and every metered read runs three of them.
- */
+/** A connection's prepared statement for `sql`, compiled once (preparing costs more than running these). */
 export function prepared(db: DatabaseSync, sql: string): StatementSync {
   let cache = statements.get(db);
   if (!cache) statements.set(db, (cache = new Map()));
@@ -55,13 +45,11 @@ export function transaction<T>(db: DatabaseSync, fn: () => T): T {
   }
 }
 
-/**
- * `transaction`, waiting up to `waitMs` for another process's write lock between short attempts, so the event
- * loop keeps serving meanwhile. Past the wait the error is thrown (the lead path answers 502, the read budget
- * falls back to this instance's own count).
- */
+/** `transaction`, trying again for up to `waitMs` while another process holds the lock; then its error is thrown. */
 export async function write<T>(db: DatabaseSync, fn: () => T, waitMs: number): Promise<T> {
   const deadline = Date.now() + waitMs;
+  // Each attempt blocks the loop BUSY_MS at most; the pauses between them, growing to 50 ms, do not: a lock held
+  // elsewhere (`npm run leads:flush`, a backup) never stalls this instance's pages and reads.
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
     try {
       return transaction(db, fn);

@@ -1,8 +1,4 @@
-/**
- * @module What each part of the Upstash store works with: two REST clients, each cut off after its bound (the read
- * budget's short one, the lead path's longer one), the store's key prefix, and the deadline a lead-path script
- * carries so that a command delayed in a stalled Redis never lands after its caller gave up on it.
- */
+/** @module What each part of the Upstash store works with: two bounded REST clients, the keys, the deadline. */
 import { Redis } from '@upstash/redis';
 
 /** The store's clients, bounds and keys. */
@@ -22,10 +18,7 @@ export interface UpstashContext {
 /** Margin between a script's deadline and the caller's bound, so a script that ran has time to answer. */
 const DEADLINE_MARGIN_MS = 100;
 
-/**
- * Refuses to run a script Redis reaches after ARGV[1] (epoch ms): its caller has given up on it, so a 502 means
- * "not recorded".
- */
+/** Refuses a script Redis reaches after ARGV[1] (epoch ms): its caller gave up, so a 502 means "not recorded". */
 export const LATE = `
 local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[1]) then

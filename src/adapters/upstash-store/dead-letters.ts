@@ -1,8 +1,4 @@
-/**
- * @module The Upstash store's dead letters: a hash of JSON letters (`<prefix>:outbox:dead`), each numbered from a
- * counter so they list oldest first, moved out of and back into the outbox in one script; and a sorted set of
- * those sales were not yet told of, scored by when their alert is next due (a lease's end, or its backoff's).
- */
+/** @module The Upstash store's dead letters: leads the CRM would not take, with their alerts to sales. */
 import type { DeadLetter, Store } from '../../core/ports.ts';
 import type { UpstashContext } from './context.ts';
 import { outboxKeys, RESCHEDULE } from './outbox.ts';
@@ -108,6 +104,8 @@ export type DeadLetterPart = Pick<
 /** The store's dead-letter operations. */
 export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPart {
   const { queue } = outboxKeys(key);
+  // A hash of JSON letters, each numbered from a counter so they list oldest first; the ids sales were not yet told
+  // of, in a sorted set scored by when their alert is next due (a lease's end, or its backoff's).
   const dead = key('outbox:dead');
   const alerts = [dead, key('outbox:dead:alerts'), key('outbox:dead:alerts:since')];
   const deadLetterScript = leads.createScript<number>(DEAD_LETTER);

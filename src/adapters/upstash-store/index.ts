@@ -1,8 +1,6 @@
 /**
- * @module The production store: Upstash Redis over its REST API (`@upstash/redis`), shared by every function
- * instance. Every operation is one round trip (one Lua script, EVALSHA), cut off after a bound: `timeoutMs` for
- * the read budget (a read must stay fast), `leadTimeoutMs` for everything on the lead path (leads are rare; a Redis
- * catching up after a stall is worth a second or two).
+ * @module The production store: the `Store` port on Upstash Redis over its REST API, shared by every function
+ * instance; every operation one round trip (one Lua script), cut off after a bound.
  */
 import { UNANSWERED_LIMIT } from '../../core/ask/unanswered.ts';
 import type { Store } from '../../core/ports.ts';
@@ -15,12 +13,16 @@ import { upstashRateLimits } from './rate-limits.ts';
 
 export { readLimiter } from './rate-limits.ts';
 
+/** The Upstash database, its bounds and key prefix, and the read budget's analytics. */
 export interface UpstashStoreOptions {
   url: string;
   token: string;
   /** Upper bound for one read-budget round trip, retries included. @default 300 */
   timeoutMs?: number;
-  /** Upper bound for one lead-path round trip (lead budget, idempotency, outbox), retries included. @default 1500 */
+  /**
+   * Upper bound for one lead-path round trip (lead budget, idempotency, outbox), retries included: longer, as leads
+   * are rare and a Redis catching up after a stall is worth the wait. @default 1500
+   */
   leadTimeoutMs?: number;
   /** Prefix of every key. @default 'kartage' */
   prefix?: string;

@@ -1,12 +1,12 @@
-/**
- * @module The Upstash store's lead outbox: a sorted set of delivery ids scored by when each may next be claimed
- * (queue order, then a lease's end or a retry's backoff), and hashes of payloads, attempt counts and queue times;
- * its quarantine a list. Entries of the list earlier versions queued into move into it at the first claim.
- */
+/** @module The Upstash store's lead outbox and its quarantine. */
 import type { OutboxItem, Store } from '../../core/ports.ts';
 import { LATE, type UpstashContext } from './context.ts';
 
-/** The outbox's keys: the queue with its three hashes, the list of earlier versions, the quarantine. */
+/**
+ * The outbox's keys: the queue (delivery ids scored by when each may next be claimed: queue order, then a lease's
+ * end or a retry's backoff) with its hashes of payloads, attempts and queue times; the list earlier versions queued
+ * into (moved into the queue at the first claim); the quarantine list.
+ */
 export function outboxKeys(key: (k: string) => string) {
   return {
     queue: [key('outbox:queue'), key('outbox:payloads'), key('outbox:attempts'), key('outbox:queued')],
@@ -60,10 +60,7 @@ redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 return 1`;
 
-/**
- * KEYS: a sorted set of ids scored by when each is next due (the queue, the dead letters' alerts). ARGV: id, when
- * it is next due. Only while the id is still in the set. For a retried entry: to the back of the queue.
- */
+/** Gives id ARGV[1] of the sorted set KEYS[1] (the queue, the alerts) its next due time ARGV[2], if still there. */
 export const RESCHEDULE = `
 redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1])
 return 1`;

@@ -1,10 +1,4 @@
-/**
- * @module The Upstash store's count of questions the assistant could not answer: a sorted set of counts (the score
- * also carries the last-asked second, so the report ranks by count, then recency), a hash of their scrubbed texts,
- * a sorted set of last-asked seconds (the stale make room first) and one of the flood-shaped (ranked as the counts:
- * the least asked make room next); and per asker (a daily hash of a client) a set of the questions it counted, gone
- * when its day ends.
- */
+/** @module The Upstash store's count of unanswered questions, and of what each asker counted that day. */
 import {
   ASKER_DAILY_QUESTIONS,
   ASKER_TRUSTED_QUESTIONS,
@@ -135,6 +129,9 @@ export function upstashQuestions(
   { reads, leads, key }: UpstashContext,
   limit: number,
 ): Pick<Store, 'countQuestion' | 'topQuestions'> {
+  // Counts (the score also carries the last-asked second: the report ranks by count, then recency), the scrubbed
+  // texts, the last-asked seconds (the stale make room first), the flood-shaped (the least asked make room next),
+  // and the mark that questions counted before last-asked seconds were kept have theirs. Per asker, a set.
   const questions = [
     key('ask:unanswered:counts'),
     key('ask:unanswered:texts'),

@@ -1,8 +1,6 @@
 /**
- * @module The Upstash store's rate limits. The read budget is `@upstash/ratelimit`'s `Ratelimit.slidingWindow` (two
- * fixed windows, the previous one weighted; one script per read) with its timeout, past which the read falls back
- * to this instance's own count (fallback-store.ts). The lead budget is a sliding log, one sorted set per client:
- * the library has no exact log, and the contract's lead reset is "seconds until a slot frees".
+ * @module The Upstash store's rate limits: the read budget is `@upstash/ratelimit`'s sliding window; the lead
+ * budget a sliding log of our own (the library has no exact log, and the lead reset is "until a slot frees").
  */
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
@@ -10,16 +8,7 @@ import { slidingWindowResult } from '../../core/rate-limit.ts';
 import type { LimitPolicy, LimitResult, Store } from '../../core/ports.ts';
 import { LATE, type UpstashContext } from './context.ts';
 
-/**
- * The read budget as `@upstash/ratelimit` keeps it for `policy` (a sliding window), on `redis`: its keys are the
- * ones the store always used (`<prefix>:rl:<policy>:<client>:<window index>`), so counts carry over.
- *
- * Its ephemeral cache is off: it holds a refusal until the window ends, and then, after a burst, through the
- * whole next window (the window just spent still weighs fully at its start), so a client that waits its
- * Retry-After would get about half the contract's budget. This instance's memory of refusals
- * (src/core/rate-limit.ts) does the cache's job, no Redis call for a refused client, until the exact moment a
- * unit frees, on every engine alike.
- */
+/** `@upstash/ratelimit`'s sliding window for `policy` on `redis`, on the keys the store always used. */
 export function readLimiter(
   redis: Redis,
   prefix: string,
@@ -30,6 +19,9 @@ export function readLimiter(
     redis,
     limiter: Ratelimit.slidingWindow(policy.limit, `${policy.windowSeconds} s`),
     prefix: `${prefix}:rl:${policy.name}`,
+    // Off: after a burst it would hold a refusal through the whole next window (the spent window still weighs
+    // fully at its start), past the moment a unit frees. This instance's memory of refusals (core/rate-limit.ts)
+    // does its job instead, on every engine alike.
     ephemeralCache: false,
     timeout: opts.timeoutMs,
     analytics: opts.analytics ?? false,
