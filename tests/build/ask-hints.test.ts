@@ -19,7 +19,7 @@ import {
   headingKey,
   hintsFrom,
 } from '../../src/build/ask-hints.ts';
-import { ASKED_FILE, askedText } from '../../server/ask-learn.ts';
+import { ASKED_FILE, askedText } from '../../scripts/ask-learn.ts';
 import { ASK_SETS, askSourcesOf, LEARNED_SETS, loadJudged } from '../helpers/ask-metrics.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../../src/core/search/analyze.ts';
 import { askedTerms, askIndexOf, HINT_MAX_SHARE, inContext } from '../../src/core/ask/index.ts';
