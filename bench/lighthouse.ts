@@ -17,7 +17,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../src/adapters/memory-store/index.ts';
 
 /** LH_PAGES=/faq,/demo audits other pages (comma-separated paths). */
 const PAGES = process.env.LH_PAGES?.split(',').filter(Boolean) ?? ['/', '/pricing', '/blog/planning-for-peak-season'];

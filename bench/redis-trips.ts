@@ -1,6 +1,6 @@
 /**
  * @module Redis round trips per operation: the local server in this process with the production store
- * (src/adapters/upstash-store.ts: `@upstash/redis`, one Lua script per operation) pointed at the Upstash-REST
+ * (src/adapters/upstash-store/: `@upstash/redis`, one Lua script per operation) pointed at the Upstash-REST
  * bridge over a real `redis-server` (tests/helpers). Every HTTP request the Upstash client sends is one
  * round trip; they are counted by wrapping the global `fetch` (the client's transport), per operation,
  * with the Redis commands they carried. Each operation runs twice from fresh client addresses: "first"
@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/composition-root.ts';
-import { createSqliteSink } from '../src/adapters/sqlite-store.ts';
-import { createUpstashStore } from '../src/adapters/upstash-store.ts';
+import { createSqliteSink } from '../src/adapters/sqlite-store/index.ts';
+import { createUpstashStore } from '../src/adapters/upstash-store/index.ts';
 import { startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
 import { loopbackAddress, send, sleep } from './lib.ts';

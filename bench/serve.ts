@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, PROJECT_ROOT } from '../server/main.ts';
 import { createDeps } from '../src/adapters/composition-root.ts';
-import { createSqliteSink, createSqliteStore } from '../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore } from '../src/adapters/sqlite-store/index.ts';
 
 const env = process.env;
 const dataDir = env.BENCH_DATA_DIR || join(PROJECT_ROOT, 'build');

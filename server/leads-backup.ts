@@ -5,7 +5,7 @@
  */
 import { join, resolve } from 'node:path';
 import { DB_FILE, parseConfig } from '../src/config.ts';
-import { backupDatabase } from '../src/adapters/sqlite-store.ts';
+import { backupDatabase } from '../src/adapters/sqlite-store/index.ts';
 
 const target = process.argv[2];
 if (!target) {

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DB_FILE, parseConfig } from '../src/config.ts';
 import { createStore } from '../src/adapters/composition-root.ts';
-import { readLeads, readQuarantine } from '../src/adapters/sqlite-store.ts';
+import { readLeads, readQuarantine } from '../src/adapters/sqlite-store/index.ts';
 import { recordOf } from '../src/core/leads.ts';
 
 const args = process.argv.slice(2);

@@ -124,6 +124,15 @@ describe('the import graph', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('no file of src/, api/ or server/ imports from tests/', () => {
+    const fromTests = files.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => rel(i.target).startsWith('tests/'))
+        .map((i) => `${rel(f)}:${i.line} imports ${rel(i.target)}`),
+    );
+    expect(fromTests).toEqual([]);
+  });
+
   it('the check sees static, dynamic and re-export imports', () => {
     const here = importsOf(join(PROJECT_ROOT, 'tests/architecture.test.ts')).map((i) => rel(i.target));
     expect(here).toContain('tests/helpers/server.ts');

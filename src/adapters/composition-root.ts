@@ -30,9 +30,9 @@ import { createHubSpotSink } from './hubspot-sink.ts';
 import { createWebhookSink } from './webhook-sink.ts';
 import { createLogNotifier, createSlackNotifier } from './notifiers.ts';
 import { createFallbackStore } from './fallback-store.ts';
-import { createMemoryStore } from './memory-store.ts';
-import { createSqliteSink, createSqliteStore } from './sqlite-store.ts';
-import { createUpstashStore } from './upstash-store.ts';
+import { createMemoryStore } from './memory-store/index.ts';
+import { createSqliteSink, createSqliteStore } from './sqlite-store/index.ts';
+import { createUpstashStore } from './upstash-store/index.ts';
 import { createLog } from './log.ts';
 import { createContentFiles, META_FILE } from './content-files.ts';
 

@@ -1,15 +1,16 @@
 /**
- * The fallback store's promises one operation at a time (src/adapters/fallback-store.ts): never more than
- * the budget on this instance, a unit given back in the store that spent it, keys claimed here first, and
- * what it logs when the shared store fails. The shared store is the real in-process store behind a switch
- * that makes every call fail (an outage); store.test.ts runs the same wrapper over Upstash with Redis down.
- * These were written against the mutants `npm run mutate` found surviving (bench/mutation.md).
+ * The fallback store's promises (src/adapters/fallback-store.ts): never more than the budget on this instance, a
+ * unit given back in the store that spent it, keys claimed here first, and what it logs when the shared store
+ * fails. First one operation at a time, the shared store being the real in-process store behind a switch that
+ * makes every call fail (an outage); then over Upstash on a real redis-server with Redis down.
  */
 import { describe, expect, it } from 'vitest';
 import { createFallbackStore } from '../../src/adapters/fallback-store.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
+import { useEngines } from '../helpers/engines.ts';
 
+const { engines, bridge } = useEngines();
 const lead: LimitPolicy = { name: 'lead', limit: 2, windowSeconds: 3600, algorithm: 'sliding-log' };
 const T = Date.UTC(2026, 10, 23, 10, 0, 0);
 
@@ -190,5 +191,51 @@ describe('the fallback store: unanswered questions and its description', () => {
   it('describes itself as the shared store with its fallback', () => {
     const { store } = setup();
     expect(store.describe()).toBe('in-process store (memory), falling back to per-instance limits when it fails');
+  });
+});
+
+describe('the fallback store over Upstash with Redis down', () => {
+  const upstash = engines.find((e) => e.name === 'upstash')!;
+
+  it('keeps limits and keys per instance while Redis is down, and counts it', async () => {
+    const events: string[] = [];
+    const store = createFallbackStore(upstash.create({ timeoutMs: 100, leadTimeoutMs: 150 }), (e) => events.push(e));
+    const five: LimitPolicy = { ...lead, limit: 5 };
+    bridge().setFault('down');
+    try {
+      const now = Date.now();
+      const leads = [];
+      for (let i = 0; i < 8; i++) leads.push((await store.hit(five, 'fb', now)).allowed);
+      expect(leads.filter(Boolean)).toHaveLength(5);
+      expect(await store.claim('idem:fb', 'fp', 60)).toBeUndefined();
+      expect(await store.claim('idem:fb', 'fp', 60)).toEqual({ state: 'pending', fingerprint: 'fp' });
+      await store.complete('idem:fb', { state: 'done', fingerprint: 'fp', status: 200, body: { ok: true } }, 86_400);
+      expect(await store.claim('idem:fb', 'fp', 60)).toMatchObject({ state: 'done', status: 200 });
+      expect(store.fallbacks()).toBeGreaterThanOrEqual(10);
+      expect(events).toContain('store_fallback');
+    } finally {
+      bridge().setFault('none');
+    }
+  });
+
+  it('drops unanswered questions while Redis is down, logged once, never an error', async () => {
+    const events: { event: string; fields?: Record<string, unknown> }[] = [];
+    const store = createFallbackStore(upstash.create({ timeoutMs: 100, leadTimeoutMs: 150 }), (event, fields) =>
+      events.push({ event, fields }),
+    );
+    await store.countQuestion('before', 'before', T);
+    bridge().setFault('down');
+    try {
+      for (let i = 0; i < 5; i++) await expect(store.countQuestion('q', 'q', T)).resolves.toBeUndefined();
+      expect(events.map((e) => e.event)).toEqual(['unanswered_not_counted']);
+      await expect(store.topQuestions(10)).rejects.toBeTruthy(); // the report says the store is down
+    } finally {
+      bridge().setFault('none');
+    }
+    await store.countQuestion('after', 'after', T + 1_000);
+    expect(events.map((e) => e.event)).toEqual(['unanswered_not_counted', 'unanswered_counting_resumed']);
+    expect(events[1]!.fields).toMatchObject({ dropped: 5 });
+    expect((await store.topQuestions(10)).map((q) => q.text)).toEqual(['after', 'before']);
+    expect(store.fallbacks()).toBe(0); // dropping a count is not a limit falling back
   });
 });

@@ -18,7 +18,7 @@ import {
   headingKey,
   learningFrom,
 } from '../../src/build/ask-hints.ts';
-import { refusal, sectionRef } from '../../server/ask-learn.ts';
+import { refusal, sectionRef } from '../../scripts/ask-learn.ts';
 import { allSets, loadSet } from '../../eval/ask/sets.ts';
 import { analyze } from '../../src/core/search/analyze.ts';
 import hints from '../../src/build/ask-hints.json' with { type: 'json' };

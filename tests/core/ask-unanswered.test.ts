@@ -14,7 +14,7 @@ import {
   scrubQuestion,
   UNANSWERED_TIMEOUT_MS,
 } from '../../src/core/ask/unanswered.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { Store } from '../../src/core/ports.ts';
 
 afterEach(() => {

@@ -9,7 +9,7 @@
  * Clocks are injected: nothing here depends on the time of day or waits for real time beyond a few polls.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { validateLead } from '../../src/core/lead-validation.ts';
 import fc from 'fast-check';
 import { sandboxLead, serialised, submitLead } from '../../src/core/leads.ts';

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { formIdempotencyKey, sandboxLead, submitLead } from '../../src/core/leads.ts';
 import { LEAD_POLICY } from '../../src/core/rate-limit.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';

@@ -7,7 +7,7 @@
  * Real parts: the in-process store on an injected clock, behind a proxy that records every store call.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { flushAll, flushOutbox, RETRY_POLICY } from '../../src/core/leads.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
 

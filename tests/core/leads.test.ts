@@ -7,7 +7,7 @@
  * in-process store on an injected clock; the sink and notifier record what they were given.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import {
   checkIdempotencyKey,
   classifyFailure,

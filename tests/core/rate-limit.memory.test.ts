@@ -5,7 +5,7 @@
  * found without a covering test (bench/mutation.md).
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { LimitPolicy, Store } from '../../src/core/ports.ts';
 import { checkRateLimit, LEAD_POLICY, REFUSED_MEMORY } from '../../src/core/rate-limit.ts';
 

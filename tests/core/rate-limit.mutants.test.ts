@@ -4,7 +4,7 @@
  * memory is full. And the refusal text of a per-minute budget.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { LimitPolicy, LimitResult, Store } from '../../src/core/ports.ts';
 import { checkRateLimit, REFUSED_MEMORY, refusalText } from '../../src/core/rate-limit.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { rateLimitHeaders } from '../../src/http/responses.ts';
 import { checkRateLimit, LEAD_POLICY, READ_POLICY, retryMinutes } from '../../src/core/rate-limit.ts';
 import type { Store } from '../../src/core/ports.ts';

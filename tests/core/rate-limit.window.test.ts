@@ -2,8 +2,8 @@
  * The sliding window's numbers (src/core/rate-limit.ts), shared by every engine: what is left, and when a
  * refused client has a unit again, exactly (the first millisecond `slidingWindowAllows` lets one more in),
  * whether that moment comes later in this window (the previous one's weight falling) or in the next (this
- * one's). store.test.ts holds them through each engine; these were written against the mutants
- * `npm run mutate` left (bench/mutation.md). Also `retryMinutes` on an empty value.
+ * one's). tests/adapters/store/rate-limits.test.ts holds them through each engine; these were written against
+ * the mutants `npm run mutate` left (bench/mutation.md). Also `retryMinutes` on an empty value.
  */
 import { describe, expect, it } from 'vitest';
 import type { LimitPolicy } from '../../src/core/ports.ts';

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { FIELDS } from '../../src/components/lead-form.ts';
 import { actAs, clientFor, FULL_BOOKING, fillLeadForm, leadLines, startRecordingNowhereServer } from './helpers.ts';
 

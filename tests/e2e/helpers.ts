@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { Store } from '../../src/core/ports.ts';
-import { readLeads } from '../../src/adapters/sqlite-store.ts';
+import { readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { E2E_LEAD_FILE } from './env.ts';
 
 /** A lead as the file sink records it (src/core/ports.ts LeadRecord). */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import { flushAll } from '../../src/core/leads.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { startFakeHubSpot } from '../helpers/fake-crm.ts';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { LeadValidationSchema } from '../../src/contract/schemas.ts';
 import { startServer, PROJECT_ROOT, type RunningServer } from '../../server/main.ts';
 import { rawExchange, timedRequest, type RawAnswer, type RawOptions, type TimedOptions } from '../helpers/raw-http.ts';

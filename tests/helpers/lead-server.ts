@@ -8,7 +8,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { join } from 'node:path';
 import { createDeps, type Deps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { PROJECT_ROOT, startTestServer } from './server.ts';
 

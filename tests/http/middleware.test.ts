@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps, type Deps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createMiddleware } from '../../src/http/middleware.ts';
 import { matchOperation, routes } from '../../src/operations/index.ts';
 import { runOperation } from '../../src/http/pipeline.ts';

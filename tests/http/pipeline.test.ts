@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { buildOpenApi } from '../../src/http/openapi.ts';
 import { deprecationHeaders } from '../../src/http/deprecation.ts';
 import { defineOperation, type FunctionOperation } from '../../src/http/operation.ts';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { RunningServer } from '../../server/main.ts';
 
 interface Check {

@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AskResponseSchema } from '../../src/contract/ask.ts';
 import { ASK_LIMITS } from '../../src/contract/limits.ts';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { HOSTILE_QUESTIONS } from '../helpers/hostile-questions.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';

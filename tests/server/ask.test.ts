@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { AskResponseSchema } from '../../src/contract/ask.ts';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { expectErrorResponse } from '../helpers/http.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 import type { RunningServer } from '../../server/main.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import type { Store } from '../../src/core/ports.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';

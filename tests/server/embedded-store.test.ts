@@ -12,10 +12,15 @@ import { closeSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { backupDatabase, createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
+import {
+  backupDatabase,
+  createSqliteSink,
+  createSqliteStore,
+  readLeads,
+} from '../../src/adapters/sqlite-store/index.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 
-const STORE = join(PROJECT_ROOT, 'src/adapters/sqlite-store.ts');
+const STORE = join(PROJECT_ROOT, 'src/adapters/sqlite-store/index.ts');
 const tempDir = () => mkdtempSync(join(tmpdir(), 'kartage-embedded-'));
 const leadBody = (n: number | string) =>
   JSON.stringify({ name: `Sam ${n}`, email: `sam${n}@harbourline.example`, company: 'Harbourline Removals' });

@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { ErrorSchema, LeadAcceptedSchema } from '../../src/contract/schemas.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import { PROJECT_ROOT, type RunningServer } from '../../server/main.ts';

@@ -12,7 +12,7 @@ import { createDeps, type DepsOptions } from '../../src/adapters/composition-roo
 import { createHubSpotSink } from '../../src/adapters/hubspot-sink.ts';
 import { createWebhookSink } from '../../src/adapters/webhook-sink.ts';
 import { createSlackNotifier } from '../../src/adapters/notifiers.ts';
-import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore, readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { flushOutbox } from '../../src/core/leads.ts';
 import type { LeadSink, Store } from '../../src/core/ports.ts';
 import { LeadValidationSchema, ErrorSchema, SEGMENTS, INTENTS, MOVES, WAREHOUSES } from '../../src/contract/schemas.ts';

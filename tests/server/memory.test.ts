@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createSqliteSink, createSqliteStore } from '../../src/adapters/sqlite-store.ts';
+import { createSqliteSink, createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { MATCHER_CACHE_LIMIT } from '../../server/app.ts';
 import { PROJECT_ROOT, startServer, type RunningServer } from '../../server/main.ts';
 import { CACHE_LIMITS } from '../../server/static-files.ts';

@@ -10,8 +10,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store.ts';
-import { createUpstashStore } from '../../src/adapters/upstash-store.ts';
+import { createSqliteStore, readQuarantine } from '../../src/adapters/sqlite-store/index.ts';
+import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
 import { flushOutbox } from '../../src/core/leads.ts';
 import type { LeadRecord, LeadSink, Store } from '../../src/core/ports.ts';
 import { useEngines } from '../helpers/engines.ts';
@@ -67,7 +67,7 @@ describe('a flusher killed while it holds a lease', () => {
     const store = createSqliteStore({ file, now: () => clock.t });
     for (const id of ['a', 'b']) await store.outboxPush(id, entry(id));
     const { claimed, child } = await flusher(
-      `import { createSqliteStore } from './src/adapters/sqlite-store.ts';
+      `import { createSqliteStore } from './src/adapters/sqlite-store/index.ts';
        const store = createSqliteStore({ file: ${JSON.stringify(file)} });`,
       300,
     );
@@ -89,7 +89,7 @@ describe('a flusher killed while it holds a lease', () => {
     const store: Store = createUpstashStore(opts);
     for (const id of ['c', 'd']) await store.outboxPush(id, entry(id));
     const { claimed, child } = await flusher(
-      `import { createUpstashStore } from './src/adapters/upstash-store.ts';
+      `import { createUpstashStore } from './src/adapters/upstash-store/index.ts';
        const store = createUpstashStore(${JSON.stringify(opts)});`,
       2,
     );

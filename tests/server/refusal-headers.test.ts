@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/composition-root.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
 import type { LeadRecord } from '../../src/core/ports.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';

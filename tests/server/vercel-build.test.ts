@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readLeads } from '../../src/adapters/sqlite-store.ts';
+import { readLeads } from '../../src/adapters/sqlite-store/index.ts';
 import { headerRules } from '../../src/contract/routes.ts';
 import { machineFiles } from '../../src/contract/links.ts';
 import { functionRoutes, operations } from '../../src/operations/index.ts';

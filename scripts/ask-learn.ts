@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { loadContent } from '../src/adapters/composition-root.ts';
 import { type AskedQuestion, AskedSchema, headingKey } from '../src/build/ask-hints.ts';
 import { allSets, loadSet } from '../eval/ask/sets.ts';
-import { PROJECT_ROOT } from './main.ts';
+import { PROJECT_ROOT } from '../server/main.ts';
 
 export const ASKED_FILE = new URL('../src/build/ask-asked.json', import.meta.url);
 

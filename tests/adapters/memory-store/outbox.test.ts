@@ -1,9 +1,9 @@
 /**
- * The in-process store (src/adapters/memory-store.ts): an outbox retry with no wait frees its entry outright,
+ * The in-process store's outbox (src/adapters/memory-store/outbox.ts): a retry with no wait frees its entry outright,
  * claimable even when the clock then steps back (as a wall clock can), not leased until the retry's instant.
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../../src/adapters/memory-store/index.ts';
 
 const T0 = Date.parse('2026-03-02T01:00:00Z');
 

@@ -1,6 +1,7 @@
 /**
  * The read budget on the Upstash engine is `@upstash/ratelimit`'s `Ratelimit.slidingWindow(120, '60 s')`
- * (src/adapters/upstash-store.ts); the embedded engine decides from its own counters (src/core/rate-limit.ts).
+ * (src/adapters/upstash-store/rate-limits.ts); the embedded engine decides from its own counters
+ * (src/core/rate-limit.ts).
  * Both are asked here through the same seeded sequence of requests (four clients, bursts, minute edges, clients
  * hammering past a refusal) on one injected clock (Date only: the library reads `Date.now()` itself), with a
  * real redis-server behind the Upstash-REST bridge: the library itself, the Upstash store over it and the
@@ -15,10 +16,10 @@ import { join } from 'node:path';
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import fc from 'fast-check';
-import { createSqliteStore } from '../../src/adapters/sqlite-store.ts';
-import { createUpstashStore, readLimiter } from '../../src/adapters/upstash-store.ts';
-import { checkRateLimit, READ_POLICY } from '../../src/core/rate-limit.ts';
-import { useEngines } from '../helpers/engines.ts';
+import { createSqliteStore } from '../../../src/adapters/sqlite-store/index.ts';
+import { createUpstashStore, readLimiter } from '../../../src/adapters/upstash-store/index.ts';
+import { checkRateLimit, READ_POLICY } from '../../../src/core/rate-limit.ts';
+import { useEngines } from '../../helpers/engines.ts';
 
 const { bridge } = useEngines();
 const W = 60_000;

@@ -1,12 +1,12 @@
 /**
- * What only the in-process store decides (tests/adapters/store.test.ts and store.edges.test.ts hold what
+ * What only the in-process store's unanswered questions decide (tests/adapters/store/questions.test.ts holds what
  * every engine promises): unanswered questions asked equally often in the same second are listed, and
  * trimmed, in key order. The contract does not say which comes first (Upstash lists them the other way);
  * this store's order is pinned so its report and its trimming stay stable from run to run (the flood-shaped
  * questions it trims, src/core/ports.ts `countQuestion`).
  */
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore } from '../../src/adapters/memory-store.ts';
+import { createMemoryStore } from '../../../src/adapters/memory-store/index.ts';
 
 const T = Date.UTC(2026, 10, 23, 10, 0, 0);
 
