@@ -240,6 +240,9 @@ export function inventedSentences(r: AskReply, pricing: Pricing): string[] {
     // A paragraph of the answer is one run of a section's text (sentences that follow each other there), or the
     // engine's sentence naming a part it does not answer (quoting the visitor).
     if (cited.some((t) => t.includes(squash(para)))) continue;
+    // A table: its header row and the rows quoted, each a line of one cited section.
+    const lines = para.split('\n');
+    if (lines.every((l) => l.startsWith('|')) && cited.some((t) => lines.every((l) => t.includes(squash(l))))) continue;
     if (para === ENGINE_WORDS.partUnanswered(para.replace(/^.*?“(.*)”.*$/s, '$1'))) continue;
     for (const { segment } of segmenter.segment(para)) {
       const sentence = squash(segment);

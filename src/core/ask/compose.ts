@@ -138,20 +138,42 @@ export function sourceOf(index: AskIndex, section: number, role: AskSourceOut['r
   };
 }
 
+/** The header row and rule line of the table a row at `at` of a section belongs to (a row alone loses its columns). */
+function tableHead(index: AskIndex, section: number, at: number): string | undefined {
+  const ranges = index.sentences(section);
+  let header = -1;
+  for (let i = 0; i < ranges.length && ranges[i]! < at; i += 3) if (ranges[i + 2] === 2) header = i;
+  if (header < 0) return undefined;
+  const text = index.text(section);
+  const rule = text.indexOf('\n', ranges[header + 1]!);
+  const end = rule < 0 ? -1 : text.indexOf('\n', rule + 1);
+  return text.slice(ranges[header]!, end < 0 ? text.length : end);
+}
+
 /**
  * Quotes as answer text: sentences that follow each other in one paragraph of a section are one run of its text (each
- * paragraph of the answer is a substring of its section); anything else starts a new paragraph.
+ * paragraph of the answer is a substring of its section); table rows are one table under their header row; anything
+ * else starts a new paragraph.
  */
 export function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
-  const runs: { section: number; start: number; end: number }[] = [];
+  const runs: { section: number; start: number; end: number; rows?: string[]; head?: string }[] = [];
   for (const q of quotes) {
     const last = runs.at(-1);
     const text = index.text(q.section);
-    const follows = last?.section === q.section && !q.row && q.start >= last.end;
+    if (q.row) {
+      const head = tableHead(index, q.section, q.start);
+      const row = text.slice(q.start, q.end);
+      if (last?.rows && last.section === q.section && last.head === head) last.rows.push(row);
+      else runs.push({ section: q.section, start: q.start, end: q.end, rows: [row], ...(head ? { head } : {}) });
+      continue;
+    }
+    const follows = last?.section === q.section && !last.rows && q.start >= last.end;
     if (last && follows && !text.slice(last.end, q.start).includes('\n')) last.end = q.end;
     else runs.push({ section: q.section, start: q.start, end: q.end });
   }
-  return runs.map((r) => index.text(r.section).slice(r.start, r.end)).join('\n\n');
+  return runs
+    .map((r) => (r.rows ? [r.head, ...r.rows].filter(Boolean).join('\n') : index.text(r.section).slice(r.start, r.end)))
+    .join('\n\n');
 }
 
 /** The question's words the site has on no page, as the visitor typed them ("SOC" of "SOC 2"). */

@@ -10,6 +10,7 @@ import {
   textFragment,
   unknownWords,
 } from '../../../src/core/ask/compose.ts';
+import * as compose from '../../../src/core/ask/compose.ts';
 import { siteIndex } from './site.ts';
 
 const index = await siteIndex();
@@ -38,6 +39,19 @@ describe('quotes', () => {
     const qs = quotesFrom(index, trial, termGroups('is there a free trial?', index, index.lexicon), []);
     const text = joinQuotes(index, qs);
     expect(index.text(trial)).toContain(text);
+  });
+
+  it("quote table rows under their header row, as one table of the section's own lines", () => {
+    // Any table of the site: its rows quoted alone would lose what their columns mean ("$45": a price ex GST?).
+    const tabled = index.sectionsOf('pricing').find((s) => index.sentences(s).some((v, i) => i % 3 === 2 && v === 2))!;
+    const rows = compose.sentencesOf(index, tabled).filter((q) => q.row);
+    const text = joinQuotes(index, [rows.at(-1)!, rows.at(-2)!].reverse());
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(index.text(tabled)).toContain(line);
+    expect(index.text(tabled).indexOf(lines[0]!)).toBeLessThan(index.text(tabled).indexOf(lines[2]!));
+    expect(lines[1]).toMatch(/^\|[\s:|-]+\|$/);
+    expect(lines.slice(2)).toEqual([rows.at(-2)!, rows.at(-1)!].map((q) => index.text(tabled).slice(q.start, q.end)));
   });
 });
 
