@@ -23,8 +23,16 @@ const heldOut = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `ask-held-out-${from + i}.json`);
 
 describe('the splits', () => {
-  it('are the ones fixed: dev the tuning set and held-out to held-out-10, test held-out-11 to 15 and the fresh sets', () => {
-    expect(DEV_SETS.map((x) => x.file)).toEqual(['ask-judged.json', 'ask-held-out.json', ...heldOut(2, 10)]);
+  it('are the ones fixed: test held-out-11 to 15 and the fresh sets; dev the tuning set, held-out to 10, and later', () => {
+    expect(DEV_SETS.map((x) => x.file).slice(0, 11)).toEqual([
+      'ask-judged.json',
+      'ask-held-out.json',
+      ...heldOut(2, 10),
+    ]);
+    expect(
+      DEV_SETS.slice(11).every((x) => x.file.endsWith('-dev.json')),
+      'a dev set added later is named *-dev',
+    ).toBe(true);
     expect(TEST_SETS.map((x) => x.file)).toEqual(heldOut(11, 15));
     expect(setsOf('test').map((x) => x.file)).toEqual([...heldOut(11, 15), ...freshSets().map((x) => x.file)]);
     expect(freshSets().every((x) => /^fresh-.+\.json$/.test(x.file))).toBe(true);
