@@ -8,38 +8,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fencedBlocks } from '../helpers/fenced-blocks.ts';
 import { PROJECT_ROOT, startTestServer } from '../helpers/server.ts';
 
 /** The port the docs print. */
 const DOCS_PORT = 4321;
-
-/** A fenced code block: where it starts, its info string and its text (the fence's indent removed). */
-interface Block {
-  line: number;
-  info: string;
-  text: string;
-}
-
-/** The fenced code blocks of a markdown text (backtick and tilde fences, indented in a list or not). */
-function fencedBlocks(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^( {0,12})(`{3,}|~{3,})\s*([^`\s]*)/.exec(lines[i]!);
-    if (!open) continue;
-    const [, indent = '', fence = '', info = ''] = open;
-    const body: string[] = [];
-    let j = i + 1;
-    for (; j < lines.length; j++) {
-      const close = new RegExp(`^ {0,${indent.length + 3}}${fence[0]}{${fence.length},}\\s*$`).exec(lines[j]!);
-      if (close) break;
-      body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!.trimStart());
-    }
-    blocks.push({ line: i + 1, info, text: body.join('\n') });
-    i = j;
-  }
-  return blocks;
-}
 
 /** README.md and every page of docs/, as paths from the project root. */
 const DOCS = [
@@ -124,30 +97,7 @@ describe('the command blocks of the docs', () => {
   });
 });
 
-describe('fencedBlocks', () => {
-  it('reads indented blocks, tilde fences and info strings, and only closes on a matching fence', () => {
-    const md = [
-      'text',
-      '```sh',
-      'echo one',
-      '```',
-      '1. item',
-      '',
-      '   ```ts',
-      '   const a = 1;',
-      '   ```',
-      '~~~~text',
-      '```',
-      'inside',
-      '~~~~',
-    ].join('\n');
-    expect(fencedBlocks(md)).toEqual([
-      { line: 2, info: 'sh', text: 'echo one' },
-      { line: 7, info: 'ts', text: 'const a = 1;' },
-      { line: 10, info: 'text', text: '```\ninside' },
-    ]);
-  });
-
+describe('withPort', () => {
   it('writes the server port for the docs port, and leaves other ports alone', () => {
     expect(withPort('curl localhost:4321/x 127.0.0.1:4321 localhost:43210 example:4321', 5000)).toBe(
       'curl localhost:5000/x 127.0.0.1:5000 localhost:43210 example:4321',
