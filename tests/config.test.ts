@@ -1,5 +1,5 @@
 /**
- * The one configuration schema (src/config.ts): README "Configuration" lists exactly its variables with
+ * The one configuration schema (src/config.ts): docs/configuration.md lists exactly its variables with
  * their defaults, a full valid environment parses, and a malformed value is an error naming the variable.
  */
 import { readFileSync } from 'node:fs';
@@ -15,12 +15,11 @@ import {
   siteOrigin,
 } from '../src/config.ts';
 
-const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+const PAGE = readFileSync(join(import.meta.dirname, '..', 'docs', 'configuration.md'), 'utf8');
 
-/** Each variable of the README's configuration table with its Default cell (a row may name several). */
-function readmeTable(): Record<string, string> {
-  const section = README.split(/^## Configuration$/m)[1]?.split(/^## /m)[0] ?? '';
-  const rows = section.split('\n').filter((line) => /^\| `/.test(line));
+/** Each variable of the configuration page's table with its Default cell (a row may name several). */
+function documentedTable(): Record<string, string> {
+  const rows = PAGE.split('\n').filter((line) => /^\| `/.test(line));
   const table: Record<string, string> = {};
   for (const row of rows) {
     const [names = '', def = ''] = row.split(/(?<!\\)\|/).slice(1, 3);
@@ -79,9 +78,9 @@ function problem(env: Record<string, string>): string | undefined {
   }
 }
 
-describe('the README configuration table', () => {
+describe('the configuration table of docs/configuration.md', () => {
   it('lists every variable of the schema with its default, and no other', () => {
-    expect(readmeTable()).toEqual(documentedDefaults());
+    expect(documentedTable()).toEqual(documentedDefaults());
   });
 
   it('has its defaults where the schema applies them (unset and empty alike)', () => {

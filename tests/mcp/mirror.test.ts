@@ -1,5 +1,5 @@
 /**
- * Every operation that names an MCP tool (`mcp:` in src/operations/, README "Add an operation") is offered by
+ * Every operation that names an MCP tool (`mcp:` in src/operations/, docs/add-an-operation.md) is offered by
  * that tool with the same limits: each query parameter of the operation is an argument of the tool (under the
  * tool's `restNames` when it names it otherwise) with the same length and range bounds, and each path parameter
  * is an argument too. Derived from the operation list: a new operation declaring `mcp:` is checked here as is.

@@ -662,7 +662,7 @@ describe('/mcp over HTTP', () => {
     expect(batch.status).toBe(200);
     expect(batch.json()).toHaveLength(5);
     expect(Number(batch.headers['ratelimit-remaining'])).toBe(left - 5);
-    expect(MCP_BATCH_MAX, 'README "MCP": at most 10 messages a batch').toBe(10);
+    expect(MCP_BATCH_MAX, 'docs/agents.md, MCP: at most 10 messages a batch').toBe(10);
     // Batches of the most messages allowed until one finds fewer units left than it holds: a 429.
     let last = batch;
     for (let i = 0; last.status === 200 && i <= LIMITS.read.limit / 10; i++)
@@ -925,7 +925,7 @@ describe('the official conformance suite', () => {
   afterAll(async () => {
     await own?.close();
   });
-  // The scenarios that apply to a server with these tools; README "MCP" lists the others and why not.
+  // The scenarios that apply to a server with these tools; docs/agents.md (MCP) lists the others and why not.
   for (const version of ['2025-06-18', '2025-11-25']) {
     for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
       it(`${scenario} (spec ${version})`, async () => {

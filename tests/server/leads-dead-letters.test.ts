@@ -69,7 +69,7 @@ function lead(tag: string, segment = true): LeadRecord {
   };
 }
 
-/** The fields of the form after someone removed `kartage_segment` from it in HubSpot (README, Leads). */
+/** The fields of the form after someone removed `kartage_segment` from it in HubSpot (docs/leads-and-limits.md). */
 const EDITED_FORM = [
   'email',
   'firstname',

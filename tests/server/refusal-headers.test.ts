@@ -1,4 +1,4 @@
-// A refused lead body spends a read (README "Rate limits and the store") and its answer carries the
+// A refused lead body spends a read (docs/leads-and-limits.md) and its answer carries the
 // RateLimit-* headers of that read (contract, Limits rule 1), over real HTTP on the local server with an
 // injected clock, so the read window cannot roll over between requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
