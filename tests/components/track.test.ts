@@ -70,7 +70,7 @@ describe('what the privacy policy and the deploy documentation say', () => {
   const root = join(import.meta.dirname, '../..');
   const policy = readFileSync(join(root, 'content/pages/privacy.md'), 'utf8');
   const section = policy.split('## Cookies and analytics')[1]!.split('\n## ')[0]!;
-  const deploy = readFileSync(join(root, 'docs/deploy-analytics.md'), 'utf8');
+  const deploy = readFileSync(join(root, 'docs/deploy.md'), 'utf8');
 
   it("the policy names both providers, each kind of event, the privacy signals and Vercel's 24 hours", () => {
     for (const said of [
