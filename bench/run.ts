@@ -465,7 +465,7 @@ export function resultsMarkdown(r: BenchResults): string {
     '',
     `One run, ${num(r.totalSeconds)} s in all (${Object.entries(r.sections)
       .map(([k, v]) => `${k} ${num(v)} s`)
-      .join(', ')}). Every number below comes from this run; how to read them is in the README ("Benchmarks").`,
+      .join(', ')}). Every number below comes from this run; how to read them is in docs/benchmarks.md.`,
     '',
   );
 

@@ -34,6 +34,6 @@ console.log(
     `quarantined ${total.quarantined}, left in the outbox ${total.remaining}` +
     (dead ? `; ${dead} lead(s) in the dead letters (npm run leads:export -- --dead-letters)` : '') +
     (unannounced.length ? `, ${unannounced.length} of them not yet announced to sales` : '') +
-    (quarantine ? `; ${quarantine} unreadable entries in quarantine (see the README, Leads)` : ''),
+    (quarantine ? `; ${quarantine} unreadable entries in quarantine (see docs/operations.md)` : ''),
 );
 process.exitCode = total.remaining ? 1 : total.deadLettered || unannounced.length ? 3 : 0;

@@ -1,6 +1,6 @@
 /**
  * @module The configuration: every environment variable the service and its build take, in one zod schema
- * (`EnvSchema`), each with its default as README "Configuration" writes it (tests/config.test.ts keeps that
+ * (`EnvSchema`), each with its default as docs/configuration.md writes it (tests/config.test.ts keeps that
  * table and this schema equal), and the typed `Config` the adapters are built from. `readEnv(env)` is the only
  * code that reads the environment; an entry point calls it once and passes the typed result on: the local
  * server, the Vercel functions, the middleware and the scripts through `parseConfig`, astro.config.mjs for the
@@ -10,12 +10,12 @@
  *
  * Not configuration: the variables only the tests and the benchmarks read (E2E_PORT, FUZZ_SEED, FUZZ_RUNS,
  * BENCH_*, LH_*, CHROMIUM_PATH) tune a test run, not the service. Those scripts read them themselves; they are
- * not in this schema nor in the README's table.
+ * not in this schema nor in the docs' table.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 
-/** Local default: the local server's own address (README "Configuration"); `PORT` alone moves it. */
+/** Local default: the local server's own address (docs/configuration.md); `PORT` alone moves it. */
 export const DEFAULT_SITE_URL = 'http://localhost:4321';
 
 /** Folder (relative to the project root) the build writes the functions' data files to. */
@@ -25,7 +25,7 @@ export const DATA_DIR = 'build';
 export const DB_FILE = 'kartage.db';
 
 /**
- * Each variable's default as the README's table writes it ("unset" when it has none), and for some, what it
+ * Each variable's default as docs/configuration.md writes it ("unset" when it has none), and for some, what it
  * does (`meaning`), for the documentation generated from this schema.
  */
 const documented = z.registry<{ default: string; meaning?: string }>();
@@ -177,7 +177,7 @@ export const EnvSchema = z.object({
 /** The checked environment. */
 export type Env = z.output<typeof EnvSchema>;
 
-/** Every variable of the schema with its default as the README writes it. */
+/** Every variable of the schema with its default as docs/configuration.md writes it. */
 export function documentedDefaults(): Record<string, string> {
   return Object.fromEntries(
     Object.entries(EnvSchema.shape).map(([name, schema]) => [name, documented.get(schema)?.default ?? '']),
@@ -198,7 +198,7 @@ export function documentedMeanings(): Record<string, string> {
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
-    super(`Invalid configuration (README "Configuration"):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    super(`Invalid configuration (docs/configuration.md):\n${problems.map((p) => `  ${p}`).join('\n')}`);
     this.name = 'ConfigError';
     this.problems = problems;
   }

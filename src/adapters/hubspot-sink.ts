@@ -2,7 +2,7 @@
  * @module The CRM sink: HubSpot's form submission API (`POST /submissions/v3/integration/secure/submit/
  * {portalId}/{formGuid}`, bearer token of a private app with the `forms` scope). One request creates or
  * updates the contact (HubSpot de-duplicates by email) and records the submission with every field, which
- * also starts HubSpot's own notifications and workflows. Field mapping: README "Leads".
+ * also starts HubSpot's own notifications and workflows. Field mapping: docs/leads-and-limits.md.
  */
 import type { LeadRecord, LeadSink } from '../core/ports.ts';
 import { postWithin } from './fetch-timeout.ts';

@@ -1,7 +1,7 @@
 /**
  * @module Every operation of the service, in one list. The route table, the OpenAPI document, vercel.json,
  * the middleware's routing and the local server all derive from it: to add an operation, write its file
- * beside these and add it here (README "Add an operation").
+ * beside these and add it here (docs/add-an-operation.md).
  */
 import { functionPath, staticRewrites, staticRoutes, type RouteSpec } from '../contract/routes.ts';
 import { functionOf, type Operation } from '../http/operation.ts';
