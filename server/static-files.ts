@@ -102,9 +102,9 @@ export interface StaticFiles {
 
 /**
  * What `serve` answered, beside the Response it returns: the bytes, and its headers as a plain object with
- * lower-case names. The Response itself carries neither (building a Headers object of fifteen entries and
- * a body stream per request was most of a static answer's cost): the node:http glue writes `head` and
- * `bytes` as they are, and `withBody` gives the ordinary Response to code that wants one.
+ * lower-case names. The Response itself carries neither (a Headers object and a body stream per request would
+ * cost more than the rest of a static answer): the node:http glue writes `head` and `bytes` as they are, and
+ * `withBody` gives the ordinary Response to code that wants one.
  */
 export interface StaticBody {
   bytes: Uint8Array<ArrayBuffer>;
