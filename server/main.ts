@@ -3,7 +3,8 @@
  * the same handlers and edge step as production, with one JSON log line per request, an X-Request-Id
  * on every response and graceful shutdown.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -70,97 +71,126 @@ function batchedStdout(): (line: string) => void {
   };
 }
 
+/** What the request handler needs from the running server. */
+interface Handling {
+  app: App;
+  log: (line: string) => void;
+  trustProxy: boolean;
+  inspect?: ServerSettings['inspect'];
+  /** The server's own URL, known once it listens. */
+  base: () => string;
+}
+
+const pathOf = (req: IncomingMessage) => (req.url ?? '').slice(0, 500);
+
+/** The app's answer to one request, or the contract's Error body; undefined when the client left before it. */
+async function answer(
+  req: IncomingMessage,
+  h: Handling,
+  id: string,
+  signal: AbortSignal,
+): Promise<Response | undefined> {
+  let response: Response | undefined;
+  try {
+    if (UNSUPPORTED_METHODS.has((req.method ?? '').toUpperCase())) {
+      // Methods a web Request cannot carry (and this service has no use for).
+      response = errorResponse(405, `Method ${req.method} is not supported`, { Allow: 'GET, HEAD, POST, OPTIONS' });
+      throw RESPONDED;
+    }
+    const request = toRequest(req, { base: h.base(), trustProxy: h.trustProxy, id }, signal);
+    response = await h.app.handle(request);
+    if (h.inspect) h.inspect(request, bodyOf(response) ? withBody(response) : response.clone());
+  } catch (e) {
+    if (e !== RESPONDED) {
+      if (signal.aborted) {
+        // The client went away mid-request: nobody to answer, and not a server fault.
+        h.log(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            method: req.method,
+            path: pathOf(req),
+            status: 499,
+            id,
+            note: 'client closed the connection',
+          }),
+        );
+        return undefined;
+      }
+      response = internalError(id, e, (event, fields) =>
+        h.log(
+          JSON.stringify({ time: new Date().toISOString(), event, method: req.method, path: pathOf(req), ...fields }),
+        ),
+      );
+    }
+    response ??= internalError(id, e); // only a `RESPONDED` throw set it already
+  }
+  return response;
+}
+
+/** One request: the answer, sent with its X-Request-Id, then one log line. */
+async function handle(req: IncomingMessage, res: ServerResponse, h: Handling): Promise<void> {
+  const started = performance.now();
+  const id = randomUUID();
+  const controller = new AbortController();
+  // Abort only for a client that left before the answer was complete (an abort builds a DOMException).
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const response = await answer(req, h, id, controller.signal);
+  if (!response) return;
+  const status = response.status;
+  const known = bodyOf(withBaseHeaders(response));
+  if (!known) response.headers.set('X-Request-Id', id);
+  try {
+    await sendResponse(res, response, req.method === 'HEAD', known, { 'x-request-id': id });
+  } catch {
+    res.destroy();
+  }
+  h.log(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      method: req.method,
+      path: pathOf(req),
+      // A client that left before the answer never got it: logged as nginx's 499, not as what was answered.
+      status: controller.signal.aborted ? 499 : status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      id,
+      ...(controller.signal.aborted ? { note: 'client closed the connection' } : {}),
+    }),
+  );
+}
+
+/** Requests Node's parser refuses still get the contract's Error body, not a bare status line. */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify({
+    error: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request',
+    status,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Starts the local server over the build output; resolves once it listens. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const root = opts.root ?? PROJECT_ROOT;
   const deps = opts.deps !== undefined ? opts.deps : createDeps({ config: opts.config, dataDir: join(root, 'build') });
   void deps.content; // loaded now: fail at start, not on the first request, when the build is missing
   const app = await createApp({ distDir: opts.distDir ?? join(root, 'dist'), deps });
-  const log = opts.log ?? batchedStdout();
   const host = opts.host ?? '127.0.0.1';
   let base = '';
+  const h: Handling = {
+    app,
+    log: opts.log ?? batchedStdout(),
+    trustProxy: opts.trustProxy ?? false,
+    inspect: opts.inspect,
+    base: () => base,
+  };
 
-  const server = createServer(async (req, res) => {
-    const started = performance.now();
-    const id = randomUUID();
-    const controller = new AbortController();
-    // Abort only for a client that left before the answer was complete (an abort builds a DOMException).
-    res.on('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    let status = 500;
-    let response: Response | undefined;
-    try {
-      if (UNSUPPORTED_METHODS.has((req.method ?? '').toUpperCase())) {
-        // Methods a web Request cannot carry (and this service has no use for).
-        response = errorResponse(405, `Method ${req.method} is not supported`, { Allow: 'GET, HEAD, POST, OPTIONS' });
-        throw RESPONDED;
-      }
-      const request = toRequest(req, { base, trustProxy: opts.trustProxy ?? false, id }, controller.signal);
-      response = await app.handle(request);
-      if (opts.inspect) opts.inspect(request, bodyOf(response) ? withBody(response) : response.clone());
-    } catch (e) {
-      if (e !== RESPONDED) {
-        if (controller.signal.aborted) {
-          // The client went away mid-request: nobody to answer, and not a server fault.
-          log(
-            JSON.stringify({
-              time: new Date().toISOString(),
-              method: req.method,
-              path: (req.url ?? '').slice(0, 500),
-              status: 499,
-              id,
-              note: 'client closed the connection',
-            }),
-          );
-          return;
-        }
-        response = internalError(id, e, (event, fields) =>
-          log(
-            JSON.stringify({
-              time: new Date().toISOString(),
-              event,
-              method: req.method,
-              path: (req.url ?? '').slice(0, 500),
-              ...fields,
-            }),
-          ),
-        );
-      }
-      response ??= internalError(id, e); // only a `RESPONDED` throw set it already
-    }
-    status = response.status;
-    const known = bodyOf(withBaseHeaders(response));
-    if (!known) response.headers.set('X-Request-Id', id);
-    try {
-      await sendResponse(res, response, req.method === 'HEAD', known, { 'x-request-id': id });
-    } catch {
-      res.destroy();
-    }
-    log(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        method: req.method,
-        path: (req.url ?? '').slice(0, 500),
-        // A client that left before the answer never got it: logged as nginx's 499, not as what was answered.
-        status: controller.signal.aborted ? 499 : status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        id,
-        ...(controller.signal.aborted ? { note: 'client closed the connection' } : {}),
-      }),
-    );
-  });
-  // Requests Node's parser refuses still get the contract's Error body, not a bare status line.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({
-      error: status === 431 ? 'Request headers are too large' : 'Malformed HTTP request',
-      status,
-    });
-    socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  const server = createServer((req, res) => handle(req, res, h));
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 5000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

@@ -102,9 +102,9 @@ export interface StaticFiles {
 
 /**
  * What `serve` answered, beside the Response it returns: the bytes, and its headers as a plain object with
- * lower-case names. The Response itself carries neither (building a Headers object of fifteen entries and
- * a body stream per request was most of a static answer's cost): the node:http glue writes `head` and
- * `bytes` as they are, and `withBody` gives the ordinary Response to code that wants one.
+ * lower-case names. The Response itself carries neither (a Headers object and a body stream per request would
+ * cost more than the rest of a static answer): the node:http glue writes `head` and `bytes` as they are, and
+ * `withBody` gives the ordinary Response to code that wants one.
  */
 export interface StaticBody {
   bytes: Uint8Array<ArrayBuffer>;
@@ -120,111 +120,126 @@ export function withBody(response: Response): Response {
   return new Response(body.bytes, { status, statusText, headers: body.head });
 }
 
-export function createStaticFiles(root: string): StaticFiles {
-  root = normalize(root);
-  /**
-   * Public path -> the entry it resolves to. Promises, so concurrent first hits read once. A path is in
-   * `missing` until its entry is known, and moves to `found` when it names a file.
-   */
-  let found = new Map<string, Promise<FileEntry | null>>();
-  let missing = new Map<string, Promise<FileEntry | null>>();
-  /** `${file}\n${publicPath}` -> the headers of a 200 (the path decides the header rules). */
-  let headerSets = new Map<string, Record<string, string>>();
-  let watcher: FSWatcher | undefined;
+/**
+ * The path caches. Public path -> the entry it resolves to, as promises so concurrent first hits read once: a
+ * path is in `missing` until its entry is known, and moves to `found` when it names a file. `headerSets`:
+ * `${file}\n${publicPath}` -> the headers of a 200 (the path decides the header rules). Without a watcher
+ * nothing is cached.
+ */
+interface Caches {
+  found: Map<string, Promise<FileEntry | null>>;
+  missing: Map<string, Promise<FileEntry | null>>;
+  headerSets: Map<string, Record<string, string>>;
+  watcher?: FSWatcher;
+}
+
+/** Watches the folder's top level and drops the caches when it changes. */
+function watchRoot(root: string, c: Caches): void {
   try {
-    watcher = watch(root, { persistent: false }, () => {
-      found = new Map();
-      missing = new Map();
-      headerSets = new Map();
+    c.watcher = watch(root, { persistent: false }, () => {
+      c.found = new Map();
+      c.missing = new Map();
+      c.headerSets = new Map();
     });
-    watcher.on('error', () => {
+    c.watcher.on('error', () => {
       // The folder went away (a rebuild replaces it): stop caching rather than serve stale bytes forever.
-      watcher?.close();
-      watcher = undefined;
+      c.watcher?.close();
+      c.watcher = undefined;
     });
   } catch {
-    watcher = undefined;
+    c.watcher = undefined;
   }
+}
 
-  const isFile = async (p: string) => (await stat(p).catch(() => undefined))?.isFile() ?? false;
+const isFile = async (p: string) => (await stat(p).catch(() => undefined))?.isFile() ?? false;
 
-  async function fileFor(path: string): Promise<string | undefined> {
-    if (!isCanonicalPath(path)) return undefined;
-    const full = normalize(join(root, path));
-    if (full !== root && !full.startsWith(root + sep)) return undefined; // cannot happen for a canonical path
-    if (path === '/') return (await isFile(join(root, 'index.html'))) ? join(root, 'index.html') : undefined;
-    if (await isFile(full)) return full;
-    if (!extname(path) || !full.endsWith('.html')) {
-      const html = `${full}.html`;
-      if (await isFile(html)) return html;
+/** The file a canonical path names under `root`, the clean URL's `.html` included; undefined when none. */
+async function fileFor(root: string, path: string): Promise<string | undefined> {
+  if (!isCanonicalPath(path)) return undefined;
+  const full = normalize(join(root, path));
+  if (full !== root && !full.startsWith(root + sep)) return undefined; // cannot happen for a canonical path
+  if (path === '/') return (await isFile(join(root, 'index.html'))) ? join(root, 'index.html') : undefined;
+  if (await isFile(full)) return full;
+  if (!extname(path) || !full.endsWith('.html')) {
+    const html = `${full}.html`;
+    if (await isFile(html)) return html;
+  }
+  return undefined;
+}
+
+async function load(root: string, path: string): Promise<FileEntry | null> {
+  const file = await fileFor(root, path);
+  if (!file) return null;
+  const body = await readFile(file);
+  return { file, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+}
+
+async function resolveCached(root: string, c: Caches, path: string): Promise<FileEntry | undefined> {
+  let hit = c.found.get(path) ?? c.missing.get(path);
+  if (!hit) {
+    const loading = load(root, path).catch(() => null);
+    hit = loading;
+    // Without a watcher there is no way to notice a rebuild: look again every time.
+    if (c.watcher) {
+      const [misses, hits] = [c.missing, c.found];
+      remember(misses, path, loading, CACHE_LIMITS.missing);
+      void loading.then((entry) => {
+        // Unless a rebuild dropped these maps, or the path was evicted meanwhile.
+        if (!entry || misses.get(path) !== loading) return;
+        misses.delete(path);
+        remember(hits, path, loading, CACHE_LIMITS.found);
+      });
     }
-    return undefined;
   }
+  return (await hit) ?? undefined;
+}
 
-  async function load(path: string): Promise<FileEntry | null> {
-    const file = await fileFor(path);
-    if (!file) return null;
-    const body = await readFile(file);
-    return { file, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+function headersOf(c: Caches, entry: FileEntry, publicPath: string): Record<string, string> {
+  const key = `${entry.file}\n${publicPath}`;
+  let set = c.headerSets.get(key);
+  if (!set) {
+    set = { 'content-type': TYPES[extname(entry.file)] ?? 'application/octet-stream' };
+    for (const [k, v] of Object.entries(headersFor(publicPath))) set[k.toLowerCase()] = v;
+    if (c.watcher) remember(c.headerSets, key, set, CACHE_LIMITS.headerSets);
   }
+  return set;
+}
 
-  function headersOf(entry: FileEntry, publicPath: string): Record<string, string> {
-    const key = `${entry.file}\n${publicPath}`;
-    let set = headerSets.get(key);
-    if (!set) {
-      set = { 'content-type': TYPES[extname(entry.file)] ?? 'application/octet-stream' };
-      for (const [k, v] of Object.entries(headersFor(publicPath))) set[k.toLowerCase()] = v;
-      if (watcher) remember(headerSets, key, set, CACHE_LIMITS.headerSets);
+/** The answer for `entry` with headers `head`: a 304 when the client holds its ETag, else its bytes. */
+function answer(request: Request, entry: FileEntry, head: Record<string, string>, status: number): Response {
+  if (status === 200) {
+    head.etag = entry.etag;
+    const inm = request.headers.get('if-none-match');
+    if (inm?.split(',').some((t) => t.trim() === entry.etag || t.trim() === '*')) {
+      delete head['content-type'];
+      return new Response(null, { status: 304, headers: head });
     }
-    return set;
   }
+  head['content-length'] = String(entry.body.byteLength);
+  // The body and the headers travel beside the response (`bodyOf`), not in it (a HEAD answer's bytes
+  // are not sent): a web body and Headers would be built per request only for the glue to read them.
+  const response = new Response(null, { status });
+  const bytes = new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength);
+  bodies.set(response, { bytes, head });
+  return response;
+}
 
+/** Static files served from the build folder `root`, cached while a watch on it can see a rebuild. */
+export function createStaticFiles(root: string): StaticFiles {
+  const dir = normalize(root);
+  const c: Caches = { found: new Map(), missing: new Map(), headerSets: new Map() };
+  watchRoot(dir, c);
   return {
-    async resolve(path) {
-      let hit = found.get(path) ?? missing.get(path);
-      if (!hit) {
-        const loading = load(path).catch(() => null);
-        hit = loading;
-        // Without a watcher there is no way to notice a rebuild: look again every time.
-        if (watcher) {
-          const [misses, hits] = [missing, found];
-          remember(misses, path, loading, CACHE_LIMITS.missing);
-          void loading.then((entry) => {
-            // Unless a rebuild dropped these maps, or the path was evicted meanwhile.
-            if (!entry || misses.get(path) !== loading) return;
-            misses.delete(path);
-            remember(hits, path, loading, CACHE_LIMITS.found);
-          });
-        }
-      }
-      return (await hit) ?? undefined;
-    },
-
+    resolve: (path) => resolveCached(dir, c, path),
     serve(request, entry, publicPath, extra = {}, status = 200) {
-      const head = { ...headersOf(entry, publicPath) };
+      const head = { ...headersOf(c, entry, publicPath) };
       for (const k in extra) head[k.toLowerCase()] = extra[k]!;
-      if (status === 200) {
-        head.etag = entry.etag;
-        const inm = request.headers.get('if-none-match');
-        if (inm?.split(',').some((t) => t.trim() === entry.etag || t.trim() === '*')) {
-          delete head['content-type'];
-          return new Response(null, { status: 304, headers: head });
-        }
-      }
-      head['content-length'] = String(entry.body.byteLength);
-      // The body and the headers travel beside the response (`bodyOf`), not in it (a HEAD answer's bytes
-      // are not sent): a web body and Headers would be built per request only for the glue to read them.
-      const response = new Response(null, { status });
-      const bytes = new Uint8Array(entry.body.buffer, entry.body.byteOffset, entry.body.byteLength);
-      bodies.set(response, { bytes, head });
-      return response;
+      return answer(request, entry, head, status);
     },
-
-    cacheSize: () => ({ found: found.size, missing: missing.size, headerSets: headerSets.size }),
-
+    cacheSize: () => ({ found: c.found.size, missing: c.missing.size, headerSets: c.headerSets.size }),
     close() {
-      watcher?.close();
-      watcher = undefined;
+      c.watcher?.close();
+      c.watcher = undefined;
     },
   };
 }

@@ -201,46 +201,93 @@ export interface ContentFilesOptions {
   cacheSize?: number;
 }
 
-/** A ContentSource over the split data files in `dataDir`; nothing is read before a method asks for it. */
-export function createContentFiles(dataDir: string, opts: ContentFilesOptions = {}): ContentSource & { close(): void } {
-  const read = <T>(name: string): T => {
-    const file = join(dataDir, name);
-    try {
-      const bytes = readFileSync(file);
-      return JSON.parse((name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')) as T;
-    } catch (e) {
-      throw new Error(`cannot read ${file}: run the build first (npm run build)`, { cause: e });
-    }
-  };
-  const cacheSize = Math.max(1, opts.cacheSize ?? 64);
+/** Reads a JSON data file (gunzipped when its name ends in `.gz`); a missing build is named as such. */
+function readData<T>(dataDir: string, name: string): T {
+  const file = join(dataDir, name);
+  try {
+    const bytes = readFileSync(file);
+    return JSON.parse((name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')) as T;
+  } catch (e) {
+    throw new Error(`cannot read ${file}: run the build first (npm run build)`, { cause: e });
+  }
+}
+
+/** The meta file, read and its format checked on first use. */
+function lazyMeta(dataDir: string): () => MetaFile {
   let meta: MetaFile | undefined;
-  let entries: PageEntry[] | undefined;
-  let entryBySlug: Map<string, PageEntry> | undefined;
-  let index: SearchIndex | undefined;
-  let ask: AskIndex | undefined;
-  let askPack: ReturnType<typeof rangeReader> | undefined;
-  let files: { set: Set<string>; templates: string[] } | undefined;
-  let slugIndex: Map<string, number> | undefined;
-  const slugs = () => (slugIndex ??= new Map(read<string[]>(SLUGS_FILE).map((s, i) => [s, i])));
-  const pack = (file: string, index: string) => new Pack(join(dataDir, file), join(dataDir, index), slugs, cacheSize);
-  const entryRecords = pack(ENTRIES_PACK, ENTRIES_INDEX);
-  const pages = pack(PAGES_PACK, PAGES_INDEX);
-  const texts = pack(TEXT_PACK, TEXT_INDEX);
-  const metaOf = () => {
+  return () => {
     if (!meta) {
-      meta = read<MetaFile>(META_FILE);
+      meta = readData<MetaFile>(dataDir, META_FILE);
       if (meta.format !== PACK_FORMAT)
         throw new Error(`${join(dataDir, META_FILE)}: unknown format ${String(meta.format)}`);
     }
     return meta;
   };
-  const all = () => (entries ??= read<EntriesFile>(ENTRIES_FILE).entries);
-  /** One entry: from the whole list when it is loaded, else from its own record. */
+}
+
+/** The whole entry list, and one entry: from the whole list when it is loaded, else from its own record. */
+function lazyEntries(dataDir: string, records: Pack) {
+  let entries: PageEntry[] | undefined;
+  let entryBySlug: Map<string, PageEntry> | undefined;
+  const all = () => (entries ??= readData<EntriesFile>(dataDir, ENTRIES_FILE).entries);
   const entry = (slug: string): PageEntry | undefined => {
     if (entries) return (entryBySlug ??= new Map(entries.map((e) => [e.slug, e]))).get(slug);
-    const json = entryRecords.get(slug);
+    const json = records.get(slug);
     return json === undefined ? undefined : (JSON.parse(json) as PageEntry);
   };
+  return { all, entry };
+}
+
+/** Whether a static file exists at `path`: a listed file, or a page's file by the path templates. */
+function lazyHasFile(dataDir: string, slugs: () => Map<string, number>): (path: string) => boolean {
+  let files: { set: Set<string>; templates: string[] } | undefined;
+  return (path) => {
+    if (!files) {
+      const f = readData<FilesFile>(dataDir, FILES_FILE);
+      files = { set: new Set(f.files), templates: f.templates };
+    }
+    if (files.set.has(path)) return true;
+    for (const t of files.templates) {
+      const slug = slugInTemplate(path, t);
+      if (slug !== undefined && slugs().has(slug)) return true;
+    }
+    return false;
+  };
+}
+
+/** The chat's index over the pages pack and its own pack (kept for `close`), with the embedding when built. */
+function lazyAskIndex(dataDir: string, pages: Pack) {
+  let ask: AskIndex | undefined;
+  let askPack: ReturnType<typeof rangeReader> | undefined;
+  const askIndex = () =>
+    (ask ??= loadAskIndex(
+      readFileSync(join(dataDir, ASK_FILE), 'utf8'),
+      (slug) => {
+        const json = pages.get(slug);
+        return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
+      },
+      (askPack ??= rangeReader(join(dataDir, ASK_PACK))).read,
+      () =>
+        existsSync(join(dataDir, EMBEDDING_FILE))
+          ? decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))
+          : undefined,
+    ));
+  return { askIndex, close: () => askPack?.close() };
+}
+
+/** A ContentSource over the split data files in `dataDir`; nothing is read before a method asks for it. */
+export function createContentFiles(dataDir: string, opts: ContentFilesOptions = {}): ContentSource & { close(): void } {
+  const cacheSize = Math.max(1, opts.cacheSize ?? 64);
+  let slugIndex: Map<string, number> | undefined;
+  const slugs = () => (slugIndex ??= new Map(readData<string[]>(dataDir, SLUGS_FILE).map((s, i) => [s, i])));
+  const pack = (file: string, index: string) => new Pack(join(dataDir, file), join(dataDir, index), slugs, cacheSize);
+  const entryRecords = pack(ENTRIES_PACK, ENTRIES_INDEX);
+  const pages = pack(PAGES_PACK, PAGES_INDEX);
+  const texts = pack(TEXT_PACK, TEXT_INDEX);
+  const metaOf = lazyMeta(dataDir);
+  const { all, entry } = lazyEntries(dataDir, entryRecords);
+  const ask = lazyAskIndex(dataDir, pages);
+  let index: SearchIndex | undefined;
   return {
     get origin() {
       return metaOf().origin;
@@ -255,37 +302,14 @@ export function createContentFiles(dataDir: string, opts: ContentFilesOptions = 
       return json === undefined ? undefined : (JSON.parse(json) as Page);
     },
     searchIndex: () => (index ??= loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8'))),
-    askIndex: () =>
-      (ask ??= loadAskIndex(
-        readFileSync(join(dataDir, ASK_FILE), 'utf8'),
-        (slug) => {
-          const json = pages.get(slug);
-          return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
-        },
-        (askPack ??= rangeReader(join(dataDir, ASK_PACK))).read,
-        () =>
-          existsSync(join(dataDir, EMBEDDING_FILE))
-            ? decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))
-            : undefined,
-      )),
+    askIndex: ask.askIndex,
     snippetText: (slug) => texts.get(slug),
-    hasFile(path) {
-      if (!files) {
-        const f = read<FilesFile>(FILES_FILE);
-        files = { set: new Set(f.files), templates: f.templates };
-      }
-      if (files.set.has(path)) return true;
-      for (const t of files.templates) {
-        const slug = slugInTemplate(path, t);
-        if (slug !== undefined && slugs().has(slug)) return true;
-      }
-      return false;
-    },
+    hasFile: lazyHasFile(dataDir, slugs),
     close() {
       entryRecords.close();
       pages.close();
       texts.close();
-      askPack?.close();
+      ask.close();
     },
   };
 }

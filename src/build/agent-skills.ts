@@ -47,6 +47,7 @@ export function endpointList(origin: string): string {
     .join('\n');
 }
 
+// Long on purpose: a template that is the published SKILL.md, read top to bottom as the agent reads it.
 /** The SKILL.md text for an origin (every URL absolute; every number and list from the contract). */
 export function skillMarkdown(origin: string): string {
   const F = LIMITS.lead_fields;

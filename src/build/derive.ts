@@ -67,7 +67,7 @@ export interface DeriveTimings {
 
 /**
  * Every file under `dir`, as paths relative to it joined with '/', leaving out the top-level folders named in
- * `skip`. One synchronous walk (at 10,000 pages, 40,000 files: ~30 ms, against ~140 ms for an async walk).
+ * `skip`. One synchronous walk: many small folders are listed faster this way than with an async walk.
  */
 function filesUnder(dir: string, skip: readonly string[] = []): string[] {
   const out: string[] = [];
@@ -118,11 +118,10 @@ async function write(path: string, body: string) {
 export { pageJsonPath, twinPath } from './derive-pages.ts';
 
 /**
- * What Pagefind reads, in a folder in memory (/dev/shm): each HTML page's head and `<main>` (headAndMain, 60 %
- * of its bytes; Pagefind indexes only `<main>`, data-pagefind-body, and reads the head's language and title),
- * written before the page workers start (under a second at 10,000 pages). Pagefind then took 14 instead of
- * 17.6 CPU seconds, with the same fragments. Undefined (Pagefind reads dist) where there is no /dev/shm or it
- * has less room than twice the HTML.
+ * What Pagefind reads, in a folder in memory (/dev/shm): each HTML page's head and `<main>` (headAndMain;
+ * Pagefind indexes only `<main>`, data-pagefind-body, and reads the head's language and title), written before
+ * the page workers start, so Pagefind parses less for the same fragments. Undefined (Pagefind reads dist) where
+ * there is no /dev/shm or it has less room than twice the HTML.
  */
 function pagefindSlices(distDir: string, html: readonly string[]): string | undefined {
   let dir: string | undefined;
@@ -151,8 +150,7 @@ function pagefindSlices(distDir: string, html: readonly string[]): string | unde
  * Pagefind's index of the HTML pages (or of their slices in `sliceDir`, a folder it removes), written to
  * `<distDir>/pagefind`; resolves to how long it took. It reads and indexes the pages alongside the page workers
  * but builds and writes its files (its longer, busier half) only once they are done (`pagesWritten`): run beside
- * them, that half made the pages' CPU time about double and the whole step slower (10,000 pages: 21-22 s this
- * way, 23-25 s at once).
+ * them, that half slows the page workers and the whole step.
  */
 async function runPagefind(distDir: string, pagesWritten: Promise<void>, sliceDir?: string): Promise<number> {
   let pagefind: typeof import('pagefind') | undefined;
@@ -230,6 +228,66 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; 
   }
 }
 
+/** A page the page workers derived, with its text, kind, headings and chat part. */
+type Derived = Awaited<ReturnType<typeof derivePages>>[number];
+
+/** Sorts the pages by slug and checks each: unique slug, not a reserved one, a valid Page. */
+function checkPages(found: Derived[]): void {
+  found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
+  const seen = new Set<string>();
+  for (const { page, file } of found) {
+    if (seen.has(page.slug)) throw new Error(`duplicate slug ${page.slug} (${file})`);
+    if (page.slug === 'batch') throw new Error('the slug "batch" is reserved for the batch operation');
+    seen.add(page.slug);
+    PageSchema.parse(page);
+  }
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** The OpenAPI document, as JSON and as YAML. */
+async function writeOpenApi(opts: DeriveOptions): Promise<void> {
+  const openapi = buildOpenApi(opts.origin, operations);
+  await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
+  await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
+}
+
+/** The .well-known files, the sandbox info, the MCP server card and the agent skills. */
+async function writeDiscoveryFiles(opts: DeriveOptions, kinded: Parameters<typeof writeMcpServerCard>[2]) {
+  await write(join(opts.distDir, DISCOVERY_PATHS.mcp), json(mcpServerJson(opts.origin, pkg.version)));
+  await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
+  await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
+  await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
+  await writeMcpServerCard(opts.distDir, opts.origin, kinded);
+  await writeAgentSkills(opts.distDir, opts.origin);
+}
+
+/** llms.txt, llms-full.txt, the sitemaps and robots.txt. */
+async function writeSiteFiles(opts: DeriveOptions, kinded: Parameters<typeof llmsTxt>[0], pages: Page[]) {
+  await write(join(opts.distDir, 'llms.txt'), llmsTxt(kinded, opts.origin, MACHINE_FILES));
+  await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
+  await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
+  await write(join(opts.distDir, 'sitemap.md'), sitemapMd(kinded, opts.origin));
+  await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
+}
+
+/** The chat's index and pack, then (timed apart by `phase`) its embedding. */
+async function writeAskFiles(opts: DeriveOptions, found: Derived[], phase: ReturnType<typeof phaseClock>) {
+  // Each page's part was worked out in the page workers (and cached with the page): here they are only merged.
+  const askPages = found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind, ask: f.ask }));
+  const ask = assembleAskIndex(askPages, { ...ASK_LEARNING, intentModel: cachedIntentModel() });
+  await write(join(opts.dataDir, ASK_FILE), JSON.stringify(ask.data));
+  await write(join(opts.dataDir, ASK_PACK), ask.pack);
+  phase('ask index');
+  const markdown = new Map(found.map((f) => [f.page.slug, f.page.markdown]));
+  await writeAskEmbedding({
+    dataDir: opts.dataDir,
+    data: ask.data,
+    markdownOf: (slug) => markdown.get(slug) ?? '',
+    written: ASK_WRITTEN,
+  });
+}
+
 /** The step after listing the HTML files (`html`, sorted; `started` when the listing began). */
 async function derive(
   opts: DeriveOptions,
@@ -244,14 +302,7 @@ async function derive(
   pagesWritten();
   phase('pages');
   const pagesMs = performance.now() - started;
-  found.sort((a, b) => (a.page.slug < b.page.slug ? -1 : a.page.slug > b.page.slug ? 1 : 0));
-  const seen = new Set<string>();
-  for (const { page, file } of found) {
-    if (seen.has(page.slug)) throw new Error(`duplicate slug ${page.slug} (${file})`);
-    if (page.slug === 'batch') throw new Error('the slug "batch" is reserved for the batch operation');
-    seen.add(page.slug);
-    PageSchema.parse(page);
-  }
+  checkPages(found);
   phase('check pages');
   const pages = found.map((f) => f.page);
   const contentPages = found.map((f) => ({ ...f.page, text: f.text, kind: f.kind }));
@@ -261,43 +312,15 @@ async function derive(
   const packs = buildPacks(records, (opts.workers ?? defaultWorkers()) > 1);
   packs.catch(() => {});
   phase('pack records');
-
-  const openapi = buildOpenApi(opts.origin, operations);
-  await write(join(opts.distDir, 'openapi.json'), JSON.stringify(openapi, null, 2));
-  await write(join(opts.distDir, 'openapi.yaml'), toYaml(openapi, { aliasDuplicateObjects: false }));
+  await writeOpenApi(opts);
   phase('openapi');
-
-  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-  await write(join(opts.distDir, DISCOVERY_PATHS.mcp), json(mcpServerJson(opts.origin, pkg.version)));
-  await write(join(opts.distDir, DISCOVERY_PATHS.ard), json(ardJson(opts.origin)));
-  await write(join(opts.distDir, DISCOVERY_PATHS.apiCatalog), json(apiCatalog(opts.origin)));
-  await write(join(opts.distDir, DISCOVERY_PATHS.sandbox), json(sandboxInfo(opts.origin)));
-  await writeMcpServerCard(opts.distDir, opts.origin, kinded);
-  await writeAgentSkills(opts.distDir, opts.origin);
+  await writeDiscoveryFiles(opts, kinded);
   phase('discovery files');
-
-  await write(join(opts.distDir, 'llms.txt'), llmsTxt(kinded, opts.origin, MACHINE_FILES));
-  await write(join(opts.distDir, 'llms-full.txt'), llmsFullTxt(pages));
-  await write(join(opts.distDir, 'sitemap.xml'), sitemapXml(pages));
-  await write(join(opts.distDir, 'sitemap.md'), sitemapMd(kinded, opts.origin));
-  await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
+  await writeSiteFiles(opts, kinded, pages);
   phase('site files');
-
   await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
   phase('search index');
-  // Each page's part was worked out in the page workers (and cached with the page): here they are only merged.
-  const askPages = found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind, ask: f.ask }));
-  const ask = assembleAskIndex(askPages, { ...ASK_LEARNING, intentModel: cachedIntentModel() });
-  await write(join(opts.dataDir, ASK_FILE), JSON.stringify(ask.data));
-  await write(join(opts.dataDir, ASK_PACK), ask.pack);
-  phase('ask index');
-  const markdown = new Map(found.map((f) => [f.page.slug, f.page.markdown]));
-  await writeAskEmbedding({
-    dataDir: opts.dataDir,
-    data: ask.data,
-    markdownOf: (slug) => markdown.get(slug) ?? '',
-    written: ASK_WRITTEN,
-  });
+  await writeAskFiles(opts, found, phase);
   phase('ask embedding');
   const waitFrom = performance.now();
   const pagefindMs = await pagefind;

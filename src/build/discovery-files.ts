@@ -59,6 +59,7 @@ export function mcpServerJson(origin: string, version: string) {
   };
 }
 
+// Long on purpose: one literal that is the manifest as served, mostly data.
 /** /.well-known/ard.json: the Agentic Resource Discovery manifest (ards-project/ard-spec, specVersion 1.0). */
 export function ardJson(origin: string) {
   const id = (name: string) => `urn:air:${ARD_PUBLISHER}:site:${name}`;
@@ -197,6 +198,7 @@ const DEFAULTS = {
 const TRUNCATED = (Object.keys(F) as (keyof typeof F)[]).filter((f) => f !== 'email');
 const EXAMPLE = (LeadSchema.meta() as { examples: LeadInput[] }).examples[0]!;
 
+// Long on purpose: one literal that is the sandbox description as served, mostly data.
 /** GET /api/v1/sandbox: where the lead sandbox is, what it checks, what it answers, with examples. */
 export function sandboxInfo(origin: string) {
   // The answers are the sandbox's own, run on the example payloads: the texts cannot drift from the validation.

@@ -1,9 +1,8 @@
 /**
  * @module The derive step's fast path from a page's `<main>` (hast) to mdast: the tree hast-util-to-mdast
- * (rehype-remark, `document: true`) builds, node for node, for the HTML our layouts and content render, in
- * about a tenth of its time. hast-util-to-mdast clones the whole tree, minifies its whitespace with a per-node
- * test that rebuilds an 80-name matcher on every call, and walks it three more times; that was two thirds of
- * the derive step per page.
+ * (rehype-remark, `document: true`) builds, node for node, for the HTML our layouts and content render, without
+ * its cost: hast-util-to-mdast clones the whole tree, minifies its whitespace with a per-node test that rebuilds
+ * its matcher on every call, and walks it three more times.
  *
  * It reproduces that library's rules for the elements it knows (flow containers, paragraphs, headings, block
  * quotes, links, strong/emphasis, inline code, breaks, lists, tables, and phrasing wrappers such as span and
@@ -18,6 +17,7 @@ import type { Element, ElementContent, Root, Text } from 'hast';
 import type {
   Blockquote,
   Heading,
+  InlineCode,
   List,
   ListItem,
   PhrasingContent,
@@ -218,6 +218,38 @@ function spreadout(node: Element): boolean {
   return false;
 }
 
+/** An inline `<code>` of one text node, as hast-util-to-mdast makes it; anything else is unsupported. */
+function inlineCode(el: Element, values: Map<Text, string>): InlineCode {
+  const [only, ...rest] = el.children;
+  if (rest.length || only?.type !== 'text') return unsupported('inline code');
+  const value = values.get(only) ?? '';
+  // hast-util-to-text's inner text of the element; the same as the minified text when no space is at an edge.
+  if (!value || value !== only.value || /^\s|\s$/.test(value)) return unsupported('inline code');
+  return { type: 'inlineCode', value };
+}
+
+/** A `<ul>` or `<ol>` of converted items (an `<ol>`'s `start`, 1 when absent or not a number). */
+function listOf(el: Element, children: ListItem[]): List {
+  const ordered = el.tagName === 'ol';
+  let start: number | null = null;
+  if (ordered) {
+    start = Number.parseInt(String(el.properties.start), 10);
+    if (Number.isNaN(start)) start = 1;
+  }
+  const spread = children.length > 1 && children.some((c) => c.spread);
+  return { type: 'list', ordered, start, spread, children };
+}
+
+/** A table of converted rows, every row padded to the widest (an empty header row first when it has none). */
+function tableOf(rows: TableRow[], align: Table['align'] & unknown[], headless: boolean): Table {
+  if (headless) rows.unshift({ type: 'tableRow', children: [] });
+  let columns = 1;
+  for (const row of rows) columns = Math.max(columns, row.children.length);
+  for (const row of rows) while (row.children.length < columns) row.children.push({ type: 'tableCell', children: [] });
+  while (align.length < columns) align.push(null);
+  return { type: 'table', align, children: rows };
+}
+
 /** Converts the minified tree; `values` holds the text nodes' minified values. */
 function convert(root: Root, values: Map<Text, string>): MdRoot {
   let inTable = false;
@@ -266,27 +298,12 @@ function convert(root: Root, values: Map<Text, string>): MdRoot {
         return { type: 'strong', children: all(el) as PhrasingContent[] };
       case 'em':
         return { type: 'emphasis', children: all(el) as PhrasingContent[] };
-      case 'code': {
-        const [only, ...rest] = el.children;
-        if (rest.length || only?.type !== 'text') return unsupported('inline code');
-        const value = values.get(only) ?? '';
-        // hast-util-to-text's inner text of the element; the same as the minified text when no space is at an edge.
-        if (!value || value !== only.value || /^\s|\s$/.test(value)) return unsupported('inline code');
-        return { type: 'inlineCode', value };
-      }
+      case 'code':
+        return inlineCode(el, values);
       case 'br':
         return { type: 'break' };
-      case 'list': {
-        const children = only<ListItem>(all(el), 'listItem');
-        const ordered = el.tagName === 'ol';
-        let start: number | null = null;
-        if (ordered) {
-          start = Number.parseInt(String(el.properties.start), 10);
-          if (Number.isNaN(start)) start = 1;
-        }
-        const spread = children.length > 1 && children.some((c) => c.spread);
-        return { type: 'list', ordered, start, spread, children } satisfies List;
-      }
+      case 'list':
+        return listOf(el, only<ListItem>(all(el), 'listItem'));
       case 'li': {
         const children = wrap(all(el)) as ListItem['children'];
         return { type: 'listItem', spread: spreadout(el), checked: null, children };
@@ -295,15 +312,9 @@ function convert(root: Root, values: Map<Text, string>): MdRoot {
         if (inTable) unsupported('nested table');
         inTable = true;
         const { align, headless } = inspect(el);
-        const rows = only<TableRow>(all(el), 'tableRow');
-        if (headless) rows.unshift({ type: 'tableRow', children: [] });
-        let columns = 1;
-        for (const row of rows) columns = Math.max(columns, row.children.length);
-        for (const row of rows)
-          while (row.children.length < columns) row.children.push({ type: 'tableCell', children: [] });
-        while (align.length < columns) align.push(null);
+        const table = tableOf(only<TableRow>(all(el), 'tableRow'), align, headless);
         inTable = false;
-        return { type: 'table', align, children: rows } satisfies Table;
+        return table;
       }
       case 'tr':
         return { type: 'tableRow', children: only<TableCell>(all(el), 'tableCell') };

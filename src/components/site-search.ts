@@ -123,6 +123,122 @@ function sourceList(cited: Source[]): HTMLElement[] {
   return [label, list];
 }
 
+/** The search page's elements and state, shared by the functions below. */
+interface Search {
+  form: HTMLFormElement;
+  input: HTMLInputElement;
+  status: HTMLElement;
+  list: HTMLElement;
+  answer: ReturnType<typeof answerBox> | null;
+  pending: AbortController | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  last: string;
+  fellBack: boolean;
+}
+
+function showResults(s: Search, q: string, hits: Hit[]): void {
+  track('search_run', { results: bucketOf(hits.length) });
+  s.list.replaceChildren(
+    ...hits.map((h) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = pathOf(h.url);
+      a.textContent = h.title.replace(TITLE_SUFFIX, '');
+      const p = document.createElement('p');
+      p.textContent = h.snippet;
+      li.append(a, p);
+      return li;
+    }),
+  );
+  s.status.textContent = hits.length
+    ? `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${q}”`
+    : `No page holds every word of “${q}”. Try fewer or other words.`;
+}
+
+/** Asks the chat's endpoint beside the search; shows the answer only when the site has one. */
+async function ask(s: Search, q: string, signal: AbortSignal): Promise<void> {
+  if (!s.answer) return;
+  s.answer.busy();
+  let t: Turn | null = null;
+  try {
+    const res = await fetch('/api/v1/ask', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ question: q }),
+      signal,
+    });
+    if (res.ok) t = turnOf(await res.json(), q);
+  } catch {
+    // No answer (offline, an error, the visitor's rate limit): the results are the page.
+  }
+  if (signal.aborted) return;
+  if (t?.answered && t.answer.trim()) s.answer.show(t);
+  else s.answer.clear();
+}
+
+/** Hands the page over to Pagefind's static index, once. */
+function fallBack(s: Search, q: string): void {
+  if (s.fellBack) return;
+  s.fellBack = true;
+  s.pending?.abort();
+  s.answer?.clear();
+  s.form.hidden = true;
+  s.list.replaceChildren();
+  s.status.textContent = 'Searching the site’s static index.';
+  loadPagefind(q);
+}
+
+/** Keeps the query in the address bar (replacing, not adding, a history entry). */
+function rememberQuery(q: string): void {
+  const url = new URL(location.href);
+  if (q) url.searchParams.set('q', q);
+  else url.searchParams.delete('q');
+  history.replaceState(null, '', url);
+}
+
+/** Asks the search API for `q` and shows its results; an API that does not answer hands over to Pagefind. */
+async function search(s: Search, q: string, signal: AbortSignal): Promise<void> {
+  try {
+    const res = await fetch(`/api/v1/search?q=${encodeURIComponent(q)}&limit=10`, {
+      headers: { accept: 'application/json' },
+      signal,
+    });
+    if (signal.aborted) return;
+    if (res.status === 400) {
+      showResults(s, q, []);
+      return;
+    }
+    if (!res.ok) throw new Error(`search API answered ${res.status}`);
+    const body = (await res.json()) as { results: Hit[] };
+    if (!signal.aborted) showResults(s, q, body.results);
+  } catch (e) {
+    if (signal.aborted) return;
+    console.warn('site search: the API did not answer, using the static index', e);
+    fallBack(s, q);
+  }
+}
+
+/** Runs a query (unless it is the one shown): the results, and the chat's answer when it reads as a question. */
+async function run(s: Search, query: string): Promise<void> {
+  const q = query.trim();
+  if (q === s.last || s.fellBack) return;
+  s.last = q;
+  rememberQuery(q);
+  s.pending?.abort();
+  if (q.length < 2) {
+    s.list.replaceChildren();
+    s.answer?.clear();
+    s.status.textContent = q ? 'Type at least two characters.' : '';
+    return;
+  }
+  const controller = (s.pending = new AbortController());
+  // The answer and the results each show when they arrive: neither waits for the other.
+  if (isQuestion(q) && [...q].length <= ASK_MAX) void ask(s, q, controller.signal);
+  else s.answer?.clear();
+  await search(s, q, controller.signal);
+}
+
+/** Wires the /search page: the API's results as the visitor types, the query from the address on load. */
 export function initSiteSearch(): void {
   const form = document.getElementById('search-form') as HTMLFormElement | null;
   const input = document.getElementById('search-q') as HTMLInputElement | null;
@@ -134,116 +250,32 @@ export function initSiteSearch(): void {
   document.getElementById('search-hint')?.setAttribute('hidden', '');
   form.dataset.engine = 'api';
   const answer = box && boxBody ? answerBox(box, boxBody, document.getElementById('search-answer-status')) : null;
-
-  let pending: AbortController | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let last = '';
-  let fellBack = false;
-
-  const show = (q: string, hits: Hit[]) => {
-    track('search_run', { results: bucketOf(hits.length) });
-    list.replaceChildren(
-      ...hits.map((h) => {
-        const li = document.createElement('li');
-        const a = document.createElement('a');
-        a.href = pathOf(h.url);
-        a.textContent = h.title.replace(TITLE_SUFFIX, '');
-        const p = document.createElement('p');
-        p.textContent = h.snippet;
-        li.append(a, p);
-        return li;
-      }),
-    );
-    status.textContent = hits.length
-      ? `${hits.length} ${hits.length === 1 ? 'result' : 'results'} for “${q}”`
-      : `No page holds every word of “${q}”. Try fewer or other words.`;
-  };
-
-  /** Asks the chat's endpoint beside the search; shows the answer only when the site has one. */
-  const ask = async (q: string, signal: AbortSignal) => {
-    if (!answer) return;
-    answer.busy();
-    let t: Turn | null = null;
-    try {
-      const res = await fetch('/api/v1/ask', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ question: q }),
-        signal,
-      });
-      if (res.ok) t = turnOf(await res.json(), q);
-    } catch {
-      // No answer (offline, an error, the visitor's rate limit): the results are the page.
-    }
-    if (signal.aborted) return;
-    if (t?.answered && t.answer.trim()) answer.show(t);
-    else answer.clear();
-  };
-
-  const fallBack = (q: string) => {
-    if (fellBack) return;
-    fellBack = true;
-    pending?.abort();
-    answer?.clear();
-    form.hidden = true;
-    list.replaceChildren();
-    status.textContent = 'Searching the site’s static index.';
-    loadPagefind(q);
-  };
-
-  const run = async (q: string) => {
-    q = q.trim();
-    if (q === last || fellBack) return;
-    last = q;
-    const url = new URL(location.href);
-    if (q) url.searchParams.set('q', q);
-    else url.searchParams.delete('q');
-    history.replaceState(null, '', url);
-    pending?.abort();
-    if (q.length < 2) {
-      list.replaceChildren();
-      answer?.clear();
-      status.textContent = q ? 'Type at least two characters.' : '';
-      return;
-    }
-    const controller = (pending = new AbortController());
-    // The answer and the results each show when they arrive: neither waits for the other.
-    if (isQuestion(q) && [...q].length <= ASK_MAX) void ask(q, controller.signal);
-    else answer?.clear();
-    try {
-      const res = await fetch(`/api/v1/search?q=${encodeURIComponent(q)}&limit=10`, {
-        headers: { accept: 'application/json' },
-        signal: controller.signal,
-      });
-      if (controller.signal.aborted) return;
-      if (res.status === 400) {
-        show(q, []);
-        return;
-      }
-      if (!res.ok) throw new Error(`search API answered ${res.status}`);
-      const body = (await res.json()) as { results: Hit[] };
-      if (!controller.signal.aborted) show(q, body.results);
-    } catch (e) {
-      if (controller.signal.aborted) return;
-      console.warn('site search: the API did not answer, using the static index', e);
-      fallBack(q);
-    }
+  const s: Search = {
+    form,
+    input,
+    status,
+    list,
+    answer,
+    pending: undefined,
+    timer: undefined,
+    last: '',
+    fellBack: false,
   };
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    clearTimeout(timer);
-    last = '';
-    void run(input.value);
+    clearTimeout(s.timer);
+    s.last = '';
+    void run(s, input.value);
   });
   input.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => void run(input.value), DEBOUNCE_MS);
+    clearTimeout(s.timer);
+    s.timer = setTimeout(() => void run(s, input.value), DEBOUNCE_MS);
   });
 
   const q = new URLSearchParams(location.search).get('q');
   if (q) {
     input.value = q;
-    void run(q);
+    void run(s, q);
   }
 }

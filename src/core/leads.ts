@@ -103,8 +103,8 @@ function canonical(value: Record<string, unknown>): string {
 }
 
 /**
- * `JSON.stringify` of a parsed JSON value, without recursion (a body nested 10,000 levels deep fits in 64 KB, and
- * `JSON.stringify` throws past about 4,400): the same text, so a difference at any depth changes the fingerprint.
+ * `JSON.stringify` of a parsed JSON value, without recursion (a body within the size limit can nest deeper than
+ * `JSON.stringify` can go): the same text, so a difference at any depth changes the fingerprint.
  */
 export function serialised(root: unknown): string {
   if (root === undefined) return 'undefined';
@@ -188,57 +188,102 @@ export async function recordLead(
   }
 }
 
-export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<LeadOutcome> {
+/** The key and the payload checked: a refusal, or the lead to record. */
+function checkSubmission(input: SubmitLeadInput): LeadOutcome | { lead: LeadRecord['lead'] } {
   const keyProblem = checkIdempotencyKey(input.idempotencyKey);
   if (keyProblem) return { kind: 'key-invalid', message: keyProblem };
   if (!input.body || typeof input.body !== 'object' || Array.isArray(input.body))
     return { kind: 'rejected', problems: [], message: NOT_AN_OBJECT };
-
   const check = validateLead(input.body as Record<string, unknown>);
   if (!check.wouldSubmit) return { kind: 'rejected', problems: check.problems, message: rejectMessage(check.problems) };
+  return { lead: check.lead! };
+}
 
-  // Idempotency (DESIGN.md section 2): key + client scope, 24 h; a store failure skips it (logged).
-  const fingerprint =
-    input.idempotencyKey === null ? '' : await sha256(canonical(input.body as Record<string, unknown>));
-  const key = input.idempotencyKey === null ? undefined : `idem:${input.client}:${await sha256(input.idempotencyKey)}`;
+/** The idempotency record's key (key + client scope) and the payload's fingerprint; none without a key. */
+async function idempotencyOf(input: SubmitLeadInput): Promise<{ key?: string; fingerprint: string }> {
+  if (input.idempotencyKey === null) return { fingerprint: '' };
+  return {
+    key: `idem:${input.client}:${await sha256(input.idempotencyKey)}`,
+    fingerprint: await sha256(canonical(input.body as Record<string, unknown>)),
+  };
+}
+
+/**
+ * Claims the key for this request, waiting for a concurrent one with it: the claimed key, or the outcome the
+ * key already decides. A store failure skips idempotency (logged): no claimed key.
+ */
+async function claimKey(
+  key: string,
+  fingerprint: string,
+  d: LeadDeps,
+): Promise<{ outcome: LeadOutcome } | { claimed?: string }> {
+  const started = d.now();
+  try {
+    for (;;) {
+      const held = await d.store.claim(key, fingerprint, CLAIM_SECONDS);
+      if (!held) return { claimed: key };
+      if (held.fingerprint !== fingerprint) return { outcome: { kind: 'key-reused' } };
+      // Only accepted submissions are completed (a refusal or a 502 releases the key).
+      if (held.state === 'done') return { outcome: { kind: 'replayed', first: held.body as AcceptedRecord } };
+      if (d.now() - started > WAIT_FOR_FIRST_MS) return { outcome: { kind: 'key-busy', retryAfter: 2 } };
+      await sleep(100);
+    }
+  } catch (e) {
+    d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) });
+    return {};
+  }
+}
+
+async function releaseKey(d: LeadDeps, claimed: string | undefined): Promise<void> {
+  if (claimed)
+    await d.store
+      .release(claimed)
+      .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
+}
+
+// A 502 spends nothing: the unit taken for this request is given back (and the key released), so the
+// same request can succeed once things recover.
+async function refundUnit(d: LeadDeps, client: string, result: LimitResult | undefined): Promise<void> {
+  if (!result) return;
+  await refundRateLimit(d.store, LEAD_POLICY, client, result).catch((e) =>
+    d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }),
+  );
+}
+
+/** Marks the claimed key done with the accepted answer, so a retry replays it. */
+async function completeKey(d: LeadDeps, claimed: string, fingerprint: string, accepted: AcceptedRecord) {
+  // `status` stays in the record for the stores' sake; only accepted submissions are recorded.
+  await d.store
+    .complete(claimed, { state: 'done', fingerprint, status: 200, body: accepted }, LIMITS.idempotencyWindowSeconds)
+    .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
+}
+
+/** Tells sales of the lead; a failure is logged (the lead is already recorded). */
+function notifySales(d: LeadDeps, record: LeadRecord): Promise<void> {
+  return d.notifier.notify(record).catch((e) =>
+    d.log('lead_notify_failed', {
+      level: 'warn',
+      id: record.id,
+      notifier: d.notifier.name,
+      error: errorText(e),
+    }),
+  );
+}
+
+/** Submits a lead: check it, claim its key, spend the budget, record it, then complete the key and tell sales. */
+export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<LeadOutcome> {
+  const checked = checkSubmission(input);
+  if ('kind' in checked) return checked;
+
+  // Idempotency (DESIGN.md section 2): key + client scope for the idempotency window.
+  const { key, fingerprint } = await idempotencyOf(input);
   // A client this instance saw spend its budget is refused from memory before its key is claimed: no store call,
   // and the key stays free. A key this instance holds (a retry of an accepted lead) is still answered from it.
   const known = rememberedRefusal({ store: d.store, policy: LEAD_POLICY, client: input.client, now: d.now() });
   if (known && !(key && d.store.recall?.(key))) return limited(known);
-  let idemKey: string | undefined;
-  if (key) {
-    const started = d.now();
-    try {
-      for (;;) {
-        const held = await d.store.claim(key, fingerprint, CLAIM_SECONDS);
-        if (!held) {
-          idemKey = key;
-          break;
-        }
-        if (held.fingerprint !== fingerprint) return { kind: 'key-reused' };
-        // Only accepted submissions are completed (a refusal or a 502 releases the key).
-        if (held.state === 'done') return { kind: 'replayed', first: held.body as AcceptedRecord };
-        if (d.now() - started > WAIT_FOR_FIRST_MS) return { kind: 'key-busy', retryAfter: 2 };
-        await sleep(100);
-      }
-    } catch (e) {
-      d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) });
-    }
-  }
-  const release = async () => {
-    if (idemKey)
-      await d.store
-        .release(idemKey)
-        .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
-  };
-  // A 502 spends nothing: the unit taken for this request is given back (and the key released), so the
-  // same request can succeed once things recover.
-  const refund = async (result: LimitResult | undefined) => {
-    if (!result) return;
-    await refundRateLimit(d.store, LEAD_POLICY, input.client, result).catch((e) =>
-      d.log('rate_limit_refund_failed', { level: 'warn', error: errorText(e) }),
-    );
-  };
+  const claim = key ? await claimKey(key, fingerprint, d) : {};
+  if ('outcome' in claim) return claim.outcome;
+  const { claimed } = claim;
 
   const limit = await checkRateLimit({
     store: d.store,
@@ -248,40 +293,27 @@ export async function submitLead(input: SubmitLeadInput, d: LeadDeps): Promise<L
     now: d.now(),
   });
   if (!limit.ok) {
-    await release();
+    await releaseKey(d, claimed);
     return limited(limit);
   }
 
   const record: LeadRecord = {
     id: crypto.randomUUID(),
     receivedAt: new Date(d.now()).toISOString(),
-    lead: check.lead!,
+    lead: checked.lead,
     ...(input.source ? { source: input.source } : {}),
   };
   const where = await recordLead(record, d);
   if (!where) {
-    await Promise.all([release(), refund(limit.result)]);
+    await Promise.all([releaseKey(d, claimed), refundUnit(d, input.client, limit.result)]);
     return { kind: 'unrecorded' };
   }
   d.log('lead_recorded', { level: 'info', id: record.id, where, intent: record.lead.intent });
 
   const { policy, limit: most, remaining, reset } = limit;
   const accepted = { body: { ok: true }, limit: { policy, limit: most, remaining, reset } };
-  if (idemKey) {
-    // `status` stays in the record for the stores' sake; only accepted submissions are recorded.
-    await d.store
-      .complete(idemKey, { state: 'done', fingerprint, status: 200, body: accepted }, LIMITS.idempotencyWindowSeconds)
-      .catch((e) => d.log('idempotency_store_failed', { level: 'warn', error: errorText(e) }));
-  }
-  const after = d.notifier.notify(record).catch((e) =>
-    d.log('lead_notify_failed', {
-      level: 'warn',
-      id: record.id,
-      notifier: d.notifier.name,
-      error: errorText(e),
-    }),
-  );
-  return { kind: 'accepted', limit: accepted.limit, after };
+  if (claimed) await completeKey(d, claimed, fingerprint, accepted);
+  return { kind: 'accepted', limit: accepted.limit, after: notifySales(d, record) };
 }
 
 export interface FlushResult {

@@ -114,101 +114,95 @@ export type FormPage =
   | { kind: 'unrecorded' }
   | { kind: 'other'; status: number; message: string };
 
+/** A page's status, title and paragraphs. */
+type PageContent = [status: number, title: string, body: string[]];
+type Lead = Record<string, string> | undefined;
+
+/** Each answer's page, by its kind; `lead` is what the visitor sent. */
+const PAGES: { [K in FormPage['kind']]: (p: Extract<FormPage, { kind: K }>, lead: Lead) => PageContent } = {
+  accepted: (_, lead) => {
+    const demo = lead?.intent?.trim() === 'demo';
+    const first = (lead?.name ?? '').trim().split(/\s+/)[0] ?? '';
+    return [
+      200,
+      demo ? 'Thank you: your demo request is in' : 'Thank you: we have your enquiry',
+      [
+        `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
+          demo
+            ? `We will email you within one business day to pick a time for your ${COMPANY.demoMinutes}-minute walkthrough.`
+            : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
+        }</p>`,
+        '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
+      ],
+    ];
+  },
+  rejected: (p, lead) => {
+    const problems = p.problems.filter((problem) => problem.outcome === 'reject');
+    const items = problems.length
+      ? problems.map(
+          (problem) =>
+            `<li><strong>${escapeHtml(FIELD_LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
+        )
+      : [`<li>${escapeHtml(p.message)}</li>`];
+    return [
+      400,
+      'Please check your details',
+      [
+        `<p>We could not send the form. Please fix ${problems.length > 1 ? 'these problems' : 'this problem'} and send it again:</p>`,
+        `<ul>${items.join('')}</ul>`,
+        backToForm(lead),
+      ],
+    ];
+  },
+  'too-large': (p, lead) => [
+    413,
+    'Your message is too long',
+    [
+      `<p>The form was larger than ${Math.floor(p.maxBytes / 1024)} KB, so we could not read it. ` +
+        'Please shorten your message and send it again.</p>',
+      backToForm(lead),
+    ],
+  ],
+  unreadable: (_, lead) => [
+    400,
+    'We could not read the form',
+    ['<p>The form did not arrive whole. Please send it again.</p>', backToForm(lead)],
+  ],
+  limited: (p) => {
+    const minutes = retryMinutes(p.retryAfter);
+    return [
+      429,
+      'Please try again later',
+      [
+        `<p>Too many enquiries have been sent from this connection. ${
+          minutes ? `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` : 'Please try again later.'
+        }</p>`,
+        elsewhere,
+        '<p><a href="/">Back to the Kartage website</a></p>',
+      ],
+    ];
+  },
+  unrecorded: (_, lead) => [
+    502,
+    'We could not record your details',
+    [
+      '<p>Sorry: your details could not be recorded just now, and nothing was saved. ' +
+        'Please use the chat on our website, or contact our sales team directly:</p>',
+      elsewhere,
+      backToForm(lead),
+    ],
+  ],
+  other: (p, lead) => [
+    p.status,
+    'Something went wrong',
+    [`<p>${escapeHtml(p.message)}</p>`, elsewhere, backToForm(lead)],
+  ],
+};
+
 /** The HTML page answering a form post, with its status and own `headers`; `lead` is what the visitor sent. */
-export function leadAnswerPage(
-  p: FormPage,
-  lead: Record<string, string> | undefined,
-  headers: Record<string, string> = {},
-): Response {
-  const demo = lead?.intent?.trim() === 'demo';
-  const first = (lead?.name ?? '').trim().split(/\s+/)[0] ?? '';
-  switch (p.kind) {
-    case 'accepted':
-      return page(
-        200,
-        demo ? 'Thank you: your demo request is in' : 'Thank you: we have your enquiry',
-        [
-          `<p>${first ? `Thanks, ${escapeHtml(first)}. ` : ''}${
-            demo
-              ? `We will email you within one business day to pick a time for your ${COMPANY.demoMinutes}-minute walkthrough.`
-              : 'A real person in our Melbourne or Brisbane office will reply within one business day.'
-          }</p>`,
-          '<p><a href="/">Back to the Kartage website</a> · <a href="/pricing">See pricing</a> · <a href="/blog">Read the blog</a></p>',
-        ],
-        headers,
-      );
-    case 'rejected': {
-      const problems = p.problems.filter((problem) => problem.outcome === 'reject');
-      const items = problems.length
-        ? problems.map(
-            (problem) =>
-              `<li><strong>${escapeHtml(FIELD_LABELS[problem.field] ?? problem.field)}:</strong> ${escapeHtml(problem.error)}</li>`,
-          )
-        : [`<li>${escapeHtml(p.message)}</li>`];
-      return page(
-        400,
-        'Please check your details',
-        [
-          `<p>We could not send the form. Please fix ${problems.length > 1 ? 'these problems' : 'this problem'} and send it again:</p>`,
-          `<ul>${items.join('')}</ul>`,
-          backToForm(lead),
-        ],
-        headers,
-      );
-    }
-    case 'too-large':
-      return page(
-        413,
-        'Your message is too long',
-        [
-          `<p>The form was larger than ${Math.floor(p.maxBytes / 1024)} KB, so we could not read it. ` +
-            'Please shorten your message and send it again.</p>',
-          backToForm(lead),
-        ],
-        headers,
-      );
-    case 'unreadable':
-      return page(
-        400,
-        'We could not read the form',
-        ['<p>The form did not arrive whole. Please send it again.</p>', backToForm(lead)],
-        headers,
-      );
-    case 'limited': {
-      const minutes = retryMinutes(p.retryAfter);
-      return page(
-        429,
-        'Please try again later',
-        [
-          `<p>Too many enquiries have been sent from this connection. ${
-            minutes ? `Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` : 'Please try again later.'
-          }</p>`,
-          elsewhere,
-          '<p><a href="/">Back to the Kartage website</a></p>',
-        ],
-        headers,
-      );
-    }
-    case 'unrecorded':
-      return page(
-        502,
-        'We could not record your details',
-        [
-          '<p>Sorry: your details could not be recorded just now, and nothing was saved. ' +
-            'Please use the chat on our website, or contact our sales team directly:</p>',
-          elsewhere,
-          backToForm(lead),
-        ],
-        headers,
-      );
-    case 'other':
-      return page(
-        p.status,
-        'Something went wrong',
-        [`<p>${escapeHtml(p.message)}</p>`, elsewhere, backToForm(lead)],
-        headers,
-      );
-  }
+export function leadAnswerPage(p: FormPage, lead: Lead, headers: Record<string, string> = {}): Response {
+  const [status, title, body] = (PAGES[p.kind] as (p: FormPage, lead: Lead) => PageContent)(p, lead);
+  return page(status, title, body, headers);
 }
 
 /** A small standalone page: no script, one inline style block (the CSP allows inline styles only). */

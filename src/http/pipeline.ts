@@ -97,6 +97,80 @@ const statusOf = (answer: Answer | Rewrite) =>
   'response' in answer ? answer.response.status : 'status' in answer ? answer.status : 200;
 
 /** Runs `op` for `request`: the whole pipeline (see the module comment). A function operation answers itself. */
+/** The headers every answer of `op` carries, added to `answer`; `metered` is the read spent. */
+function finish(op: Operation, answer: Answer | Rewrite, metered?: RateLimitState): Response | Rewrite {
+  const common: Record<string, string> = {
+    'Cache-Control': CACHE_CONTROL[op.cache],
+    Vary: 'Accept',
+    ...(op.cors ? CORS_READ : {}),
+  };
+  const deprecation = op.deprecated ? deprecationHeaders(op.deprecated) : undefined;
+  const links = [...(deprecation ? [deprecation.Link] : []), ...API_LINKS];
+  const spent = ('rate' in answer ? answer.rate : undefined) ?? metered;
+  const rate = spent ? rateLimitHeaders(spent) : {};
+  const own = 'response' in answer ? undefined : (answer.headers ?? {});
+  const link = [...links, ...(own?.Link ? [own.Link] : [])].join(', ');
+  const extra = { ...(deprecation ?? {}), Link: link };
+  if ('type' in answer) return { ...answer, headers: { ...common, ...rate, ...own, ...extra } };
+  const response = 'response' in answer ? answer.response : json(answer.body, answer.status, own);
+  if ('response' in answer && response.headers.has('link')) extra.Link = `${link}, ${response.headers.get('link')}`;
+  setMissing(response, { ...rate, ...common });
+  const cache = response.headers.get('cache-control') ?? '';
+  // A refusal or a failure is never cached; the not-found (404) is the one error a cache may keep.
+  if (response.status >= 400 && response.status !== 404) response.headers.set('Cache-Control', NO_STORE);
+  // A metered answer carries this client's counters: no shared cache may keep it, whatever built it (the
+  // not-found page is public elsewhere).
+  else if (op.cache === 'metered' && /\bpublic\b/.test(cache))
+    response.headers.set('Cache-Control', CACHE_CONTROL.metered);
+  for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
+  return response;
+}
+
+/**
+ * A preflight or a method the operation does not take still costs a read unit (a 429 past it), so a flood of
+ * them is capped like any read; nothing else is looked up for it.
+ */
+async function otherMethod(op: Operation, method: string, client: string, deps: Deps): Promise<Response | Rewrite> {
+  const spent = await deps.meter(client);
+  if (!spent.ok) return finish(op, defaultRefused({ kind: 'limited', limit: spent }), spent);
+  if (method === 'OPTIONS') return preflight(methodsOf(op), op.cors);
+  return finish(op, { response: errorResponse(405, notAllowedText(op), { Allow: allowOf(op) }) }, spent);
+}
+
+/** The request as the operation sees it: who asks, with which path parameters, under which read spent. */
+interface Call {
+  request: Request;
+  deps: Deps;
+  client: string;
+  params: Record<string, string>;
+  metered: RateLimitState | undefined;
+}
+
+/** The handler's answer to the checked inputs, or the operation's refusal of them; `refuse` answers later ones. */
+async function answerOf(op: Operation, call: Call) {
+  const { request, deps, client, params, metered } = call;
+  const inputs = await readInputs(op, request, deps.config.origin);
+  // A form post whose fields could not be read still answers as a form (`{}`: nothing the visitor typed).
+  const context: RefusalContext = {
+    request,
+    form: inputs.ok ? inputs.form : op.body?.form && isFormPost(request) ? {} : undefined,
+  };
+  const refuse = (refusal: Refusal) => (op.refused ?? defaultRefused)(refusal, context);
+  if (!inputs.ok) return { answer: refuse(inputs.refusal), refuse };
+  const answer: Answer | Rewrite = await op.handler({
+    request,
+    deps,
+    client,
+    params,
+    query: inputs.query,
+    body: inputs.body,
+    form: inputs.form,
+    headers: metered ? rateLimitHeaders(metered) : {},
+  } as Parameters<Operation['handler']>[0]);
+  return { answer, refuse };
+}
+
+/** Runs `op` for `request`: the whole pipeline (see the module comment). A function operation answers itself. */
 export function runOperation(
   op: FunctionOperation,
   request: Request,
@@ -116,81 +190,24 @@ export async function runOperation(
   params: Record<string, string> = {},
 ): Promise<Response | Rewrite> {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
-  const common: Record<string, string> = {
-    'Cache-Control': CACHE_CONTROL[op.cache],
-    Vary: 'Accept',
-    ...(op.cors ? CORS_READ : {}),
-  };
-  const deprecation = op.deprecated ? deprecationHeaders(op.deprecated) : undefined;
-  const links = [...(deprecation ? [deprecation.Link] : []), ...API_LINKS];
-
-  /** The headers every answer of the operation carries, added to `answer`; `metered` is the read spent. */
-  const finish = (answer: Answer | Rewrite, metered?: RateLimitState): Response | Rewrite => {
-    const spent = ('rate' in answer ? answer.rate : undefined) ?? metered;
-    const rate = spent ? rateLimitHeaders(spent) : {};
-    const own = 'response' in answer ? undefined : (answer.headers ?? {});
-    const link = [...links, ...(own?.Link ? [own.Link] : [])].join(', ');
-    const extra = { ...(deprecation ?? {}), Link: link };
-    if ('type' in answer) return { ...answer, headers: { ...common, ...rate, ...own, ...extra } };
-    const response = 'response' in answer ? answer.response : json(answer.body, answer.status, own);
-    if ('response' in answer && response.headers.has('link')) extra.Link = `${link}, ${response.headers.get('link')}`;
-    setMissing(response, { ...rate, ...common });
-    const cache = response.headers.get('cache-control') ?? '';
-    // A refusal or a failure is never cached; the not-found (404) is the one error a cache may keep.
-    if (response.status >= 400 && response.status !== 404) response.headers.set('Cache-Control', NO_STORE);
-    // A metered answer carries this client's counters: no shared cache may keep it, whatever built it (the
-    // not-found page is public elsewhere).
-    else if (op.cache === 'metered' && /\bpublic\b/.test(cache))
-      response.headers.set('Cache-Control', CACHE_CONTROL.metered);
-    for (const [k, v] of Object.entries(extra)) response.headers.set(k, v);
-    return response;
-  };
-
   try {
     const client = clientOf(request);
-    if (method !== op.method) {
-      // A preflight or a method the operation does not take still costs a read unit (a 429 past it), so a
-      // flood of them is capped like any read; nothing else is looked up for it.
-      const spent = await deps.meter(client);
-      if (!spent.ok) return finish(defaultRefused({ kind: 'limited', limit: spent }), spent);
-      if (method === 'OPTIONS') return preflight(methodsOf(op), op.cors);
-      return finish({ response: errorResponse(405, notAllowedText(op), { Allow: allowOf(op) }) }, spent);
-    }
+    if (method !== op.method) return await otherMethod(op, method, client, deps);
     let metered: RateLimitState | undefined;
     if (op.meter === 'read') {
       const spent = await deps.meter(client);
-      if (!spent.ok) return finish(defaultRefused({ kind: 'limited', limit: spent }), spent);
+      if (!spent.ok) return finish(op, defaultRefused({ kind: 'limited', limit: spent }), spent);
       metered = spent;
     }
-    const inputs = await readInputs(op, request, deps.config.origin);
-    // A form post whose fields could not be read still answers as a form (`{}`: nothing the visitor typed).
-    const context: RefusalContext = {
-      request,
-      form: inputs.ok ? inputs.form : op.body?.form && isFormPost(request) ? {} : undefined,
-    };
-    const refuse = (refusal: Refusal) => (op.refused ?? defaultRefused)(refusal, context);
-    let answer: Answer | Rewrite;
-    if (!inputs.ok) answer = refuse(inputs.refusal);
-    else {
-      answer = await op.handler({
-        request,
-        deps,
-        client,
-        params,
-        query: inputs.query,
-        body: inputs.body,
-        form: inputs.form,
-        headers: metered ? rateLimitHeaders(metered) : {},
-      } as Parameters<Operation['handler']>[0]);
-    }
+    const { answer, refuse } = await answerOf(op, { request, deps, client, params, metered });
     const status = statusOf(answer);
     if (op.refusalMeter === 'read' && (status === 400 || status === 413)) {
       const spent = await deps.meter(client); // the read budget
-      if (!spent.ok) return finish(refuse({ kind: 'limited', limit: spent }), spent);
+      if (!spent.ok) return finish(op, refuse({ kind: 'limited', limit: spent }), spent);
       metered = spent;
     }
-    return finish(answer, metered);
+    return finish(op, answer, metered);
   } catch (e) {
-    return finish({ response: internalError(requestIdOf(request), e, deps.log) });
+    return finish(op, { response: internalError(requestIdOf(request), e, deps.log) });
   }
 }

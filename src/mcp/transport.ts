@@ -67,68 +67,93 @@ function originAllowed(origin: string): boolean {
   }
 }
 
-/** Answers one POST to /mcp: Host and Origin checks, the body limit, the batch rules, then the SDK's transport. */
-export async function handleMcp(
-  request: Request,
-  d: Deps,
-  rate: Record<string, string>,
-  openApi: (origin: string) => string,
-): Promise<Response> {
-  // The pipeline has checked the method and metered the request (`rate`: its RateLimit headers).
-  const content = d.content;
+/** The refusal of a request whose Host is not this server's or whose Origin is not allowed; else undefined. */
+function callerRefusal(request: Request, d: Deps): Response | undefined {
+  const origin = d.content.origin;
   const host = hostnameOf(request.headers.get('host') ?? new URL(request.url).host);
   const allowed = d.config.mcpHosts;
-  const own = host === new URL(content.origin).hostname;
+  const own = host === new URL(origin).hostname;
   if (!own && !allowed.hosts.has(host) && !(allowed.local && LOCAL_HOSTS.has(host))) {
     return errorResponse(
       400,
-      `Host "${host.slice(0, 100)}" is not this server (DNS-rebinding protection); use ${content.origin}/mcp`,
+      `Host "${host.slice(0, 100)}" is not this server (DNS-rebinding protection); use ${origin}/mcp`,
     );
   }
-  const origin = request.headers.get('origin');
-  if (origin && !originAllowed(origin)) {
+  const sent = request.headers.get('origin');
+  if (sent && !originAllowed(sent)) {
     return errorResponse(400, 'Origin not allowed: browser clients must be served over https (or from localhost)');
   }
+  return undefined;
+}
 
-  // Bodies are read here (not by the SDK) so the limit and the batch rules hold before any work is done.
+/**
+ * A batch's refusal, or the RateLimit headers after its further messages each spent a unit of the read budget
+ * (older protocols only; too many messages are refused before any is metered or run, as an oversize body is).
+ */
+async function meterBatch(
+  request: Request,
+  d: Deps,
+  messages: unknown[],
+  rate: Record<string, string>,
+): Promise<Response | Record<string, string>> {
+  const refusal = batchRefusal(messages, request.headers.get('mcp-protocol-version'));
+  if (refusal) return rpcError(400, -32600, refusal, {});
+  if (messages.length > MCP_BATCH_MAX)
+    return errorResponse(
+      413,
+      `A JSON-RPC batch holds at most ${MCP_BATCH_MAX} messages, not ${messages.length}; ` +
+        'send the rest in further POSTs',
+      rate,
+    );
+  const client = clientOf(request);
+  let headers = rate;
+  for (let i = 1; i < messages.length; i++) {
+    const outcome = await d.meter(client);
+    if (!outcome.ok) return tooManyRequests(outcome);
+    headers = rateLimitHeaders(outcome);
+  }
+  return headers;
+}
+
+/** What goes on to the SDK: the request (its body again when it was not JSON), the parsed body, the headers. */
+interface Forward {
+  forward: Request;
+  parsedBody: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Reads a JSON POST's body here (not in the SDK) so the limit and the batch rules hold before any work is done;
+ * a refusal, or what to forward. Any other request goes on as it is, for the SDK to answer.
+ */
+async function readMessages(request: Request, d: Deps, rate: Record<string, string>): Promise<Response | Forward> {
   const accept = request.headers.get('accept') ?? '';
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  let parsedBody: unknown;
-  let forward = request;
-  let headers = rate;
-  if (accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json') {
-    // 413 past the limit, 400 when it breaks off: the texts every body reader answers with.
-    const read = await readBytes(request, MCP_BODY_BYTES);
-    if (!read.ok) {
-      return errorResponse(bodyFailureStatus(read.failure), bodyFailureText(read.failure, MCP_BODY_BYTES));
-    }
-    const bytes = read.bytes;
-    try {
-      parsedBody = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      forward = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(bytes) });
-    }
-    if (Array.isArray(parsedBody)) {
-      const refusal = batchRefusal(parsedBody, request.headers.get('mcp-protocol-version'));
-      if (refusal) return rpcError(400, -32600, refusal, {});
-      // Too many messages for one request: refused before any is metered or run, as an oversize body is.
-      if (parsedBody.length > MCP_BATCH_MAX)
-        return errorResponse(
-          413,
-          `A JSON-RPC batch holds at most ${MCP_BATCH_MAX} messages, not ${parsedBody.length}; ` +
-            'send the rest in further POSTs',
-          headers,
-        );
-      // Older protocols: each further message of the batch spends one more unit of the read budget.
-      const client = clientOf(request);
-      for (let i = 1; i < parsedBody.length; i++) {
-        const outcome = await d.meter(client);
-        if (!outcome.ok) return tooManyRequests(outcome);
-        headers = rateLimitHeaders(outcome);
-      }
-    }
+  const as = { forward: request, parsedBody: undefined as unknown, headers: rate };
+  if (!(accept.includes('application/json') && accept.includes('text/event-stream') && type === 'application/json'))
+    return as;
+  // 413 past the limit, 400 when it breaks off: the texts every body reader answers with.
+  const read = await readBytes(request, MCP_BODY_BYTES);
+  if (!read.ok) {
+    return errorResponse(bodyFailureStatus(read.failure), bodyFailureText(read.failure, MCP_BODY_BYTES));
   }
+  const bytes = read.bytes;
+  try {
+    as.parsedBody = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    as.forward = new Request(request.url, { method: 'POST', headers: request.headers, body: new Uint8Array(bytes) });
+  }
+  if (Array.isArray(as.parsedBody)) {
+    const metered = await meterBatch(request, d, as.parsedBody, rate);
+    if (metered instanceof Response) return metered;
+    as.headers = metered;
+  }
+  return as;
+}
 
+/** Runs the messages through a fresh MCP server and the SDK's transport (stateless, JSON answers). */
+async function runTransport(d: Deps, f: Forward, openApi: (origin: string) => string): Promise<Response> {
+  const content = d.content;
   const server = buildMcpServer({
     content,
     pricing: d.pricing,
@@ -143,12 +168,30 @@ export async function handleMcp(
   });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(forward, parsedBody === undefined ? undefined : { parsedBody });
+    const response = await transport.handleRequest(
+      f.forward,
+      f.parsedBody === undefined ? undefined : { parsedBody: f.parsedBody },
+    );
     const out = new Headers(response.headers);
-    for (const [k, v] of Object.entries(headers)) out.set(k, v);
+    for (const [k, v] of Object.entries(f.headers)) out.set(k, v);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers: out });
   } finally {
     // JSON response mode: the answer is complete once handleRequest resolves.
     await server.close().catch(() => {});
   }
+}
+
+/** Answers one POST to /mcp: Host and Origin checks, the body limit, the batch rules, then the SDK's transport. */
+export async function handleMcp(
+  request: Request,
+  d: Deps,
+  rate: Record<string, string>,
+  openApi: (origin: string) => string,
+): Promise<Response> {
+  // The pipeline has checked the method and metered the request (`rate`: its RateLimit headers).
+  const refusal = callerRefusal(request, d);
+  if (refusal) return refusal;
+  const messages = await readMessages(request, d, rate);
+  if (messages instanceof Response) return messages;
+  return runTransport(d, messages, openApi);
 }
