@@ -22,7 +22,7 @@ export default defineConfig({
       'tests/contract/**/*.test.ts',
       'tests/operations/**/*.test.ts',
     ],
-    exclude: ['tests/contract/openapi.lint.test.ts', 'tests/core/ask*.test.ts', 'tests/adapters/content-files.test.ts'],
+    exclude: ['tests/http/openapi.lint.test.ts', 'tests/core/ask*.test.ts', 'tests/adapters/content-files.test.ts'],
     setupFiles: ['tests/setup/var-dir.ts', 'tests/adapters/mutation-contract.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
