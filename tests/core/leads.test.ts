@@ -811,8 +811,6 @@ describe('submitting a lead, every store call recorded', () => {
 describe('flushing the outbox, every store call recorded', () => {
   const lead = { name: 'Sam Taylor', email: 'sam@harbourline.example' };
 
-  type Line = { event: string; fields?: Record<string, unknown> };
-
   /** Deps over the in-process store; `calls` records each store call with its arguments, by name. */
   function setup() {
     const clock = { t: T0 };
