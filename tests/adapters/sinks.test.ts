@@ -225,3 +225,22 @@ describe('an answer of any size costs at most 64 KB', () => {
     expect(await textUpTo(new Response(null), 3)).toBe('');
   });
 });
+
+describe("HubSpot's first and last name", () => {
+  it('a name of two words is a first name and a last name', () => {
+    expect(splitName('Sam Taylor')).toEqual({ firstname: 'Sam', lastname: 'Taylor' });
+    expect(splitName('  Sam   Taylor ')).toEqual({ firstname: 'Sam', lastname: 'Taylor' });
+  });
+
+  it('the form fields of a two-word name carry both', () => {
+    const fields = hubSpotFields({
+      id: 'l1',
+      receivedAt: 't',
+      lead: { name: 'Sam Taylor', email: 's@x.example', dialcode: '+61', intent: 'enquiry' },
+    });
+    expect(fields.filter((f) => f.name === 'firstname' || f.name === 'lastname').map((f) => f.value)).toEqual([
+      'Sam',
+      'Taylor',
+    ]);
+  });
+});

@@ -32,3 +32,18 @@ describe('errorStack', () => {
     expect(errorStack(undefined)).toBe('undefined');
   });
 });
+
+describe('what a caught value says', () => {
+  it("an error's message or stack, anything else as text, null included", async () => {
+    const { errorStack, errorText } = await load();
+    const e = new Error('boom');
+    expect(errorText(e)).toBe('boom');
+    expect(errorStack(e)).toBe(e.stack);
+    expect(errorStack({ stack: 'at here' })).toBe('at here');
+    expect(errorStack({ stack: '' })).toBe('');
+    expect(errorStack(null)).toBe('null');
+    expect(errorStack('plain')).toBe('plain');
+    expect(errorText(null)).toBe('null');
+    expect(errorText({ message: '' })).toBe('');
+  });
+});

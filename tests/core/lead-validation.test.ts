@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateLead } from '../../src/core/lead-validation.ts';
+import { validateLead, rejectMessage } from '../../src/core/lead-validation.ts';
 import { sandboxLead } from '../../src/core/leads.ts';
 import { LeadSchema } from '../../src/contract/schemas.ts';
 import { LEAD_CASES } from '../helpers/lead-cases.ts';
@@ -47,5 +47,17 @@ describe('one email rule for the API and the form script', () => {
     expect(EMAIL_PATTERN.source).toBe(z.regexes.email.source);
     expect(validateLead({ name: 'Sam', email: 'sam@harbourline' }).wouldSubmit).toBe(false);
     expect(validateLead({ name: 'Sam', email: 'sam@harbourline.com.au' }).wouldSubmit).toBe(true);
+  });
+});
+
+describe('reject message', () => {
+  it('joins the reject problems in order and leaves out the dropped fields', () => {
+    expect(
+      rejectMessage([
+        { field: 'email', error: 'email is not an address', outcome: 'reject' },
+        { field: 'x', error: 'x is not a lead field', outcome: 'drop' },
+        { field: 'name', error: 'name is required', outcome: 'reject' },
+      ]),
+    ).toBe('email is not an address; name is required');
   });
 });

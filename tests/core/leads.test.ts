@@ -2,11 +2,11 @@
  * The lead path of src/core/leads.ts in process, one promise at a time: what a submission comes to (each
  * outcome, where the lead went, what was spent and given back, what was logged), and what a flush of the
  * outbox does with each entry (delivered, retried after its backoff, dead-lettered with a notification,
- * quarantined, handed back when out of time). tests/server holds the same promises over a socket; these run
- * in `npm run mutate` and were written against the mutants it found (bench/mutation.md). Real parts: the
- * in-process store on an injected clock; the sink and notifier record what they were given.
+ * quarantined, handed back when out of time), what the sandbox finds and the key of a form posted without
+ * JavaScript. tests/server holds the same promises over a socket. Real parts: the in-process store on an
+ * injected clock; the sink and notifier record what they were given.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, afterEach, vi } from 'vitest';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import {
   checkIdempotencyKey,
@@ -17,9 +17,13 @@ import {
   recordOf,
   serialised,
   submitLead,
+  formIdempotencyKey,
+  sandboxLead,
 } from '../../src/core/leads.ts';
 import { validateLead } from '../../src/core/lead-validation.ts';
 import type { LeadRecord, Store } from '../../src/core/ports.ts';
+import { createHash } from 'node:crypto';
+import { LEAD_POLICY } from '../../src/core/rate-limit.ts';
 
 const T0 = Date.parse('2026-03-02T01:00:00Z');
 const MIN = 60_000;
@@ -644,5 +648,422 @@ describe('the fingerprint text', () => {
     const text = serialised(deep);
     expect(text.length).toBe(20_001);
     expect(text.startsWith('[[[')).toBe(true);
+  });
+});
+
+describe('the lead sandbox', () => {
+  it('says a body that is not a JSON object is none, with the text submission refuses it with', async () => {
+    for (const body of [null, undefined, 'text', 42, true, [], [{ name: 'A', email: 'a@b.co' }]]) {
+      const refused = await submitLead({ body, client: '203.0.113.7', idempotencyKey: null }, setup().deps);
+      expect(refused, JSON.stringify(body)).toMatchObject({
+        kind: 'rejected',
+        message: expect.stringMatching(/JSON object/),
+      });
+      const message = refused.kind === 'rejected' ? refused.message : '';
+      expect(sandboxLead(body, null), JSON.stringify(body)).toEqual({ kind: 'not-an-object', message });
+    }
+  });
+
+  it('finds no problem in a clean payload with a good key', () => {
+    expect(sandboxLead({ name: 'A', email: 'a@b.co' }, 'key-1')).toEqual({
+      kind: 'checked',
+      wouldSubmit: true,
+      problems: [],
+    });
+  });
+
+  it('would still submit a payload whose only problem is a field it ignores', () => {
+    const outcome = sandboxLead({ name: 'A', email: 'a@b.co', colour: 'red' }, null);
+    expect(outcome).toMatchObject({ kind: 'checked', wouldSubmit: true });
+    expect(outcome.kind === 'checked' && outcome.problems.map((p) => [p.field, p.outcome])).toEqual([
+      ['colour', 'drop'],
+    ]);
+  });
+
+  it('would refuse a payload sent with an empty Idempotency-Key, saying why', () => {
+    expect(checkIdempotencyKey(' ')).toMatch(/^Idempotency-Key is empty/);
+    expect(sandboxLead({ name: 'A', email: 'a@b.co' }, ' ')).toEqual({
+      kind: 'checked',
+      wouldSubmit: false,
+      problems: [],
+      keyProblem: checkIdempotencyKey(' '),
+    });
+  });
+});
+
+describe('the key of a form posted without JavaScript', () => {
+  it('is form: and the SHA-256 hex of the form content with its keys sorted', async () => {
+    // The content: each key with its value's JSON text, keys in order.
+    const content = JSON.stringify([
+      ['a', '"1"'],
+      ['b', '"2"'],
+    ]);
+    const want = `form:${createHash('sha256').update(content).digest('hex')}`;
+    expect(await formIdempotencyKey({ b: '2', a: '1' })).toBe(want);
+    expect(await formIdempotencyKey({ a: '1', b: '2' })).toBe(want);
+    expect(await formIdempotencyKey({ a: '1', b: '3' })).not.toBe(want);
+  });
+
+  it('is always 64 hex digits after form:, small bytes written with their leading zero', async () => {
+    for (let i = 0; i < 8; i++) expect(await formIdempotencyKey({ n: String(i) })).toMatch(/^form:[0-9a-f]{64}$/);
+  });
+});
+
+describe('submitting a lead, every store call recorded', () => {
+  const LEAD = { name: 'Sam Taylor', email: 'sam@harbourline.example' };
+
+  /**
+   * Deps over the in-process store, with `overrides` in place of some store calls; `calls` counts every call
+   * of the store by name. The sink fails when `sinkFails`.
+   */
+  function setup(overrides: Partial<Record<keyof Store, (...args: unknown[]) => unknown>> = {}, sinkFails = false) {
+    const clock = { t: T0 };
+    const lines: Line[] = [];
+    const calls: Record<string, unknown[][]> = {};
+    const real = createMemoryStore({ now: () => clock.t });
+    const store = new Proxy(real, {
+      get(target, prop, receiver) {
+        const own = overrides[prop as keyof Store];
+        const fn = own ?? Reflect.get(target, prop, receiver);
+        if (typeof fn !== 'function') return fn;
+        return (...args: unknown[]) => {
+          (calls[String(prop)] ??= []).push(args);
+          return own ? own(...args) : (fn as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as Store;
+    const deps = {
+      store,
+      sink: {
+        name: 'test sink',
+        deliver: async (_r: LeadRecord) => {
+          if (sinkFails) throw new Error('sink down');
+        },
+      },
+      notifier: { name: 'test notifier', notify: async () => {} },
+      log: (event: string, fields?: Record<string, unknown>) => void lines.push({ event, fields }),
+      now: () => clock.t,
+    };
+    const logged = (event: string) => lines.filter((l) => l.event === event).map((l) => l.fields);
+    const count = (op: keyof Store) => calls[op]?.length ?? 0;
+    return { clock, deps, logged, count };
+  }
+  const down = () => Promise.reject(new Error('store down'));
+  const submit = (deps: ReturnType<typeof setup>['deps'], key: string | null) =>
+    submitLead({ body: LEAD, client: '203.0.113.7', idempotencyKey: key }, deps);
+
+  describe('a submission when the store fails after the claim', () => {
+    it('a failed completion is logged as a warning with its error; the lead is still accepted', async () => {
+      const { deps, logged } = setup({ complete: down });
+      expect((await submit(deps, 'k1')).kind).toBe('accepted');
+      expect(logged('idempotency_store_failed')).toEqual([{ level: 'warn', error: 'store down' }]);
+    });
+
+    it('a failed release is logged as a warning with its error; the submission is still limited', async () => {
+      const { deps, logged } = setup({ release: down });
+      // The budget spent through another instance: this one learns of it from the store, after the claim.
+      for (let i = 0; i < 5; i++) await deps.store.hit(LEAD_POLICY, '203.0.113.7', T0);
+      expect((await submit(deps, 'k5')).kind).toBe('limited');
+      expect(logged('idempotency_store_failed')).toEqual([{ level: 'warn', error: 'store down' }]);
+    });
+
+    it('a failed refund is logged as a warning with its error; the lead is unrecorded', async () => {
+      const { deps, logged } = setup({ refund: down, outboxPush: down }, true);
+      expect(await submit(deps, null)).toEqual({ kind: 'unrecorded' });
+      expect(logged('rate_limit_refund_failed')).toEqual([{ level: 'warn', error: 'store down' }]);
+    });
+  });
+
+  describe('a submission gives back only what it took', () => {
+    it('without an Idempotency-Key, a limited submission releases no key', async () => {
+      const { deps, count } = setup();
+      for (let i = 0; i < 5; i++) await submit(deps, null);
+      expect((await submit(deps, null)).kind).toBe('limited');
+      expect(count('claim')).toBe(0);
+      expect(count('release')).toBe(0);
+    });
+
+    it('when the budget could not be checked, an unrecorded lead refunds nothing', async () => {
+      const { deps, count, logged } = setup({ hit: down, outboxPush: down }, true);
+      expect(await submit(deps, null)).toEqual({ kind: 'unrecorded' });
+      expect(logged('rate_limit_store_failed')).toHaveLength(1);
+      expect(count('refund')).toBe(0);
+    });
+  });
+
+  describe("waiting for a key's first submission", () => {
+    it('waits on at exactly ten seconds, and gives up after', async () => {
+      const claims: number[] = [];
+      const { clock, deps } = setup({
+        claim: async (_key, fingerprint) => {
+          claims.push(clock.t);
+          // The first submission is still under way; the clock moves to the wait's last millisecond, then past it.
+          clock.t = T0 + (claims.length === 1 ? 10_000 : 10_001);
+          return { state: 'pending', fingerprint };
+        },
+      });
+      expect(await submit(deps, 'k')).toEqual({ kind: 'key-busy', retryAfter: 2 });
+      expect(claims).toEqual([T0, T0 + 10_000]);
+    });
+  });
+});
+
+describe('flushing the outbox, every store call recorded', () => {
+  const lead = { name: 'Sam Taylor', email: 'sam@harbourline.example' };
+
+  /** Deps over the in-process store; `calls` records each store call with its arguments, by name. */
+  function setup() {
+    const clock = { t: T0 };
+    const lines: Line[] = [];
+    const calls: [string, unknown[]][] = [];
+    const notified: { record: LeadRecord; undelivered?: unknown }[] = [];
+    const real = createMemoryStore({ now: () => clock.t });
+    const store = new Proxy(real, {
+      get(target, prop, receiver) {
+        const fn = Reflect.get(target, prop, receiver);
+        if (typeof fn !== 'function') return fn;
+        return (...args: unknown[]) => {
+          calls.push([String(prop), args]);
+          return (fn as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as Store;
+    const behaviour = {
+      deliver: async (_r: LeadRecord): Promise<void> => {},
+    };
+    const deps = {
+      store,
+      sink: { name: 'test sink', deliver: (r: LeadRecord) => behaviour.deliver(r) },
+      notifier: {
+        name: 'test notifier',
+        notify: async (record: LeadRecord, undelivered?: unknown) => void notified.push({ record, undelivered }),
+      },
+      log: (event: string, fields?: Record<string, unknown>) => void lines.push({ event, fields }),
+      now: () => clock.t,
+    };
+    const named = (op: string) => calls.filter(([name]) => name === op).map(([, args]) => args);
+    return { clock, lines, calls, named, notified, real, behaviour, deps };
+  }
+
+  async function queue(store: Store, n: number) {
+    for (let i = 0; i < n; i++) {
+      const record = { id: `q${i}`, receivedAt: new Date(T0).toISOString(), lead };
+      await store.outboxPush(record.id, JSON.stringify({ record }));
+    }
+  }
+
+  const answered = (status: number, body?: string) =>
+    Object.assign(new Error(`CRM answered ${status}`), { status, ...(body !== undefined ? { body } : {}) });
+
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  describe('a dead letter’s reason: the age spelled for a person', () => {
+    it('is in hours from exactly two hours, in minutes just under', async () => {
+      for (const [age, spelled] of [
+        [2 * HOUR, '2 h'],
+        [2 * HOUR - MIN, '119 min'],
+      ] as const) {
+        const { deps, real, behaviour, clock } = setup();
+        await queue(real, 1);
+        behaviour.deliver = async () => {
+          throw answered(500);
+        };
+        clock.t += age;
+        expect(await flushOutbox(deps, 20, undefined, { ...RETRY_POLICY, maxAgeMs: age })).toMatchObject({
+          deadLettered: 1,
+        });
+        expect((await real.deadLetters())[0]!.reason).toBe(
+          `still failing after 1 attempt(s) in ${spelled} (last: HTTP 500)`,
+        );
+      }
+    });
+  });
+
+  describe('a dead letter carries only what the CRM gave', () => {
+    it('no status and no answer when the CRM never answered', async () => {
+      const { deps, real, behaviour, notified } = setup();
+      await queue(real, 1);
+      behaviour.deliver = async () => {
+        throw new Error('socket hang up');
+      };
+      await flushOutbox(deps, 20, undefined, { ...RETRY_POLICY, maxAttempts: 1 });
+      const why = notified[0]!.undelivered as Record<string, unknown>;
+      expect(Object.keys(why).sort()).toEqual(['attempts', 'reason']);
+      expect(why).toEqual({ reason: 'still failing after 1 attempt(s) in 0 min (last: socket hang up)', attempts: 1 });
+      expect(Object.keys((await real.deadLetters())[0]!)).not.toContain('status');
+    });
+
+    it('the status and no answer when the CRM answered with no body', async () => {
+      const { deps, real, behaviour, notified } = setup();
+      await queue(real, 1);
+      behaviour.deliver = async () => {
+        throw answered(401);
+      };
+      await flushOutbox(deps);
+      const why = notified[0]!.undelivered as Record<string, unknown>;
+      expect(Object.keys(why).sort()).toEqual(['attempts', 'reason', 'status']);
+      expect(why).toEqual({ reason: 'the CRM refused it for good (HTTP 401)', status: 401, attempts: 1 });
+      expect(Object.keys((await real.deadLetters())[0]!)).not.toContain('answer');
+    });
+  });
+
+  describe('a flush without a notifier', () => {
+    it('still dead-letters a refused lead and logs it as the only alert', async () => {
+      const { deps, real, behaviour, lines } = setup();
+      const { notifier: _, ...withoutNotifier } = deps;
+      await queue(real, 1);
+      behaviour.deliver = async () => {
+        throw answered(400, 'no such form');
+      };
+      expect(await flushOutbox(withoutNotifier)).toEqual({
+        delivered: 0,
+        failed: 0,
+        deadLettered: 1,
+        quarantined: 0,
+        remaining: 0,
+        announced: 0,
+        alertsFailed: 0,
+      });
+      expect(lines.map((l) => l.event)).toEqual(['lead_dead_lettered']);
+      expect(await real.deadLetterSize()).toBe(1);
+    });
+  });
+
+  describe('a flush whose time covers no delivery', () => {
+    it('claims nothing, hands nothing back and logs nothing, with just under one bound left or none', async () => {
+      // The alerts due are still asked for once (one store call): a CRM that uses up every run's time must not keep
+      // sales from hearing of the dead letters.
+      for (const deadline of [T0 + 4999, T0 - 1]) {
+        const { deps, real, calls, lines } = setup();
+        await queue(real, 2);
+        calls.length = 0;
+        const time = { now: () => T0, deadline, boundMs: 5000 };
+        expect(await flushOutbox(deps, 20, time)).toEqual({
+          delivered: 0,
+          failed: 0,
+          deadLettered: 0,
+          quarantined: 0,
+          remaining: 2,
+          announced: 0,
+          alertsFailed: 0,
+        });
+        expect(calls.map(([name]) => name)).toEqual(['outboxSize', 'deadLetterAlertClaim']);
+        expect(lines).toEqual([]);
+        expect((await real.outboxClaim(10, 60)).map((i) => [i.id, i.attempts])).toEqual([
+          ['q0', 1],
+          ['q1', 1],
+        ]);
+      }
+    });
+
+    it('a batch of none, with no time limit, claims nothing and returns the counts', async () => {
+      const { deps, real, calls } = setup();
+      await queue(real, 1);
+      calls.length = 0;
+      expect(await flushOutbox(deps, 0)).toEqual({
+        delivered: 0,
+        failed: 0,
+        deadLettered: 0,
+        quarantined: 0,
+        remaining: 1,
+        announced: 0,
+        alertsFailed: 0,
+      });
+      expect(calls.map(([name]) => name)).toEqual(['outboxSize', 'deadLetterAlertClaim']);
+    });
+  });
+
+  describe('an unreadable entry', () => {
+    it('is quarantined with the reason "unreadable outbox entry"', async () => {
+      const { deps, real, named } = setup();
+      await real.outboxPush('torn', '{"record":');
+      await flushOutbox(deps);
+      expect(named('outboxQuarantine')).toEqual([['torn', 'unreadable outbox entry']]);
+    });
+  });
+
+  describe('the delivery bound of a flush with a time limit', () => {
+    it('leaves no timer behind once the delivery and the notification answered', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { deps, real, behaviour } = setup();
+      await queue(real, 2);
+      behaviour.deliver = async (r) => {
+        if (r.id === 'q1') throw answered(400);
+      };
+      const time = { now: () => T0, deadline: T0 + 60_000, boundMs: 5000 };
+      expect(await flushOutbox(deps, 20, time)).toMatchObject({ delivered: 1, deadLettered: 1 });
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('arms no timer when it has nothing to deliver and no dead letter to notify', async () => {
+      const setTimer = vi.spyOn(globalThis, 'setTimeout');
+      const { deps, clock } = setup();
+      const bound = 4321;
+      const time = { now: () => clock.t, deadline: T0 + 60_000, boundMs: bound };
+      expect(await flushOutbox(deps, 20, time)).toEqual({
+        delivered: 0,
+        failed: 0,
+        deadLettered: 0,
+        quarantined: 0,
+        remaining: 0,
+        announced: 0,
+        alertsFailed: 0,
+      });
+      expect(await flushAll(deps, 60_000, bound)).toEqual({
+        delivered: 0,
+        failed: 0,
+        deadLettered: 0,
+        quarantined: 0,
+        remaining: 0,
+        announced: 0,
+        alertsFailed: 0,
+      });
+      expect(setTimer.mock.calls.filter(([, ms]) => ms === bound)).toEqual([]);
+    });
+  });
+
+  describe('flushing everything without a budget', () => {
+    it('waits for a delivery as long as the sink takes: no bound cuts it off', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { deps, real, behaviour } = setup();
+      await queue(real, 1);
+      behaviour.deliver = () => new Promise<void>((resolve) => setTimeout(resolve, 60_000));
+      const done = flushAll(deps);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await done).toEqual({
+        delivered: 1,
+        failed: 0,
+        deadLettered: 0,
+        quarantined: 0,
+        remaining: 0,
+        announced: 0,
+        alertsFailed: 0,
+      });
+    });
+  });
+
+  describe('flushing everything with a budget', () => {
+    it('once the time left cannot cover one more delivery, it asks the store only for the alerts due', async () => {
+      const { deps, real, behaviour, clock, calls } = setup();
+      await queue(real, 3);
+      calls.length = 0;
+      behaviour.deliver = async () => {
+        clock.t += 1000;
+      };
+      // 5 s with a 5 s bound: one delivery of 1 s, then 4 s left: less than one bound.
+      expect(await flushAll(deps, 5000, 5000)).toEqual({
+        delivered: 1,
+        failed: 0,
+        deadLettered: 0,
+        quarantined: 0,
+        remaining: 2,
+        announced: 0,
+        alertsFailed: 0,
+      });
+      expect(calls.map(([name]) => name)).toEqual(['outboxClaim', 'outboxAck', 'outboxSize', 'deadLetterAlertClaim']);
+    });
   });
 });

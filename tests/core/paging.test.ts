@@ -56,3 +56,28 @@ describe('getPagesBatch', () => {
     expect(r.results[1]).toHaveProperty('error', expect.stringMatching(/nope/));
   });
 });
+
+describe('listing by prefix', () => {
+  it('no next cursor when the pages left only end with the prefix', () => {
+    const c = content(['blog/a', 'blog/b', 'zblog']);
+    expect(listPages(c, { limit: 2, prefix: 'blog' })).toEqual({
+      count: 2,
+      pages: [expect.objectContaining({ slug: 'blog/a' }), expect.objectContaining({ slug: 'blog/b' })],
+    });
+    expect(listPages(c, { limit: 1, prefix: 'blog' }).nextCursor).toBe('blog/a');
+  });
+});
+
+describe('a batch', () => {
+  it('an invalid slug is named as such, not as a page that is not there', () => {
+    const c = content(['pricing']);
+    expect(getPagesBatch(c, ['Bad Slug', 'gone']).results).toEqual([
+      {
+        slug: 'Bad Slug',
+        found: false,
+        error: 'Not a valid slug: use lowercase letters, digits, "-" and "/" (see /api/v1/pages)',
+      },
+      { slug: 'gone', found: false, error: 'No page with slug "gone"' },
+    ]);
+  });
+});

@@ -3,7 +3,7 @@
  * smallest plan that fits every need given, with one reason per need. tests/mcp holds it over the MCP
  * server; this runs in `npm run mutate` (bench/mutation.md).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import type { Pricing } from '../../src/contract/content.ts';
 import { needsModule, planThatFits, recommendPlan } from '../../src/core/plans.ts';
@@ -106,5 +106,35 @@ describe('the plan recommendation', () => {
     expect(recommendPlan(narrow, { segment: 'International' })).toBeUndefined();
     expect(recommendPlan(narrow, { warehouses: '6+' })).toBeUndefined();
     expect(recommendPlan(narrow, { warehouses: '6+', moves: 'Under 500' })?.reasons).toHaveLength(1);
+  });
+});
+
+// Loaded afresh in each test (vi.resetModules()): the segment-module table is built when the module loads.
+const load = async () => {
+  vi.resetModules();
+  return import('../../src/core/plans.ts');
+};
+
+describe('kinds of work that need a module', () => {
+  it('international work needs the International module, from Professional', async () => {
+    const { recommendPlan } = await load();
+    expect(recommendPlan(pricing, { segment: 'International' })).toEqual({
+      plan: 'professional',
+      name: 'Professional',
+      monthly: 1890,
+      priceFrom: false,
+      reasons: ['International work needs the International module, included from Professional'],
+    });
+  });
+
+  it('military and government work needs its module, from Enterprise', async () => {
+    const { recommendPlan } = await load();
+    expect(recommendPlan(pricing, { segment: 'Military & government' })).toEqual({
+      plan: 'enterprise',
+      name: 'Enterprise',
+      monthly: 3900,
+      priceFrom: true,
+      reasons: ['Military & government work needs the Military and government module, included from Enterprise'],
+    });
   });
 });

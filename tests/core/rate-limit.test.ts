@@ -1,8 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { rateLimitHeaders } from '../../src/http/responses.ts';
-import { checkRateLimit, LEAD_POLICY, READ_POLICY, retryMinutes } from '../../src/core/rate-limit.ts';
-import type { Store } from '../../src/core/ports.ts';
+import {
+  checkRateLimit,
+  LEAD_POLICY,
+  READ_POLICY,
+  retryMinutes,
+  REFUSED_MEMORY,
+  refusalText,
+} from '../../src/core/rate-limit.ts';
+import type { Store, LimitPolicy, LimitResult } from '../../src/core/ports.ts';
 
 const silent = () => {};
 
@@ -79,5 +86,104 @@ describe('retryMinutes', () => {
     expect(retryMinutes('Wed, 25 Nov 2026 10:05:00 GMT', Date.UTC(2026, 10, 25, 10, 0, 30))).toBe(5);
     expect(retryMinutes(null)).toBeNull();
     expect(retryMinutes('soon')).toBeNull();
+  });
+});
+
+const T = Date.UTC(2026, 10, 23, 10, 0, 0);
+const ONE: LimitPolicy = { name: 'one', limit: 1, windowSeconds: 60, algorithm: 'sliding-log' };
+
+/** A store whose every budget check answers `answer(now)`, counting the checks. */
+function scripted(answer: (now: number, call: number) => LimitResult) {
+  const calls = { hit: 0 };
+  const hit: Store['hit'] = async (_policy, _client, now) => answer(now, ++calls.hit);
+  const store: Store = { ...createMemoryStore(), hit };
+  return { store, calls };
+}
+const refuse = (resetAt: number): LimitResult => ({ allowed: false, limit: 1, remaining: 0, resetAt });
+
+describe('remembered refusals at their reset', () => {
+  it('asks the store again at the millisecond the unit frees', async () => {
+    const { store, calls } = scripted((now, call) =>
+      call === 1 ? refuse(now + 5000) : { allowed: true, limit: 1, remaining: 0, resetAt: now + 60_000 },
+    );
+    const check = (now: number) => checkRateLimit({ store, policy: ONE, client: 'c', log: silent, now });
+    expect((await check(T)).ok).toBe(false);
+    expect((await check(T + 4999)).ok).toBe(false);
+    expect(calls.hit).toBe(1);
+    expect(await check(T + 5000)).toMatchObject({ ok: true });
+    expect(calls.hit).toBe(2);
+  });
+
+  it('a refusal renewed at its reset is the newest remembered, not the oldest', async () => {
+    const { store, calls } = scripted((now) => refuse(now + 1000));
+    const check = (client: string, now: number) => checkRateLimit({ store, policy: ONE, client, log: silent, now });
+    await check('a', T);
+    for (let i = 1; i < REFUSED_MEMORY; i++) await check(`b${i}`, T);
+    await check('a', T + 1000); // freed: asked again, refused again until T + 2000
+    await check('c', T + 1000); // one over the memory: the oldest (b1) is forgotten
+    expect(calls.hit).toBe(REFUSED_MEMORY + 2);
+    expect((await check('a', T + 1500)).ok).toBe(false); // still remembered: no store call
+    expect(calls.hit).toBe(REFUSED_MEMORY + 2);
+    await check('b1', T + 1500);
+    expect(calls.hit).toBe(REFUSED_MEMORY + 3);
+  });
+});
+
+describe('refusal text', () => {
+  it('states a per-minute budget for any budget but the lead one', () => {
+    expect(refusalText({ name: 'read', limit: 120 }, 7)).toBe(
+      'Rate limit exceeded: this address may make 120 requests per minute. Retry after 7 seconds.',
+    );
+  });
+});
+
+// The policies are module-level tables: these tests load the module afresh (vi.resetModules()) to read them.
+const load = async () => {
+  vi.resetModules();
+  return import('../../src/core/rate-limit.ts');
+};
+
+/** A store whose budget check answers `result` (nothing else of the store is used). */
+const answering = (result: LimitResult) => ({ hit: async () => result }) as unknown as Store;
+
+describe('the budgets', () => {
+  it('reads: "read", 120 a minute, sliding window', async () => {
+    const { READ_POLICY } = await load();
+    expect(READ_POLICY).toEqual({ name: 'read', limit: 120, windowSeconds: 60, algorithm: 'sliding-window' });
+  });
+
+  it('leads: "lead", 5 an hour, sliding log', async () => {
+    const { LEAD_POLICY } = await load();
+    expect(LEAD_POLICY).toEqual({ name: 'lead', limit: 5, windowSeconds: 3600, algorithm: 'sliding-log' });
+  });
+});
+
+describe('reset: whole seconds until the store says, at least 1', () => {
+  it('rounds up, and never says 0', async () => {
+    const { checkRateLimit, READ_POLICY } = await load();
+    const check = (resetAt: number, client: string) =>
+      checkRateLimit({
+        store: answering({ allowed: true, limit: 120, remaining: 7, resetAt }),
+        policy: READ_POLICY,
+        client,
+        log: silent,
+        now: T,
+      });
+    expect(await check(T + 1500, 'a')).toMatchObject({ ok: true, limit: 120, remaining: 7, reset: 2 });
+    expect(await check(T + 60_000, 'b')).toMatchObject({ ok: true, reset: 60 });
+    expect(await check(T + 200, 'c')).toMatchObject({ ok: true, reset: 1 });
+  });
+
+  it('a refusal and its remembered repeat say the seconds left until the unit frees', async () => {
+    const { checkRateLimit, LEAD_POLICY } = await load();
+    const store = answering({ allowed: false, limit: 5, remaining: 0, resetAt: T + 59_001 });
+    const check = (now: number) => checkRateLimit({ store, policy: LEAD_POLICY, client: 'c', log: silent, now });
+    expect(await check(T)).toMatchObject({
+      ok: false,
+      reset: 60,
+      retryAfter: 60,
+      error: 'Rate limit exceeded: this address may make 5 lead submissions per hour. Retry after 60 seconds.',
+    });
+    expect(await check(T + 30_000)).toMatchObject({ ok: false, reset: 30, retryAfter: 30 });
   });
 });

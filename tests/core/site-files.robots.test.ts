@@ -2,6 +2,7 @@
  * robots.txt reads the same to every parser: Python's urllib.robotparser (first matching rule of the
  * group wins, in file order) and RFC 9309 (the longest matching rule wins, allow on a tie). Both are
  * written out here, small, from their definitions (CPython Lib/urllib/robotparser.py; RFC 9309 2.2.2).
+ * Named AI crawlers are checked by what the parsers make of the file; then the file line by line.
  */
 import { describe, expect, it } from 'vitest';
 import { robotsTxt } from '../../src/core/site-files.ts';
@@ -121,5 +122,50 @@ describe('robots.txt', () => {
     expect(robots).toContain('Content-Signal: search=yes, ai-input=yes, ai-train=yes');
     expect(robots).toContain('Sitemap: https://kartage.example/sitemap.xml');
     expect(robots).toContain('https://kartage.example/sitemap.md');
+  });
+
+  it('gives each named AI crawler a group of its own, with the rules everyone gets; an unnamed one reads *', () => {
+    const groups = parseRobots(robots);
+    const everyone = groupFor(groups, 'SomeNewCrawler/0.1', (a, token) => a === token)!;
+    expect(everyone.agents).toEqual(['*']);
+    const named = ['GPTBot/1.2', 'OAI-SearchBot/1.0', 'ClaudeBot/1.0', 'Claude-User/1.0', 'PerplexityBot/1.0'];
+    for (const ua of [...named, 'Google-Extended', 'CCBot/2.0', 'Amazonbot/0.1', 'MistralAI-User/1.0']) {
+      const own = groupFor(groups, ua, (a, token) => a === token)!;
+      expect(own, ua).not.toBe(everyone);
+      expect(own.rules, ua).toEqual(everyone.rules);
+      expect(rfc9309Allows(robots, ua, '/pricing'), ua).toBe(true);
+      expect(rfc9309Allows(robots, ua, '/search'), ua).toBe(false);
+    }
+  });
+});
+
+const O = 'https://x.test';
+const RULES = ['Content-Signal: search=yes, ai-input=yes, ai-train=yes', 'Disallow: /search', 'Allow: /'];
+
+/** The file's groups: the runs of lines between blank lines. */
+const groups = (text: string) => text.split('\n\n').map((g) => g.split('\n'));
+
+describe('robots.txt line by line', () => {
+  it('starts with three comments: welcome, where the markdown index and llms.txt are, the content signal', () => {
+    expect(robotsTxt(O).split('\n').slice(0, 3)).toEqual([
+      '# Kartage welcomes search engines and AI crawlers. Markdown versions: append .md to any page URL.',
+      `# Every page as a markdown index: ${O}/sitemap.md; site summary for agents: ${O}/llms.txt`,
+      '# Content-Signal (https://contentsignals.org): search, AI input and AI training are all welcome.',
+    ]);
+  });
+
+  it('has two groups each ending with the same three rules, then a blank line', () => {
+    const [named, everyone, rest] = groups(robotsTxt(O));
+    expect(named!.slice(-3)).toEqual(RULES);
+    expect(named!.filter((l) => !l.startsWith('# ') && !l.startsWith('User-agent: '))).toEqual(RULES);
+    expect(everyone).toEqual(['User-agent: *', ...RULES]);
+    expect(rest).toEqual([`Sitemap: ${O}/sitemap.xml`, '']);
+  });
+
+  it('ends with the Sitemap line and one newline', () => {
+    const text = robotsTxt(O);
+    expect(text.endsWith(`\n\nSitemap: ${O}/sitemap.xml\n`)).toBe(true);
+    expect(text.split('\n').at(-2)).toBe(`Sitemap: ${O}/sitemap.xml`);
+    expect(text.split('\n').at(-1)).toBe('');
   });
 });

@@ -3,13 +3,31 @@
  * playwright.config.ts): the launcher without JavaScript, no chat code before first use, a question answered
  * with quoted sentences and a citation that lands on its section, the keyboard alone, axe with the panel open,
  * the conversation kept across pages of the tab, a demo booked through the real lead path with the
- * conversation in its message, the lead path's 429 and 502 (a server whose CRM and outbox fail, as the lead
- * form's spec does), the ask endpoint's own 429, and the lead form's 502 message opening the chat.
+ * conversation in its message and the lead path's 429 (each on a server and lead table of its own), its 502
+ * (a server whose CRM and outbox fail, as the lead form's spec does), the ask endpoint's own 429, and the lead
+ * form's 502 message opening the chat.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, type Request as PwRequest, test } from '@playwright/test';
+import { test as base, expect, type Locator, type Page, type Request as PwRequest } from '@playwright/test';
 import type { RunningServer } from '../../server/main.ts';
-import { actAs, clientFor, fillLeadForm, leadLines, startRecordingNowhereServer } from './helpers.ts';
+import {
+  actAs,
+  clientFor,
+  fillLeadForm,
+  type LeadServer,
+  startLeadServer,
+  startRecordingNowhereServer,
+} from './helpers.ts';
+
+/** `site`: a server of the test's own (its own lead table and store), for the tests that count leads. */
+const test = base.extend<{ site: LeadServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  site: async ({}, use) => {
+    const site = await startLeadServer();
+    await use(site);
+    await site.close();
+  },
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const pathOf = (r: PwRequest) => new URL(r.url()).pathname;
@@ -245,9 +263,10 @@ test('the conversation is kept across pages of the tab, and a follow-up carries 
 });
 
 test('hand off: a demo booked in the chat lands through the lead path, with the conversation in its message', async ({
+  site,
   page,
 }) => {
-  await page.goto('/pricing');
+  await page.goto(`${site.url}/pricing`);
   const dialog = await openChat(page);
   await ask(page, 'is there a free trial?');
   const res = await ask(page, "I'd like to book a demo");
@@ -286,7 +305,6 @@ test('hand off: a demo booked in the chat lands through the lead path, with the 
   await form.getByLabel('Anything we should know').fill('We run 24 trucks between Auckland and Sydney.');
   await expect(form.locator('.field-error:visible')).toHaveCount(0);
 
-  const before = (await leadLines()).length;
   const sent = page.waitForRequest(isLead);
   const answered = page.waitForResponse((r) => isLead(r.request()));
   await form.getByRole('button', { name: 'Request my demo' }).click();
@@ -300,8 +318,8 @@ test('hand off: a demo booked in the chat lands through the lead path, with the 
   await expect(status).toContainText('7am to 7pm AEST, Monday to Saturday');
   await expect(status).toBeFocused();
 
-  const lines = await leadLines();
-  expect(lines).toHaveLength(before + 1);
+  const lines = await site.leads();
+  expect(lines).toHaveLength(1);
   const lead = lines.at(-1)!.lead;
   expect(lead).toEqual({
     name: 'Priya Raman',
@@ -325,19 +343,19 @@ test('hand off: a demo booked in the chat lands through the lead path, with the 
 });
 
 test('429: over the lead budget, the chat says in how many minutes to try again and keeps what was typed', async ({
+  site,
   page,
   request,
 }, info) => {
   const client = clientFor(info);
   for (let i = 1; i <= 5; i++) {
-    const r = await request.post('/api/lead', {
+    const r = await request.post(`${site.url}/api/lead`, {
       headers: { 'X-Forwarded-For': client },
       data: { name: `Budget Filler ${i}`, email: `filler${i}@example.com`, intent: 'enquiry' },
     });
     expect(r.status(), `lead ${i} of 5`).toBe(200);
   }
-  const before = (await leadLines()).length;
-  await page.goto('/');
+  await page.goto(`${site.url}/`);
   const dialog = await openChat(page);
   await dialog.getByRole('button', { name: 'Send a message' }).click();
   const form = dialog.getByRole('form', { name: 'Send a message' });
@@ -352,7 +370,7 @@ test('429: over the lead budget, the chat says in how many minutes to try again 
   expect(minutes).toBeGreaterThanOrEqual(59);
   await expect(form.getByRole('status')).toContainText(`Please try again in ${minutes} minutes`);
   await expect(form.getByLabel('Your message')).toHaveValue('Do you import from MoveitPro?');
-  expect(await leadLines()).toHaveLength(before);
+  expect(await site.leads(), 'the five that spent the budget, not the sixth').toHaveLength(5);
 });
 
 /** What every section on the free trial says (the FAQ's, the pricing page's, the terms'). */

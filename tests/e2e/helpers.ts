@@ -3,6 +3,8 @@
  * X-Forwarded-For, so each test gets its own lead budget) and the local lead file the server writes.
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
@@ -82,4 +84,42 @@ export async function startRecordingNowhereServer(distDir?: string): Promise<Run
     log: () => {},
   });
   return startServer({ host: '127.0.0.1', port: 0, root: PROJECT_ROOT, distDir, deps, log: () => {} });
+}
+
+/** A local server of one test's own: its lead table and in-process store, no other test's leads or budgets. */
+export interface LeadServer {
+  url: string;
+  /** Every lead in this server's lead table, oldest first. */
+  leads: () => Promise<LeadLine[]>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts a server over the checkout's dist/ and build/ with its own state folder (the lead table, the outbox) and
+ * an in-process store, trusting X-Forwarded-For as the Playwright server does; `close` removes the folder.
+ */
+export async function startLeadServer(): Promise<LeadServer> {
+  const varDir = mkdtempSync(join(tmpdir(), 'kartage-e2e-leads-'));
+  const deps = createDeps({
+    env: { LEAD_SINK: 'file', KARTAGE_VAR_DIR: varDir },
+    dataDir: join(PROJECT_ROOT, 'build'),
+    store: createMemoryStore(),
+    log: () => {},
+  });
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    root: PROJECT_ROOT,
+    trustProxy: true,
+    deps,
+    log: () => {},
+  });
+  return {
+    url: server.url,
+    leads: () => leadLines(join(varDir, 'kartage.db')),
+    close: async () => {
+      await server.close();
+      rmSync(varDir, { recursive: true, force: true });
+    },
+  };
 }

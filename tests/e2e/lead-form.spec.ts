@@ -1,12 +1,34 @@
 /**
- * The contact and demo forms end to end in Chromium against the real local server (file sink under
- * test-results/, see playwright.config.ts): browser-side validation, a full demo booking landing in the
- * lead file once (a replay with the same Idempotency-Key adds nothing), the 400, 429 and 502 states, and
- * the form without JavaScript.
+ * The contact and demo forms end to end in Chromium against the real local server, one of each test's
+ * own (its own lead table and store: helpers.ts startLeadServer): browser-side validation, a full demo
+ * booking landing in the lead table once (a replay with the same Idempotency-Key adds nothing), the 400,
+ * 429 and 502 states, and the form without JavaScript.
  */
-import { expect, test, type Request as PwRequest } from '@playwright/test';
+import { test as base, expect, type Request as PwRequest } from '@playwright/test';
 import type { RunningServer } from '../../server/main.ts';
-import { actAs, clientFor, fillLeadForm, FULL_BOOKING, leadLines, startRecordingNowhereServer } from './helpers.ts';
+import {
+  actAs,
+  clientFor,
+  fillLeadForm,
+  FULL_BOOKING,
+  type LeadServer,
+  startLeadServer,
+  startRecordingNowhereServer,
+} from './helpers.ts';
+
+/**
+ * Each test runs against a server of its own (its own lead table and store), so what it counts of the leads is
+ * what it sent, whatever ran before it or runs beside it; page and request go to that server.
+ */
+const test = base.extend<{ site: LeadServer }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+  site: async ({}, use) => {
+    const site = await startLeadServer();
+    await use(site);
+    await site.close();
+  },
+  baseURL: async ({ site }, use) => use(site.url),
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const isLeadPost = (r: PwRequest) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/lead';
@@ -24,12 +46,12 @@ test.beforeEach(async ({ page }, info) => {
 });
 
 test('the demo form checks input in the browser: field errors, an error summary, and nothing sent', async ({
+  site,
   page,
 }) => {
   await page.goto('/demo');
   await expect(page.locator('#lead-form input[name="intent"]')).toHaveValue('demo');
   await expect(page.locator('#lf-dialcode')).toHaveValue('+61');
-  const before = (await leadLines()).length;
   const posts: PwRequest[] = [];
   page.on('request', (r) => isLeadPost(r) && posts.push(r));
 
@@ -62,15 +84,15 @@ test('the demo form checks input in the browser: field errors, an error summary,
   await expect(page.locator('#lf-email')).not.toHaveAttribute('aria-invalid', 'true');
 
   expect(posts, 'nothing is sent while the form has errors').toHaveLength(0);
-  expect((await leadLines()).length, 'the lead file did not grow').toBe(before);
+  expect((await site.leads()).length, 'the lead file did not grow').toBe(0);
 });
 
 test('a demo booked with every field lands in the lead file once; a replay of the same request adds nothing', async ({
+  site,
   page,
   request,
 }) => {
   await page.goto('/demo');
-  const before = (await leadLines()).length;
   await fillLeadForm(page, FULL_BOOKING);
 
   const sent = page.waitForRequest(isLeadPost);
@@ -92,8 +114,8 @@ test('a demo booked with every field lands in the lead file once; a replay of th
   const body = req.postData()!;
   expect(JSON.parse(body)).toEqual({ ...FULL_BOOKING, intent: 'demo' });
 
-  const lines = await leadLines();
-  expect(lines).toHaveLength(before + 1);
+  const lines = await site.leads();
+  expect(lines).toHaveLength(1);
   const line = lines.at(-1)!;
   expect(line.lead).toEqual({ ...FULL_BOOKING, intent: 'demo' });
   expect(line.id).toMatch(UUID);
@@ -104,7 +126,7 @@ test('a demo booked with every field lands in the lead file once; a replay of th
   expect(replay.status()).toBe(200);
   expect(replay.headers()['idempotency-replayed']).toBe('true');
   expect(await replay.json()).toEqual({ ok: true });
-  expect(await leadLines()).toHaveLength(before + 1);
+  expect(await site.leads()).toHaveLength(1);
 
   // A new key with the same payload is a new submission: the replay above was the key's doing.
   const fresh = await request.post(req.url(), {
@@ -113,10 +135,10 @@ test('a demo booked with every field lands in the lead file once; a replay of th
   });
   expect(fresh.status()).toBe(200);
   expect(fresh.headers()['idempotency-replayed']).toBeUndefined();
-  expect(await leadLines()).toHaveLength(before + 2);
+  expect(await site.leads()).toHaveLength(2);
 });
 
-test('400: when the server refuses the lead, the form says why and nothing is recorded', async ({ page }) => {
+test('400: when the server refuses the lead, the form says why and nothing is recorded', async ({ site, page }) => {
   // The browser checks the contract's reject rules itself (the email rule is zod's own regex), so the
   // page cannot send a payload the server refuses. A route rewrites the body on its way to the real
   // server, which then really answers 400: a name with a tab in it.
@@ -125,7 +147,6 @@ test('400: when the server refuses the lead, the form says why and nothing is re
     await route.continue({ postData: JSON.stringify({ ...lead, name: `${lead.name}\tJr` }) });
   });
   await page.goto('/demo');
-  const before = (await leadLines()).length;
   await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@harbourline.example' });
   const answered = page.waitForResponse((r) => isLeadPost(r.request()));
   await page.getByRole('button', { name: 'Request my demo' }).click();
@@ -137,12 +158,15 @@ test('400: when the server refuses the lead, the form says why and nothing is re
   await expect(status).toBeFocused();
   await expect(page.locator('#lf-name')).toHaveValue('Sam Taylor'); // kept, to correct and resend
   await expect(page.getByRole('button', { name: 'Request my demo' })).toBeEnabled();
-  expect(await leadLines()).toHaveLength(before);
+  expect(await site.leads()).toHaveLength(0);
 });
 
-test('429: over the lead budget, the form says in how many minutes to try again', async ({ page, request }, info) => {
+test('429: over the lead budget, the form says in how many minutes to try again', async ({
+  site,
+  page,
+  request,
+}, info) => {
   const client = clientFor(info);
-  const before = (await leadLines()).length;
   // Spend this client's whole budget (5 leads an hour) with real submissions.
   for (let i = 1; i <= 5; i++) {
     const r = await request.post('/api/lead', {
@@ -167,7 +191,7 @@ test('429: over the lead budget, the form says in how many minutes to try again'
   await expect(status).toContainText(`Please try again in ${minutes} minutes`);
   await expect(status).toContainText('sales@kartage.com.au');
   await expect(status).toBeFocused();
-  expect(await leadLines()).toHaveLength(before + 5);
+  expect(await site.leads()).toHaveLength(5);
 });
 
 test.describe('502: neither the CRM nor the outbox takes the lead', () => {
@@ -236,11 +260,13 @@ test.describe('502: neither the CRM nor the outbox takes the lead', () => {
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the contact form posts itself and the answer is a thank-you page; the lead is an enquiry', async ({ page }) => {
+  test('the contact form posts itself and the answer is a thank-you page; the lead is an enquiry', async ({
+    site,
+    page,
+  }) => {
     await page.goto('/contact');
     await expect(page.locator('#lead-form')).toBeVisible();
     await expect(page.locator('main')).not.toContainText('needs JavaScript');
-    const before = (await leadLines()).length;
     // A name with markup in it: the answer page must show it as text.
     await fillLeadForm(page, { ...FULL_BOOKING, name: '<i>Ana</i> Müller', dialcode: '+61', country: 'Australia' });
 
@@ -262,8 +288,8 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('main i')).toHaveCount(0);
     await expect(page.locator('main a[href="/"]')).toBeVisible();
 
-    const lines = await leadLines();
-    expect(lines).toHaveLength(before + 1);
+    const lines = await site.leads();
+    expect(lines).toHaveLength(1);
     expect(lines.at(-1)!.lead).toEqual({
       ...FULL_BOOKING,
       name: '<i>Ana</i> Müller',
@@ -275,10 +301,10 @@ test.describe('without JavaScript', () => {
   });
 
   test('a lead the server refuses gets a 400 page saying what to fix, with a way back to the form', async ({
+    site,
     page,
   }) => {
     await page.goto('/demo');
-    const before = (await leadLines()).length;
     // The browser's own type=email check allows a domain without a dot; the contract does not.
     await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@localhost' });
     const answered = page.waitForResponse((r) => isLeadPost(r.request()));
@@ -287,7 +313,7 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('h1')).toHaveText('Please check your details');
     await expect(page.locator('main li')).toHaveText([/^Work email: email "sam@localhost" is not a valid address/]);
     await expect(page.locator('main a[href="/demo"]')).toHaveText('Go back to the form');
-    expect(await leadLines()).toHaveLength(before);
+    expect(await site.leads()).toHaveLength(0);
   });
 
   test('over the lead budget the answer page says in how many minutes to try again', async ({
@@ -317,8 +343,7 @@ test.describe('without JavaScript', () => {
 });
 
 test.describe('form posts to /api/lead, beyond the browser', () => {
-  test('a form body over 64 KB gets a 413 page and records nothing', async ({ request }, info) => {
-    const before = (await leadLines()).length;
+  test('a form body over 64 KB gets a 413 page and records nothing', async ({ site, request }, info) => {
     const r = await request.post('/api/lead', {
       // As a browser asks (an API client without `Accept: text/html` gets the JSON Error instead).
       headers: { 'X-Forwarded-For': clientFor(info), Accept: 'text/html,*/*;q=0.8' },
@@ -327,13 +352,13 @@ test.describe('form posts to /api/lead, beyond the browser', () => {
     expect(r.status()).toBe(413);
     expect(r.headers()['content-type']).toBe('text/html; charset=utf-8');
     expect(await r.text()).toContain('Your message is too long');
-    expect(await leadLines()).toHaveLength(before);
+    expect(await site.leads()).toHaveLength(0);
   });
 
   test('JSON sent with a form Content-Type (curl -d) is still handled as JSON, Idempotency-Key included', async ({
+    site,
     request,
   }, info) => {
-    const before = (await leadLines()).length;
     const send = () =>
       request.post('/api/lead', {
         headers: {
@@ -349,8 +374,8 @@ test.describe('form posts to /api/lead, beyond the browser', () => {
     expect(await first.json()).toEqual({ ok: true });
     const again = await send();
     expect(again.headers()['idempotency-replayed']).toBe('true');
-    const lines = await leadLines();
-    expect(lines).toHaveLength(before + 1);
+    const lines = await site.leads();
+    expect(lines).toHaveLength(1);
     expect(lines.at(-1)!.lead).toMatchObject({ name: 'Sam Curl', intent: 'demo' });
   });
 });

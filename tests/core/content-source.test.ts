@@ -1,7 +1,8 @@
 /**
  * The in-memory content source (src/core/content-source.ts): a page's entry carries the token estimate of
  * its whole twin (front matter and body), the assistant's index is built from the pages unless one is
- * given and is loaded once, and the static paths are the data's files.
+ * given and is loaded once, the static paths are the data's files, and a page's plain text (what search cuts
+ * snippets from) is there for its slug only.
  */
 import { describe, expect, it } from 'vitest';
 import type { ContentData, ContentPage } from '../../src/core/content.ts';
@@ -58,5 +59,13 @@ describe('static files', () => {
     const source = contentFromData(DATA, noIndex);
     expect(source.hasFile('/x.txt')).toBe(true);
     expect(source.hasFile('/y.txt')).toBe(false);
+  });
+});
+
+describe('the text search cuts snippets from', () => {
+  it("is the page's plain text, and nothing for a slug that is not there", () => {
+    const c = contentFromData({ ...DATA, pages: [{ ...PAGE, slug: 'pricing', text: 'text of pricing' }] }, noIndex);
+    expect(c.snippetText('pricing')).toBe('text of pricing');
+    expect(c.snippetText('gone')).toBeUndefined();
   });
 });
