@@ -476,7 +476,7 @@ async function settleFailure(
     attempts: item.attempts,
     status: failure.status,
     reason: why.reason,
-    note: 'a lead could not be delivered to the CRM; it is in the dead letters (README, Leads) until re-queued',
+    note: 'a lead could not be delivered to the CRM; it is in the dead letters (docs/operations.md) until re-queued',
   });
   return 'dead-lettered';
 }

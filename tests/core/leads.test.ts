@@ -413,7 +413,7 @@ describe('flushing the outbox', () => {
       attempts: 1,
       status: 400,
       reason: why.reason,
-      note: 'a lead could not be delivered to the CRM; it is in the dead letters (README, Leads) until re-queued',
+      note: 'a lead could not be delivered to the CRM; it is in the dead letters (docs/operations.md) until re-queued',
     });
     expect(notified).toEqual([{ record: expect.objectContaining({ id: 'q0' }), undelivered: { ...why, attempts: 1 } }]);
   });
