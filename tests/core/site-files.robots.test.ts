@@ -4,7 +4,7 @@
  * written out here, small, from their definitions (CPython Lib/urllib/robotparser.py; RFC 9309 2.2.2).
  * Named AI crawlers are checked by what the parsers make of the file; then the file line by line.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { robotsTxt } from '../../src/core/site-files.ts';
 
 interface Group {
@@ -124,7 +124,14 @@ describe('robots.txt', () => {
     expect(robots).toContain('https://kartage.example/sitemap.md');
   });
 
-  it('gives each named AI crawler a group of its own, with the rules everyone gets; an unnamed one reads *', () => {
+  it('gives each named AI crawler a group of its own, with the rules everyone gets; an unnamed one reads *', async () => {
+    // The crawler list is built when the module loads: read the file of a fresh load.
+    vi.resetModules();
+    const robots = (await import('../../src/core/site-files.ts')).robotsTxt('https://kartage.example');
+    const agents = robots.split('\n').filter((l) => l.startsWith('User-agent:'));
+    // Each names a product token (RFC 9309 2.2.1), and none twice.
+    for (const a of agents) expect(a).toMatch(/^User-agent: (\*|[A-Za-z_-]+)$/);
+    expect(new Set(agents).size).toBe(agents.length);
     const groups = parseRobots(robots);
     const everyone = groupFor(groups, 'SomeNewCrawler/0.1', (a, token) => a === token)!;
     expect(everyone.agents).toEqual(['*']);

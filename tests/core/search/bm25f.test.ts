@@ -4,8 +4,17 @@
  * the written string needs no escaping in JSON or a URL. Scores are checked against BM25F computed here from
  * the counts the test gave the builder.
  */
-import { describe, expect, it } from 'vitest';
-import { Bm25fBuilder, Bm25fPostings, K1 } from '../../../src/core/search/bm25f.ts';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+// The character table is built when the module loads: each test loads it afresh, so it writes and reads with
+// the table of that load.
+let Bm25fBuilder: typeof import('../../../src/core/search/bm25f.ts').Bm25fBuilder;
+let Bm25fPostings: typeof import('../../../src/core/search/bm25f.ts').Bm25fPostings;
+let K1: number;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ Bm25fBuilder, Bm25fPostings, K1 } = await import('../../../src/core/search/bm25f.ts'));
+});
 
 /** Gaps between consecutive holders of "crate": each side of every base-32 digit boundary. */
 const GAPS = [0, 1, 30, 31, 32, 33, 1022, 1023, 1024, 1025, 32_767, 32_768];
