@@ -35,7 +35,7 @@ import { ASK_LEARNING, ASK_WRITTEN, cachedIntentModel } from './ask-hints.ts';
 import { writeAskEmbedding } from './ask-embedding.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
 import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
-import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
+import lexicon from '../../content/data/lexicon.json' with { type: 'json' };
 
 export interface DeriveOptions {
   /** Astro's output folder (served as static files). */
@@ -283,7 +283,7 @@ async function derive(
   await write(join(opts.distDir, 'robots.txt'), robotsTxt(opts.origin));
   phase('site files');
 
-  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
+  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, lexicon.synonyms)));
   phase('search index');
   // Each page's part was worked out in the page workers (and cached with the page): here they are only merged.
   const askPages = found.map((f) => ({ ...f.page, headings: f.headings, kind: f.kind, ask: f.ask }));

@@ -140,7 +140,7 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
       const joiner = fold(tokens[i]!).replace(/^,|,$/g, '');
-      if (['and', 'also', 'plus', 'or'].includes(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
+      if (lexicon.joiners.has(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
         out.push(tokens.slice(start, i).join(' '));
         start = i + 1;
       }
@@ -149,7 +149,10 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
   }
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
   // A part that opens with the joiner ("? and does it...") starts after it.
-  const opened = (p: string) => p.replace(/^(and|also|plus|or)\s+/i, '');
+  const opened = (p: string) => {
+    const [first, ...rest] = p.split(/\s+/);
+    return lexicon.joiners.has(fold(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
+  };
   const merged: string[] = [];
   for (const p of out.map((x) => opened(x.trim())).filter(Boolean)) {
     if (merged.length && !content(p)) merged[merged.length - 1] += ` ${p}`;

@@ -10,7 +10,8 @@ import { analyze, eachWord, isStopWord, own, termOf } from '../search/analyze.ts
 import { type Bm25fData, Bm25fBuilder, Bm25fPostings, type FieldSpec, idfOf } from '../search/bm25f.ts';
 import type { EmbeddingTable } from './embedding.ts';
 import { type IntentExample, type IntentModel, trainIntents } from './intent.ts';
-import { compileLexicon, EMPTY_LEXICON, type Lexicon, type LexiconData } from './lexicon.ts';
+import { EMPTY_LEXICON, type LexiconData } from '../lexicon.ts';
+import { compileLexicon, type Lexicon } from './lexicon.ts';
 import { type HeadingAnchor, splitSections } from './sections.ts';
 
 export const ASK_FILE = 'ask-index.json';

@@ -9,7 +9,7 @@ import { PricingSchema } from '../../../src/contract/content.ts';
 import { cachedPieceTable, EMBEDDING_CACHE, embeddingParts, sectionTexts } from '../../../src/build/ask-embedding.ts';
 import { decodeEmbedding, encodeEmbedding } from '../../../src/core/ask/embedding.ts';
 import { assembleAskIndex, askIndexOf, type AskSource } from '../../../src/core/ask/index.ts';
-import { LexiconSchema } from '../../../src/core/ask/lexicon.ts';
+import { LexiconSchema } from '../../../src/core/lexicon.ts';
 
 export const ORIGIN = 'https://kartage.test';
 export const pricing = PricingSchema.parse(pricingData);

@@ -25,7 +25,9 @@ import {
   type IndexablePage,
   type SerializedIndex,
 } from '../../../src/core/search/compact-index.ts';
-import synonyms from '../../../content/data/search-synonyms.json' with { type: 'json' };
+import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
+
+const synonyms = { entries: lexicon.synonyms };
 import { DATA_DIR } from '../../../src/config.ts';
 import { CONTENT_FILE, type ContentData } from '../../../src/core/content.ts';
 import type { PageKind } from '../../../src/contract/content.ts';
