@@ -154,34 +154,8 @@ export interface EmbeddingTable {
   tokenizer(): PieceTokenizer;
 }
 
-/** What the build gives to write a table (every row array already quantised). */
-export type EmbeddingParts = Omit<EmbeddingTable, 'tokenizer'>;
-
-const align8 = (n: number) => (n + 7) & ~7;
-
-/** The file's bytes for a table. */
-export function encodeEmbedding(t: EmbeddingParts): Uint8Array {
-  const sections = t.questionStart.length - 1;
-  const header: EmbeddingHeader = {
-    format: EMBEDDING_FORMAT,
-    dims: t.dims,
-    pieces: [...t.pieces],
-    sections,
-    questions: t.questionRows.length / t.dims,
-  };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const parts: ArrayBufferView[] = [t.scores, t.scale, t.questionStart, t.pieceRows, t.sectionRows, t.questionRows];
-  const start = align8(4 + json.length);
-  const out = new Uint8Array(start + parts.reduce((a, p) => a + p.byteLength, 0));
-  new DataView(out.buffer).setUint32(0, json.length, true);
-  out.set(json, 4);
-  let at = start;
-  for (const p of parts) {
-    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), at);
-    at += p.byteLength;
-  }
-  return out;
-}
+/** Where the rows start after the header (8-byte aligned). */
+export const align8 = (n: number) => (n + 7) & ~7;
 
 /** A table from the file's bytes (views into them, nothing copied but the header). */
 export function decodeEmbedding(bytes: Uint8Array): EmbeddingTable {

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type EmbeddingParts, encodeEmbedding } from '../../../src/build/ask-embedding.ts';
 import {
   decodeEmbedding,
   EMBEDDING_FORMAT,
-  type EmbeddingParts,
-  encodeEmbedding,
   PieceTokenizer,
   rowCosine,
   sectionSimilarity,

@@ -7,8 +7,9 @@ import pricingData from '../../../content/data/pricing.json' with { type: 'json'
 import { ASK_INTENTS } from '../../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../../src/contract/content.ts';
 import { cachedPieceTable, EMBEDDING_CACHE, embeddingParts, sectionTexts } from '../../../src/build/ask-embedding.ts';
-import { decodeEmbedding, encodeEmbedding } from '../../../src/core/ask/embedding.ts';
-import { assembleAskIndex, askIndexOf, type AskSource } from '../../../src/core/ask/index.ts';
+import { encodeEmbedding } from '../../../src/build/ask-embedding.ts';
+import { decodeEmbedding } from '../../../src/core/ask/embedding.ts';
+import { assembleAskIndex, askIndexOf, type AskSource } from '../../../src/core/ask-indexer/assemble.ts';
 import { LexiconSchema } from '../../../src/core/lexicon.ts';
 
 export const ORIGIN = 'https://kartage.test';
