@@ -42,10 +42,8 @@ export interface QueryPlan {
   earlier: string;
 }
 
-export interface Turn {
-  question: string;
-  sources?: readonly { slug: string; heading: string | null }[];
-}
+/** An earlier turn: its question and the sections it cited. */
+export type Turn = { question: string; sources?: readonly { slug: string; heading: string | null }[] };
 
 export const ANALYSE_BOUNDS = {
   WORD_MAX: 40,

@@ -24,7 +24,7 @@ describe('handoff', () => {
   });
 
   it('sends an existing customer with a problem to support, and a message to the contact form', () => {
-    const support = handoffFor('contact', Date.parse('2026-11-25T02:00:00Z'), 'https://k.example', true);
+    const support = handoffFor('support', Date.parse('2026-11-25T02:00:00Z'), 'https://k.example');
     expect(support.url).toBe('https://k.example/contact#who-to-contact');
     expect(support.label).toContain('support');
     expect(handoffFor('message', 0, 'https://k.example')).toMatchObject({
