@@ -5,14 +5,14 @@
  */
 import { type AskData, ASK_FIELDS, ASK_FORMAT, AskIndex, bodyOf } from '../ask/index.ts';
 import type { EmbeddingTable } from '../ask/embedding.ts';
-import type { IntentExample, IntentModel } from '../ask/intent.ts';
+import type { IntentModel } from '../ask/intent.ts';
 import { compileLexicon } from '../ask/lexicon.ts';
 import { EMPTY_LEXICON, type LexiconData } from '../lexicon.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
 import { Bm25fBuilder } from '../search/bm25f.ts';
 import { bareTitle } from '../search/compact-index.ts';
 import { type HeadingAnchor, splitSections } from './sections.ts';
-import { trainIntents } from './train-intents.ts';
+import { type IntentExample, trainIntents } from './train-intents.ts';
 
 const FIELD_SPECS = Object.values(ASK_FIELDS);
 /** A heading with straight quotes (the rendered page curls them). */

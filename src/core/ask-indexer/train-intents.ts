@@ -1,6 +1,9 @@
 /** @module Trains the chat's intent classifier (../ask/intent.ts) at build time: softmax regression, deterministic. */
-import { INTENTS, type IntentExample, type IntentModel, intentFeatures } from '../ask/intent.ts';
+import { INTENTS, type Intent, type IntentModel, intentFeatures } from '../ask/intent.ts';
 import type { Lexicon } from '../ask/lexicon.ts';
+
+/** A labelled request. */
+export type IntentExample = { text: string; intent: Intent };
 
 /**
  * Trains the model (softmax regression, L2, full-batch gradient descent; deterministic): features seen in at least

@@ -11,14 +11,8 @@ import { FEATURES, holdsTerm, type LogisticModel, overlap, predict, type Ranked 
 /** Why a question was answered or not. */
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
 
-/** The question-level features, in the order the decision model's weights follow. */
-export const DECISION_FEATURES = [
-  'margin',
-  'coverage',
-  'topic',
-  'nearest',
-  'semantic',
-  'semanticQuestion',
+const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion'] as const;
+const WORDS = [
   'unknown',
   'known',
   'coverageAll',
@@ -27,11 +21,10 @@ export const DECISION_FEATURES = [
   'farFromQuestions',
   'anyUnknown',
 ] as const;
-
+/** The question-level features (its best section's, then its words'), in the order the decision model's follow. */
+export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model and its threshold. */
-export interface DecisionModel extends LogisticModel {
-  threshold: number;
-}
+export type DecisionModel = LogisticModel & { threshold: number };
 
 /** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
 const GAP_MIN = 0.5;

@@ -1,13 +1,8 @@
 /**
- * @module The sentence-model similarity feature without the model: a table distilled at build time
- * (src/build/ask-embedding.ts) from Universal Sentence Encoder lite, one vector per piece of its SentencePiece
- * vocabulary (the model2vec idea). A text's vector is the weighted mean of its pieces' vectors (each row's weight
- * folded into its scale); a section's vectors (its heading and text, and each of its written questions) are in the
- * table too. Pure TypeScript: no TensorFlow at run time.
- *
- * The file (`ask-embedding.bin`): a little-endian uint32 header length, the JSON header (EmbeddingHeader), padding
- * to 8 bytes, then float64 piece scores, float32 piece scales, uint32 question offsets (sections + 1), int8 piece
- * rows, int8 section rows, int8 question rows (every row `dims` long).
+ * @module The sentence-model feature without the model: Universal Sentence Encoder lite distilled at build time
+ * (src/build/ask-embedding.ts) into one vector per piece of its vocabulary; a text's vector is the weighted mean of
+ * its pieces' rows. The file: uint32 header length, JSON header, padding to 8 bytes, then float64 piece scores,
+ * float32 piece scales, uint32 question offsets, int8 piece, section and question rows (each `dims` long).
  */
 
 export const EMBEDDING_FILE = 'ask-embedding.bin';
@@ -25,18 +20,10 @@ const WORDS_KEPT = 200_000;
 /** Two segmentations' sums nearer than this may round either way: such a word is segmented anew each time. */
 const NEAR_TIE = 1e-6;
 
-interface TrieNode {
-  next: Map<number, TrieNode>;
-  /** The piece ending here (-1: none). */
-  id: number;
-}
+/** A trie node: the next code points, and the piece ending here (-1: none). */
+type TrieNode = { next: Map<number, TrieNode>; id: number };
 
-/**
- * SentencePiece's unigram segmentation as the model's own tokenizer does it (@energetic-ai/embeddings): NFKC, spaces
- * as U+2581 with one before the text, then the segmentation with the highest sum of piece scores (Viterbi over code
- * points, summed in the same order, so float rounding ties the same way; of two as good, the one whose last piece is
- * shorter); a code point no piece starts with is the unknown piece (0), and unknowns in a row are one.
- */
+/** SentencePiece's unigram segmentation exactly as the model's own tokenizer does it (@energetic-ai/embeddings). */
 export class PieceTokenizer {
   private readonly root: TrieNode = { next: new Map(), id: -1 };
   private readonly pieces: readonly string[];
@@ -86,12 +73,7 @@ export class PieceTokenizer {
 
   /** The best segmentation of one word (Viterbi from the score `from`), its sum, and whether it had no near tie. */
   private segment(word: string, from: number): { path: number[]; reached: number; clear: boolean } {
-    const symbols: number[] = [];
-    for (let i = 0; i < word.length; i++) {
-      const c = word.codePointAt(i)!;
-      symbols.push(c);
-      if (c > 0xffff) i++;
-    }
+    const symbols = Array.from(word, (c) => c.codePointAt(0)!);
     const n = symbols.length;
     const best = new Float64Array(n + 1);
     const last = new Int32Array(n + 1);
@@ -126,17 +108,14 @@ export class PieceTokenizer {
   }
 }
 
-/** What the file's JSON header holds. */
-export interface EmbeddingHeader {
+/** The file's JSON header: the vectors' length, the pieces in id order, and how many sections and questions. */
+export type EmbeddingHeader = {
   format: typeof EMBEDDING_FORMAT;
-  /** Length of every vector. */
   dims: number;
-  /** The model's pieces, in id order (their scores are in the binary part). */
   pieces: string[];
-  /** Sections (the ask index's order) and written questions in the file. */
   sections: number;
   questions: number;
-}
+};
 
 /** A decoded table: the tokenizer, the piece rows and each section's rows. */
 export interface EmbeddingTable {
@@ -166,40 +145,29 @@ export function decodeEmbedding(bytes: Uint8Array): EmbeddingTable {
   // A copy when the bytes are not 8-aligned in their buffer (a Node Buffer from a pool may not be).
   const data = bytes.byteOffset % 8 ? bytes.slice() : bytes;
   let at = data.byteOffset + align8(4 + length);
-  const take = <T>(make: (buffer: ArrayBufferLike, offset: number, n: number) => T, n: number, size: number): T => {
-    const out = make(data.buffer, at, n);
-    at += n * size;
+  const take = <T extends { byteLength: number }>(
+    Kind: new (b: ArrayBufferLike, o: number, n: number) => T,
+    n: number,
+  ) => {
+    const out = new Kind(data.buffer, at, n);
+    at += out.byteLength;
     if (at > data.byteOffset + data.byteLength) throw new Error('ask embedding: the file ends early');
     return out;
   };
-  const rows = header.pieces.length;
-  const f32 = (b: ArrayBufferLike, o: number, n: number) => new Float32Array(b, o, n);
-  const i8 = (b: ArrayBufferLike, o: number, n: number) => new Int8Array(b, o, n);
-  const scores = take((b, o, n) => new Float64Array(b, o, n), rows, 8);
-  const scale = take(f32, rows, 4);
-  const questionStart = take((b, o, n) => new Uint32Array(b, o, n), header.sections + 1, 4);
-  const pieceRows = take(i8, rows * header.dims, 1);
-  const sectionRows = take(i8, header.sections * header.dims, 1);
-  const questionRows = take(i8, header.questions * header.dims, 1);
+  const { dims, pieces, sections, questions } = header;
+  const scores = take(Float64Array, pieces.length);
+  const scale = take(Float32Array, pieces.length);
+  const questionStart = take(Uint32Array, sections + 1);
+  const pieceRows = take(Int8Array, pieces.length * dims);
+  const sectionRows = take(Int8Array, sections * dims);
+  const questionRows = take(Int8Array, questions * dims);
   let tokenizer: PieceTokenizer | undefined;
-  return {
-    dims: header.dims,
-    pieces: header.pieces,
-    scores,
-    scale,
-    pieceRows,
-    sectionRows,
-    questionStart,
-    questionRows,
-    // Built on first use (a few ms for the trie), not on every instance's cold start.
-    tokenizer: () => (tokenizer ??= new PieceTokenizer(header.pieces, scores)),
-  };
+  // Built on first use (a few ms for the trie), not on every instance's cold start.
+  const tokenize = () => (tokenizer ??= new PieceTokenizer(pieces, scores));
+  return { dims, pieces, scores, scale, questionStart, pieceRows, sectionRows, questionRows, tokenizer: tokenize };
 }
 
-/** A text as the table reads it: lower case (the table's rows are of lower-case pieces). */
-export const tableText = (text: string) => text.toLowerCase();
-
-/** A text's vector: the weighted mean of its pieces' rows, of length 1 (all zero for a text with no known piece). */
+/** A text's vector (lower-cased, as the table's pieces are): its pieces' rows' weighted mean, of length 1. */
 export function textVector(
   table: Pick<EmbeddingTable, 'dims' | 'pieceRows' | 'scale' | 'tokenizer'>,
   text: string,
@@ -207,7 +175,7 @@ export function textVector(
   const { dims, pieceRows, scale } = table;
   // Each distinct piece's row is added once, times its weight and count (a section repeats most of its pieces).
   const weights = new Map<number, number>();
-  for (const id of table.tokenizer().encode(tableText(text))) weights.set(id, (weights.get(id) ?? 0) + scale[id]!);
+  for (const id of table.tokenizer().encode(text.toLowerCase())) weights.set(id, (weights.get(id) ?? 0) + scale[id]!);
   const out = new Float32Array(dims);
   for (const [id, w] of weights) {
     if (!w) continue;
@@ -242,14 +210,8 @@ export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number
   return norm ? dot / Math.sqrt(norm) : 0;
 }
 
-/** How near a question's vector is to a section: to its heading and text, and to the nearest of its questions. */
-export interface SectionSimilarity {
-  text: number;
-  nearestQuestion: number;
-}
-
-/** A question's vector (textVector) against section `section` of the table. */
-export function sectionSimilarity(table: EmbeddingTable, q: Float32Array, section: number): SectionSimilarity {
+/** How near a question's vector is to a section's heading and text, and to the nearest of its written questions. */
+export function sectionSimilarity(table: EmbeddingTable, q: Float32Array, section: number) {
   let nearestQuestion = 0;
   for (let r = table.questionStart[section]!; r < table.questionStart[section + 1]!; r++)
     nearestQuestion = Math.max(nearestQuestion, rowCosine(q, table.questionRows, r));

@@ -27,15 +27,8 @@ export type PackReader = (start: number, length: number) => string;
 /** A page's markdown by slug. */
 export type MarkdownOf = (slug: string) => string | undefined;
 
-/** A page as the chat cites it. */
-export interface AskPage {
-  slug: string;
-  /** The page's title without the site name. */
-  title: string;
-  url: string;
-  /** A listing page (the blog or customers index): its sections summarise other pages. */
-  listing?: true;
-}
+/** A page as the chat cites it: its title without the site name; `listing`: the blog or customers index. */
+export type AskPage = { slug: string; title: string; url: string; listing?: true };
 
 /** A section: its page, heading (null: the intro), anchor ('' for none), [start, end) in the page's markdown, and
  * where the pack holds its sentences (base-36 `start,end,kind` triples; kind 0 text, 1 table row, 2 header row). */
@@ -76,8 +69,15 @@ export interface AskData {
 export const bodyOf = (text: string, headed: boolean) =>
   (headed ? text.slice(text.indexOf('\n') + 1) : text).replace(/\]\([^)]*\)/g, ']');
 
-/** Pages' markdown and sections' terms kept per instance (the few sections questions look at; bounded). */
-const KEEP = 256;
+/** A value kept in a map of at most `most` (the oldest dropped): pages' markdown, sections' sentences and terms. */
+export function kept<K, V>(map: Map<K, V>, key: K, make: () => V, most = 256): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    if (map.size >= most) map.delete(map.keys().next().value!);
+    map.set(key, (v = make()));
+  }
+  return v;
+}
 
 /** A loaded index: postings by term, the sections' rows, and their text and sentences on demand. */
 export class AskIndex {
@@ -168,38 +168,18 @@ export class AskIndex {
   text(section: number): string {
     const [page, , , start, end] = this.data.sections[section]!;
     const slug = this.data.pages[page]!.slug;
-    let md = this.markdowns.get(slug);
-    if (md === undefined) {
-      md = this.markdownOf(slug) ?? '';
-      if (this.markdowns.size >= KEEP) this.markdowns.delete(this.markdowns.keys().next().value!);
-      this.markdowns.set(slug, md);
-    }
-    return md.slice(start, end);
+    return kept(this.markdowns, slug, () => this.markdownOf(slug) ?? '').slice(start, end);
   }
 
   /** A section's sentences: [start, end, kind] flat, relative to its text. */
   sentences(section: number): Int32Array {
-    let out = this.sentenceCache.get(section);
-    if (out) return out;
     const [, , , , , at, length] = this.data.sections[section]!;
-    const triples = length ? this.pack(at, length).split(';') : [];
-    out = new Int32Array(triples.length * 3);
-    triples.forEach((t, k) => {
-      const [a, b, c] = t.split(',');
-      out![k * 3] = Number.parseInt(a!, 36);
-      out![k * 3 + 1] = Number.parseInt(b!, 36);
-      out![k * 3 + 2] = Number(c);
-    });
-    if (this.sentenceCache.size >= KEEP) this.sentenceCache.delete(this.sentenceCache.keys().next().value!);
-    this.sentenceCache.set(section, out);
-    return out;
+    const numbers = () => (length ? this.pack(at, length).split(/[;,]/) : []);
+    return kept(this.sentenceCache, section, () => Int32Array.from(numbers(), (x) => Number.parseInt(x, 36)));
   }
 }
 
-/**
- * The index a build wrote, its sections' text read through `markdownOf`, sentences through `pack`, and its
- * sentence-model table through `embedding` (on first use).
- */
+/** The index a build wrote; text read through `markdownOf`, sentences through `pack`, the table on first use. */
 export function loadAskIndex(
   json: string,
   markdownOf: MarkdownOf,

@@ -1,29 +1,16 @@
 /**
- * @module Stage 2, intent: whether the visitor asks for a person (a demo, contact, support, a call back, to leave a
- * message) or for an answer. A multinomial logistic regression over word unigrams and bigrams, trained at build time on
- * labelled requests (src/build/ask-intents.json) with the written fact questions as more `none`s, and kept in the
- * index file.
+ * @module Stage 2, intent: whether the visitor asks for a person or for an answer. A logistic regression over word
+ * unigrams and bigrams, trained at build time (../ask-indexer/train-intents.ts) and kept in the index file.
  */
 import { words } from '../search/analyze.ts';
 import type { Lexicon } from './lexicon.ts';
 
-/** What a message asks for: no person, or a demo, contact (sales), support (an existing customer's problem), a call
- * back, or to leave a message. */
+/** What a message asks for: no person, a demo, sales, support (a customer's problem), a call back, a message. */
 export const INTENTS = ['none', 'demo', 'contact', 'support', 'callback', 'message'] as const;
 export type Intent = (typeof INTENTS)[number];
 
 /** The trained model: feature -> column, and per intent its weights and bias. */
-export interface IntentModel {
-  features: Record<string, number>;
-  weights: number[][];
-  bias: number[];
-}
-
-/** A labelled request. */
-export interface IntentExample {
-  text: string;
-  intent: Intent;
-}
+export type IntentModel = { features: Record<string, number>; weights: number[][]; bias: number[] };
 
 /** A text's features: its words (chat speak read as meant; numbers as one token) and their bigrams. */
 export function intentFeatures(text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): string[] {

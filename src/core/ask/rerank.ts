@@ -6,41 +6,21 @@ import { analyze } from '../search/analyze.ts';
 import { K1 } from '../search/bm25f.ts';
 import { type TermGroup, termGroups } from './analyse.ts';
 import { sectionSimilarity, textVector } from './embedding.ts';
-import { ASK_FIELDS, type AskIndex, bodyOf } from './index.ts';
+import { ASK_FIELDS, type AskIndex, bodyOf, kept } from './index.ts';
 import type { Candidate } from './retrieve.ts';
 
-/** The features, in the order the model's weights follow. */
-export const FEATURES = [
-  'bm25',
-  'bm25Share',
-  'text',
-  'heading',
-  'title',
-  'expansions',
-  'coverage',
-  'coverageAll',
-  'headingCoverage',
-  'headingMatch',
-  'topic',
-  'nearest',
-  'semantic',
-  'semanticQuestion',
-  'listing',
-  'intro',
-  'cited',
-  'context',
-  'rank',
-] as const;
+const BM25 = ['bm25', 'bm25Share', 'text', 'heading', 'title', 'expansions'] as const;
+const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
+const PLACE = ['semantic', 'semanticQuestion', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
+/** The features (BM25F, the question's words, the sentence model and the section's place), in the model's order. */
+export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** A fitted logistic model over named features (standardised by `mean` and `scale`). */
-export interface LogisticModel {
-  features: readonly string[];
-  mean: readonly number[];
-  scale: readonly number[];
+export type LogisticModel = { features: readonly string[]; mean: readonly number[]; scale: readonly number[] } & {
   weights: readonly number[];
   bias: number;
-}
+};
 
 /** The model's log-odds for a feature vector. */
 export function logit(model: LogisticModel, x: readonly number[]): number {
@@ -62,29 +42,29 @@ export type RerankInput = {
   cited: ReadonlySet<string>;
 };
 
-/** Terms of a section's fields (text analysed on first use; a few sections per question; bounded). */
+/** A list's counts. */
+function count(terms: Iterable<string>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}
+
+/** Terms of a section's fields, counted (text analysed on first use; a few sections per question; bounded). */
 const fieldCache = new Map<string, Map<string, number>[]>();
 function fieldsOf(index: AskIndex, section: number): Map<string, number>[] {
-  const key = `${index.data.terms.offsets.length}:${section}`;
-  let fields = fieldCache.get(key);
-  if (fields) return fields;
-  const count = (terms: Iterable<string>) => {
-    const m = new Map<string, number>();
-    for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
-    return m;
-  };
   const heading = index.heading(section);
-  const text = analyze(bodyOf(index.text(section), heading !== null));
   const expansions = index.data.expansions[section];
-  fields = [
-    count(text),
-    count(heading === null ? [] : analyze(heading)),
-    count(analyze(index.pageOf(section).title)),
-    count(expansions ? expansions.split(' ') : []),
-  ];
-  if (fieldCache.size >= 512) fieldCache.delete(fieldCache.keys().next().value!);
-  fieldCache.set(key, fields);
-  return fields;
+  return kept(
+    fieldCache,
+    `${index.data.terms.offsets.length}:${section}`,
+    () => [
+      count(analyze(bodyOf(index.text(section), heading !== null))),
+      count(heading === null ? [] : analyze(heading)),
+      count(analyze(index.pageOf(section).title)),
+      count(expansions ? expansions.split(' ') : []),
+    ],
+    512,
+  );
 }
 
 const SPECS = Object.values(ASK_FIELDS);
