@@ -13,19 +13,18 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { plainOf } from '../core/ask/compose.ts';
 import {
   align8,
   EMBEDDING_FILE,
   EMBEDDING_FORMAT,
   type EmbeddingHeader,
   type EmbeddingTable,
-  PieceTokenizer,
-  RESERVED_PIECES,
   textVector,
 } from '../core/ask/embedding.ts';
 import type { AskData } from '../core/ask/index.ts';
 import { straightQuotes } from '../core/ask-indexer/assemble.ts';
+import { plainOf } from '../core/markdown-plain.ts';
+import { PieceTokenizer, RESERVED_PIECES } from '../core/piece-tokenizer.ts';
 import { bareTitle } from '../core/search/compact-index.ts';
 
 /** What the build gives to write a table (every row array already quantised). */

@@ -6,7 +6,7 @@
  * shows: the text fragment of a citation link, and what the analyzer reads). Done at build time, once.
  */
 import { z } from 'zod';
-import { plainOf } from '../ask/compose.ts';
+import { plainOf } from '../markdown-plain.ts';
 import data from './abbreviations.json' with { type: 'json' };
 
 /** A heading as the rendered page has it: its level, its `id` (the anchor) and its text. */

@@ -126,8 +126,7 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
   };
   const merged: string[] = [];
   for (const p of out.map((x) => opened(x.trim())).filter(Boolean)) {
-    if (merged.length && !content(p)) merged[merged.length - 1] += ` ${p}`;
-    else if (merged.length && !content(merged.at(-1)!)) merged[merged.length - 1] += ` ${p}`;
+    if (merged.length && (!content(p) || !content(merged.at(-1)!))) merged[merged.length - 1] += ` ${p}`;
     else merged.push(p);
   }
   return merged.length > PARTS_MAX ? [text] : merged;

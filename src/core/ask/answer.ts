@@ -64,13 +64,8 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
 function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const context = [...part.lean, ...plan.context];
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
-  const input = {
-    text: plan.followUp ? `${plan.earlier} ${part.text}` : part.text,
-    groups: part.groups,
-    context,
-    cited: plan.cited,
-  };
-  const ranked = rerank(d.index, candidates, input, models.rerank);
+  const text = plan.followUp ? `${plan.earlier} ${part.text}` : part.text;
+  const ranked = rerank(d.index, candidates, { text, groups: part.groups, context, cited: plan.cited }, models.rerank);
   const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
   return { part, ranked, answered, reason };
 }

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { AskSourceSchema } from '../../contract/ask.ts';
+import { plainOf } from '../markdown-plain.ts';
 import { analyze, fold } from '../search/analyze.ts';
 import type { TermGroup } from './analyse.ts';
 import type { AskIndex } from './index.ts';
@@ -15,27 +16,6 @@ export const NO_ANSWER = "The Kartage website doesn't answer that, so I won't gu
 export const NO_ANSWER_RELATED = 'These pages are related but do not answer it:';
 /** The sentence for a part of a question the site does not answer, naming it in the visitor's words. */
 export const partUnanswered = (part: string) => `The Kartage website doesn't answer “${part}”, so I won't guess.`;
-
-/** Inline markdown to the text a reader sees: links and images to their text; emphasis, code marks, escapes gone. */
-export function plainOf(md: string): string {
-  // Escaped characters are set aside first, so that `\*` is never read as emphasis.
-  const escaped: string[] = [];
-  return (
-    md
-      .replace(/\\([!-/:-@[-`{-~])/g, (_, c: string) => `\uE000${escaped.push(c) - 1}\uE001`)
-      // A blockquote's markers at the start of its lines ("> Rebecca Tan, Sales ..."): the page shows none.
-      .replace(/^[ \t]*(?:>[ \t]?)+/gm, '')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-      .replace(/<((?:https?:|mailto:)[^>\s]+|[^>\s@]+@[^>\s]+)>/g, (_, link: string) => link.replace(/^mailto:/, ''))
-      .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-      .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, '$1$2')
-      .replace(/`+([^`]*)`+/g, '$1')
-      .replace(/\uE000(\d+)\uE001/g, (_, i: string) => escaped[Number(i)]!)
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
-}
 
 export type AskSourceOut = z.infer<typeof AskSourceSchema>;
 /** A quoted sentence: its section and range there, and its plain text. */

@@ -26,7 +26,6 @@ export const ASK_FIELDS = {
 export type PackReader = (start: number, length: number) => string;
 /** A page's markdown by slug. */
 export type MarkdownOf = (slug: string) => string | undefined;
-
 /** A page as the chat cites it: its title without the site name; `listing`: the blog or customers index. */
 export type AskPage = { slug: string; title: string; url: string; listing?: true };
 
@@ -42,28 +41,24 @@ export type AskSectionRow = [
   sentencesLength: number,
 ];
 
-/** The index file. */
-export interface AskData {
+/**
+ * The index file: pages, sections, BM25F postings (ASK_FIELDS) and each field's average length; per section its
+ * expansions' terms; questions with the section answering them and known gaps, as terms; folded word -> pages holding
+ * it (spelling correction); the lexicon and the trained intent classifier.
+ */
+export type AskData = {
   format: typeof ASK_FORMAT;
   pages: AskPage[];
   sections: AskSectionRow[];
-  /** BM25F postings over the sections (ASK_FIELDS). */
   terms: Bm25fData;
-  /** Per section: its expansions' terms, space-separated. */
   expansions: string[];
-  /** Each field's average length (terms) over the sections, in ASK_FIELDS order. */
   averages: number[];
-  /** Questions with the section that answers them (written and reviewed), as terms: the nearest-question feature. */
   asked: [section: number, terms: string][];
-  /** Reviewed questions the site does not answer (its known gaps), as terms. */
   gaps: string[];
-  /** Folded surface word -> pages holding it (spelling correction picks the most used). */
   vocab: Record<string, number>;
-  /** The lexicon (content/data/lexicon.json), checked. */
   lexicon: LexiconData;
-  /** The intent classifier, trained at build time. */
   intents: IntentModel;
-}
+};
 
 /** The words a section's body holds: its text without the heading line, markdown link targets left out. */
 export const bodyOf = (text: string, headed: boolean) =>
@@ -89,7 +84,6 @@ export class AskIndex {
   private readonly sentenceCache = new Map<number, Int32Array>();
   private bySlug: Map<string, number[]> | undefined;
   private compiled: Lexicon | undefined;
-
   private readonly loadEmbedding: () => EmbeddingTable | undefined;
   private table: EmbeddingTable | undefined | null = null;
 

@@ -108,10 +108,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const table = index.embedding;
   const vector = table && textVector(table, input.text);
   const asked = askedOf(index);
-  const similarity = (section: number) => {
-    const near = table && vector ? sectionSimilarity(table, vector, section) : { text: 0, nearestQuestion: 0 };
-    return { semantic: near.text, semanticQuestion: near.nearestQuestion };
-  };
+  const near = (s: number) => (table && vector ? sectionSimilarity(table, vector, s) : { text: 0, nearestQuestion: 0 });
   // The heading read as a question is (filler such as the site's name left out).
   const headingTerms = (s: number) =>
     new Set(termGroups(index.heading(s) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
@@ -133,6 +130,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
     const share = (f: readonly number[]) => own.reduce((a, g, i) => a + (holds(g, f) ? weights[i]! : 0), 0) / total;
     const ownFields = [0, 1, 2];
     const page = index.pageOf(c.section);
+    const sim = near(c.section);
     const x: Record<Feature, number> = {
       bm25: c.bm25 / top,
       bm25Share: c.bm25 / sum,
@@ -146,7 +144,8 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       headingMatch: overlap(index, terms, headingTerms(c.section)),
       topic: topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0,
       nearest: Math.max(0, ...(asked.get(c.section) ?? []).map((q) => overlap(index, terms, q))),
-      ...similarity(c.section),
+      semantic: sim.text,
+      semanticQuestion: sim.nearestQuestion,
       listing: page.listing ? 1 : 0,
       intro: index.heading(c.section) === null ? 1 : 0,
       cited: input.cited.has(page.slug) ? 1 : 0,

