@@ -21,8 +21,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { analyze } from '../src/core/search/analyze.ts';
-import { type AskData, straightQuotes } from '../src/core/ask/index.ts';
-import { plainOf } from '../src/core/ask/sections.ts';
+import { plainOf } from '../src/core/markdown-plain.ts';
+import type { AskData } from '../src/core/ask/index.ts';
+import { straightQuotes } from '../src/core/ask-indexer/assemble.ts';
 import { decodeEmbedding, EMBEDDING_FILE, sectionSimilarity, textVector, unit } from '../src/core/ask/embedding.ts';
 import {
   DISTIL,

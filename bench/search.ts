@@ -28,7 +28,7 @@ import { create, insertMultiple, load as oramaLoad, save as oramaSave, search as
 import MiniSearch from 'minisearch';
 import { buildSearchIndex, loadSearchIndex, searchSite, type SearchIndex } from '../src/core/search/engine.ts';
 import { words } from '../src/core/search/analyze.ts';
-import searchSynonyms from '../content/data/search-synonyms.json' with { type: 'json' };
+import lexicon from '../content/data/lexicon.json' with { type: 'json' };
 import { evaluate, loadJudged, type Figures } from '../tests/helpers/search-metrics.ts';
 import { pagefindRunner } from '../tests/helpers/pagefind-node.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../src/core/content.ts';
@@ -230,7 +230,7 @@ export async function runRelevance(
 ): Promise<SearchReport['relevance']> {
   if (!existsSync(join(dataDir, CONTENT_FILE))) return undefined;
   const data = JSON.parse(await readFile(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
-  const index: SearchIndex = loadSearchIndex(JSON.stringify(buildSearchIndex(data.pages, searchSynonyms.entries)));
+  const index: SearchIndex = loadSearchIndex(JSON.stringify(buildSearchIndex(data.pages, lexicon.synonyms)));
   const source = contentFromData(data, () => index);
   const ours: Runner = (q) => searchSite({ content: source, index }, q, 10).results.map((r) => r.slug);
   const engines: [string, Runner][] = [
@@ -280,7 +280,7 @@ export async function runSearchBench(
   let buildMs: number;
   let serializeMs: number;
   {
-    const built = buildSearchIndex(pages, searchSynonyms.entries);
+    const built = buildSearchIndex(pages, lexicon.synonyms);
     buildMs = performance.now() - t;
     t = performance.now();
     JSON.stringify(built);

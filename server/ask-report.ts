@@ -3,7 +3,7 @@
  * asked first, with how often and when last (top 50 by default), read from the store the configuration names
  * (Upstash when its settings are present, else the SQLite file in KARTAGE_VAR_DIR), the same as the server.
  * The questions were scrubbed of personal data before they were stored, and are scrubbed again with today's
- * patterns as they are read (src/core/ask/unanswered.ts). Only reportable ones are listed: a question with a
+ * patterns as they are read (src/core/unanswered/index.ts). Only reportable ones are listed: a question with a
  * link or host name, one that is not language, or one that may name a person or give an address is counted
  * but not listed, and the table says how many were left out and why. A store that cannot be read ends it with
  * one line and exit code 1.
@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseConfig } from '../src/config.ts';
 import { createStore } from '../src/adapters/composition-root.ts';
-import { type Reportable, reportable, scrubQuestion, UNANSWERED_LIMIT } from '../src/core/ask/unanswered.ts';
+import { type Reportable, reportable, scrubQuestion, UNANSWERED_LIMIT } from '../src/core/unanswered/index.ts';
 import type { UnansweredQuestion } from '../src/core/ports.ts';
 
 const USAGE = `usage: npm run ask:report [-- --limit N] [-- --json]   (N from 1 to ${UNANSWERED_LIMIT}, default 50)`;

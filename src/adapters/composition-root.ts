@@ -21,7 +21,7 @@ import { CONTENT_FILE, SEARCH_FILE, type ContentData } from '../core/content.ts'
 import { contentFromData, type ContentSource } from '../core/content-source.ts';
 import { loadSearchIndex } from '../core/search/engine.ts';
 import { checkRateLimit, READ_POLICY, type RateLimitOutcome } from '../core/rate-limit.ts';
-import { createUnansweredRecorder } from '../core/ask/unanswered.ts';
+import { createUnansweredRecorder } from '../core/unanswered/index.ts';
 import type { LeadSink, LimitPolicy, Log, Notifier, Store } from '../core/ports.ts';
 import { PricingSchema, type Pricing } from '../contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
@@ -60,7 +60,7 @@ export interface Deps {
    * of emails, phone numbers, links with a query and long numbers first; nothing else about the visitor is
    * kept. Counted once per `client` and day (the store gets a daily hash of the client, never its address).
    * Returns at once and never throws: the store write runs under `defer`, cut off after 300 ms, failures logged
-   * (src/core/ask/unanswered.ts).
+   * (src/core/unanswered/index.ts).
    */
   readonly recordUnanswered: (question: string, client?: string) => void;
   /** One line describing the engines in use, for the start-up message. */

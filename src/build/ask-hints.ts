@@ -17,9 +17,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import lexicon from '../../content/data/lexicon.json' with { type: 'json' };
-import { type AskLearning, intentExamples, straightQuotes } from '../core/ask/index.ts';
-import { INTENTS, type IntentModel, trainIntents } from '../core/ask/intent.ts';
-import { compileLexicon, EMPTY_LEXICON, LexiconSchema } from '../core/ask/lexicon.ts';
+import { INTENTS, type IntentModel } from '../core/ask/intent.ts';
+import { type AskLearning, intentExamples, straightQuotes } from '../core/ask-indexer/assemble.ts';
+import { trainIntents } from '../core/ask-indexer/train-intents.ts';
+import { compileLexicon } from '../core/ask/lexicon.ts';
+import { EMPTY_LEXICON, LexiconSchema } from '../core/lexicon.ts';
 import asked from './ask-asked.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };
 import intents from './ask-intents.json' with { type: 'json' };
@@ -108,6 +110,7 @@ export function cachedIntentModel(learning: AskLearning = ASK_LEARNING): IntentM
   const hash = createHash('sha256')
     .update(JSON.stringify([examples, lexicon.chatSpeak]))
     .update(readFileSync(new URL('../core/ask/intent.ts', import.meta.url)))
+    .update(readFileSync(new URL('../core/ask-indexer/train-intents.ts', import.meta.url)))
     .digest('hex')
     .slice(0, 32);
   const file = join(INTENT_CACHE, `${hash}.json`);

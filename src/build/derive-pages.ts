@@ -18,8 +18,8 @@ import { Worker } from 'node:worker_threads';
 import type { Page } from '../contract/schemas.ts';
 import { markdownTwin } from '../core/markdown-doc.ts';
 import { pageFromHtml, type PageFromHtml } from './page-from-html.ts';
-import type { HeadingAnchor } from '../core/ask/sections.ts';
-import type { AskPageData } from '../core/ask/index.ts';
+import type { AskPageData } from '../core/ask-indexer/assemble.ts';
+import type { HeadingAnchor } from '../core/ask-indexer/sections.ts';
 import type { PageKind } from '../contract/content.ts';
 import { pageJsonPathOfSlug, twinPathOfSlug } from '../contract/slugs.ts';
 

@@ -30,12 +30,13 @@ import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from '../core/site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search/engine.ts';
-import { ASK_FILE, ASK_PACK, assembleAskIndex } from '../core/ask/index.ts';
+import { ASK_FILE, ASK_PACK } from '../core/ask/index.ts';
+import { assembleAskIndex } from '../core/ask-indexer/assemble.ts';
 import { ASK_LEARNING, ASK_WRITTEN, cachedIntentModel } from './ask-hints.ts';
 import { writeAskEmbedding } from './ask-embedding.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
 import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
-import searchSynonyms from '../../content/data/search-synonyms.json' with { type: 'json' };
+import lexicon from '../../content/data/lexicon.json' with { type: 'json' };
 
 export interface DeriveOptions {
   /** Astro's output folder (served as static files). */
@@ -318,7 +319,7 @@ async function derive(
   phase('discovery files');
   await writeSiteFiles(opts, kinded, pages);
   phase('site files');
-  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, searchSynonyms.entries)));
+  await write(join(opts.dataDir, SEARCH_FILE), JSON.stringify(buildSearchIndex(contentPages, lexicon.synonyms)));
   phase('search index');
   await writeAskFiles(opts, found, phase);
   phase('ask embedding');

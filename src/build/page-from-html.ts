@@ -17,8 +17,8 @@ import type { Page } from '../contract/schemas.ts';
 import { PAGE_KINDS, type PageKind } from '../contract/content.ts';
 import { fastMdast } from './html-to-mdast.ts';
 import { fastMarkdown } from './mdast-to-markdown.ts';
-import type { HeadingAnchor } from '../core/ask/sections.ts';
-import { type AskPageData, askPageData } from '../core/ask/index.ts';
+import { type AskPageData, askPageData } from '../core/ask-indexer/assemble.ts';
+import type { HeadingAnchor } from '../core/ask-indexer/sections.ts';
 
 const toMarkdown = unified()
   .use(rehypeRemark)

@@ -10,7 +10,8 @@ import type { Page, PageSummary } from '../contract/schemas.ts';
 import { markdownTokens, markdownTwin } from './markdown-doc.ts';
 import { toPage, type ContentData, type ContentPage } from './content.ts';
 import type { SearchIndex } from './search/compact-index.ts';
-import { type AskIndex, askIndexOf } from './ask/index.ts';
+import type { AskIndex } from './ask/index.ts';
+import { askIndexOf } from './ask-indexer/assemble.ts';
 
 /**
  * What an operation reads of the content: every entry (listPages), one entry by slug (the edge step's

@@ -79,7 +79,7 @@ export interface DeadLetter extends DeadLetterReason {
   alerts: number;
 }
 
-/** A question the assistant could not answer, as the store counted it (src/core/ask/unanswered.ts). */
+/** A question the assistant could not answer, as the store counted it (src/core/unanswered/index.ts). */
 export interface UnansweredQuestion {
   /** The scrubbed question, as it was first asked (no email, phone number, link with a query, long number). */
   text: string;
@@ -167,7 +167,7 @@ export interface Store {
    * second) becomes its last-asked time. Both are already free of personal data (the caller scrubs).
    *
    * `asker`, when given, is who asked, as a name good for one day only (a hash of the day and the client's
-   * address, src/core/ask/unanswered.ts `askerId`; the address never reaches the store). A question counts once
+   * address, src/core/unanswered/index.ts `askerId`; the address never reaches the store). A question counts once
    * per asker. An asker counting more than ASKER_DAILY_QUESTIONS distinct questions in its day is a flood: it
    * counts for none of them (those it counted are withdrawn, a question only it asked is gone). A question first
    * counted past an asker's first ASKER_TRUSTED_QUESTIONS of the day is flood-shaped (suspect) until an asker

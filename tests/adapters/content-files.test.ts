@@ -30,7 +30,7 @@ import {
 import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask/embedding.ts';
-import { askIndexOf } from '../../src/core/ask/index.ts';
+import { askIndexOf } from '../../src/core/ask-indexer/assemble.ts';
 import { ASK_LEARNING } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };

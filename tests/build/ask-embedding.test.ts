@@ -16,7 +16,7 @@ import {
   writeAskEmbedding,
 } from '../../src/build/ask-embedding.ts';
 import { decodeEmbedding, EMBEDDING_FILE, sectionSimilarity, textVector } from '../../src/core/ask/embedding.ts';
-import { assembleAskIndex } from '../../src/core/ask/index.ts';
+import { assembleAskIndex } from '../../src/core/ask-indexer/assemble.ts';
 
 const dirs: string[] = [];
 const tmp = async () => {

@@ -8,7 +8,7 @@ import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../src/contract/content.ts';
 import { ASK_LIMITS } from '../../src/contract/limits.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
-import { askIndexOf } from '../../src/core/ask/index.ts';
+import { askIndexOf } from '../../src/core/ask-indexer/assemble.ts';
 import { FUZZ_SEED, runs } from '../fuzz/support.ts';
 import { HOSTILE_QUESTIONS } from '../helpers/hostile-questions.ts';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMPANY, DAY_NAMES, hoursText, SUPPORT_HOURS, type SupportHours } from '../../src/contract/company.ts';
-import { supportHours } from '../../src/core/ask/handoff.ts';
+import { supportHours } from '../../src/core/support-hours.ts';
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
 const contact = readFileSync(join(PROJECT_ROOT, 'content/pages/contact.md'), 'utf8');

@@ -17,7 +17,7 @@ import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { createSqliteStore } from '../../src/adapters/sqlite-store/index.ts';
 import { createUpstashStore } from '../../src/adapters/upstash-store/index.ts';
-import { askerId, createUnansweredRecorder, DAY_MS } from '../../src/core/ask/unanswered.ts';
+import { askerId, createUnansweredRecorder, DAY_MS } from '../../src/core/unanswered/index.ts';
 import type { Store } from '../../src/core/ports.ts';
 import type { RunningServer } from '../../server/main.ts';
 import { postJson } from '../helpers/http.ts';

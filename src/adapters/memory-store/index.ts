@@ -2,7 +2,7 @@
  * @module The in-process store: the `Store` port in this process's memory, gone with the process. What the fallback
  * store turns to while the shared store fails, and the store of tests that need nothing durable.
  */
-import { UNANSWERED_LIMIT } from '../../core/ask/unanswered.ts';
+import { UNANSWERED_LIMIT } from '../../core/unanswered/index.ts';
 import type { Store } from '../../core/ports.ts';
 import { memoryDeadLetters } from './dead-letters.ts';
 import { expiring } from './expiry.ts';

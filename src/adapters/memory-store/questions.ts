@@ -4,7 +4,7 @@ import {
   ASKER_TRUSTED_QUESTIONS,
   DAY_MS,
   QUESTION_STALE_MS,
-} from '../../core/ask/unanswered.ts';
+} from '../../core/unanswered/index.ts';
 import type { Store } from '../../core/ports.ts';
 
 interface Question {

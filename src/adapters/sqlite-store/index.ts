@@ -1,5 +1,5 @@
 /** @module The embedded store, the local default: the `Store` port in one SQLite file, and its local lead sink. */
-import { UNANSWERED_LIMIT } from '../../core/ask/unanswered.ts';
+import { UNANSWERED_LIMIT } from '../../core/unanswered/index.ts';
 import type { Store } from '../../core/ports.ts';
 import { contextOf } from './context.ts';
 import { openDatabase } from './database.ts';

@@ -5,7 +5,7 @@ import {
   ASKER_TRUSTED_QUESTIONS,
   DAY_MS,
   QUESTION_STALE_MS,
-} from '../../core/ask/unanswered.ts';
+} from '../../core/unanswered/index.ts';
 import type { Store, UnansweredQuestion } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';
 import { prepared, row } from './transactions.ts';

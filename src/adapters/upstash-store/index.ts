@@ -2,7 +2,7 @@
  * @module The production store: the `Store` port on Upstash Redis over its REST API, shared by every function
  * instance; every operation one round trip (one Lua script), cut off after a bound.
  */
-import { UNANSWERED_LIMIT } from '../../core/ask/unanswered.ts';
+import { UNANSWERED_LIMIT } from '../../core/unanswered/index.ts';
 import type { Store } from '../../core/ports.ts';
 import { contextOf } from './context.ts';
 import { upstashDeadLetters } from './dead-letters.ts';

@@ -1,52 +1,29 @@
 /**
- * @module Stage 1, analyse: a visitor's message and the turn before it -> a QueryPlan, once per request. Words go
- * through site search's analyzer after the lexicon (chat speak read as meant, filler dropped, visitors' words given
- * the site's as alternatives) and a bounded spelling correction; a message with two needs is cut into parts.
- * Work is bounded whatever the input: a word past WORD_MAX letters is not looked up letter by letter, at most
- * GROUPS_MAX content words a text are read and CORRECTIONS_MAX of them corrected.
+ * @module Stage 1, analyse: the message and the turn before it -> a QueryPlan. Words through the lexicon, site search's
+ * analyzer and a bounded spelling correction; a message with two needs cut in parts. Work is bounded (ANALYSE_BOUNDS).
  */
 import { fold, isStopWord, termOf, words } from '../search/analyze.ts';
 import type { AskIndex } from './index.ts';
 import type { Lexicon } from './lexicon.ts';
 
-/** One word of the question: its term first, then terms that may stand for it on the site. */
-export interface TermGroup {
-  /** The word as typed (folded). */
-  word: string;
-  terms: string[];
-  /** 1 for the question's own words, less for the turn before's. */
-  weight: number;
-  /** On no section, in no form. */
-  unknown: boolean;
-}
-
-/** A need of the message, read on its own. */
-export interface Part {
-  text: string;
-  groups: TermGroup[];
-  /** A later part leans on the first ("... and what plan is it on?"): the first's words, weighed less. */
-  lean: TermGroup[];
-}
-
-/** What a request asks, analysed once. */
-export interface QueryPlan {
+/** A word of the question (folded), its term first then terms that may stand for it, its weight, and whether no
+ * section holds it in any form. */
+export type TermGroup = { word: string; terms: string[]; weight: number; unknown: boolean };
+/** A need of the message; `lean`: a later part leans on the first ("... and what plan is it on?"), its words. */
+export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[] };
+/** What a request asks: its parts, the earlier turn's words and question, its pages, and whether this leans on it. */
+export type QueryPlan = {
   question: string;
   parts: Part[];
-  /** The earlier turn's words (weighed less), when there is an earlier turn. */
   context: TermGroup[];
-  /** The question leans on the earlier turn (few words of its own, or a follow-up word). */
   followUp: boolean;
-  /** Pages the earlier turn cited. */
   cited: ReadonlySet<string>;
-  /** The earlier turn's question ('' when none). */
   earlier: string;
-}
+};
+/** An earlier turn: its question and the sections it cited. */
+export type Turn = { question: string; sources?: readonly { slug: string; heading: string | null }[] };
 
-export interface Turn {
-  question: string;
-  sources?: readonly { slug: string; heading: string | null }[];
-}
-
+/** Letters of a word looked up, of a word corrected (two edits: TWO_EDIT_MAX), words read, corrected, parts cut. */
 export const ANALYSE_BOUNDS = {
   WORD_MAX: 40,
   CORRECT_MAX: 20,
@@ -56,8 +33,7 @@ export const ANALYSE_BOUNDS = {
   PARTS_MAX: 3,
 } as const;
 const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX, PARTS_MAX } = ANALYSE_BOUNDS;
-/** What the earlier turn's words weigh (when the question leans on it, and when it stands on its own), and what a
- * first part's words weigh in a later part. */
+/** What the earlier turn's words weigh (leaning on it, or standing alone), and a first part's words in a later one. */
 const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -81,10 +57,7 @@ function edits1(w: string, cheap: boolean): string[] {
 const correctable = (w: string, index: AskIndex) =>
   w.length >= 4 && w.length <= CORRECT_MAX && !/\d/.test(w) && !index.wordCount(w) && index.df(termOf(w)) === 0;
 
-/**
- * The site word a misspelt word stands for, the one most pages use: one edit away (a short word only by swapping
- * two letters: "trail" -> "trial"), or for a word of 8 to TWO_EDIT_MAX letters two deletes or swaps.
- */
+/** The site word most pages use one edit from a misspelt word (under 6 letters: deletes and swaps; 8+: two). */
 export function correct(w: string, index: AskIndex): string | undefined {
   if (!correctable(w, index)) return undefined;
   let best: string | undefined;
@@ -128,10 +101,8 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
   return groups;
 }
 
-/**
- * The needs of a message: cut at a question mark or semicolon followed by more, or at "and"/"also"/"plus"/"or"
- * followed by a word that starts a question; a piece with no content word joins its neighbour.
- */
+/** The needs of a message: cut after `?` or `;`, or at a joiner before a question word; a piece with no content word
+ * joins its neighbour. */
 export function splitParts(text: string, lexicon: Lexicon): string[] {
   const pieces = text.split(/(?<=[?;])\s+/);
   const out: string[] = [];
@@ -140,7 +111,7 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
       const joiner = fold(tokens[i]!).replace(/^,|,$/g, '');
-      if (['and', 'also', 'plus', 'or'].includes(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
+      if (lexicon.joiners.has(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
         out.push(tokens.slice(start, i).join(' '));
         start = i + 1;
       }
@@ -149,11 +120,13 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
   }
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
   // A part that opens with the joiner ("? and does it...") starts after it.
-  const opened = (p: string) => p.replace(/^(and|also|plus|or)\s+/i, '');
+  const opened = (p: string) => {
+    const [first, ...rest] = p.split(/\s+/);
+    return lexicon.joiners.has(fold(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
+  };
   const merged: string[] = [];
   for (const p of out.map((x) => opened(x.trim())).filter(Boolean)) {
-    if (merged.length && !content(p)) merged[merged.length - 1] += ` ${p}`;
-    else if (merged.length && !content(merged.at(-1)!)) merged[merged.length - 1] += ` ${p}`;
+    if (merged.length && (!content(p) || !content(merged.at(-1)!))) merged[merged.length - 1] += ` ${p}`;
     else merged.push(p);
   }
   return merged.length > PARTS_MAX ? [text] : merged;

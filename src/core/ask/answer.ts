@@ -1,9 +1,8 @@
 /**
- * @module askSite, the chat: a pipeline of small stages over the site's one section index. analyse (./analyse.ts) ->
- * intent (./intent.ts) -> price (./pricing.ts) -> retrieve (./retrieve.ts) -> rerank (./rerank.ts) -> decide
- * (./decide.ts) -> compose (./compose.ts). Extractive and deterministic: every sentence of an answer is quoted from
- * a section it cites, but the pricing working (computed from the price list) and the fixed sentences of compose.
+ * @module askSite, the chat: analyse -> intent -> price -> retrieve -> rerank -> decide -> compose, one module each.
+ * Every sentence of an answer is quoted from a section it cites, but the pricing working and compose's fixed sentences.
  */
+import type { AskResponse } from '../../contract/ask.ts';
 import type { Plan, Pricing } from '../../contract/content.ts';
 import { analyse, type Part, type QueryPlan, type Turn } from './analyse.ts';
 import * as compose from './compose.ts';
@@ -13,38 +12,16 @@ import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
 import { comparedPlans, dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
+import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
 import { retrieve } from './retrieve.ts';
-import models from './ranker.json' with { type: 'json' };
 
 export type { AskSourceOut } from './compose.ts';
 export { NO_ANSWER, NO_ANSWER_RELATED } from './compose.ts';
 export type AskTurn = Turn;
-
-export interface AskInput {
-  question: string;
-  conversation?: readonly AskTurn[];
-}
-
-export interface AskResult {
-  question: string;
-  answered: boolean;
-  answer: string;
-  sources: AskSourceOut[];
-  handoff: Handoff | null;
-  mode: 'extractive';
-  reason: Reason;
-  working?: Working;
-}
-
-export interface AskDeps {
-  index: AskIndex;
-  pricing: Pricing;
-  /** The site's origin (handoff URLs). */
-  origin: string;
-  /** Now, ms since the epoch (a handoff's label fits the hour). */
-  now: number;
-}
+export type AskResult = Omit<AskResponse, 'working'> & { working?: Working };
+/** The index, the price list, the origin (handoff URLs) and now (ms since the epoch: a handoff fits the hour). */
+export type AskDeps = { index: AskIndex; pricing: Pricing; origin: string; now: number };
 
 /** How many sections retrieval hands to the reranker, and the most sources an answer lists. */
 const CANDIDATES = 30;
@@ -53,24 +30,16 @@ const MAX_SOURCES = 5;
 const RELATED_MARGIN = 3;
 
 /** A part of the question, ranked and decided. */
-interface Decided {
-  part: Part;
-  ranked: Ranked[];
-  answered: boolean;
-  reason: Reason;
-}
+type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason };
 
 /** Answers a question from the site (see the module comment). */
-export function askSite(d: AskDeps, input: AskInput): AskResult {
+export function askSite(d: AskDeps, input: { question: string; conversation?: readonly AskTurn[] }): AskResult {
   const question = input.question.trim();
   const plan = analyse(question, input.conversation ?? [], d.index, d.index.lexicon);
   const earlier = input.conversation?.at(-1)?.question;
   const working = priceQuestion(question, d.pricing, plan.followUp ? earlier : undefined);
   const intent = intentOf(d.index.data.intents, question, d.index.lexicon, working !== undefined);
-  const person =
-    intent === 'none'
-      ? null
-      : handoffFor(intent === 'support' ? 'contact' : intent, d.now, d.origin, intent === 'support');
+  const person = intent === 'none' ? null : handoffFor(intent, d.now, d.origin);
   const result = (answer: string, sources: AskSourceOut[], reason: Reason, working?: Working): AskResult => ({
     question,
     answered: reason === 'answered',
@@ -95,13 +64,8 @@ export function askSite(d: AskDeps, input: AskInput): AskResult {
 function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const context = [...part.lean, ...plan.context];
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
-  const input = {
-    text: plan.followUp ? `${plan.earlier} ${part.text}` : part.text,
-    groups: part.groups,
-    context,
-    cited: plan.cited,
-  };
-  const ranked = rerank(d.index, candidates, input, models.rerank);
+  const text = plan.followUp ? `${plan.earlier} ${part.text}` : part.text;
+  const ranked = rerank(d.index, candidates, { text, groups: part.groups, context, cited: plan.cited }, models.rerank);
   const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
   return { part, ranked, answered, reason };
 }

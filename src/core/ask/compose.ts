@@ -1,13 +1,14 @@
 /**
- * @module Stage 7, compose: the answer made of sentences quoted from the sections that answer, each source linked to
- * its section (anchor, plus a text fragment for the quoted sentence). The only words not quoted from the site are
- * the fixed sentences below (no answer; a part the site does not answer) and a handoff's label.
+ * @module Stage 7, compose: sentences quoted from the sections that answer, each source linked to its section (anchor
+ * and text fragment). The only words not quoted are the fixed sentences below and a handoff's label.
  */
-import { fold, isStopWord, termOf, words } from '../search/analyze.ts';
+import type { z } from 'zod';
+import type { AskSourceSchema } from '../../contract/ask.ts';
+import { plainOf } from '../markdown-plain.ts';
+import { analyze, fold } from '../search/analyze.ts';
 import type { TermGroup } from './analyse.ts';
 import type { AskIndex } from './index.ts';
 import type { Ranked } from './rerank.ts';
-import { plainOf } from './sections.ts';
 
 /** The one sentence of an answer when the site has none. */
 export const NO_ANSWER = "The Kartage website doesn't answer that, so I won't guess.";
@@ -16,30 +17,11 @@ export const NO_ANSWER_RELATED = 'These pages are related but do not answer it:'
 /** The sentence for a part of a question the site does not answer, naming it in the visitor's words. */
 export const partUnanswered = (part: string) => `The Kartage website doesn't answer “${part}”, so I won't guess.`;
 
-export interface AskSourceOut {
-  slug: string;
-  title: string;
-  heading: string | null;
-  url: string;
-  text: string;
-  role: 'answer' | 'related';
-}
-
+export type AskSourceOut = z.infer<typeof AskSourceSchema>;
 /** A quoted sentence: its section and range there, and its plain text. */
-export interface Quote {
-  section: number;
-  start: number;
-  end: number;
-  plain: string;
-  row: boolean;
-}
-
+export type Quote = { section: number; start: number; end: number; plain: string; row: boolean };
 /** A sentence's terms (plain text through the analyzer). */
-export function termsOf(plain: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of words(plain)) if (!isStopWord(w)) out.add(termOf(w));
-  return out;
-}
+export const termsOf = (plain: string) => new Set(analyze(plain));
 
 /** The sentences of a section (table header rows left out). */
 export function sentencesOf(index: AskIndex, section: number): Quote[] {
@@ -58,10 +40,7 @@ export function sentencesOf(index: AskIndex, section: number): Quote[] {
 /** A short answer that leads a section ("Yes.", "No, ..."): true only for the question its heading asks. */
 const SHORT_ANSWER = /^(yes|no)\b/i;
 
-/**
- * Whether a section's heading asks what the visitor asked: a question whose terms hold every word the visitor
- * typed that the site knows, and every plan the visitor named.
- */
+/** Whether a section's heading is a question holding every known word the visitor typed and every plan named. */
 function headingAsks(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
   const heading = index.heading(section);
   if (!heading?.trim().endsWith('?')) return false;
@@ -69,18 +48,8 @@ function headingAsks(index: AskIndex, section: number, groups: readonly TermGrou
   return groups.every((g) => g.unknown || g.terms.some((t) => terms.has(t))) && named.every((n) => terms.has(n));
 }
 
-/**
- * The sentences of a section that answer the groups: the best (by the weight of the question's words it holds),
- * the next when the best is short or leads into a list, one more holding words the others lack, and a sentence
- * naming a plan the visitor named (what the section says of it may qualify the rest). A leading "Yes."/"No." only
- * when the heading asks the visitor's question.
- */
-export function quotesFrom(
-  index: AskIndex,
-  section: number,
-  groups: readonly TermGroup[],
-  named: readonly string[],
-): Quote[] {
+/** A section's sentences that answer: the best, the next after a short one, one holding words the others lack. */
+export function quotesFrom(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
   const all = sentencesOf(index, section);
   if (!all.length) return [];
   const weights = groups.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
@@ -128,14 +97,8 @@ export function sourceOf(index: AskIndex, section: number, role: AskSourceOut['r
   const anchor = index.anchor(section);
   const fragment = quote && !quote.row ? textFragment(quote.plain) : '';
   const hash = anchor || fragment ? `#${anchor ?? ''}${fragment}` : '';
-  return {
-    slug: page.slug,
-    title: page.title,
-    heading: index.heading(section),
-    url: `${page.url}${hash}`,
-    text: index.text(section),
-    role,
-  };
+  const { slug, title } = page;
+  return { slug, title, heading: index.heading(section), url: `${page.url}${hash}`, text: index.text(section), role };
 }
 
 /** The header row and rule line of the table a row at `at` of a section belongs to (a row alone loses its columns). */
@@ -150,11 +113,7 @@ function tableHead(index: AskIndex, section: number, at: number): string | undef
   return text.slice(ranges[header]!, end < 0 ? text.length : end);
 }
 
-/**
- * Quotes as answer text: sentences that follow each other in one paragraph of a section are one run of its text (each
- * paragraph of the answer is a substring of its section); table rows are one table under their header row; anything
- * else starts a new paragraph.
- */
+/** Quotes as answer text: sentences that follow each other are one run of the text; rows one table under its header. */
 export function joinQuotes(index: AskIndex, quotes: readonly Quote[]): string {
   const runs: { section: number; start: number; end: number; rows?: string[]; head?: string }[] = [];
   for (const q of quotes) {
@@ -182,10 +141,7 @@ export function unknownWords(question: string, groups: readonly TermGroup[]): st
   return groups.filter((g) => g.unknown).map((g) => typed.find((t) => fold(t) === g.word) ?? g.word);
 }
 
-/**
- * Related sections: the next best candidates the ranking scores near the best (within `margin` of its log-odds), so
- * they are about what the question is about.
- */
+/** Related sections: the next candidates scored within `margin` (log-odds) of the best. */
 export function relatedOf(ranked: readonly Ranked[], skip: ReadonlySet<number>, margin: number) {
   const best = ranked[0]?.score ?? 0;
   return ranked.filter((r) => !skip.has(r.section) && r.score >= best - margin);

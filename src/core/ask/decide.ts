@@ -1,26 +1,18 @@
 /**
- * @module Stage 6, decide: whether the best section answers, from one calibrated score (a logistic model over the
- * question's and its best section's features, fitted on the development questions by `npm run ask:fit`) and one
- * threshold chosen on the development questions' risk-coverage curve. A question nearer a reviewed question the
- * site does not answer (a known gap) than any question it does is declined as such.
+ * @module Stage 6, decide: whether the best section answers, from one calibrated score (fitted by `npm run ask:fit`)
+ * and one threshold on its risk-coverage curve; a question nearest a known gap is declined as such.
  */
 import type { TermGroup } from './analyse.ts';
 import { words } from '../search/analyze.ts';
 import { sentencesOf, termsOf } from './compose.ts';
 import type { AskIndex } from './index.ts';
-import { FEATURES, holdsTerm, type LogisticModel, predict, type Ranked } from './rerank.ts';
+import { FEATURES, holdsTerm, type LogisticModel, overlap, predict, type Ranked } from './rerank.ts';
 
 /** Why a question was answered or not. */
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
 
-/** The question-level features, in the order the decision model's weights follow. */
-export const DECISION_FEATURES = [
-  'margin',
-  'coverage',
-  'topic',
-  'nearest',
-  'semantic',
-  'semanticQuestion',
+const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion'] as const;
+const WORDS = [
   'unknown',
   'known',
   'coverageAll',
@@ -29,33 +21,25 @@ export const DECISION_FEATURES = [
   'farFromQuestions',
   'anyUnknown',
 ] as const;
-
+/** The question-level features (its best section's, then its words'), in the order the decision model's follow. */
+export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model and its threshold. */
-export interface DecisionModel extends LogisticModel {
-  threshold: number;
-}
+export type DecisionModel = LogisticModel & { threshold: number };
 
 /** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
 const GAP_MIN = 0.5;
 const at = (r: Ranked | undefined, f: (typeof FEATURES)[number]) => (r ? r.features[FEATURES.indexOf(f)]! : 0);
 
-/**
- * Whether the question asks for a number (a count, an amount, a time) that the best section's sentences holding the
- * question's words do not state.
- */
+/** Whether the question asks for a number that the best section's sentences holding its words do not state. */
 function numberMissing(index: AskIndex, first: Ranked | undefined, text: string, groups: readonly TermGroup[]) {
   const { asksNumber, numberWords } = index.lexicon;
   const asked = ` ${words(text).join(' ')} `;
   if (!first || !asksNumber.some((p) => asked.includes(` ${p} `))) return 0;
   const terms = groups.flatMap((g) => g.terms);
   const states = (plain: string) => words(plain).some((w) => /\d/.test(w) || numberWords.has(w));
-  return sentencesOf(index, first.section).some((q) => termsHeld(q.plain, terms) && states(q.plain)) ? 0 : 1;
+  const holds = (plain: string, held = termsOf(plain)) => terms.some((t) => held.has(t));
+  return sentencesOf(index, first.section).some((q) => holds(q.plain) && states(q.plain)) ? 0 : 1;
 }
-
-const termsHeld = (plain: string, terms: readonly string[]) => {
-  const held = termsOf(plain);
-  return terms.some((t) => held.has(t));
-};
 
 /** The decision features of a part: its best two sections and its words. */
 export function decisionFeatures(
@@ -88,11 +72,7 @@ export function decisionFeatures(
   ];
 }
 
-/**
- * The heaviest word of the question its best section does not hold in any field (a word on no page counts), as a
- * share of the question's weight: what the question asks that the section does not say ("salary" of "what's the
- * salary range for the engineer role?").
- */
+/** The heaviest word of the question its best section does not hold, as a share of the question's weight. */
 function missingShare(
   index: AskIndex,
   first: Ranked | undefined,
@@ -105,18 +85,6 @@ function missingShare(
   return Math.max(0, ...missing.map((g) => idf(g) / total));
 }
 
-/** The idf-weighted Jaccard of two term sets. */
-function similarity(index: AskIndex, a: ReadonlySet<string>, b: readonly string[]): number {
-  let both = 0;
-  let all = 0;
-  for (const t of a) {
-    all += index.idf(t);
-    if (b.includes(t)) both += index.idf(t);
-  }
-  for (const t of b) if (!a.has(t)) all += index.idf(t);
-  return all ? both / all : 0;
-}
-
 /** Whether a part is answered by its best section, and why not. */
 export function decide(
   index: AskIndex,
@@ -127,7 +95,7 @@ export function decide(
   followUp = false,
 ): { answered: boolean; reason: Reason; confidence: number } {
   const terms = new Set(groups.map((g) => g.terms[0]!));
-  const gap = Math.max(0, ...index.data.gaps.map((g) => similarity(index, terms, g.split(' '))));
+  const gap = Math.max(0, ...index.data.gaps.map((g) => overlap(index, terms, new Set(g.split(' ')))));
   if (gap >= GAP_MIN && gap > at(ranked[0], 'nearest')) return { answered: false, reason: 'known-gap', confidence: 0 };
   // A question none of whose words is on any page asks what no page says (a follow-up takes its subject from the
   // turn before: "and for Growth?").

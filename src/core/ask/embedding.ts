@@ -1,142 +1,22 @@
 /**
- * @module The sentence-model similarity feature without the model: a table distilled at build time
- * (src/build/ask-embedding.ts) from Universal Sentence Encoder lite, one vector per piece of its SentencePiece
- * vocabulary (the model2vec idea). A text's vector is the weighted mean of its pieces' vectors (each row's weight
- * folded into its scale); a section's vectors (its heading and text, and each of its written questions) are in the
- * table too. Pure TypeScript: no TensorFlow at run time.
- *
- * The file (`ask-embedding.bin`): a little-endian uint32 header length, the JSON header (EmbeddingHeader), padding
- * to 8 bytes, then float64 piece scores, float32 piece scales, uint32 question offsets (sections + 1), int8 piece
- * rows, int8 section rows, int8 question rows (every row `dims` long).
+ * @module The sentence-model feature without the model: Universal Sentence Encoder lite distilled at build time
+ * (src/build/ask-embedding.ts) into one vector per piece of its vocabulary; a text's vector is the weighted mean of
+ * its pieces' rows. The file: uint32 header length, JSON header, padding to 8 bytes, then float64 piece scores,
+ * float32 piece scales, uint32 question offsets, int8 piece, section and question rows (each `dims` long).
  */
+import { PieceTokenizer } from '../piece-tokenizer.ts';
 
 export const EMBEDDING_FILE = 'ask-embedding.bin';
 export const EMBEDDING_FORMAT = 'kartage-embedding-1';
 
-/** The piece the tokenizer puts before every word (SentencePiece's U+2581). */
-const SPACE = '\u2581';
-/** The vocabulary's first rows are control symbols (unknown, <s>, </s>, three extras): never matched in text. */
-export const RESERVED_PIECES = 6;
-
-/** A word: U+2581 and what follows it up to the next. */
-const WORDS = /\u2581[^\u2581]*/g;
-/** Words whose segmentation is kept (a site's vocabulary fits; cleared when full). */
-const WORDS_KEPT = 200_000;
-/** Two segmentations' sums nearer than this may round either way: such a word is segmented anew each time. */
-const NEAR_TIE = 1e-6;
-
-interface TrieNode {
-  next: Map<number, TrieNode>;
-  /** The piece ending here (-1: none). */
-  id: number;
-}
-
-/**
- * SentencePiece's unigram segmentation as the model's own tokenizer does it (@energetic-ai/embeddings): NFKC, spaces
- * as U+2581 with one before the text, then the segmentation with the highest sum of piece scores (Viterbi over code
- * points, summed in the same order, so float rounding ties the same way; of two as good, the one whose last piece is
- * shorter); a code point no piece starts with is the unknown piece (0), and unknowns in a row are one.
- */
-export class PieceTokenizer {
-  private readonly root: TrieNode = { next: new Map(), id: -1 };
-  private readonly pieces: readonly string[];
-  private readonly scores: ArrayLike<number>;
-  private readonly words = new Map<string, number[]>();
-
-  constructor(pieces: readonly string[], scores: ArrayLike<number>) {
-    this.pieces = pieces;
-    this.scores = scores;
-    for (let id = RESERVED_PIECES; id < pieces.length; id++) {
-      let node = this.root;
-      for (const ch of pieces[id]!) {
-        const c = ch.codePointAt(0)!;
-        let child = node.next.get(c);
-        if (!child) node.next.set(c, (child = { next: new Map(), id: -1 }));
-        node = child;
-      }
-      node.id = id;
-    }
-  }
-
-  /** The piece ids of a text. */
-  encode(text: string): number[] {
-    const normal = text.normalize('NFKC');
-    if (!normal) return [];
-    const out: number[] = [];
-    // Only a piece's first character is ever U+2581, so each word (U+2581 up to the next) is segmented on its own,
-    // from the score the text reached before it: the same sums, in the same order, as over the whole text.
-    let reached = 0;
-    for (const word of (SPACE + normal.replaceAll(' ', SPACE)).match(WORDS)!) {
-      let path = this.words.get(word);
-      if (path) for (const id of path) reached = (id ? this.scores[id]! : 0) + reached;
-      else {
-        const r = this.segment(word, reached);
-        path = r.path;
-        reached = r.reached;
-        // Kept only when no two segmentations came near a tie (then the sum before it cannot change its pieces).
-        if (r.clear) {
-          if (this.words.size >= WORDS_KEPT) this.words.clear();
-          this.words.set(word, path);
-        }
-      }
-      for (const id of path) if (!(id === 0 && out.at(-1) === 0)) out.push(id);
-    }
-    return out;
-  }
-
-  /** The best segmentation of one word (Viterbi from the score `from`), its sum, and whether it had no near tie. */
-  private segment(word: string, from: number): { path: number[]; reached: number; clear: boolean } {
-    const symbols: number[] = [];
-    for (let i = 0; i < word.length; i++) {
-      const c = word.codePointAt(i)!;
-      symbols.push(c);
-      if (c > 0xffff) i++;
-    }
-    const n = symbols.length;
-    const best = new Float64Array(n + 1);
-    const last = new Int32Array(n + 1);
-    best[0] = from;
-    let clear = true;
-    // Each end's candidates are tried in ascending start order, as the model's tokenizer tries them; 0 is "not
-    // reached yet" (every score is negative but the unknown piece's), as it reads it too.
-    const relax = (end: number, id: number, score: number) => {
-      if (best[end] !== 0 && Math.abs(score - best[end]!) < NEAR_TIE) clear = false;
-      if (best[end] === 0 || score >= best[end]!) {
-        best[end] = score;
-        last[end] = id;
-      }
-    };
-    for (let start = 0; start < n; start++) {
-      if (start && best[start] === 0) clear = false;
-      let node = this.root.next.get(symbols[start]!);
-      let found = false;
-      for (let end = start + 1; node; end++) {
-        if (node.id >= 0) {
-          relax(end, node.id, this.scores[node.id]! + best[start]!);
-          found = true;
-        }
-        node = end < n ? node.next.get(symbols[end]!) : undefined;
-      }
-      if (!found) relax(start + 1, 0, best[start]!);
-    }
-    const path: number[] = [];
-    // A piece's length in code units is its length in code points: no piece of the vocabulary is outside the BMP.
-    for (let at = n; at > 0; at -= this.pieces[last[at]!]!.length) path.push(last[at]!);
-    return { path: path.reverse(), reached: best[n]!, clear };
-  }
-}
-
-/** What the file's JSON header holds. */
-export interface EmbeddingHeader {
+/** The file's JSON header: the vectors' length, the pieces in id order, and how many sections and questions. */
+export type EmbeddingHeader = {
   format: typeof EMBEDDING_FORMAT;
-  /** Length of every vector. */
   dims: number;
-  /** The model's pieces, in id order (their scores are in the binary part). */
   pieces: string[];
-  /** Sections (the ask index's order) and written questions in the file. */
   sections: number;
   questions: number;
-}
+};
 
 /** A decoded table: the tokenizer, the piece rows and each section's rows. */
 export interface EmbeddingTable {
@@ -154,34 +34,8 @@ export interface EmbeddingTable {
   tokenizer(): PieceTokenizer;
 }
 
-/** What the build gives to write a table (every row array already quantised). */
-export type EmbeddingParts = Omit<EmbeddingTable, 'tokenizer'>;
-
-const align8 = (n: number) => (n + 7) & ~7;
-
-/** The file's bytes for a table. */
-export function encodeEmbedding(t: EmbeddingParts): Uint8Array {
-  const sections = t.questionStart.length - 1;
-  const header: EmbeddingHeader = {
-    format: EMBEDDING_FORMAT,
-    dims: t.dims,
-    pieces: [...t.pieces],
-    sections,
-    questions: t.questionRows.length / t.dims,
-  };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const parts: ArrayBufferView[] = [t.scores, t.scale, t.questionStart, t.pieceRows, t.sectionRows, t.questionRows];
-  const start = align8(4 + json.length);
-  const out = new Uint8Array(start + parts.reduce((a, p) => a + p.byteLength, 0));
-  new DataView(out.buffer).setUint32(0, json.length, true);
-  out.set(json, 4);
-  let at = start;
-  for (const p of parts) {
-    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), at);
-    at += p.byteLength;
-  }
-  return out;
-}
+/** Where the rows start after the header (8-byte aligned). */
+export const align8 = (n: number) => (n + 7) & ~7;
 
 /** A table from the file's bytes (views into them, nothing copied but the header). */
 export function decodeEmbedding(bytes: Uint8Array): EmbeddingTable {
@@ -192,40 +46,29 @@ export function decodeEmbedding(bytes: Uint8Array): EmbeddingTable {
   // A copy when the bytes are not 8-aligned in their buffer (a Node Buffer from a pool may not be).
   const data = bytes.byteOffset % 8 ? bytes.slice() : bytes;
   let at = data.byteOffset + align8(4 + length);
-  const take = <T>(make: (buffer: ArrayBufferLike, offset: number, n: number) => T, n: number, size: number): T => {
-    const out = make(data.buffer, at, n);
-    at += n * size;
+  const take = <T extends { byteLength: number }>(
+    Kind: new (b: ArrayBufferLike, o: number, n: number) => T,
+    n: number,
+  ) => {
+    const out = new Kind(data.buffer, at, n);
+    at += out.byteLength;
     if (at > data.byteOffset + data.byteLength) throw new Error('ask embedding: the file ends early');
     return out;
   };
-  const rows = header.pieces.length;
-  const f32 = (b: ArrayBufferLike, o: number, n: number) => new Float32Array(b, o, n);
-  const i8 = (b: ArrayBufferLike, o: number, n: number) => new Int8Array(b, o, n);
-  const scores = take((b, o, n) => new Float64Array(b, o, n), rows, 8);
-  const scale = take(f32, rows, 4);
-  const questionStart = take((b, o, n) => new Uint32Array(b, o, n), header.sections + 1, 4);
-  const pieceRows = take(i8, rows * header.dims, 1);
-  const sectionRows = take(i8, header.sections * header.dims, 1);
-  const questionRows = take(i8, header.questions * header.dims, 1);
+  const { dims, pieces, sections, questions } = header;
+  const scores = take(Float64Array, pieces.length);
+  const scale = take(Float32Array, pieces.length);
+  const questionStart = take(Uint32Array, sections + 1);
+  const pieceRows = take(Int8Array, pieces.length * dims);
+  const sectionRows = take(Int8Array, sections * dims);
+  const questionRows = take(Int8Array, questions * dims);
   let tokenizer: PieceTokenizer | undefined;
-  return {
-    dims: header.dims,
-    pieces: header.pieces,
-    scores,
-    scale,
-    pieceRows,
-    sectionRows,
-    questionStart,
-    questionRows,
-    // Built on first use (a few ms for the trie), not on every instance's cold start.
-    tokenizer: () => (tokenizer ??= new PieceTokenizer(header.pieces, scores)),
-  };
+  // Built on first use (a few ms for the trie), not on every instance's cold start.
+  const tokenize = () => (tokenizer ??= new PieceTokenizer(pieces, scores));
+  return { dims, pieces, scores, scale, questionStart, pieceRows, sectionRows, questionRows, tokenizer: tokenize };
 }
 
-/** A text as the table reads it: lower case (the table's rows are of lower-case pieces). */
-export const tableText = (text: string) => text.toLowerCase();
-
-/** A text's vector: the weighted mean of its pieces' rows, of length 1 (all zero for a text with no known piece). */
+/** A text's vector (lower-cased, as the table's pieces are): its pieces' rows' weighted mean, of length 1. */
 export function textVector(
   table: Pick<EmbeddingTable, 'dims' | 'pieceRows' | 'scale' | 'tokenizer'>,
   text: string,
@@ -233,7 +76,7 @@ export function textVector(
   const { dims, pieceRows, scale } = table;
   // Each distinct piece's row is added once, times its weight and count (a section repeats most of its pieces).
   const weights = new Map<number, number>();
-  for (const id of table.tokenizer().encode(tableText(text))) weights.set(id, (weights.get(id) ?? 0) + scale[id]!);
+  for (const id of table.tokenizer().encode(text.toLowerCase())) weights.set(id, (weights.get(id) ?? 0) + scale[id]!);
   const out = new Float32Array(dims);
   for (const [id, w] of weights) {
     if (!w) continue;
@@ -268,14 +111,8 @@ export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number
   return norm ? dot / Math.sqrt(norm) : 0;
 }
 
-/** How near a question's vector is to a section: to its heading and text, and to the nearest of its questions. */
-export interface SectionSimilarity {
-  text: number;
-  nearestQuestion: number;
-}
-
-/** A question's vector (textVector) against section `section` of the table. */
-export function sectionSimilarity(table: EmbeddingTable, q: Float32Array, section: number): SectionSimilarity {
+/** How near a question's vector is to a section's heading and text, and to the nearest of its written questions. */
+export function sectionSimilarity(table: EmbeddingTable, q: Float32Array, section: number) {
   let nearestQuestion = 0;
   for (let r = table.questionStart[section]!; r < table.questionStart[section + 1]!; r++)
     nearestQuestion = Math.max(nearestQuestion, rowCosine(q, table.questionRows, r));

@@ -1,47 +1,26 @@
 /**
- * @module Stage 5, rerank: one scoring function over named features of each candidate section, its weights fitted
- * on the development questions (`npm run ask:fit`: logistic regression on pairs of a section that answers and one
- * that does not) and read from ./ranker.json.
+ * @module Stage 5, rerank: one logistic scoring function over named features of each candidate section, its weights
+ * fitted on the development questions by `npm run ask:fit` (./ranker.json).
  */
-import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
+import { analyze } from '../search/analyze.ts';
 import { K1 } from '../search/bm25f.ts';
 import { type TermGroup, termGroups } from './analyse.ts';
 import { sectionSimilarity, textVector } from './embedding.ts';
-import { ASK_FIELDS, type AskIndex, bodyOf } from './index.ts';
+import { ASK_FIELDS, type AskIndex, bodyOf, kept } from './index.ts';
 import type { Candidate } from './retrieve.ts';
 
-/** The features, in the order the model's weights follow. */
-export const FEATURES = [
-  'bm25',
-  'bm25Share',
-  'text',
-  'heading',
-  'title',
-  'expansions',
-  'coverage',
-  'coverageAll',
-  'headingCoverage',
-  'headingMatch',
-  'topic',
-  'nearest',
-  'semantic',
-  'semanticQuestion',
-  'listing',
-  'intro',
-  'cited',
-  'context',
-  'rank',
-] as const;
+const BM25 = ['bm25', 'bm25Share', 'text', 'heading', 'title', 'expansions'] as const;
+const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
+const PLACE = ['semantic', 'semanticQuestion', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
+/** The features (BM25F, the question's words, the sentence model and the section's place), in the model's order. */
+export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** A fitted logistic model over named features (standardised by `mean` and `scale`). */
-export interface LogisticModel {
-  features: readonly string[];
-  mean: readonly number[];
-  scale: readonly number[];
+export type LogisticModel = { features: readonly string[]; mean: readonly number[]; scale: readonly number[] } & {
   weights: readonly number[];
   bias: number;
-}
+};
 
 /** The model's log-odds for a feature vector. */
 export function logit(model: LogisticModel, x: readonly number[]): number {
@@ -53,48 +32,39 @@ export function logit(model: LogisticModel, x: readonly number[]): number {
 /** The model's probability for a feature vector. */
 export const predict = (model: LogisticModel, x: readonly number[]) => 1 / (1 + Math.exp(-logit(model, x)));
 
-/** A candidate with its features and score (the ranking model's log-odds: only differences between sections mean
- * something, the model being fitted on pairs). */
-export interface Ranked extends Candidate {
-  features: number[];
-  score: number;
-}
-
-/** What reranking reads besides the index: the question's text and words, the context's, the earlier turn's pages. */
-export interface RerankInput {
-  /** The text the sentence model reads (the part, after the earlier turn's question when it leans on it). */
+/** A candidate with its features and score (log-odds; fitted on pairs, so only differences mean something). */
+export type Ranked = Candidate & { features: number[]; score: number };
+/** The text the sentence model reads, the question's and the context's words, and the earlier turn's pages. */
+export type RerankInput = {
   text: string;
   groups: readonly TermGroup[];
   context: readonly TermGroup[];
   cited: ReadonlySet<string>;
+};
+
+/** A list's counts. */
+function count(terms: Iterable<string>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
 }
 
-/** Terms of a section's fields (text analysed on first use; a few sections per question; bounded). */
+/** Terms of a section's fields, counted (text analysed on first use; a few sections per question; bounded). */
 const fieldCache = new Map<string, Map<string, number>[]>();
 function fieldsOf(index: AskIndex, section: number): Map<string, number>[] {
-  const key = `${index.data.terms.offsets.length}:${section}`;
-  let fields = fieldCache.get(key);
-  if (fields) return fields;
-  const count = (terms: Iterable<string>) => {
-    const m = new Map<string, number>();
-    for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
-    return m;
-  };
-  const text: string[] = [];
   const heading = index.heading(section);
-  eachWord(bodyOf(index.text(section), heading !== null), (w) => {
-    if (!isStopWord(w)) text.push(termOf(w));
-  });
   const expansions = index.data.expansions[section];
-  fields = [
-    count(text),
-    count(heading === null ? [] : analyze(heading)),
-    count(analyze(index.pageOf(section).title)),
-    count(expansions ? expansions.split(' ') : []),
-  ];
-  if (fieldCache.size >= 512) fieldCache.delete(fieldCache.keys().next().value!);
-  fieldCache.set(key, fields);
-  return fields;
+  return kept(
+    fieldCache,
+    `${index.data.terms.offsets.length}:${section}`,
+    () => [
+      count(analyze(bodyOf(index.text(section), heading !== null))),
+      count(heading === null ? [] : analyze(heading)),
+      count(analyze(index.pageOf(section).title)),
+      count(expansions ? expansions.split(' ') : []),
+    ],
+    512,
+  );
 }
 
 const SPECS = Object.values(ASK_FIELDS);
@@ -103,29 +73,23 @@ const SPECS = Object.values(ASK_FIELDS);
 export const holdsTerm = (index: AskIndex, section: number, term: string) =>
   fieldsOf(index, section).some((f) => f.has(term));
 
-/** The best idf-weighted Jaccard of the question's terms with a section's asked questions. */
-function nearestAsked(index: AskIndex, terms: ReadonlySet<string>, section: number, asked: Map<number, string[][]>) {
-  let best = 0;
-  for (const q of asked.get(section) ?? []) {
-    let both = 0;
-    let all = 0;
-    for (const t of terms) {
-      const w = index.idf(t);
-      all += w;
-      if (q.includes(t)) both += w;
-    }
-    for (const t of q) if (!terms.has(t)) all += index.idf(t);
-    if (all) best = Math.max(best, both / all);
+/** The idf-weighted Jaccard of two sets of terms. */
+export function overlap(index: AskIndex, a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let [both, all] = [0, 0];
+  for (const t of a) {
+    all += index.idf(t);
+    if (b.has(t)) both += index.idf(t);
   }
-  return best;
+  for (const t of b) if (!a.has(t)) all += index.idf(t);
+  return all ? both / all : 0;
 }
 
-const askedBySection = new WeakMap<AskIndex, Map<number, string[][]>>();
-function askedOf(index: AskIndex): Map<number, string[][]> {
+const askedBySection = new WeakMap<AskIndex, Map<number, Set<string>[]>>();
+function askedOf(index: AskIndex): Map<number, Set<string>[]> {
   let m = askedBySection.get(index);
   if (!m) {
     m = new Map();
-    for (const [s, terms] of index.data.asked) m.set(s, [...(m.get(s) ?? []), terms.split(' ')]);
+    for (const [s, terms] of index.data.asked) m.set(s, [...(m.get(s) ?? []), new Set(terms.split(' '))]);
     askedBySection.set(index, m);
   }
   return m;
@@ -144,23 +108,10 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const table = index.embedding;
   const vector = table && textVector(table, input.text);
   const asked = askedOf(index);
-  const similarity = (section: number) => {
-    const near = table && vector ? sectionSimilarity(table, vector, section) : { text: 0, nearestQuestion: 0 };
-    return { semantic: near.text, semanticQuestion: near.nearestQuestion };
-  };
-  // How exactly the heading asks the question: the idf-weighted Jaccard of its words and the question's, both read as
-  // a question is (filler such as the site's name left out).
-  const headingMatch = (section: number) => {
-    const heading = new Set(termGroups(index.heading(section) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
-    let both = 0;
-    let all = 0;
-    for (const t of terms) {
-      all += index.idf(t);
-      if (heading.has(t)) both += index.idf(t);
-    }
-    for (const t of heading) if (!terms.has(t)) all += index.idf(t);
-    return all ? both / all : 0;
-  };
+  const near = (s: number) => (table && vector ? sectionSimilarity(table, vector, s) : { text: 0, nearestQuestion: 0 });
+  // The heading read as a question is (filler such as the site's name left out).
+  const headingTerms = (s: number) =>
+    new Set(termGroups(index.heading(s) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
   return candidates.map((c, rank) => {
     const fields = fieldsOf(index, c.section);
     const lengths = fields.map((f) => [...f.values()].reduce((a, b) => a + b, 0));
@@ -179,6 +130,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
     const share = (f: readonly number[]) => own.reduce((a, g, i) => a + (holds(g, f) ? weights[i]! : 0), 0) / total;
     const ownFields = [0, 1, 2];
     const page = index.pageOf(c.section);
+    const sim = near(c.section);
     const x: Record<Feature, number> = {
       bm25: c.bm25 / top,
       bm25Share: c.bm25 / sum,
@@ -189,10 +141,11 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       coverage: share(ownFields),
       coverageAll: share([0, 1, 2, 3]),
       headingCoverage: share([1]),
-      headingMatch: headingMatch(c.section),
+      headingMatch: overlap(index, terms, headingTerms(c.section)),
       topic: topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0,
-      nearest: nearestAsked(index, terms, c.section, asked),
-      ...similarity(c.section),
+      nearest: Math.max(0, ...(asked.get(c.section) ?? []).map((q) => overlap(index, terms, q))),
+      semantic: sim.text,
+      semanticQuestion: sim.nearestQuestion,
       listing: page.listing ? 1 : 0,
       intro: index.heading(c.section) === null ? 1 : 0,
       cited: input.cited.has(page.slug) ? 1 : 0,

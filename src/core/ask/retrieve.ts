@@ -1,16 +1,12 @@
 /**
- * @module Stage 4, retrieve: the sections that may answer, by BM25F over the one section index (./index.ts). A
- * group of alternative terms scores a section by its best term (an alternative at ALTERNATIVE_WEIGHT); groups add.
- * One pass over each term's postings: the work is the postings of the question's terms, whatever the site's size.
+ * @module Stage 4, retrieve: BM25F over the section index, one pass over each term's postings. A group of alternative
+ * terms scores a section by its best term (an alternative at ALTERNATIVE_WEIGHT); groups add.
  */
 import type { TermGroup } from './analyse.ts';
 import type { AskIndex } from './index.ts';
 
 /** A section found, with its BM25F score. */
-export interface Candidate {
-  section: number;
-  bm25: number;
-}
+export type Candidate = { section: number; bm25: number };
 
 /** What an alternative term (a lexicon word for the typed one) counts for. */
 const ALTERNATIVE_WEIGHT = 0.8;

@@ -19,7 +19,7 @@ import { isUnder, leafOf } from '../../contract/slugs.ts';
 export { fold, analyze } from './analyze.ts';
 export { SearchIndex } from './compact-index.ts';
 
-/** Builds the index (at build time); `synonyms` is content/data/search-synonyms.json's entries. */
+/** Builds the index (at build time); `synonyms` is the lexicon's (content/data/lexicon.json). */
 export function buildSearchIndex(pages: ContentPage[], synonyms: SynonymEntry[] = []): SerializedIndex {
   return buildIndex(pages, synonyms);
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../../src/adapters/sqlite-store/index.ts';
-import { QUESTION_STALE_MS } from '../../../src/core/ask/unanswered.ts';
+import { QUESTION_STALE_MS } from '../../../src/core/unanswered/index.ts';
 import { dbFile, T } from '../../helpers/sqlite-test.ts';
 
 describe('the bound, lowered since', () => {

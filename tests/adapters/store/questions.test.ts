@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/ports.ts';
-import { QUESTION_STALE_MS } from '../../../src/core/ask/unanswered.ts';
+import { QUESTION_STALE_MS } from '../../../src/core/unanswered/index.ts';
 import { useEngines } from '../../helpers/engines.ts';
 
 const { engines } = useEngines();

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Redis } from '@upstash/redis';
 import { createUpstashStore } from '../../../src/adapters/upstash-store/index.ts';
-import { QUESTION_STALE_MS } from '../../../src/core/ask/unanswered.ts';
+import { QUESTION_STALE_MS } from '../../../src/core/unanswered/index.ts';
 import { useEngines } from '../../helpers/engines.ts';
 
 const { bridge } = useEngines();

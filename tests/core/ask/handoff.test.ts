@@ -1,6 +1,7 @@
 // What the chat says when it offers a person: the label fits the hour, the link goes to the right form.
 import { describe, expect, it } from 'vitest';
-import { handoffFor, supportHours } from '../../../src/core/ask/handoff.ts';
+import { handoffFor } from '../../../src/core/ask/handoff.ts';
+import { supportHours } from '../../../src/core/support-hours.ts';
 
 describe('handoff', () => {
   it('knows the support hours: 7am to 7pm AEST (UTC+10), Monday to Saturday', () => {
@@ -24,7 +25,7 @@ describe('handoff', () => {
   });
 
   it('sends an existing customer with a problem to support, and a message to the contact form', () => {
-    const support = handoffFor('contact', Date.parse('2026-11-25T02:00:00Z'), 'https://k.example', true);
+    const support = handoffFor('support', Date.parse('2026-11-25T02:00:00Z'), 'https://k.example');
     expect(support.url).toBe('https://k.example/contact#who-to-contact');
     expect(support.label).toContain('support');
     expect(handoffFor('message', 0, 'https://k.example')).toMatchObject({

@@ -1,6 +1,7 @@
 // The one section index: built from pages, written and loaded back, read section by section.
 import { describe, expect, it } from 'vitest';
-import { assembleAskIndex, AskIndex, loadAskIndex } from '../../../src/core/ask/index.ts';
+import { AskIndex, loadAskIndex } from '../../../src/core/ask/index.ts';
+import { assembleAskIndex } from '../../../src/core/ask-indexer/assemble.ts';
 import { PAGES, siteIndex } from './site.ts';
 
 const index = await siteIndex();

@@ -1,6 +1,7 @@
 // Stage 2, intent: the classifier trained at build time, its request threshold and its guard rule.
 import { describe, expect, it } from 'vitest';
-import { classifyIntent, intentFeatures, intentOf, intentScores, trainIntents } from '../../../src/core/ask/intent.ts';
+import { classifyIntent, intentFeatures, intentOf, intentScores } from '../../../src/core/ask/intent.ts';
+import { trainIntents } from '../../../src/core/ask-indexer/train-intents.ts';
 import { INTENT_EXAMPLES, siteIndex } from './site.ts';
 
 const index = await siteIndex();

@@ -1,7 +1,8 @@
 // The lexicon as data: every entry carries a note, and it compiles to the analyzer's lookups.
 import { describe, expect, it } from 'vitest';
 import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
-import { compileLexicon, EMPTY_LEXICON, LexiconSchema } from '../../../src/core/ask/lexicon.ts';
+import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { EMPTY_LEXICON, LexiconSchema } from '../../../src/core/lexicon.ts';
 
 describe('lexicon', () => {
   it('parses, and refuses an entry without its note', () => {

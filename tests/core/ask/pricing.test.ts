@@ -7,7 +7,7 @@ import pricingData from '../../../content/data/pricing.json' with { type: 'json'
 import { AskResponseSchema } from '../../../src/contract/ask.ts';
 import { type Plan, type Pricing, PricingSchema } from '../../../src/contract/content.ts';
 import { askSite } from '../../../src/core/ask/answer.ts';
-import { askIndexOf } from '../../../src/core/ask/index.ts';
+import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import {
   comparedPlans,
   dollars,

@@ -4,12 +4,13 @@
  */
 import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
 import pricingData from '../../../content/data/pricing.json' with { type: 'json' };
-import { ASK_INTENTS } from '../../../src/build/ask-hints.ts';
+import { ASK_INTENTS, cachedIntentModel } from '../../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../../src/contract/content.ts';
 import { cachedPieceTable, EMBEDDING_CACHE, embeddingParts, sectionTexts } from '../../../src/build/ask-embedding.ts';
-import { decodeEmbedding, encodeEmbedding } from '../../../src/core/ask/embedding.ts';
-import { assembleAskIndex, askIndexOf, type AskSource } from '../../../src/core/ask/index.ts';
-import { LexiconSchema } from '../../../src/core/ask/lexicon.ts';
+import { encodeEmbedding } from '../../../src/build/ask-embedding.ts';
+import { decodeEmbedding } from '../../../src/core/ask/embedding.ts';
+import { assembleAskIndex, askIndexOf, type AskSource } from '../../../src/core/ask-indexer/assemble.ts';
+import { LexiconSchema } from '../../../src/core/lexicon.ts';
 
 export const ORIGIN = 'https://kartage.test';
 export const pricing = PricingSchema.parse(pricingData);
@@ -141,7 +142,9 @@ export const INTENT_EXAMPLES = [
  * table of its sections made from the build's distilled piece table (cached by the build: no model runs here).
  */
 export async function siteIndex(questions = WRITTEN) {
-  const learning = { lexicon: LexiconSchema.parse(lexicon), intents: ASK_INTENTS, questions };
+  const given = { lexicon: LexiconSchema.parse(lexicon), intents: ASK_INTENTS, questions };
+  // Trained once and kept by the build's cache (the same model; training takes seconds).
+  const learning = { ...given, intentModel: cachedIntentModel(given) };
   const { data } = assembleAskIndex(PAGES, learning);
   const markdown = (slug: string) => PAGES.find((p) => p.slug === slug)?.markdown ?? '';
   const written = questions.flatMap((q) => q.sections.map((s) => ({ ...s, questions: [q.question] })));

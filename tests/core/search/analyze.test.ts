@@ -1,6 +1,8 @@
 import { describe, expect, it, afterEach, vi } from 'vitest';
 import { analyze, analyzeSynonyms, auSpelling, isStopWord, termOf, words } from '../../../src/core/search/analyze.ts';
-import synonyms from '../../../content/data/search-synonyms.json' with { type: 'json' };
+import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
+
+const synonyms = { entries: lexicon.synonyms };
 
 describe('the search analyzer', () => {
   it('stems English word forms to one term (Porter2)', () => {

@@ -29,7 +29,9 @@ import {
   type SerializedIndex,
   SearchIndex,
 } from '../../../src/core/search/compact-index.ts';
-import synonyms from '../../../content/data/search-synonyms.json' with { type: 'json' };
+import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
+
+const synonyms = { entries: lexicon.synonyms };
 import { DATA_DIR } from '../../../src/config.ts';
 import { bm25fScorer } from '../../helpers/search-score.ts';
 import { CONTENT_FILE, type ContentData } from '../../../src/core/content.ts';

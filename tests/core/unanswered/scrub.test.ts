@@ -1,5 +1,5 @@
 /**
- * The scrub of an unanswered question (src/core/ask/scrub.ts through `scrubQuestion`) as a table: each input
+ * The scrub of an unanswered question (src/core/unanswered/scrub.ts through `scrubQuestion`) as a table: each input
  * and what is kept of it, for every form of email, phone number, date, long number, street address and name
  * it promises to remove, and the figures a visitor asks about that must stay readable. Then the shapes of its
  * patterns (every quantifier bounded, so a match attempt reads a bounded number of characters), and hostile
@@ -11,9 +11,9 @@ import { type AST, RegExpParser } from '@eslint-community/regexpp';
 import fc from 'fast-check';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { SCRUB_PATTERNS } from '../../src/core/ask/scrub.ts';
-import { QUESTION_MAX_CHARS, scrubQuestion } from '../../src/core/ask/unanswered.ts';
-import { PROJECT_ROOT } from '../helpers/server.ts';
+import { SCRUB_PATTERNS } from '../../../src/core/unanswered/scrub.ts';
+import { QUESTION_MAX_CHARS, scrubQuestion } from '../../../src/core/unanswered/index.ts';
+import { PROJECT_ROOT } from '../../helpers/server.ts';
 
 /** Input, and the text kept of it. */
 const TABLE: [string, string][] = [
@@ -234,7 +234,7 @@ function regexesIn(file: string): { literals: string[]; constructed: number } {
 
 describe('the patterns are bounded (scrubbing is linear in the input)', () => {
   it('every pattern of the scrub is built by pattern() and listed in SCRUB_PATTERNS', () => {
-    expect(regexesIn('src/core/ask/scrub.ts')).toEqual({ literals: [], constructed: 1 });
+    expect(regexesIn('src/core/unanswered/scrub.ts')).toEqual({ literals: [], constructed: 1 });
     expect(SCRUB_PATTERNS.length).toBeGreaterThan(20);
   });
 
@@ -246,7 +246,7 @@ describe('the patterns are bounded (scrubbing is linear in the input)', () => {
   });
 
   it('the scrub part of unanswered.ts repeats only a single character class without bound (it cannot backtrack)', () => {
-    const { literals, constructed } = regexesIn('src/core/ask/unanswered.ts');
+    const { literals, constructed } = regexesIn('src/core/unanswered/index.ts');
     expect(constructed).toBe(0);
     for (const literal of literals) {
       const [, body, flags] = /^\/(.*)\/([a-z]*)$/s.exec(literal)!;

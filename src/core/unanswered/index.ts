@@ -3,7 +3,7 @@
  * scrubbed of personal data and counted in the store, off the answer's path. Nothing but the scrubbed text is
  * kept: no address, no conversation, nothing else about the visitor.
  *
- * - `scrubQuestion` removes what a pattern can find of personal data (src/core/ask/scrub.ts: links with a
+ * - `scrubQuestion` removes what a pattern can find of personal data (src/core/unanswered/scrub.ts: links with a
  *   query string, emails, dates, phone numbers, long numbers; names and street addresses only after a cue),
  *   each replaced by a placeholder, collapses whitespace, lower-cases and caps the text at 200 characters.
  * - `reportable` keeps out of the report a question with a link, one that is not language, and one with a
@@ -57,7 +57,7 @@ function cut(text: string): string {
 }
 
 /**
- * The question with personal data removed (src/core/ask/scrub.ts): normalised as a question is (invisible
+ * The question with personal data removed (src/core/unanswered/scrub.ts): normalised as a question is (invisible
  * characters removed, NFKC, one space per run), links with a query string, emails, full dates, phone numbers
  * (digits, letter o for zero, spelled out), long numbers, street addresses and a name after "my name is" or
  * "I'm" replaced by `[link]`, `[email]`, `[date]`, `[phone]`, `[number]`, `[address]`, `[name]`; lower case;

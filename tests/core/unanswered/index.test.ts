@@ -1,5 +1,5 @@
 /**
- * What the assistant could not answer, counted for the content team (src/core/ask/unanswered.ts): the
+ * What the assistant could not answer, counted for the content team (src/core/unanswered/index.ts): the
  * scrubbing (no email, phone number, link with a query or long number survives), the normalised key, the
  * 200-character bound, and the recorder the operation calls: it returns at once, never throws, hands a
  * write that always settles (within its bound) to `defer`, and logs a run of failures once.
@@ -13,9 +13,9 @@ import {
   reportable,
   scrubQuestion,
   UNANSWERED_TIMEOUT_MS,
-} from '../../src/core/ask/unanswered.ts';
-import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
-import type { Store } from '../../src/core/ports.ts';
+} from '../../../src/core/unanswered/index.ts';
+import { createMemoryStore } from '../../../src/adapters/memory-store/index.ts';
+import type { Store } from '../../../src/core/ports.ts';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,6 +1,7 @@
-// A page's sections and their sentences (src/core/ask/sections.ts): what an answer quotes and links to.
+// A page's sections and their sentences (src/core/ask-indexer/sections.ts): what an answer quotes and links to.
 import { describe, expect, it } from 'vitest';
-import { plainOf, sentencePlain, sentencesOf, splitSections, splitSentences } from '../../../src/core/ask/sections.ts';
+import { plainOf } from '../../../src/core/markdown-plain.ts';
+import { sentencesOf, splitSections, splitSentences } from '../../../src/core/ask-indexer/sections.ts';
 
 const sentences = (text: string) => splitSentences(text).map(({ start, end }) => text.slice(start, end));
 
@@ -125,6 +126,9 @@ describe('sections', () => {
   it('each sentence is a range of its section text', () => {
     for (const s of sections)
       for (const u of s.sentences) expect(s.text.slice(u.start, u.end).length).toBeGreaterThan(0);
-    expect(sections[1]!.sentences.map((u) => sentencePlain(sections[1]!.text, u))).toEqual(['One.', 'Two.']);
+    expect(sections[1]!.sentences.map((u) => plainOf(sections[1]!.text.slice(u.start, u.end)))).toEqual([
+      'One.',
+      'Two.',
+    ]);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * @module What is kept of a question the assistant could not answer (src/core/ask/unanswered.ts): the text
+ * @module What is kept of a question the assistant could not answer (src/core/unanswered/index.ts): the text
  * normalised as a question is (zero-width and other invisible characters removed, NFKC), the personal data a
  * pattern can find replaced by a placeholder, and the tests that keep a question out of the content team's
  * report (a link, text that is not language, a cue that it names a person or gives an address).
  *
  * Every pattern is built by `pattern()` and listed in `SCRUB_PATTERNS`, and every quantifier in it is bounded:
  * a match attempt reads a bounded number of characters wherever it starts, so scrubbing is linear in the input
- * (tests/core/ask-unanswered.scrub.test.ts checks the shapes).
+ * (tests/core/unanswered/scrub.test.ts checks the shapes).
  */
 
 const registry: RegExp[] = [];

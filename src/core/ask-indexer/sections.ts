@@ -5,6 +5,9 @@
  * section's own markdown (so a quote is always a substring of the section), with its plain text (what the page
  * shows: the text fragment of a citation link, and what the analyzer reads). Done at build time, once.
  */
+import { z } from 'zod';
+import { plainOf } from '../markdown-plain.ts';
+import data from './abbreviations.json' with { type: 'json' };
 
 /** A heading as the rendered page has it: its level, its `id` (the anchor) and its text. */
 export interface HeadingAnchor {
@@ -36,29 +39,14 @@ export interface Section {
   sentences: Sentence[];
 }
 
-/** Inline markdown to the text a reader sees: links and images to their text; emphasis, code marks, escapes gone. */
-export function plainOf(md: string): string {
-  // Escaped characters are set aside first, so that `\*` is never read as emphasis.
-  const escaped: string[] = [];
-  return (
-    md
-      .replace(/\\([!-/:-@[-`{-~])/g, (_, c: string) => `\uE000${escaped.push(c) - 1}\uE001`)
-      // A blockquote's markers at the start of its lines ("> Rebecca Tan, Sales ..."): the page shows none.
-      .replace(/^[ \t]*(?:>[ \t]?)+/gm, '')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
-      .replace(/<((?:https?:|mailto:)[^>\s]+|[^>\s@]+@[^>\s]+)>/g, (_, link: string) => link.replace(/^mailto:/, ''))
-      .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
-      .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, '$1$2')
-      .replace(/`+([^`]*)`+/g, '$1')
-      .replace(/\uE000(\d+)\uE001/g, (_, i: string) => escaped[Number(i)]!)
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
-}
-
-/** Abbreviations after which a full stop does not end a sentence (the segmenter splits after some of them). */
-const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|incl|No|Nos|St|Pty|Ltd|Mr|Mrs|Ms|Dr|Inc|Co|cf|p\.a)\.$/i;
+const AbbreviationsSchema = z.strictObject({
+  note: z.string(),
+  entries: z.array(z.strictObject({ words: z.array(z.string().regex(/^[\w.]+$/)).min(1), note: z.string().min(3) })),
+});
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const abbreviations = AbbreviationsSchema.parse(data).entries.flatMap((e) => e.words.map(escaped));
+/** A text ending in an abbreviation's full stop (./abbreviations.json): it does not end a sentence. */
+const ABBREVIATIONS = new RegExp(`(?:^|[\\s(])(?:${abbreviations.join('|')})\\.$`, 'i');
 
 const segmenter = new Intl.Segmenter('en-AU', { granularity: 'sentence' });
 
@@ -124,18 +112,6 @@ function unbalanced(s: string): boolean {
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-/** The plain text of a sentence of a section (a table row's cells joined with middle dots). */
-export function sentencePlain(text: string, sentence: Sentence): string {
-  const raw = text.slice(sentence.start, sentence.end);
-  return sentence.row
-    ? plainOf(
-        raw
-          .replace(/^\|/, '')
-          .replace(/\|$/, '')
-          .replace(/\s*\|\s*/g, ' · '),
-      )
-    : plainOf(raw);
-}
 const FENCE = /^\s*(```|~~~)/;
 const TABLE_RULE = /^\|?\s*:?-{2,}/;
 const LIST_ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+/;

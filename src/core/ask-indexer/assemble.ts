@@ -1,0 +1,174 @@
+/**
+ * @module Builds the chat's index (../ask/index.ts) from pages: each page cut into sections (./sections.ts) and
+ * analysed, the sections' BM25F postings with the learned expansions, and the intent classifier trained. Run by the
+ * build (src/build/derive.ts), and in memory for a site held in memory (tests, a lone content.json).
+ */
+import { type AskData, ASK_FIELDS, ASK_FORMAT, AskIndex, bodyOf } from '../ask/index.ts';
+import type { EmbeddingTable } from '../ask/embedding.ts';
+import type { IntentModel } from '../ask/intent.ts';
+import { compileLexicon } from '../ask/lexicon.ts';
+import { EMPTY_LEXICON, type LexiconData } from '../lexicon.ts';
+import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
+import { Bm25fBuilder } from '../search/bm25f.ts';
+import { bareTitle } from '../search/compact-index.ts';
+import { type HeadingAnchor, splitSections } from './sections.ts';
+import { type IntentExample, trainIntents } from './train-intents.ts';
+
+const FIELD_SPECS = Object.values(ASK_FIELDS);
+/** A heading with straight quotes (the rendered page curls them). */
+export const straightQuotes = (s: string) => s.replace(/[‘’]/g, "'").replace(/[“”]/g, '"');
+const sectionKey = (slug: string, heading: string | null) => `${slug}#${straightQuotes(heading ?? '')}`;
+
+/** What the build gives per page: its contract fields and the rendered headings' anchors. */
+export interface AskSource {
+  slug: string;
+  title: string;
+  url: string;
+  markdown: string;
+  headings?: readonly HeadingAnchor[];
+  kind?: string;
+}
+
+/** A question and the sections that answer it (none: a known gap); sections by slug and heading. */
+export interface AskedQuestion {
+  question: string;
+  sections: readonly { slug: string; heading: string | null }[];
+}
+
+/** What the index learns beside the pages (src/build/ask-hints.ts gives the site's). */
+export interface AskLearning {
+  lexicon?: LexiconData;
+  /** Labelled requests the intent classifier learns (the written questions are added as `none`). */
+  intents?: readonly IntentExample[];
+  /** The classifier already trained on them (the build keeps it by the hash of what it learns). */
+  intentModel?: IntentModel;
+  /** A section's hints (words visitors use that its text lacks). */
+  hintsOf?: (slug: string, heading: string | null) => readonly string[];
+  /** Questions written from the content for each section, and questions reviewed from the report. */
+  questions?: readonly AskedQuestion[];
+}
+
+/** One page's part of the index, worked out on its own (in the build's page workers). */
+export interface AskPageData {
+  rows: [heading: string | null, anchor: string, start: number, end: number, sentences: string][];
+  /** Per section: its text's terms and its heading's terms. */
+  terms: [text: string[], heading: string[]][];
+  /** The page's distinct surface words. */
+  words: string[];
+}
+
+/** A page's part of the index. */
+export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>): AskPageData {
+  const out: AskPageData = { rows: [], terms: [], words: [] };
+  const seen = new Set<string>();
+  for (const s of splitSections(page.slug, page.markdown, page.headings)) {
+    const sentences = s.sentences
+      .map((x) => `${x.start.toString(36)},${x.end.toString(36)},${x.header ? 2 : x.row ? 1 : 0}`)
+      .join(';');
+    out.rows.push([s.heading, s.anchor ?? '', s.start, s.start + s.text.length, sentences]);
+    const text: string[] = [];
+    eachWord(bodyOf(s.text, s.heading !== null), (w) => {
+      seen.add(w);
+      if (!isStopWord(w)) text.push(termOf(w));
+    });
+    out.terms.push([text, s.heading === null ? [] : analyze(s.heading)]);
+  }
+  out.words = [...seen];
+  return out;
+}
+
+/** What the intent classifier learns: the labelled requests, and the questions some section answers as `none`. */
+export const intentExamples = (intents: readonly IntentExample[], questions: readonly AskedQuestion[]) => [
+  ...intents,
+  ...questions.filter((q) => q.sections.length).map((q) => ({ text: q.question, intent: 'none' as const })),
+];
+
+/** What the build writes: the index file's data and the pack's text. */
+export interface AskFiles {
+  data: AskData;
+  pack: string;
+}
+
+/** The index of the pages (sorted by slug), each with its part when the build worked it out already. */
+export function assembleAskIndex(
+  pages: readonly (AskSource & { ask?: AskPageData })[],
+  { lexicon = EMPTY_LEXICON, intents = [], intentModel, hintsOf = () => [], questions = [] }: AskLearning = {},
+): AskFiles {
+  const data: AskData = {
+    format: ASK_FORMAT,
+    pages: [],
+    sections: [],
+    terms: { terms: '', idf: [], df: [], offsets: [], postings: '' },
+    expansions: [],
+    averages: [],
+    asked: [],
+    gaps: [],
+    vocab: {},
+    lexicon,
+    intents: { features: {}, weights: [], bias: [] },
+  };
+  let pack = '';
+  const ids = new Map<string, number>();
+  const questionsOf = new Map<number, string[]>();
+  const parts = pages.map((p) => p.ask ?? askPageData(p));
+  pages.forEach((page, n) => {
+    const p = data.pages.push({ slug: page.slug, title: bareTitle(page.title), url: page.url }) - 1;
+    if (page.kind === 'listing') data.pages[p]!.listing = true;
+    for (const [heading, anchor, start, end, sentences] of parts[n]!.rows) {
+      ids.set(sectionKey(page.slug, heading), data.sections.length);
+      data.sections.push([p, heading, anchor, start, end, pack.length, sentences.length]);
+      pack += sentences;
+    }
+  });
+  for (const q of questions) {
+    const terms = [...new Set(analyze(q.question))];
+    const found = q.sections.map((s) => ids.get(sectionKey(s.slug, s.heading))).filter((id) => id !== undefined);
+    if (!q.sections.length && terms.length) data.gaps.push(terms.join(' '));
+    for (const id of new Set(found)) {
+      data.asked.push([id, terms.join(' ')]);
+      questionsOf.set(id, [...(questionsOf.get(id) ?? []), q.question]);
+    }
+  }
+  const builder = new Bm25fBuilder(FIELD_SPECS);
+  const vocab = new Map<string, number>();
+  const sums = FIELD_SPECS.map(() => 0);
+  let id = 0;
+  pages.forEach((page, n) => {
+    const part = parts[n]!;
+    const title = analyze(bareTitle(page.title));
+    part.rows.forEach(([heading], k) => {
+      const [text, head] = part.terms[k]!;
+      const expansions = [...hintsOf(page.slug, heading), ...(questionsOf.get(id) ?? [])].flatMap((x) => analyze(x));
+      for (const [field, terms] of [text, head, title, expansions].entries()) {
+        sums[field]! += terms.length;
+        for (const t of terms) builder.count(field, builder.termId(t));
+      }
+      data.expansions.push(expansions.join(' '));
+      builder.next();
+      id++;
+    });
+    for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
+  });
+  data.terms = builder.build();
+  data.averages = sums.map((sum) => Math.max(1, sum / Math.max(1, id)));
+  data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  data.intents = intentModel ?? trainIntents(intentExamples(intents, questions), compileLexicon(lexicon));
+  return { data, pack };
+}
+
+/** An index over pages held in memory (tests, small sites), with a sentence-model table of the same sections. */
+export function askIndexOf(
+  pages: readonly AskSource[],
+  learning: AskLearning = {},
+  embedding?: EmbeddingTable,
+): AskIndex {
+  const bySlug = new Map(pages.map((p) => [p.slug, p.markdown]));
+  const { data, pack } = assembleAskIndex(pages, learning);
+  const read = (start: number, length: number) => pack.slice(start, start + length);
+  return new AskIndex(
+    data,
+    (slug) => bySlug.get(slug),
+    read,
+    () => embedding,
+  );
+}

@@ -1,0 +1,58 @@
+/** @module Trains the chat's intent classifier (../ask/intent.ts) at build time: softmax regression, deterministic. */
+import { INTENTS, type Intent, type IntentModel, intentFeatures } from '../ask/intent.ts';
+import type { Lexicon } from '../ask/lexicon.ts';
+
+/** A labelled request. */
+export type IntentExample = { text: string; intent: Intent };
+
+/**
+ * Trains the model (softmax regression, L2, full-batch gradient descent; deterministic): features seen in at least
+ * `minCount` examples; each intent weighed by the inverse of its share to the power `balance`.
+ */
+export function trainIntents(
+  examples: readonly IntentExample[],
+  lexicon: Pick<Lexicon, 'chatSpeak'>,
+  { epochs = 200, rate = 1, l2 = 1e-4, minCount = 2, balance = 0.7 } = {},
+): IntentModel {
+  const rows = examples.map((e) => intentFeatures(e.text, lexicon));
+  const seen = new Map<string, number>();
+  for (const r of rows) for (const f of r) seen.set(f, (seen.get(f) ?? 0) + 1);
+  const features: Record<string, number> = {};
+  let D = 0;
+  for (const [f, n] of [...seen].sort(([a], [b]) => (a < b ? -1 : 1))) if (n >= minCount) features[f] = D++;
+  const cols = rows.map((r) => Int32Array.from(r.map((f) => features[f] ?? -1).filter((c) => c >= 0)));
+  const K = INTENTS.length;
+  const w = new Float64Array(K * D);
+  const g = new Float64Array(K * D);
+  const bias = new Float64Array(K);
+  const labels = examples.map((e) => INTENTS.indexOf(e.intent));
+  const counts = INTENTS.map((_, k) => labels.filter((l) => l === k).length || 1);
+  const classWeight = counts.map((c) => (examples.length / (K * c)) ** balance);
+  const z = new Float64Array(K);
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    g.fill(0);
+    const gb = new Float64Array(K);
+    cols.forEach((c, i) => {
+      let top = Number.NEGATIVE_INFINITY;
+      for (let k = 0; k < K; k++) {
+        let v = bias[k]!;
+        for (const j of c) v += w[k * D + j]!;
+        z[k] = v;
+        top = Math.max(top, v);
+      }
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k]! - top);
+      const cw = classWeight[labels[i]!]!;
+      for (let k = 0; k < K; k++) {
+        const d = (z[k]! / sum - (labels[i] === k ? 1 : 0)) * cw;
+        gb[k]! += d;
+        for (const j of c) g[k * D + j]! += d;
+      }
+    });
+    for (let k = 0; k < K; k++) bias[k]! -= (rate * gb[k]!) / cols.length;
+    for (let x = 0; x < K * D; x++) w[x]! -= rate * (g[x]! / cols.length + l2 * w[x]!);
+  }
+  const round = (v: number) => Math.round(v * 1e4) / 1e4;
+  const weights = Array.from({ length: K }, (_, k) => Array.from(w.subarray(k * D, (k + 1) * D), round));
+  return { features, weights, bias: Array.from(bias, round) };
+}

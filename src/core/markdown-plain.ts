@@ -1,0 +1,22 @@
+/** @module Inline markdown as the page shows it: the text a citation's fragment and the chat's analyser read. */
+
+/** Inline markdown to the text a reader sees: links and images to their text; emphasis, code marks, escapes gone. */
+export function plainOf(md: string): string {
+  // Escaped characters are set aside first, so that `\*` is never read as emphasis.
+  const escaped: string[] = [];
+  return (
+    md
+      .replace(/\\([!-/:-@[-`{-~])/g, (_, c: string) => `\uE000${escaped.push(c) - 1}\uE001`)
+      // A blockquote's markers at the start of its lines ("> Rebecca Tan, Sales ..."): the page shows none.
+      .replace(/^[ \t]*(?:>[ \t]?)+/gm, '')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
+      .replace(/<((?:https?:|mailto:)[^>\s]+|[^>\s@]+@[^>\s]+)>/g, (_, link: string) => link.replace(/^mailto:/, ''))
+      .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2')
+      .replace(/(^|[^\w*])[*_](?=\S)([^*_]*?\S)[*_](?!\w)/g, '$1$2')
+      .replace(/`+([^`]*)`+/g, '$1')
+      .replace(/\uE000(\d+)\uE001/g, (_, i: string) => escaped[Number(i)]!)
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
