@@ -217,3 +217,28 @@ export interface Notifier {
 
 /** Structured log line: an event name plus fields. */
 export type Log = (event: string, fields?: Record<string, unknown>) => void;
+
+/** The outbox's operations of the `Store` port. */
+export type OutboxPart = Pick<
+  Store,
+  | 'outboxPush'
+  | 'outboxClaim'
+  | 'outboxAck'
+  | 'outboxRetry'
+  | 'outboxRelease'
+  | 'outboxQuarantine'
+  | 'outboxSize'
+  | 'quarantineSize'
+>;
+
+/** The dead letters' operations of the `Store` port. */
+export type DeadLetterPart = Pick<
+  Store,
+  | 'outboxDeadLetter'
+  | 'deadLetters'
+  | 'deadLetterAlertClaim'
+  | 'deadLetterAnnounced'
+  | 'deadLetterAlertRetry'
+  | 'deadLetterSize'
+  | 'deadLetterRequeue'
+>;

@@ -1,18 +1,6 @@
 /** @module The in-process store's dead letters: leads moved out of the outbox, with their alerts to sales. */
-import type { DeadLetter, Store } from '../../core/ports.ts';
+import type { DeadLetter, DeadLetterPart } from '../../core/ports.ts';
 import { enqueue, type Queue } from './outbox.ts';
-
-/** The dead letters' operations of the `Store` port. */
-export type DeadLetterPart = Pick<
-  Store,
-  | 'outboxDeadLetter'
-  | 'deadLetters'
-  | 'deadLetterAlertClaim'
-  | 'deadLetterAnnounced'
-  | 'deadLetterAlertRetry'
-  | 'deadLetterSize'
-  | 'deadLetterRequeue'
->;
 
 /** The store's dead-letter operations, moving entries out of and back into `queue`. */
 export function memoryDeadLetters(queue: Queue, clock: () => number): DeadLetterPart {

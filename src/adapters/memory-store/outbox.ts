@@ -1,5 +1,5 @@
 /** @module The in-process store's lead outbox (entries in queue order) and its quarantine. */
-import type { OutboxItem, Store } from '../../core/ports.ts';
+import type { OutboxItem, OutboxPart } from '../../core/ports.ts';
 
 /** An entry waiting in the outbox. */
 interface Queued {
@@ -30,19 +30,6 @@ export function enqueue(queue: Queue, id: string, payload: string, now: number):
   if (!queue.entries.has(id))
     queue.entries.set(id, { payload, attempts: 0, leaseUntil: 0, seq: queue.back(), queuedAt: now });
 }
-
-/** The outbox's operations of the `Store` port. */
-export type OutboxPart = Pick<
-  Store,
-  | 'outboxPush'
-  | 'outboxClaim'
-  | 'outboxAck'
-  | 'outboxRetry'
-  | 'outboxRelease'
-  | 'outboxQuarantine'
-  | 'outboxSize'
-  | 'quarantineSize'
->;
 
 /** The store's outbox operations on `queue`. */
 export function memoryOutbox(queue: Queue, clock: () => number): OutboxPart {

@@ -1,22 +1,10 @@
 /** @module The embedded store's dead letters: leads the CRM would not take, with their alerts to sales. */
 import type { SQLInputValue } from 'node:sqlite';
-import type { DeadLetter, Store } from '../../core/ports.ts';
+import type { DeadLetter, DeadLetterPart } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';
 import { checkpoint } from './database.ts';
 import { enqueue } from './schema.ts';
 import { prepared, row } from './transactions.ts';
-
-/** The dead letters' operations of the `Store` port. */
-export type DeadLetterPart = Pick<
-  Store,
-  | 'outboxDeadLetter'
-  | 'deadLetters'
-  | 'deadLetterAlertClaim'
-  | 'deadLetterAnnounced'
-  | 'deadLetterAlertRetry'
-  | 'deadLetterSize'
-  | 'deadLetterRequeue'
->;
 
 /** The columns a dead letter is read from. */
 const LETTER = 'id, payload, attempts, reason, status, answer, queued_at, at, announced, alerts';

@@ -1,23 +1,10 @@
 /** @module The embedded store's lead outbox (one row per delivery id, in queue order) and its quarantine. */
 import type { SQLInputValue } from 'node:sqlite';
-import type { OutboxItem, Store } from '../../core/ports.ts';
+import type { OutboxItem, OutboxPart } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';
 import { checkpoint, current, readBack } from './database.ts';
 import { enqueue } from './schema.ts';
 import { prepared, row } from './transactions.ts';
-
-/** The outbox's operations of the `Store` port. */
-export type OutboxPart = Pick<
-  Store,
-  | 'outboxPush'
-  | 'outboxClaim'
-  | 'outboxAck'
-  | 'outboxRetry'
-  | 'outboxRelease'
-  | 'outboxQuarantine'
-  | 'outboxSize'
-  | 'quarantineSize'
->;
 
 /** The store's outbox operations. */
 export function sqliteOutbox({ db, clock, lead }: SqliteContext): OutboxPart {

@@ -1,5 +1,5 @@
 /** @module The Upstash store's dead letters: leads the CRM would not take, with their alerts to sales. */
-import type { DeadLetter, Store } from '../../core/ports.ts';
+import type { DeadLetter, DeadLetterPart } from '../../core/ports.ts';
 import type { UpstashContext } from './context.ts';
 import { outboxKeys, RESCHEDULE } from './outbox.ts';
 
@@ -88,18 +88,6 @@ type StoredLetter = Omit<DeadLetter, 'announced' | 'alerts'> & { n: number; anno
 function letterOf({ n: _n, announced, alerts, ...letter }: StoredLetter): DeadLetter {
   return { ...letter, announced: announced === true, alerts: alerts ?? 0 };
 }
-
-/** The dead letters' operations of the `Store` port. */
-export type DeadLetterPart = Pick<
-  Store,
-  | 'outboxDeadLetter'
-  | 'deadLetters'
-  | 'deadLetterAlertClaim'
-  | 'deadLetterAnnounced'
-  | 'deadLetterAlertRetry'
-  | 'deadLetterSize'
-  | 'deadLetterRequeue'
->;
 
 /** The store's dead-letter operations. */
 export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPart {

@@ -1,5 +1,5 @@
 /** @module The Upstash store's lead outbox and its quarantine. */
-import type { OutboxItem, Store } from '../../core/ports.ts';
+import type { OutboxItem, OutboxPart } from '../../core/ports.ts';
 import { LATE, type UpstashContext } from './context.ts';
 
 /**
@@ -86,19 +86,6 @@ return 1`;
 
 // KEYS: queue, legacy list.
 const SIZE = `return redis.call('ZCARD', KEYS[1]) + redis.call('LLEN', KEYS[2])`;
-
-/** The outbox's operations of the `Store` port. */
-export type OutboxPart = Pick<
-  Store,
-  | 'outboxPush'
-  | 'outboxClaim'
-  | 'outboxAck'
-  | 'outboxRetry'
-  | 'outboxRelease'
-  | 'outboxQuarantine'
-  | 'outboxSize'
-  | 'quarantineSize'
->;
 
 /** The store's outbox operations. */
 export function upstashOutbox({ leads, key, deadline }: UpstashContext): OutboxPart {
