@@ -154,7 +154,7 @@ const DIGIT = String.raw`(?:\p{Nd}|[oO](?![\p{L}]))`;
 /**
  * A phone number (and any number written in groups): eight to twenty digits with up to three separators
  * (space, `-`, `.`, `/`, `_`, a dash, brackets) or one comma between any two, optionally after `+` or `(`:
- * 0412 345 678, 0412/345/678, 0412,345,678, +61 (0)412 345 678, (03) 9123 4567, 1300 527 824, +44 20 7946 0958.
+ * 0412 345 678, 0412/345/678, 0412,345,678, +61 (0)412 345 678, (03) 9123 4567, 1300 123 456, +44 20 7946 0958.
  */
 const PHONE = pattern(
   String.raw`(?<![${ALNUM}])(?:\+ ?|\(\+?)?${DIGIT}(?:(?:[ ()./_\p{Pd}]{1,3}|,)?${DIGIT}){7,19}(?!\p{N})`,
