@@ -10,23 +10,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page, type Request as PwRequest } from '@playwright/test';
 import type { RunningServer } from '../../server/main.ts';
-import {
-  actAs,
-  clientFor,
-  fillLeadForm,
-  type LeadServer,
-  startLeadServer,
-  startRecordingNowhereServer,
-} from './helpers.ts';
+import { actAs, clientFor, fillLeadForm, type LeadServer, leadSite, startRecordingNowhereServer } from './helpers.ts';
 
 /** `site`: a server of the test's own (its own lead table and store), for the tests that count leads. */
 const test = base.extend<{ site: LeadServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-  site: async ({}, use) => {
-    const site = await startLeadServer();
-    await use(site);
-    await site.close();
-  },
+  site: leadSite,
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -123,3 +123,11 @@ export async function startLeadServer(): Promise<LeadServer> {
     },
   };
 }
+
+/** A Playwright fixture: a server of the test's own (`startLeadServer`), closed after the test. */
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
+export async function leadSite({}, use: (site: LeadServer) => Promise<void>): Promise<void> {
+  const site = await startLeadServer();
+  await use(site);
+  await site.close();
+}

@@ -12,7 +12,7 @@ import {
   fillLeadForm,
   FULL_BOOKING,
   type LeadServer,
-  startLeadServer,
+  leadSite,
   startRecordingNowhereServer,
 } from './helpers.ts';
 
@@ -21,12 +21,7 @@ import {
  * what it sent, whatever ran before it or runs beside it; page and request go to that server.
  */
 const test = base.extend<{ site: LeadServer }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
-  site: async ({}, use) => {
-    const site = await startLeadServer();
-    await use(site);
-    await site.close();
-  },
+  site: leadSite,
   baseURL: async ({ site }, use) => use(site.url),
 });
 
