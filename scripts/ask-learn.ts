@@ -39,17 +39,34 @@ export const sectionRef = (arg: string) => {
   return at < 0 ? { slug: arg, heading: null } : { slug: arg.slice(0, at), heading: arg.slice(at + 1) || null };
 };
 
+const USAGE = 'usage: npm run ask:learn -- --question "..." (--section "slug#heading"... | --gap) --note "..."';
+
+/** The command's options, or the usage and exit code 2 on an unknown or malformed one. */
+function readArgs() {
+  try {
+    return parseArgs({
+      options: {
+        question: { type: 'string' },
+        section: { type: 'string', multiple: true, default: [] },
+        gap: { type: 'boolean', default: false },
+        note: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }).values;
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      question: { type: 'string' },
-      section: { type: 'string', multiple: true, default: [] },
-      gap: { type: 'boolean', default: false },
-      note: { type: 'string' },
-    },
-  });
+  const values = readArgs();
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   if (!values.question || !values.note || values.gap === values.section.length > 0) {
-    console.error('usage: npm run ask:learn -- --question "..." (--section "slug#heading"... | --gap) --note "..."');
+    console.error(USAGE);
     process.exit(2);
   }
   const content = loadContent(join(PROJECT_ROOT, 'build'));
