@@ -3,7 +3,8 @@
  * component tests of the domain and the lead path, a few seconds each. Left out: Playwright, bench, fuzz
  * (thousands of generated requests per mutant), the real-socket server suites of tests/server (tens of
  * seconds, and several count a rate window on the real clock), the OpenAPI linters (external rule sets,
- * nothing of src/core or src/adapters), the helpers' own tests, and the ask module's tests (tests/core/ask*:
+ * nothing of src/core or src/adapters), the helpers' own tests, and the ask module's tests (tests/core/ask/ and
+ * tests/core/ask*.test.ts:
  * the ask module is outside the mutated scope, and its judged question sets would rerun, at half a second
  * and more each, for every mutant of the search and content code they pass through).
  * Also left out: tests/adapters/content-files.test.ts (the file-backed content source, outside the scope;
@@ -30,6 +31,7 @@ export default defineConfig({
       'tests/contract/generated-client.test.ts',
       'tests/contract/prism.test.ts',
       'tests/core/ask*.test.ts',
+      'tests/core/ask/**',
       'tests/adapters/content-files.test.ts',
     ],
     setupFiles: ['tests/setup/var-dir.ts', 'tests/adapters/mutation-contract.setup.ts'],
