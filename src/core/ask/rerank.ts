@@ -12,11 +12,11 @@ import type { Candidate } from './retrieve.ts';
 const BM25 = ['bm25', 'bm25Share', 'text', 'heading', 'title', 'expansions'] as const;
 const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
 const PLACE = ['semantic', 'semanticQuestion', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
-/** The features (BM25F, the question's words, the sentence model and the section's place), in the model's order. */
+/** The features a model may use (BM25F, the question's words, the sentence model and the section's place). */
 export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
 
-/** A fitted logistic model over named features (standardised by `mean` and `scale`). */
+/** A fitted logistic model over named features (standardised by `mean` and `scale`), in the order it names them. */
 export type LogisticModel = { features: readonly string[]; mean: readonly number[]; scale: readonly number[] } & {
   weights: readonly number[];
   bias: number;
@@ -158,9 +158,15 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   });
 }
 
-/** The candidates scored by the model, best first. */
+/** The candidates scored by the model (over the features it names), best first. */
 export function rerank(index: AskIndex, candidates: readonly Candidate[], input: RerankInput, model: LogisticModel) {
   const xs = featuresOf(index, candidates, input);
-  const ranked: Ranked[] = candidates.map((c, i) => ({ ...c, features: xs[i]!, score: logit(model, xs[i]!) }));
+  const used = model.features.map((f) => FEATURES.indexOf(f as Feature));
+  const score = (x: number[]) =>
+    logit(
+      model,
+      used.map((k) => x[k]!),
+    );
+  const ranked: Ranked[] = candidates.map((c, i) => ({ ...c, features: xs[i]!, score: score(xs[i]!) }));
   return ranked.sort((a, b) => b.score - a.score || a.section - b.section);
 }
