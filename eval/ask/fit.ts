@@ -7,7 +7,8 @@
  * - decide: a logistic regression over each question's features (src/core/ask/decide.ts DECISION_FEATURES) with its
  *   sections as a reranker fitted on the other sets ranks them, positive when the best answers it; and the highest
  *   threshold on its score that keeps the no-answer rate of the development questions within NO_ANSWER_MAX (the
- *   risk-coverage curve is printed).
+ *   risk-coverage curve is printed). Its features are chosen the same way, by the share of questions answered right
+ *   or, when the site does not answer them, declined.
  * Only the development split is read (eval/ask/sets.ts setsOf('dev')); the test split never is.
  */
 import { writeFileSync } from 'node:fs';
@@ -130,25 +131,6 @@ function answerAt(rows: readonly Row[], ranked: readonly Ranked[][], k: number):
   return answerable.filter(hit).length / answerable.length;
 }
 
-/** Forward selection (see the module comment), printing each step's cross-validated figures. */
-function selectFeatures(rows: readonly Row[]): Feature[] {
-  const measure = (features: readonly Feature[]) => {
-    const ranked = rankedOutOfFold(rows, features);
-    const [at1, at3] = [answerAt(rows, ranked, 1), answerAt(rows, ranked, 3)];
-    return { at1, at3, objective: at1 + at3 / 4 };
-  };
-  let chosen: Feature[] = ['bm25'];
-  let best = measure(chosen);
-  for (;;) {
-    console.log(`rerank over ${chosen.join(', ')}: answer@1 ${best.at1.toFixed(3)}, answer@3 ${best.at3.toFixed(3)}`);
-    const tried = FEATURES.filter((f) => !chosen.includes(f)).map((f) => ({ f, m: measure([...chosen, f]) }));
-    const next = tried.sort((a, b) => b.m.objective - a.m.objective)[0];
-    if (!next || next.m.objective < best.objective + MIN_GAIN) return chosen;
-    chosen = [...chosen, next.f];
-    best = next.m;
-  }
-}
-
 /** Whether a row's best section, as ranked, answers it. */
 const topRight = (r: Row, ranked: readonly Ranked[]) =>
   !r.absent && ranked[0] !== undefined && r.y[r.candidates.indexOf(ranked[0].section)] === 1 ? 1 : 0;
@@ -163,6 +145,64 @@ function outOfFold<T>(rows: readonly Row[], learn: (train: Row[]) => (r: Row, i:
     });
   }
   return out;
+}
+
+/** The features, from `start`, that forward selection adds while one lifts `measure`'s objective by MIN_GAIN. */
+function forwardSelect<F extends string, M extends { objective: number }>(
+  all: readonly F[],
+  start: readonly F[],
+  measure: (features: readonly F[]) => M,
+  say: (features: readonly F[], m: M) => void,
+): F[] {
+  let chosen = [...start];
+  let best = chosen.length ? measure(chosen) : undefined;
+  for (;;) {
+    if (best) say(chosen, best);
+    const tried = all.filter((f) => !chosen.includes(f)).map((f) => ({ f, m: measure([...chosen, f]) }));
+    const next = tried.sort((a, b) => b.m.objective - a.m.objective)[0];
+    if (!next || next.m.objective < (best?.objective ?? -Infinity) + MIN_GAIN) return chosen;
+    chosen = [...chosen, next.f];
+    best = next.m;
+  }
+}
+
+/** The reranker's features (see the module comment), printing each step's cross-validated figures. */
+function selectRerank(rows: readonly Row[]): Feature[] {
+  const measure = (features: readonly Feature[]) => {
+    const ranked = rankedOutOfFold(rows, features);
+    const [at1, at3] = [answerAt(rows, ranked, 1), answerAt(rows, ranked, 3)];
+    return { at1, at3, objective: at1 + at3 / 4 };
+  };
+  return forwardSelect(FEATURES, ['bm25'], measure, (f, m) =>
+    console.log(`rerank over ${f.join(', ')}: answer@1 ${m.at1.toFixed(3)}, answer@3 ${m.at3.toFixed(3)}`),
+  );
+}
+
+type DecisionFeature = (typeof DECISION_FEATURES)[number];
+
+/**
+ * The decision over `features`, cross-validated set by set: each row's confidence from a model fitted on the other
+ * sets, the risk-coverage curve, the threshold chosen on it, and the objective: the share of answerable rows answered
+ * right plus the share of absent ones declined, at that threshold.
+ */
+function measureDecision(rows: readonly Row[], D: number[][], right: readonly number[], features: readonly string[]) {
+  const at = features.map((f) => DECISION_FEATURES.indexOf(f as DecisionFeature));
+  const X = D.map((x) => at.map((k) => x[k]!));
+  const confidence = outOfFold(rows, (train) => {
+    const i = train.map((r) => rows.indexOf(r));
+    const model = fitLogistic(
+      i.map((k) => X[k]!),
+      i.map((k) => right[k]!),
+      features,
+    );
+    return (_, k) => predict(model, X[k]!);
+  });
+  const curve = curveOf(rows, confidence, right);
+  // The highest threshold that still answers all but NO_ANSWER_MAX of the answerable questions: the fewest wrong and
+  // absent answers at that coverage.
+  const chosen = curve.filter((c) => c.noAnswer <= NO_ANSWER_MAX).at(-1) ?? curve[0]!;
+  const objective = 1 - chosen.noAnswer - chosen.wrong + (1 - chosen.absentAnswered);
+  return { curve, chosen, objective, X };
 }
 
 /** The decision's risk-coverage curve: at each threshold, what is not answered, answered wrong, absent answered. */
@@ -193,30 +233,23 @@ if (import.meta.main) {
   const rows = rowsOf(devQuestions());
   const answerable = rows.filter((r) => !r.absent);
   console.log(`rerank: ${answerable.length} answerable parts of the dev split, cross-validated set by set`);
-  const features = selectFeatures(rows);
+  const features = selectRerank(rows);
   const ranked = rankedOutOfFold(rows, features);
   const rerank = fitPairwise(answerable, features);
   // The decision learns from each row's out-of-fold ranking whether its best section answers it.
   const D = rows.map((r, i) => decisionFeatures(index, ranked[i]!, r.groups, r.text));
   const right = rows.map((r, i) => topRight(r, ranked[i]!));
-  const confidence = outOfFold(rows, (train) => {
-    const model = fitLogistic(
-      train.map((r) => D[rows.indexOf(r)]!),
-      train.map((r) => right[rows.indexOf(r)]!),
-      DECISION_FEATURES,
-    );
-    return (_, i) => predict(model, D[i]!);
-  });
-  const curve = curveOf(rows, confidence, right);
-  // The highest threshold that still answers all but NO_ANSWER_MAX of the answerable questions: the fewest wrong and
-  // absent answers at that coverage.
-  const best = curve.filter((c) => c.noAnswer <= NO_ANSWER_MAX).at(-1) ?? curve[0]!;
+  const measure = (f: readonly DecisionFeature[]) => measureDecision(rows, D, right, f);
+  const chosen = forwardSelect(DECISION_FEATURES, [], measure, (f, m) =>
+    console.log(`decide over ${f.join(', ')}: right or declined ${(m.objective / 2).toFixed(3)}`),
+  );
+  const { curve, chosen: best, X } = measure(chosen);
   for (const c of curve.filter((c, i) => i % 5 === 0 || c === best))
     console.log(
       `threshold ${c.threshold.toFixed(2)}: no-answer ${c.noAnswer.toFixed(3)}, answered-wrong ${c.wrong.toFixed(3)}, ` +
         `absent answered ${c.absentAnswered.toFixed(3)}${c === best ? '  <- chosen' : ''}`,
     );
-  const decide = { ...fitLogistic(D, right, DECISION_FEATURES), threshold: best.threshold };
+  const decide = { ...fitLogistic(X, right, chosen), threshold: best.threshold };
   const round = (m: LogisticModel) => ({
     ...m,
     mean: m.mean.map((v) => +v.toFixed(6)),

@@ -21,9 +21,9 @@ const WORDS = [
   'farFromQuestions',
   'anyUnknown',
 ] as const;
-/** The question-level features (its best section's, then its words'), in the order the decision model's follow. */
+/** The question-level features a decision model may use (its best section's, then its words'). */
 export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
-/** The decision model and its threshold. */
+/** The decision model (over the features it names) and its threshold. */
 export type DecisionModel = LogisticModel & { threshold: number };
 
 /** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
@@ -100,7 +100,14 @@ export function decide(
   // A question none of whose words is on any page asks what no page says (a follow-up takes its subject from the
   // turn before: "and for Growth?").
   if (!followUp && !groups.some((g) => !g.unknown)) return { answered: false, reason: 'no-match', confidence: 0 };
-  const confidence = ranked.length ? predict(model, decisionFeatures(index, ranked, groups, text)) : 0;
+  const x = ranked.length ? decisionFeatures(index, ranked, groups, text) : [];
+  const used = model.features.map((f) => DECISION_FEATURES.indexOf(f as (typeof DECISION_FEATURES)[number]));
+  const confidence = ranked.length
+    ? predict(
+        model,
+        used.map((k) => x[k]!),
+      )
+    : 0;
   const threshold = model.threshold;
   return { answered: confidence >= threshold, reason: confidence >= threshold ? 'answered' : 'no-match', confidence };
 }
