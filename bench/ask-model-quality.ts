@@ -24,7 +24,8 @@ import { analyze } from '../src/core/search/analyze.ts';
 import { plainOf } from '../src/core/markdown-plain.ts';
 import type { AskData } from '../src/core/ask/index.ts';
 import { straightQuotes } from '../src/core/ask-indexer/assemble.ts';
-import { decodeEmbedding, EMBEDDING_FILE, sectionSimilarity, textVector, unit } from '../src/core/ask/embedding.ts';
+import { sectionSimilarity, textVector, unit } from '../src/core/ask/embedding.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../src/core/ask-indexer/embedding-file.ts';
 import {
   DISTIL,
   type DistilSettings,

@@ -112,7 +112,8 @@ type TableCold = {
 
 async function tableChild(file: string): Promise<TableCold> {
   const t0 = performance.now();
-  const { decodeEmbedding, sectionSimilarity, textVector } = await import('../src/core/ask/embedding.ts');
+  const { sectionSimilarity, textVector } = await import('../src/core/ask/embedding.ts');
+  const { decodeEmbedding } = await import('../src/core/ask-indexer/embedding-file.ts');
   const t1 = performance.now();
   const table = decodeEmbedding(new Uint8Array(await readFile(file)));
   const q = textVector(table, QUESTION);
@@ -218,9 +219,8 @@ async function main() {
 /** Build-time and per-question costs of the three ways over a build's data folder. */
 async function corpus(dataDir: string) {
   const { sectionTexts, writeAskEmbedding, loadSentenceModel } = await import('../src/build/ask-embedding.ts');
-  const { decodeEmbedding, EMBEDDING_FILE, sectionSimilarity, textVector } = await import(
-    '../src/core/ask/embedding.ts'
-  );
+  const { decodeEmbedding, EMBEDDING_FILE } = await import('../src/core/ask-indexer/embedding-file.ts');
+  const { sectionSimilarity, textVector } = await import('../src/core/ask/embedding.ts');
   const data = JSON.parse(
     await readFile(join(dataDir, 'ask-index.json'), 'utf8'),
   ) as import('../src/core/ask/index.ts').AskData;

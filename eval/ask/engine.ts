@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
-import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask/embedding.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask-indexer/embedding-file.ts';
 import { createContentFiles } from '../../src/adapters/content-files.ts';
 import { learningFrom } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';

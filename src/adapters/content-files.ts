@@ -27,7 +27,7 @@ import type { Page } from '../contract/schemas.ts';
 import type { ContentSource, PageEntry } from '../core/content-source.ts';
 import { loadSearchIndex, type SearchIndex } from '../core/search/engine.ts';
 import { SEARCH_FILE } from '../core/content.ts';
-import { decodeEmbedding, EMBEDDING_FILE } from '../core/ask/embedding.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../core/ask-indexer/embedding-file.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex, type PackReader } from '../core/ask/index.ts';
 
 export const META_FILE = 'meta.json';

@@ -13,46 +13,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import {
-  align8,
-  EMBEDDING_FILE,
-  EMBEDDING_FORMAT,
-  type EmbeddingHeader,
-  type EmbeddingTable,
-  textVector,
-} from '../core/ask/embedding.ts';
+import { textVector } from '../core/ask/embedding.ts';
+import { EMBEDDING_FILE, type EmbeddingParts, encodeEmbedding } from '../core/ask-indexer/embedding-file.ts';
 import type { AskData } from '../core/ask/index.ts';
 import { straightQuotes } from '../core/ask-indexer/assemble.ts';
 import { plainOf } from '../core/markdown-plain.ts';
 import { PieceTokenizer, RESERVED_PIECES } from '../core/piece-tokenizer.ts';
 import { bareTitle } from '../core/search/compact-index.ts';
-
-/** What the build gives to write a table (every row array already quantised). */
-export type EmbeddingParts = Omit<EmbeddingTable, 'tokenizer'>;
-
-/** The file's bytes for a table (the layout: ../core/ask/embedding.ts). */
-export function encodeEmbedding(t: EmbeddingParts): Uint8Array {
-  const sections = t.questionStart.length - 1;
-  const header: EmbeddingHeader = {
-    format: EMBEDDING_FORMAT,
-    dims: t.dims,
-    pieces: [...t.pieces],
-    sections,
-    questions: t.questionRows.length / t.dims,
-  };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const parts: ArrayBufferView[] = [t.scores, t.scale, t.questionStart, t.pieceRows, t.sectionRows, t.questionRows];
-  const start = align8(4 + json.length);
-  const out = new Uint8Array(start + parts.reduce((a, p) => a + p.byteLength, 0));
-  new DataView(out.buffer).setUint32(0, json.length, true);
-  out.set(json, 4);
-  let at = start;
-  for (const p of parts) {
-    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), at);
-    at += p.byteLength;
-  }
-  return out;
-}
 
 /** How the table is distilled (part of its cache key). */
 export interface DistilSettings {

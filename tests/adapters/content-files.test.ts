@@ -29,7 +29,7 @@ import {
 } from '../../src/adapters/content-files.ts';
 import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
-import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask/embedding.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask-indexer/embedding-file.ts';
 import { askIndexOf } from '../../src/core/ask-indexer/assemble.ts';
 import { ASK_LEARNING } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';

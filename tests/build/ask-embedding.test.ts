@@ -15,7 +15,8 @@ import {
   vectorTable,
   writeAskEmbedding,
 } from '../../src/build/ask-embedding.ts';
-import { decodeEmbedding, EMBEDDING_FILE, sectionSimilarity, textVector } from '../../src/core/ask/embedding.ts';
+import { sectionSimilarity, textVector } from '../../src/core/ask/embedding.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask-indexer/embedding-file.ts';
 import { assembleAskIndex } from '../../src/core/ask-indexer/assemble.ts';
 
 const dirs: string[] = [];

@@ -2,15 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type EmbeddingParts, encodeEmbedding } from '../../../src/build/ask-embedding.ts';
-import {
-  decodeEmbedding,
-  EMBEDDING_FORMAT,
-  rowCosine,
-  sectionSimilarity,
-  textVector,
-  unit,
-} from '../../../src/core/ask/embedding.ts';
+import { rowCosine, sectionSimilarity, textVector, unit } from '../../../src/core/ask/embedding.ts';
+import type { EmbeddingParts } from '../../../src/core/ask-indexer/embedding-file.ts';
 import { PieceTokenizer } from '../../../src/core/piece-tokenizer.ts';
 
 const require = createRequire(import.meta.url);
@@ -92,38 +85,9 @@ function small(): EmbeddingParts {
   };
 }
 
-describe('the table file', () => {
-  it('decodes what it encodes, from a buffer at any offset', () => {
-    const bytes = encodeEmbedding(small());
-    const shifted = new Uint8Array(bytes.length + 3);
-    shifted.set(bytes, 3);
-    for (const view of [bytes, shifted.subarray(3)]) {
-      const t = decodeEmbedding(view);
-      expect(t.dims).toBe(4);
-      expect(t.pieces).toEqual(small().pieces);
-      expect([...t.scores]).toEqual([...small().scores]);
-      expect([...t.scale]).toEqual([...small().scale]);
-      expect([...t.pieceRows]).toEqual([...small().pieceRows]);
-      expect([...t.questionStart]).toEqual([0, 0, 2]);
-      expect([...t.sectionRows]).toEqual([...small().sectionRows]);
-      expect([...t.questionRows]).toEqual([...small().questionRows]);
-    }
-  });
-
-  it('refuses another format and a file cut short', () => {
-    const bytes = encodeEmbedding(small());
-    const other = new TextEncoder().encode(JSON.stringify({ format: 'other' }));
-    const wrong = new Uint8Array(4 + other.length);
-    new DataView(wrong.buffer).setUint32(0, other.length, true);
-    wrong.set(other, 4);
-    expect(() => decodeEmbedding(wrong)).toThrow(/unknown format other/);
-    expect(() => decodeEmbedding(bytes.subarray(0, bytes.length - 1))).toThrow(/ends early/);
-    expect(EMBEDDING_FORMAT).toMatch(/^kartage-embedding-/);
-  });
-});
-
 describe('the similarity', () => {
-  const table = decodeEmbedding(encodeEmbedding(small()));
+  const parts = small();
+  const table = { ...parts, tokenizer: () => new PieceTokenizer(parts.pieces, parts.scores) };
 
   it("is the weighted mean of a text's pieces, of length 1", () => {
     // "crew" (weight 1) along the first axis, "app" (weight 0.5) along the second: 127 and 63.5, then unit length.

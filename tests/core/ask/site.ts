@@ -7,8 +7,7 @@ import pricingData from '../../../content/data/pricing.json' with { type: 'json'
 import { ASK_INTENTS, cachedIntentModel } from '../../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../../src/contract/content.ts';
 import { cachedPieceTable, EMBEDDING_CACHE, embeddingParts, sectionTexts } from '../../../src/build/ask-embedding.ts';
-import { encodeEmbedding } from '../../../src/build/ask-embedding.ts';
-import { decodeEmbedding } from '../../../src/core/ask/embedding.ts';
+import { decodeEmbedding, encodeEmbedding } from '../../../src/core/ask-indexer/embedding-file.ts';
 import { assembleAskIndex, askIndexOf, type AskSource } from '../../../src/core/ask-indexer/assemble.ts';
 import { LexiconSchema } from '../../../src/core/lexicon.ts';
 
