@@ -1,6 +1,6 @@
 /**
  * @module What an operation reads of the published content, one method per need, so that each function
- * loads only its part (issue 14 part 3): listPages the entries (no bodies), getPage and batch the pages
+ * loads only its part: listPages the entries (no bodies), getPage and batch the pages
  * asked for, search its index and the snippet text of the pages it answers with, the edge step the
  * entries and the static paths. `contentFromData` serves it from one loaded `content.json` (tests, small
  * sites); the file-backed source reads the build's split data files.

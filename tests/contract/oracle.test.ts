@@ -1,5 +1,5 @@
 /**
- * Oracles from the contract, not from the source (issue 26, point 2). Every number and name below is
+ * Oracles from the contract, not from the source. Every number and name below is
  * written out as /work/shared/SPEC.md writes it ("Limits", "Endpoints", "POST /mcp") and never imported
  * from src/: a wrong limit in src/contract moves the OpenAPI document, the after-all contract check and
  * every test that reads `LIMITS` with it, but not this file. It checks the served OpenAPI document

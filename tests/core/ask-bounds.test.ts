@@ -1,4 +1,4 @@
-// The chat's work per question is bounded whatever the question holds (issue 34, C1): the number of index look-ups
+// The chat's work per question is bounded whatever the question holds: the number of index look-ups
 // (vocabulary, document frequency, postings) one request makes is counted, not timed, for the hostile corpus, alone
 // and after ten turns of itself, and for seeded random questions over an alphabet of the characters that fold into
 // several letters. Time is measured in `npm run bench`.

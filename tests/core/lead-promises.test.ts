@@ -1,5 +1,5 @@
 /**
- * The lead path's promises that no test held before (issue 26, point 1), each with the contract's own numbers
+ * The lead path's promises that no test held before, each with the contract's own numbers
  * written here as the contract writes them (SPEC.md, DESIGN.md section 2), not read from the source:
  * - an Idempotency-Key replays for 24 hours, and not after;
  * - a second request with a key whose first request is still running waits, and after 10 seconds gets "busy"

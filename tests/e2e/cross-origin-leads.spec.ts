@@ -1,4 +1,4 @@
-// Another website cannot create leads from its visitors' browsers (issue 25, point 1): a page served from another
+// Another website cannot create leads from its visitors' browsers: a page served from another
 // loopback origin tries every way a browser can post to /api/lead (fetch JSON with CORS, no-cors text, form and
 // JSON bodies, a form submission, a beacon) and no lead is created. The site's own forms and the chat are covered
 // by lead-form.spec.ts and chat.spec.ts.

@@ -519,7 +519,7 @@ function rawRequest(
     tail = payload;
   } else if (framing === 'over-limit') {
     // Declared over the limit of an endpoint that checks it before reading (an answer comes at once).
-    const limit = 64 * 1024; // /mcp included (it was 4 MiB before issue 13)
+    const limit = 64 * 1024; // /mcp included (it was 4 MiB once)
     lines.push(Buffer.from(`Content-Length: ${limit + 1 + payload.length}`));
     tail = payload;
   } else if (framing === 'chunked' || framing === 'chunked-bad') {

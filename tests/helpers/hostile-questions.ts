@@ -1,5 +1,5 @@
 /**
- * Questions built to make the chat's analyser work hard (issue 34, C1): runs of compatibility characters that fold
+ * Questions built to make the chat's analyser work hard: runs of compatibility characters that fold
  * into several letters each (NFKD: "ﬃ" is three, "㌖" six, "ﷺ" eighteen), digits, punctuation, long made-up words,
  * repeated words, e-mail-like and link-like runs, and mixes of them, each at the question's full length.
  */

@@ -19,7 +19,7 @@ describe('client identity', () => {
   });
 });
 
-describe('every spelling of an address is one budget (issue 25 point 7)', () => {
+describe('every spelling of an address is one budget', () => {
   const v4 = clientKey('203.0.113.7');
   const v6 = clientKey('2001:db8::1');
   const cases: [string, string][] = [

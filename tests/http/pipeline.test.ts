@@ -105,7 +105,7 @@ describe('the pipeline', () => {
     const p = await run(submitLead, request('/api/lead', { method: 'OPTIONS' }));
     expect(p.status).toBe(204);
     expect(p.headers.get('access-control-allow-methods')).toBe('POST, OPTIONS');
-    // No origin may post leads from another site's script (issue 25).
+    // No origin may post leads from another site's script.
     expect(p.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -138,7 +138,7 @@ describe('the pipeline', () => {
     expect(last!.headers.get('ratelimit-policy')).toBe('120;w=60');
   });
 
-  it('a post from another site is a 400 Error whatever its type (issue 25); without an Origin it goes through', async () => {
+  it('a post from another site is a 400 Error whatever its type; without an Origin it goes through', async () => {
     const post = (type: string, origin?: string) =>
       run(
         submitLead,

@@ -625,7 +625,7 @@ describe('/mcp over HTTP', () => {
     expect(agent.headers['www-authenticate']).toBeUndefined();
   });
 
-  // Issue 13: one POST was one read unit whatever it carried (100 calls, up to 6.3 MB back, a 4 MiB body).
+  // One POST was one read unit whatever it carried (100 calls, up to 6.3 MB back, a 4 MiB body).
   it('refuses JSON-RPC batches for protocol 2025-06-18 and later (header or initialize in the batch)', async () => {
     for (const v of ['2025-06-18', '2025-11-25']) {
       const r = await postJson(`${server.url}/mcp`, [ping(1), ping(2)], {
@@ -715,7 +715,7 @@ describe('/mcp over HTTP', () => {
   });
 });
 
-// Issue 25 point 4: without MCP-Protocol-Version, a batch of 100 searches (490-character queries, limit 50) was
+// Without MCP-Protocol-Version, a batch of 100 searches (490-character queries, limit 50) was
 // one request: 3.96 MB out, the event loop held 1.2-1.6 s, a concurrent GET /pricing waited over a second;
 // and every read of the OpenAPI resource built the document again.
 describe('one unit of bounded work per request', () => {

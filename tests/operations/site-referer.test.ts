@@ -1,5 +1,5 @@
 // The page a lead came from reaches the CRM and the sales message only when it is a page of the site
-// (issue 25, point 7: `javascript:` URLs and other sites went into HubSpot's pageUri and Slack's "From page").
+// (`javascript:` URLs and other sites went into HubSpot's pageUri and Slack's "From page").
 import { describe, expect, it } from 'vitest';
 import { siteReferer } from '../../src/operations/submit-lead.ts';
 

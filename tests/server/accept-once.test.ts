@@ -1,4 +1,4 @@
-// A request's Accept header is parsed once (issue 25, point 7): a 14 KB header used to be parsed about six times
+// A request's Accept header is parsed once: a 14 KB header used to be parsed about six times
 // a request (markdown or not, then which of HTML, JSON and markdown ranks first). Over real HTTP, in-process, so
 // the parse counter is the server's own.
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The chat under hostile questions (issue 34, C1), over real HTTP: every question of the hostile corpus, alone and
+// The chat under hostile questions, over real HTTP: every question of the hostile corpus, alone and
 // with ten earlier turns of itself, through POST /api/v1/ask and through the MCP search tool (a query ending in "?"
 // is answered by the chat too), answers 200 or 400 with the contract's body. Speed is measured in `npm run bench`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A report one flood cannot poison (issue 34, point 3, the store's side): on every store engine (the embedded
+ * A report one flood cannot poison (the store's side): on every store engine (the embedded
  * SQLite file, Upstash over a real redis-server behind the REST bridge, the in-process store), through the
  * recorder the chat uses. A question counts once per client and day, under a daily hash of the client (the
  * address is stored nowhere); and the attack that was shown to work, 5,200 requests from 50 addresses in a few

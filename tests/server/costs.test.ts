@@ -1,5 +1,5 @@
 /**
- * A client over its budget costs almost nothing (issue 25, point 3), over real HTTP: every way to reach an
+ * A client over its budget costs almost nothing, over real HTTP: every way to reach an
  * instance without a real read (a preflight, a method an operation does not take, an API path no operation
  * answers, the cron path without its secret) spends a read unit and is refused past the budget; and once a
  * client has been refused, its further requests are refused from memory until the reset, with no store call.

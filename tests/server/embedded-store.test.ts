@@ -1,6 +1,6 @@
 /**
- * The embedded store never takes the site down and never acknowledges a lead it cannot read back (issue 25,
- * point 5), on real SQLite files and real processes: a corrupt database at start, a write lock held by another
+ * The embedded store never takes the site down and never acknowledges a lead it cannot read back, on real SQLite
+ * files and real processes: a corrupt database at start, a write lock held by another
  * process, the database removed under a running server, kill -9 with a damaged WAL, the checkpoint on exit, and
  * `npm run leads:backup`. No timings: what is asserted is order (a page answered while a lead waits for the
  * lock) and what the files hold.

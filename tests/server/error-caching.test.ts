@@ -1,4 +1,4 @@
-// No cache keeps a refusal or a failure (issue 24): over real HTTP on the local server, every operation is
+// No cache keeps a refusal or a failure: over real HTTP on the local server, every operation is
 // made to answer each 4xx and 5xx it documents, and a 405, and each such answer is `Cache-Control: no-store`.
 // The one exception is the not-found (404), which a cache may keep: private, since a metered 404 (an unknown
 // API path, getPage) carries the client's counters. A status an operation documents without a way

@@ -1,5 +1,5 @@
 // Behind a proxy we run (TRUST_PROXY), every spelling of one client address in X-Forwarded-For is one budget
-// over real HTTP (issue 25, point 7): ports, brackets, IPv4-mapped IPv6 (dotted and hex), leading zeros.
+// over real HTTP: ports, brackets, IPv4-mapped IPv6 (dotted and hex), leading zeros.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createDeps } from '../../src/adapters/composition-root.ts';

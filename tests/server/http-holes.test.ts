@@ -1,5 +1,5 @@
 /**
- * HTTP-level holes found by a red-team pass over `npm start` (issue 13), each over a real socket on the
+ * HTTP-level holes found by a red-team pass over `npm start`, each over a real socket on the
  * local server: open redirects from the path normaliser, double percent-decoding around the metered
  * getPage files, cross-site lead creation, form posts answered as HTML to API clients, shared-cacheable
  * metered answers, and answers without the security headers.
@@ -44,7 +44,7 @@ const leads = async () => readLeads(dbFile);
 
 /**
  * One fixed instant a second into a minute for the server and its store: a test below spends the whole read
- * budget (up to the 429), which on the real clock a run straddling a minute would not reach (issue 26).
+ * budget (up to the 429), which on the real clock a run straddling a minute would not reach.
  */
 const FIXED_NOW = Date.UTC(2026, 10, 23, 10, 0, 1);
 
@@ -99,7 +99,7 @@ describe('redirects stay on this origin', () => {
     expect((await rawGet('/index.html')).headers.location).toBe('/');
   });
 
-  it('a percent-encoded .html redirects to the page itself, not to a cut escape (issue 25)', async () => {
+  it('a percent-encoded .html redirects to the page itself, not to a cut escape', async () => {
     for (const spelling of ['%2Ehtml', '%2ehtml', '.%68tml', '%2E%68%74%6D%6C', '.htm%6C']) {
       const ans = await rawGet(`/pricing${spelling}?a=1`);
       expect(ans.status, spelling).toBe(308);
@@ -164,7 +164,7 @@ describe('cross-site lead creation', () => {
     ['a form post from an opaque origin', form, { 'Content-Type': FORM, Origin: 'null' }],
     ['an untyped post from another origin', JSON.stringify(lead), { Origin: EVIL }],
     ['a form post marked Sec-Fetch-Site: cross-site', form, { 'Content-Type': FORM, 'Sec-Fetch-Site': 'cross-site' }],
-    // Issue 25: JSON too, since no CORS header lets another origin's script send it (the preflight allows none).
+    // JSON too, since no CORS header lets another origin's script send it (the preflight allows none).
     ['a JSON post from another origin', JSON.stringify(lead), { 'Content-Type': 'application/json', Origin: EVIL }],
     [
       'a JSON post marked Sec-Fetch-Site: cross-site',

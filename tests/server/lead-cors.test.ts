@@ -1,4 +1,4 @@
-// The lead endpoint lets no other origin's script read its answers (issue 25, point 1): over real HTTP on the local
+// The lead endpoint lets no other origin's script read its answers: over real HTTP on the local
 // server, every kind of /api/lead answer (JSON, the no-JavaScript form's HTML page, and a form post that does not
 // ask for HTML; success and each refusal) carries no `Access-Control-Allow-Origin: *`. At most the site's own
 // origin may be named. The sandbox (/api/v1/lead/validate), which writes nothing, stays open to every origin.

@@ -1,5 +1,5 @@
 /**
- * No lead parked in silence (issue 25, point 2): a fake HubSpot over real HTTP answering 400 (a field missing
+ * No lead parked in silence: a fake HubSpot over real HTTP answering 400 (a field missing
  * from the form definition), 500 or hanging, a fake Slack for the sales notification, and every store engine
  * (the embedded SQLite file, Upstash over a real redis-server behind the REST bridge, the in-process store).
  * A 400 is a dead letter after one attempt, with the CRM's answer, and sales are told; a 500 or a hang is

@@ -1,5 +1,5 @@
 /**
- * The flush under a time limit (issue 25, point 6): with the CRM hanging, a flush with a budget takes only
+ * The flush under a time limit: with the CRM hanging, a flush with a budget takes only
  * the entries its time covers, cuts each delivery off at its bound whatever the CRM does, returns within the
  * budget and hands its unsent claims back at once, so the next flush (the CRM working again) delivers every
  * entry. A fake HubSpot over real HTTP on loopback and a real SQLite file; the budget is given, not waited

@@ -1,5 +1,5 @@
 /**
- * A lead over the budget costs nothing (issue 34, point 6): over real HTTP on the local server, with each store
+ * A lead over the budget costs nothing: over real HTTP on the local server, with each store
  * engine as the shared store (the embedded SQLite file, Upstash over a real redis-server behind the REST bridge,
  * the in-process store), a client that spent its five leads sends 100 more, each with its own Idempotency-Key:
  * all 429, and not one call reaches the shared store (no claim, no release, no budget check). The contract's

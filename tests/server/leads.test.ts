@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /**
  * A fixed instant a second into a minute, for the tests that count the read window (120 a minute): the
- * window cannot roll over during them whatever second of the real minute they start at (issue 26).
+ * window cannot roll over during them whatever second of the real minute they start at.
  */
 const FIXED_NOW = Date.UTC(2026, 10, 23, 10, 0, 1);
 const fixedClock = () => FIXED_NOW;

@@ -1,5 +1,5 @@
 /**
- * Bounded memory of the local server (issue 25, point 6): 50,000 requests for unique paths that name no
+ * Bounded memory of the local server: 50,000 requests for unique paths that name no
  * file, over real HTTP with keep-alive and bounded concurrency, leave every path cache within its limit and
  * the process's RSS growth under a generous bound. The site's own files stay cached meanwhile. No timings.
  */

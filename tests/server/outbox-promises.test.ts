@@ -1,5 +1,5 @@
 /**
- * The outbox's promises that no test held before (issue 26, point 1), on real stores and real processes:
+ * The outbox's promises that no test held before, on real stores and real processes:
  * - a flusher killed (SIGKILL) while it holds claimed entries gives them back when its lease ends, not before,
  *   on the SQLite file and on Upstash through redis-server (a lease that never ended would park them for ever);
  * - the flush itself quarantines an entry it cannot read, and delivers the rest (quarantine was tested in the
