@@ -1,16 +1,18 @@
 // Stage 7, compose: quotes (a "Yes." only for the question its heading asks), links to the section, runs of text.
 import { describe, expect, it } from 'vitest';
-import { termGroups } from '../../../src/core/ask/analyse.ts';
+import { type TermGroup, termGroups } from '../../../src/core/ask/analyse.ts';
 import {
   joinQuotes,
   partUnanswered,
+  type Quote,
   quotesFrom,
   relatedOf,
+  sentencesOf,
   sourceOf,
   textFragment,
   unknownWords,
 } from '../../../src/core/ask/compose.ts';
-import * as compose from '../../../src/core/ask/compose.ts';
+import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import { siteIndex } from './site.ts';
 
 const index = await siteIndex();
@@ -44,7 +46,7 @@ describe('quotes', () => {
   it("quote table rows under their header row, as one table of the section's own lines", () => {
     // Any table of the site: its rows quoted alone would lose what their columns mean ("$45": a price ex GST?).
     const tabled = index.sectionsOf('pricing').find((s) => index.sentences(s).some((v, i) => i % 3 === 2 && v === 2))!;
-    const rows = compose.sentencesOf(index, tabled).filter((q) => q.row);
+    const rows = sentencesOf(index, tabled).filter((q) => q.row);
     const text = joinQuotes(index, [rows.at(-1)!, rows.at(-2)!].reverse());
     const lines = text.split('\n');
     expect(lines).toHaveLength(4);
@@ -73,7 +75,236 @@ describe('links and words', () => {
   });
 
   it('relate only candidates scored near the best', () => {
-    const ranked = [10, 8, 6.5, 1].map((score, section) => ({ section, bm25: 0, features: [], score }));
-    expect(relatedOf(ranked, new Set([0]), 3).map((r) => r.section)).toEqual([1]);
+    const ranked = [10, 8, 7, 6.5, 1].map((score, section) => ({ section, bm25: 0, features: [], score }));
+    expect(relatedOf(ranked, new Set([0]), 3).map((r) => r.section)).toEqual([1, 2]);
+  });
+});
+
+/** A billing page written to show how quotes are chosen: which sentence, the one after it, and one more. */
+const BILLING = [
+  '# Billing',
+  '',
+  'No lock-in contracts.',
+  '',
+  '## Invoices',
+  '',
+  'Invoices are emailed on the first business day of every month to the account owner.',
+  'Each invoice lists every vault, lot and crew device on a line of its own.',
+  'Part months are charged pro rata.',
+  'Card payments are taken three days after the date on the invoice, by direct debit.',
+  'Refunds go back to the card a payment came from within ten business days.',
+  'Growth accounts can ask for quarterly invoices at no extra charge on request.',
+  '',
+  '## Does Growth include invoicing?',
+  '',
+  'Yes.',
+  'Growth includes it at no extra cost.',
+  'Storage, moves and add-ons each get their own line.',
+  'Invoices go to the account owner by email, on the first business day of each month.',
+  '',
+  '## Paper invoices',
+  '',
+  'No.',
+  '',
+  'Invoices are sent by email only, as a PDF the customer can print at home.',
+  '',
+  '## Is there a setup fee?',
+  '',
+  'No, not even on Starter.',
+  'A setup fee is charged only when we move your records from another system.',
+  '',
+  '## GST',
+  '',
+  'Prices exclude GST.',
+  'All amounts on an invoice are in Australian dollars, with the GST shown apart.',
+  '',
+  '## What an invoice shows',
+  '',
+  'Every invoice shows three things for each vault, lot and crew device on the account:',
+  '',
+  '- its name',
+  '- its price',
+  '- its dates',
+  '',
+  '## Quarterly invoices',
+  '',
+  'Growth and Professional accounts can ask for quarterly invoices.',
+  'A quarterly invoice covers three months of storage and moves on one page.',
+  'On Growth, add-ons get their own totals.',
+  "Each add-on total lists the add-on's monthly price three times, once per month.",
+  '',
+  '## Contracts',
+  '',
+  'Plans run month to month.',
+  'No contract ties you in: leave at the end of any month without paying a fee.',
+  '',
+  '## Cancelling',
+  '',
+  'You can cancel at the end of any month by writing to the support team.',
+  'Your data stays available to export for ninety days after you cancel.',
+  '',
+  '## Rates',
+  '',
+  '| Insurance | $9 a month |',
+  '',
+  'Rates for the services we run for you.',
+  '',
+  '|Service|Rate|',
+  '|---|---|',
+  '|Packing|$60 an hour|',
+  '',
+  '| Storage | Rate |  ',
+  '| --- | --- |',
+  '| Vault | $40 a month |',
+  '| Pallet | $15 a month |',
+  '',
+  '## Extra rates',
+  '',
+  '|Service|Rate|',
+  '|---|---|',
+  '|Unpacking|$50 an hour|',
+  '',
+  '## Archive rates',
+  '',
+  '| Archive box | Rate |',
+  '| --- | --- |',
+].join('\n');
+const billing = askIndexOf(
+  [
+    {
+      slug: 'billing',
+      title: 'Billing | Kartage',
+      url: 'https://k.test/billing',
+      markdown: BILLING,
+      headings: [
+        { depth: 2, id: 'invoices', text: 'Invoices' },
+        { depth: 2, id: 'rates', text: 'Rates' },
+      ],
+    },
+  ],
+  { lexicon: index.data.lexicon },
+);
+const billed = (heading: string | null) => billing.sectionsOf('billing').find((s) => billing.heading(s) === heading)!;
+const groupsOf = (question: string) => termGroups(question, billing, billing.lexicon);
+/** The quotes of a billing section, each cut to its first four words. */
+const picked = (heading: string | null, groups: TermGroup[], named: string[] = []) =>
+  quotesFrom(billing, billed(heading), groups, named).map((q) => q.plain.split(' ').slice(0, 4).join(' '));
+
+describe('which sentences are quoted', () => {
+  // [section, question, plans named, the quotes' first words]
+  const CASES: [string | null, string, string[], string[]][] = [
+    // The sentence holding the question's words, weighed by how rare they are; the first of equals.
+    ['Invoices', 'refunds', [], ['Refunds go back to']],
+    ['Invoices', 'business days', [], ['Invoices are emailed on']],
+    ['Invoices', 'how much to pay by card for refunds', [], ['Refunds go back to']],
+    // A short sentence is followed by the next; one holding a word the others lack is added.
+    ['Invoices', 'part months', [], ['Part months are charged', 'Card payments are taken']],
+    ['Invoices', 'pro rata invoices', [], ['Part months are charged', 'Card payments are taken']],
+    ['Invoices', 'refunds and quarterly invoices', [], ['Refunds go back to', 'Growth accounts can ask']],
+    ['Invoices', 'refunds card business emailed invoices', [], ['Invoices are emailed on', 'Refunds go back to']],
+    ['Cancelling', 'cancel', [], ['You can cancel at']],
+    ['Contracts', 'contract fee', [], ['No contract ties you']],
+    ['Cancelling', 'export data', [], ['Your data stays available']],
+    ['What an invoice shows', 'what does an invoice show for a vault', [], ['Every invoice shows three', 'its name']],
+    // A short answer ("Yes.", "No, ...") only for the question its heading asks, and never as the sentence added.
+    [
+      'Does Growth include invoicing?',
+      'does growth include invoicing?',
+      ['growth'],
+      ['Yes.', 'Growth includes it at', 'Storage, moves and add-ons'],
+    ],
+    [
+      'Does Growth include invoicing?',
+      'does growth include invoicing for storage?',
+      [],
+      ['Growth includes it at', 'Storage, moves and add-ons', 'Invoices go to the'],
+    ],
+    ['Is there a setup fee?', 'is there a setup fee?', [], ['No, not even on', 'A setup fee is']],
+    ['Is there a setup fee?', 'setup fee on starter or growth', [], ['A setup fee is']],
+    ['Paper invoices', 'paper invoices', [], ['Invoices are sent by']],
+    [null, 'lock-in contracts', [], ['No lock-in contracts.']],
+    // Any other short sentence is quoted as any other.
+    ['GST', 'gst', [], ['Prices exclude GST.', 'All amounts on an']],
+    // A plan named in the question is quoted with the first sentence naming it, unless a quote names it.
+    ['Invoices', 'refunds', ['growth'], ['Refunds go back to', 'Growth accounts can ask']],
+    ['Quarterly invoices', 'one page', ['growth'], ['Growth and Professional accounts', 'A quarterly invoice covers']],
+    ['Quarterly invoices', 'add-ons totals', ['growth'], ['On Growth, add-ons get', 'Each add-on total lists']],
+  ];
+  it.each(CASES)('%s, asked "%s" (plans %j)', (heading, question, named, quotes) => {
+    expect(picked(heading, groupsOf(question), named)).toEqual(quotes);
+  });
+
+  it('quote from the start of a section whose sentences hold none of the words', () => {
+    const none: TermGroup = { word: 'kayak', terms: ['kayak'], weight: 1, unknown: true };
+    expect(picked('Invoices', [none])).toEqual(['Invoices are emailed on']);
+  });
+
+  it('count a sentence holding any term of a word: an alternative is as good as the word', () => {
+    const repay: TermGroup = { word: 'repayment', terms: ['repay', 'refund'], weight: 1, unknown: false };
+    expect(picked('Invoices', [repay])).toEqual(['Refunds go back to']);
+  });
+
+  it('keep a "Yes." only when the heading holds every word the visitor means, alternatives aside', () => {
+    const asked = groupsOf('does growth include invoicing?').map((g) => ({ ...g, terms: [...g.terms, 'bill'] }));
+    expect(picked('Does Growth include invoicing?', asked, ['growth'])[0]).toBe('Yes.');
+  });
+
+  it('quote nothing from a section with only a table header', () => {
+    expect(quotesFrom(billing, billed('Archive rates'), groupsOf('archive box'), [])).toEqual([]);
+  });
+
+  it('read a table row as its cells, compact or spaced, and leave header rows out', () => {
+    expect(sentencesOf(billing, billed('Rates')).map((q) => [q.plain, q.row])).toEqual([
+      ['Insurance $9 a month', true],
+      ['Rates for the services we run for you.', false],
+      ['Packing $60 an hour', true],
+      ['Vault $40 a month', true],
+      ['Pallet $15 a month', true],
+    ]);
+  });
+});
+
+describe('quotes as text', () => {
+  const rates = sentencesOf(billing, billed('Rates'));
+  const invoices = sentencesOf(billing, billed('Invoices'));
+
+  it("put each table's rows under its own header row, and a row of no table alone", () => {
+    const [insurance, lead, packing, vault, pallet] = rates as [Quote, Quote, Quote, Quote, Quote];
+    expect(joinQuotes(billing, [insurance, lead, packing, vault, pallet])).toBe(
+      [
+        '| Insurance | $9 a month |',
+        'Rates for the services we run for you.',
+        '|Service|Rate|\n|---|---|\n|Packing|$60 an hour|',
+        '| Storage | Rate |  \n| --- | --- |\n| Vault | $40 a month |\n| Pallet | $15 a month |',
+      ].join('\n\n'),
+    );
+    const [unpacking] = sentencesOf(billing, billed('Extra rates'));
+    expect(joinQuotes(billing, [packing, unpacking!])).toBe(
+      '|Service|Rate|\n|---|---|\n|Packing|$60 an hour|\n\n|Service|Rate|\n|---|---|\n|Unpacking|$50 an hour|',
+    );
+  });
+
+  it('keep sentences of other lines, other sections or out of page order apart', () => {
+    const [emailed, , , , refunds] = invoices as Quote[];
+    const [yes] = sentencesOf(billing, billed('Does Growth include invoicing?'));
+    expect(joinQuotes(billing, [refunds!, emailed!])).toBe(`${refunds!.plain}\n\n${emailed!.plain}`);
+    expect(joinQuotes(billing, [emailed!, refunds!, yes!])).toBe(`${emailed!.plain}\n\n${refunds!.plain}\n\nYes.`);
+    expect(joinQuotes(billing, [rates[2]!, rates[1]!])).toBe(
+      '|Service|Rate|\n|---|---|\n|Packing|$60 an hour|\n\nRates for the services we run for you.',
+    );
+  });
+
+  it("link a source to its section's anchor, with the quote's text fragment unless it is a row", () => {
+    const url = (heading: string | null, quote?: Quote) => sourceOf(billing, billed(heading), 'answer', quote).url;
+    expect(url('Invoices', invoices[2])).toBe(
+      'https://k.test/billing#invoices:~:text=Part%20months%20are%20charged%20pro%20rata.',
+    );
+    expect(url('Rates', rates[2])).toBe('https://k.test/billing#rates');
+    expect(url('Rates')).toBe('https://k.test/billing#rates');
+    expect(url(null)).toBe('https://k.test/billing');
+    expect(textFragment('Part-time staff.')).toBe(':~:text=Part%2Dtime%20staff.');
+    expect(textFragment('one two three four five six seven eight')).toBe(
+      ':~:text=one%20two%20three%20four%20five%20six%20seven%20eight',
+    );
   });
 });
