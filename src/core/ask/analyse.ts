@@ -37,18 +37,13 @@ const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX, PARTS_
 const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
-/** Words one edit away from `w`; `cheap`: deletes and transposes only. */
+/** Words one edit away from `w` (and `w` itself, which no page has); `cheap`: deletes and transposes only. */
 function edits1(w: string, cheap: boolean): string[] {
   const out: string[] = [];
   for (let i = 0; i <= w.length; i++) {
     const [a, b] = [w.slice(0, i), w.slice(i)];
-    if (b) out.push(a + b.slice(1));
-    if (b.length > 1) out.push(a + b[1] + b[0] + b.slice(2));
-    if (cheap) continue;
-    for (const c of ALPHABET) {
-      if (b) out.push(a + c + b.slice(1));
-      out.push(a + c + b);
-    }
+    out.push(a + b.slice(1), a + b.slice(1, 2) + b.slice(0, 1) + b.slice(2));
+    if (!cheap) for (const c of ALPHABET) out.push(a + c + b.slice(1), a + c + b);
   }
   return out;
 }
@@ -74,12 +69,7 @@ export function correct(w: string, index: AskIndex): string | undefined {
 
 /** A text's words, contact details and links left out (they are the visitor's, not the question's). */
 const wordsOf = (text: string) =>
-  words(
-    fold(text)
-      .replace(/[^\s@]{1,64}@[^\s@]{1,255}/g, ' ')
-      .replace(/https?:\/\/\S{1,2000}/g, ' ')
-      .replace(/\+?\d[\d ()-]{6,40}\d/g, ' '),
-  );
+  words(fold(text).replace(/[^\s@]{1,64}@[^\s@]{1,255}|https?:\/\/\S{1,2000}|\+?\d[\d ()-]{6,40}\d/g, ' '));
 
 /** A text's term groups, in order, each term once. */
 export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weight = 1): TermGroup[] {
@@ -104,13 +94,13 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
 /** The needs of a message: cut after `?` or `;`, or at a joiner before a question word; a piece with no content word
  * joins its neighbour. */
 export function splitParts(text: string, lexicon: Lexicon): string[] {
-  const pieces = text.split(/(?<=[?;])\s+/);
+  const pieces = text.split(/(?<=[?;])\s/);
   const out: string[] = [];
   for (const piece of pieces) {
     const tokens = piece.split(/\s+/);
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
-      const joiner = fold(tokens[i]!).replace(/^,|,$/g, '');
+      const joiner = fold(tokens[i]!).replaceAll(',', '');
       if (lexicon.joiners.has(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
         out.push(tokens.slice(start, i).join(' '));
         start = i + 1;
@@ -119,9 +109,9 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
     out.push(tokens.slice(start).join(' '));
   }
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
-  // A part that opens with the joiner ("? and does it...") starts after it.
+  // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart).
   const opened = (p: string) => {
-    const [first, ...rest] = p.split(/\s+/);
+    const [first, ...rest] = p.split(' ');
     return lexicon.joiners.has(fold(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
   };
   const merged: string[] = [];
@@ -145,13 +135,15 @@ function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon:
 
 /** Analyses a request: its parts, and the earlier turn as context. */
 export function analyse(question: string, earlier: readonly Turn[], index: AskIndex, lexicon: Lexicon): QueryPlan {
-  const texts = splitParts(question, lexicon);
-  const parts: Part[] = texts.map((text) => ({ text, groups: termGroups(text, index, lexicon), lean: [] }));
-  for (const part of parts.slice(1)) {
-    const own = new Set(part.groups.flatMap((g) => g.terms));
-    part.lean = parts[0]!.groups
+  const parts: Part[] = [];
+  for (const text of splitParts(question, lexicon)) {
+    const groups = termGroups(text, index, lexicon);
+    const own = new Set(groups.flatMap((g) => g.terms));
+    // The first part's words are all its own: it leans on none.
+    const lean = (parts[0]?.groups ?? groups)
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)))
       .map((g) => ({ ...g, weight: g.weight * CONTEXT_WEIGHT.part }));
+    parts.push({ text, groups, lean });
   }
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };

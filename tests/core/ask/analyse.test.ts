@@ -1,10 +1,18 @@
 // Stage 1, analyse: the lexicon, bounded spelling correction, parts and the earlier turn as context.
 import { describe, expect, it } from 'vitest';
+import lexiconData from '../../../content/data/lexicon.json' with { type: 'json' };
 import { ANALYSE_BOUNDS, analyse, correct, splitParts, termGroups } from '../../../src/core/ask/analyse.ts';
+import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import { siteIndex } from './site.ts';
 
 const index = await siteIndex();
 const { lexicon } = index;
+/** The site's lexicon with one alternative: a visitor's "logins" are the price list's users. */
+const withLogins = compileLexicon({
+  ...lexiconData,
+  alternatives: [{ visitor: ['logins'], site: ['users'], note: 'the price list counts office users' }],
+});
 const words = (text: string) => termGroups(text, index, lexicon).map((g) => g.word);
 
 describe('term groups', () => {
@@ -14,10 +22,13 @@ describe('term groups', () => {
   });
 
   it('mark a word no section holds as unknown, and leave contact details and links out', () => {
-    const groups = termGroups('hubspot storage jo@example.com https://x.example/a 0400 000 111', index, lexicon);
+    const text = '0400 000 111 hubspot storage jonas@example.com https://x.example/a http://vault.example/b logins';
+    const groups = termGroups(text, index, withLogins);
     expect(groups.map((g) => [g.word, g.unknown])).toEqual([
       ['hubspot', true],
       ['storage', false],
+      // Known by its alternative: the site says "users".
+      ['logins', false],
     ]);
   });
 
@@ -31,6 +42,52 @@ describe('term groups', () => {
     expect(correct('trail', index)).toBe('trial');
     expect(correct('lot', index)).toBeUndefined();
     expect(words('crew app stroage')).toEqual(['crew', 'app', 'storage']);
+  });
+
+  // [typed, corrected]: one edit of any kind from 6 letters; under 6 a delete or swap; two deletes or swaps from 8
+  // letters up to TWO_EDIT_MAX; nothing past CORRECT_MAX letters, with a digit, or whose stem a section holds.
+  const SPELLINGS: [string, string | undefined][] = [
+    ['storagee', 'storage'],
+    ['storge', 'storage'],
+    ['storege', 'storage'],
+    ['scanne', 'scanner'],
+    ['crwe', 'crew'],
+    ['trual', undefined],
+    ['stroagee', 'storage'],
+    ['sotrgae', undefined],
+    ['warxhousee', undefined],
+    ['storag3', undefined],
+    ['trials', undefined],
+    ['pap', undefined],
+  ];
+  it.each(SPELLINGS)('correct %s to %s', (typed, corrected) => {
+    expect(correct(typed, index)).toBe(corrected);
+  });
+
+  it('correct long words within the bounds: two edits up to TWO_EDIT_MAX letters, one up to CORRECT_MAX', () => {
+    const long = askIndexOf([
+      {
+        slug: 'words',
+        title: 'Words',
+        url: 'https://k.test/words',
+        markdown:
+          '# Words\n\n## Long words\n\nEvery organisation with subscriptions needs internationalisation. There are three.',
+      },
+    ]);
+    expect(ANALYSE_BOUNDS).toMatchObject({ TWO_EDIT_MAX: 12, CORRECT_MAX: 20 });
+    expect(correct('orgainsatoin', long)).toBe('organisation');
+    expect(correct('subscirptoins', long)).toBeUndefined();
+    expect(correct('internationalisaiton', long)).toBe('internationalisation');
+    expect(correct('internationalisationn', long)).toBeUndefined();
+    // A word a page has is not misspelt, even one search leaves out ("there" is a swap from "three").
+    expect(correct('there', long)).toBeUndefined();
+  });
+
+  it('correct at most CORRECTIONS_MAX words of a message', () => {
+    const unknown = ['qqqq', 'zzzz', 'xxxx', 'jjjj', 'kkkk', 'vvvv', 'wwww', 'yyyy'];
+    expect(ANALYSE_BOUNDS.CORRECTIONS_MAX).toBe(unknown.length);
+    expect(words([...unknown.slice(1), 'stroage'].join(' ')).at(-1)).toBe('storage');
+    expect(words([...unknown, 'stroage'].join(' ')).at(-1)).toBe('stroage');
   });
 
   it('bound the work: a word past WORD_MAX letters is cut, at most GROUPS_MAX groups are read', () => {
@@ -54,11 +111,66 @@ describe('parts', () => {
     expect(splitParts('storage billing and lot tracking', lexicon)).toEqual(['storage billing and lot tracking']);
   });
 
+  // [message, its parts]
+  const PARTS: [string, string[]][] = [
+    ['is there a trial? and does the app work offline?', ['is there a trial?', 'does the app work offline?']],
+    ['is there a trial  and  does the app work offline', ['is there a trial', 'does the app work offline']],
+    ['is there a trial?  and does the app work offline', ['is there a trial?', 'does the app work offline']],
+    ['is there a trial and, where is our data stored', ['is there a trial', 'where is our data stored']],
+    ['is there a trial? ', ['is there a trial?']],
+    ['where is our data stored ', ['where is our data stored']],
+    ['storage billing and', ['storage billing and']],
+    // A piece of greetings and thanks only is no need of its own.
+    ['cheers; is there a free trial?', ['cheers; is there a free trial?']],
+    ['is there a free trial? thanks!', ['is there a free trial? thanks!']],
+    // Up to PARTS_MAX needs; more is read as one.
+    ['trial? vault? crew?', ['trial?', 'vault?', 'crew?']],
+    ['trial? vault? crew? gst?', ['trial? vault? crew? gst?']],
+  ];
+  it.each(PARTS)('cut "%s" into %j', (message, parts) => {
+    expect(splitParts(message, lexicon)).toEqual(parts);
+  });
+
   it('a later part leans on the first part’s words, weighed less', () => {
     const plan = analyse('does storage do lot tracking? and what plan is it on?', [], index, lexicon);
     expect(plan.parts).toHaveLength(2);
     expect(plan.parts[1]!.lean.map((g) => g.word)).toEqual(expect.arrayContaining(['storage']));
     expect(plan.parts[1]!.lean.every((g) => g.weight < 1)).toBe(true);
+  });
+
+  it('a part leans only on known words it does not have itself, in any form', () => {
+    // [message, each part's text and the words it leans on, at 0.4 of their weight]
+    const LEANS: [string, [string, string[]][]][] = [
+      [
+        'does storage do lot tracking? and what does storage cost?',
+        [
+          ['does storage do lot tracking?', []],
+          ['what does storage cost?', ['tracking']],
+        ],
+      ],
+      [
+        'does hubspot sync with storage billing? and what does it cost?',
+        [
+          ['does hubspot sync with storage billing?', []],
+          ['what does it cost?', ['sync', 'storage', 'billing']],
+        ],
+      ],
+      [
+        'how many logins come with starter? and what does an extra user cost?',
+        [
+          ['how many logins come with starter?', []],
+          ['what does an extra user cost?', ['come', 'starter']],
+        ],
+      ],
+    ];
+    for (const [message, parts] of LEANS) {
+      const plan = analyse(message, [], index, withLogins);
+      expect(
+        plan.parts.map((p) => [p.text, p.lean.map((g) => g.word)]),
+        message,
+      ).toEqual(parts);
+      expect(plan.parts.flatMap((p) => p.lean.map((g) => g.weight)).every((w) => w === 0.4)).toBe(true);
+    }
   });
 });
 
@@ -74,6 +186,41 @@ describe('the earlier turn', () => {
     expect(plan.context.every((g) => g.weight === 0.5)).toBe(true);
     expect([...plan.cited]).toEqual(['faq']);
     expect(plan.earlier).toBe('is there a free trial?');
+  });
+
+  it('is none for a first question', () => {
+    const plan = analyse('is there a free trial?', [], index, lexicon);
+    expect(plan).toMatchObject({ followUp: false, context: [], earlier: '' });
+    expect(plan.cited.size).toBe(0);
+  });
+
+  // [question, whether it leans on the earlier turn]: few known words of its own, a pronoun anywhere, or an
+  // opening ("and", "what about") at its start only.
+  const FOLLOW_UPS: [string, boolean][] = [
+    ['does it work offline?', true],
+    ['does the crew app keep that data offline', true],
+    ['and what about lot tracking for storage?', true],
+    ['does storage billing charge part months then', false],
+    ['where is customer data stored and backed up in australia', false],
+  ];
+  it.each(FOLLOW_UPS)('reads "%s" as a follow-up: %s', (question, followUp) => {
+    const plan = analyse(question, earlier, index, lexicon);
+    expect(plan.followUp).toBe(followUp);
+    expect(plan.context.map((g) => [g.word, g.weight])).toEqual([
+      ['free', followUp ? 0.5 : 0.15],
+      ['trial', followUp ? 0.5 : 0.15],
+    ]);
+  });
+
+  it('gives as context only known words the question does not have in any form, and cites no page unsaid', () => {
+    const plan = analyse(
+      'what about extra users on growth?',
+      [{ question: 'do logins for hubspot come with starter?' }],
+      index,
+      withLogins,
+    );
+    expect(plan.context.map((g) => g.word)).toEqual(['come', 'starter']);
+    expect(plan.cited.size).toBe(0);
   });
 
   it('weighs little beside a question that stands on its own', () => {
