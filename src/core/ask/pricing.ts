@@ -65,7 +65,7 @@ function addOnsOf(q: string, pricing: Pricing): { counts: Map<string, Counted>; 
     const u = total || !addOn.bundleSize ? undefined : words.find(t, '{unitCounts}', lists)[0];
     const problem = u && quantityProblem(nOf(u));
     if (u && problem) unpriced.push({ ...item, asked: askedOf(u), reason: problem });
-    else if (u && nOf(u) > 0) total = { n: Math.ceil(nOf(u) / addOn.bundleSize!), extra: true, asked: askedOf(u) };
+    else if (u) total = { n: Math.ceil(nOf(u) / addOn.bundleSize!), extra: true, asked: askedOf(u) };
     const wrong = total && quantityProblem(total.n, MOST_PRICED);
     if (total && wrong) unpriced.push({ ...item, asked: total.asked, reason: wrong });
     else if (total && total.n > 0) counts.set(addOn.id, total);
@@ -86,7 +86,7 @@ const planLine = (p: Plan, quantity: 1 | -1): WorkingLine => {
 };
 /** The working of a pricing question, if it is one; `previous`: the question it follows up (its add-ons carry over). */
 export function priceQuestion(question: string, pricing: Pricing, previous?: string): Working | undefined {
-  const [q, prev] = [fold(question), previous === undefined ? '' : fold(previous)];
+  const [q, prev] = [fold(question), fold(previous ?? '')];
   const named = plansOf(q, pricing);
   const prevPlan = words.says(prev, 'asksPrice') ? plansOf(prev, pricing)[0] : undefined;
   let asked = addOnsOf(q, pricing);
@@ -98,7 +98,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     // The figures it gives pick the plan by the pricing page's rule: each figure's smallest plan; the biggest wins.
     for (const f of Object.keys(W.figures) as Figure[]) {
       const m = figureIn(q, pricing, f);
-      const n = (m ? nOf(m) : 0) * words.wordsOf(m?.text ?? '').reduce((x, w) => own(W.perYear.words, w) ?? x, 1);
+      const n = m ? nOf(m) * words.wordsOf(m.text).reduce((x, w) => own(W.perYear.words, w) ?? x, 1) : 0;
       const problem = quantityProblem(n);
       if (m && problem) unpriced.push({ item: W.figures[f].name, asked: askedOf(m), reason: problem });
       else if (m) chosenFor[f] = n;
@@ -116,9 +116,12 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const compared = comparedPlans(question, pricing);
   // Two plans compared: the difference in their prices (none when one is quoted), whatever add-ons are asked.
   if (compared?.some((p) => p.priceFrom || p.quoted)) return undefined;
-  const [d, c] = [...(compared ?? [])].sort((a, b) => b.monthly - a.monthly);
-  const lines = d && c ? [planLine(d, 1), planLine(c, -1)] : [planLine(plan, 1)];
-  if (d && c) return { plan: d.name, lines, monthly: d.monthly - c.monthly, comparedWith: c.name, from: false, ...AUD };
+  if (compared) {
+    const [d, c] = [...compared].sort((a, b) => b.monthly - a.monthly) as [Plan, Plan];
+    const lines = [planLine(d, 1), planLine(c, -1)];
+    return { plan: d.name, lines, monthly: d.monthly - c.monthly, comparedWith: c.name, from: false, ...AUD };
+  }
+  const lines = [planLine(plan, 1)];
   for (const addOn of pricing.addOns) {
     const count = asked.counts.get(addOn.id);
     // "Starter with 7 office users": beyond the plan's own. "per user per month": each line is one user's price.
@@ -128,7 +131,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   }
   const monthly = lines.reduce((sum, l) => sum + l.amount, 0);
   const working: Working = { plan: plan.name, lines, monthly, from: plan.priceFrom || plan.quoted, ...AUD };
-  if (!named.length && Object.keys(chosenFor).length) working.chosenFor = chosenFor;
+  if (Object.keys(chosenFor).length) working.chosenFor = chosenFor;
   if (unpriced.length) working.unpriced = unpriced;
   if (!annual) return working;
   const monthByMonth = words.says(q, 'monthByMonth') && !words.says(q, 'paidAnnually');
@@ -148,12 +151,14 @@ function unpricedSentence(u: Unpriced): string {
   const v = { ...u, asked: u.asked || items, why, price: dollars(u.unitPrice ?? 0), Items: items[0]!.toUpperCase() };
   return words.say(u.unitPrice === undefined ? 'unchosen' : 'unpriced', { ...v, Items: v.Items + items.slice(1) });
 }
-const figureName = ([f, n]: [string, number]) =>
-  `${n.toLocaleString('en-AU')} ${W.figures[f as Figure].name.replace(n === 1 ? /s$/ : '', '')}`;
+const figureName = ([f, n]: [string, number]) => {
+  const name = W.figures[f as Figure].name;
+  return `${n.toLocaleString('en-AU')} ${n === 1 ? name.replace(/s$/, '') : name}`;
+};
 /** The working as one paragraph: what cannot be priced, the plan chosen, the total, each line, and the year. */
 export function workingSentence(w: Working): string {
   const [monthly, [a, b]] = [dollars(w.monthly), w.lines.map((l) => dollars(l.unitPrice))];
-  const months = w.annual && w.monthly && w.annual / w.monthly;
+  const months = (w.annual ?? 0) / w.monthly;
   const line = (l: WorkingLine) => ({ ...l, price: dollars(l.unitPrice), items: itemName(l.item, l.quantity) });
   const sum = w.lines.map((l) => words.say(l.quantity === 1 && l.item.endsWith('plan') ? 'plan' : 'line', line(l)));
   const v = { ...w, monthly, a, b, other: w.comparedWith, year: dollars(w.annual ?? 0), months, sum: sum.join(' + ') };

@@ -8,6 +8,7 @@ import { AskResponseSchema } from '../../../src/contract/ask.ts';
 import { type Plan, type Pricing, PricingSchema } from '../../../src/contract/content.ts';
 import { askSite } from '../../../src/core/ask/answer.ts';
 import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
+import type { AskIndex } from '../../../src/core/ask/index.ts';
 import {
   comparedPlans,
   dollars,
@@ -23,6 +24,15 @@ import { inventedSentences } from '../../../eval/ask/metrics.ts';
 import { PROJECT_ROOT } from '../../helpers/server.ts';
 
 const pricing = PricingSchema.parse(pricingData);
+/** A site of one pricing page, its markdown given. */
+const pricingSite = (markdown: string) =>
+  askIndexOf([{ slug: 'pricing', title: 'Pricing | Kartage', url: 'https://k.example/pricing', markdown }]);
+/** askSite on a site, at noon on a weekday. */
+const askOn = (index: AskIndex, question: string, conversation?: { question: string }[]) =>
+  askSite(
+    { index, pricing, origin: 'https://k.example', now: Date.parse('2026-11-25T02:00:00Z') },
+    { question, conversation },
+  );
 
 describe('pricing arithmetic', () => {
   it('prices a plan with extra office users and crew devices, with its working', () => {
@@ -152,17 +162,10 @@ describe('pricing arithmetic', () => {
 });
 
 describe('pricing answers through askSite', () => {
-  const index = askIndexOf([
-    {
-      slug: 'pricing',
-      title: 'Pricing | Kartage',
-      url: 'https://k.example/pricing',
-      markdown:
-        '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Starter | $390 |\n| Growth | $890 |\n| Professional | $1,890 |\n\n## Add-ons\n\n| Add-on | Price |\n|---|---|\n| Extra office user | $45 |\n\n## GST\n\nAll prices exclude GST.\n',
-    },
-  ]);
-  const at = Date.parse('2026-11-25T02:00:00Z');
-  const ask = (question: string) => askSite({ index, pricing, origin: 'https://k.example', now: at }, { question });
+  const index = pricingSite(
+    '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Starter | $390 |\n| Growth | $890 |\n| Professional | $1,890 |\n\n## Add-ons\n\n| Add-on | Price |\n|---|---|\n| Extra office user | $45 |\n\n## GST\n\nAll prices exclude GST.\n',
+  );
+  const ask = (question: string) => askOn(index, question);
 
   it('answers pricing arithmetic with its working, each price cited', () => {
     const r = ask('Starter plus 2 extra office users, how much a month?');
@@ -198,22 +201,8 @@ function pricingPage(p: Pricing): string {
   ].join('\n\n');
 }
 
-const site = askIndexOf([
-  {
-    slug: 'pricing',
-    title: 'Pricing | Kartage',
-    url: 'https://k.example/pricing',
-    markdown: `${pricingPage(pricing)}\n`,
-  },
-]);
-const askPricing = (question: string, conversation?: { question: string }[]) =>
-  askSite(
-    { index: site, pricing, origin: 'https://k.example', now: Date.parse('2026-11-25T02:00:00Z') },
-    {
-      question,
-      conversation,
-    },
-  );
+const site = pricingSite(`${pricingPage(pricing)}\n`);
+const askPricing = (question: string, conversation?: { question: string }[]) => askOn(site, question, conversation);
 
 const NINES = '9'.repeat(309);
 
@@ -421,5 +410,272 @@ describe('comparisons of two plans', () => {
     expect(`\n${r.answer}`).toContain(row(enterprise));
     expect(`\n${r.answer}`).toContain(row(professional));
     expect(r.answer).not.toMatch(/\$2,010/);
+  });
+});
+
+describe('a pricing answer cites each price by its row and quotes the sentences it rests on', () => {
+  const GST = 'All prices are in Australian dollars and exclude GST.';
+  const RULE = 'Answer three questions; the answer that points to the biggest plan wins.';
+  // [question, the answer's paragraphs after the working, the sources' headings]
+  const CASES: [string, string[], string[]][] = [
+    ['Starter plus 2 extra office users, how much a month?', [GST], ['Compare plans', 'Add-ons', 'GST']],
+    [
+      '12 in the office and 1,400 moves a year, how much?',
+      [RULE, GST],
+      ['How to choose a plan', 'Compare plans', 'GST'],
+    ],
+    ['growth paid annually, how much?', [pricing.annualDiscount, GST], ['Compare plans', 'GST']],
+    ["growth billed month to month, what's that over a year?", [GST], ['Compare plans', 'GST']],
+  ];
+  it.each(CASES)('%s', (question, paragraphs, headings) => {
+    const r = askPricing(question);
+    expect(r.answer.split('\n\n').slice(1)).toEqual(paragraphs);
+    expect(r.sources.map((s) => s.heading)).toEqual(headings);
+    // A section cited by a row links to the page: a row has no text fragment.
+    expect(r.sources.find((s) => s.heading === 'Compare plans')?.url).toBe('https://k.example/pricing');
+  });
+
+  it('starts a comparison with the rows compared', () => {
+    expect(askPricing('Growth vs Professional').answer).toMatch(/^\| Plan \| Price/);
+  });
+
+  it("cites a price by the row holding it with its item's name, not a sentence naming either", () => {
+    const lead = 'Growth is the plan most movers start on. Plans start at $390 a month.';
+    const markdown = pricingPage(pricing).replace('## Compare plans\n\n', `## Compare plans\n\n${lead}\n\n`);
+    const led = pricingSite(markdown);
+    for (const q of ['Growth vs Professional', 'Starter plus 2 extra office users, how much a month?']) {
+      const r = askOn(led, q);
+      expect(r.answer, q).not.toMatch(/most movers|Plans start/);
+      expect(r.sources[0]?.url, q).toBe('https://k.example/pricing');
+    }
+  });
+
+  it('cites what the page has: no plan rule when it has none, and any sentence naming GST', () => {
+    const bare = pricingSite(
+      '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Growth | $890 |\n\n## Tax\n\nPrices are in AUD, plus GST.\n',
+    );
+    const r = askOn(bare, '12 in the office and 1,400 moves a year, how much?');
+    expect(r.working?.plan).toBe('Growth');
+    expect(r.answer.split('\n\n').slice(1)).toEqual(['Prices are in AUD, plus GST.']);
+    expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Tax']);
+  });
+});
+
+describe('the working and its sentence', () => {
+  const line = (item: string, quantity: number, unitPrice: number, unit = 'per month') => ({
+    item,
+    quantity,
+    unitPrice,
+    amount: quantity * unitPrice,
+    unit,
+  });
+  const AUD = { from: false, currency: 'AUD', gst: 'excluded' } as const;
+  const [starter, growth, professional] = [
+    line('Starter plan', 1, 390),
+    line('Growth plan', 1, 890),
+    line('Professional plan', 1, 1890),
+  ];
+  const [users, devices] = [
+    (n: number) => line('Extra office user', n, 45),
+    (n: number) => line('Extra crew device', n, 12),
+  ];
+  const usersUnpriced = (asked: string) => ({
+    item: 'Extra office user',
+    unitPrice: 45,
+    unit: 'per user per month',
+    asked,
+    reason: 'not-whole',
+  });
+  const gps = structuredClone(pricing);
+  gps.addOns.push({ id: 'gps', name: 'GPS Tracker', price: 9, unit: 'per truck per month' });
+
+  // [question, the question it follows, the working (undefined: not a pricing question), its sentence]
+  const CASES: [string, string | undefined, object | undefined, string][] = [
+    [
+      'Starter plus 1 extra office user and 2 sms bundles, how much?',
+      undefined,
+      {
+        plan: 'Starter',
+        lines: [starter, users(1), line('SMS bundle (1,000 messages)', 2, 60, 'per bundle')],
+        monthly: 555,
+        ...AUD,
+      },
+      'That comes to $555 a month excluding GST: $390 for Starter plan + 1 × $45 for extra office user (per month) + ' +
+        '2 × $60 for SMS bundles (1,000 messages) (per bundle) = $555.',
+    ],
+    [
+      '3 extra office users and a crew of 18 on phones on growth, how much?',
+      undefined,
+      { plan: 'Growth', lines: [growth, users(3), devices(18)], monthly: 1241, ...AUD },
+      'That comes to $1,241 a month excluding GST: $890 for Growth plan + 3 × $45 for extra office users (per month) + ' +
+        '18 × $12 for extra crew devices (per month) = $1,241.',
+    ],
+    [
+      'a crew of 18 on phones, plus 2 office users on starter, how much?',
+      undefined,
+      { plan: 'Starter', lines: [starter, users(2), devices(8)], monthly: 576, ...AUD },
+      'That comes to $576 a month excluding GST: $390 for Starter plan + 2 × $45 for extra office users (per month) + ' +
+        '8 × $12 for extra crew devices (per month) = $576.',
+    ],
+    // Nothing counted and no price asked: not a pricing question; a count of none adds nothing.
+    ['Starter with 0 extra users', undefined, undefined, ''],
+    ['12 in the office and 2 extra crew devices', undefined, undefined, ''],
+    [
+      'Starter with 0 extra users, how much?',
+      undefined,
+      { plan: 'Starter', lines: [starter], monthly: 390, ...AUD },
+      'That comes to $390 a month excluding GST: $390 for Starter plan = $390.',
+    ],
+    [
+      'starter with 2 extra users',
+      undefined,
+      { plan: 'Starter', lines: [starter, users(2)], monthly: 480, ...AUD },
+      'That comes to $480 a month excluding GST: $390 for Starter plan + 2 × $45 for extra office users (per month) = $480.',
+    ],
+    [
+      'which plan for 12 office users and 2 crew devices?',
+      undefined,
+      { plan: 'Growth', lines: [growth, devices(2)], monthly: 914, chosenFor: { officeUsers: 12 }, ...AUD },
+      'For 12 office users, the plan that fits is Growth. That comes to $914 a month excluding GST: ' +
+        '$890 for Growth plan + 2 × $12 for extra crew devices (per month) = $914.',
+    ],
+    // A follow-up: its own counts, else the earlier question's; a year paid annually carried unless it asks a price.
+    [
+      'and with 2.5 extra users?',
+      'how much is growth?',
+      { plan: 'Growth', lines: [growth], monthly: 890, ...AUD, unpriced: [usersUnpriced('2.5 extra users')] },
+      "I can't price 2.5 extra users: it is not a whole number. Extra office users are $45 per user per month. " +
+        'The rest comes to $890 a month excluding GST: $890 for Growth plan = $890.',
+    ],
+    [
+      'and with 3 extra users?',
+      'How much is Growth with 5 extra users a month?',
+      { plan: 'Growth', lines: [growth, users(3)], monthly: 1025, ...AUD },
+      'That comes to $1,025 a month excluding GST: $890 for Growth plan + 3 × $45 for extra office users (per month) = $1,025.',
+    ],
+    [
+      'how much is professional with 2 extra users?',
+      'How much is Growth with 5 extra users a month?',
+      { plan: 'Professional', lines: [professional, users(2)], monthly: 1980, ...AUD },
+      'That comes to $1,980 a month excluding GST: $1,890 for Professional plan + 2 × $45 for extra office users (per month) = $1,980.',
+    ],
+    [
+      'and the professional one?',
+      'how much is growth paid annually?',
+      { plan: 'Professional', lines: [professional], monthly: 1890, ...AUD, yearBilled: 'annually', annual: 18900 },
+      'That comes to $1,890 a month excluding GST: $1,890 for Professional plan = $1,890. ' +
+        'Paid annually that is $18,900 a year (12 months for the price of 10: 10 × $1,890).',
+    ],
+    [
+      'how much is professional?',
+      'how much is growth paid annually?',
+      { plan: 'Professional', lines: [professional], monthly: 1890, ...AUD },
+      'That comes to $1,890 a month excluding GST: $1,890 for Professional plan = $1,890.',
+    ],
+    [
+      'and the professional one?',
+      'how much is growth?',
+      { plan: 'Professional', lines: [professional], monthly: 1890, ...AUD },
+      'That comes to $1,890 a month excluding GST: $1,890 for Professional plan = $1,890.',
+    ],
+    [
+      'growth paid annually rather than month to month, what is that a year?',
+      undefined,
+      { plan: 'Growth', lines: [growth], monthly: 890, ...AUD, yearBilled: 'annually', annual: 8900 },
+      'That comes to $890 a month excluding GST: $890 for Growth plan = $890. ' +
+        'Paid annually that is $8,900 a year (12 months for the price of 10: 10 × $890).',
+    ],
+    // What cannot be priced: said first, each in the visitor's words (spaces squeezed, in the order asked).
+    [
+      'Starter plus 2.5  extra users, how much?',
+      undefined,
+      { plan: 'Starter', lines: [starter], monthly: 390, ...AUD, unpriced: [usersUnpriced('2.5 extra users')] },
+      "I can't price 2.5 extra users: it is not a whole number. Extra office users are $45 per user per month. " +
+        'The rest comes to $390 a month excluding GST: $390 for Starter plan = $390.',
+    ],
+    [
+      '2.5 extra users and 7 of us in the office on growth, how much?',
+      undefined,
+      {
+        plan: 'Growth',
+        lines: [growth],
+        monthly: 890,
+        ...AUD,
+        unpriced: [usersUnpriced('2.5 extra users and 7 of us in the office')],
+      },
+      "I can't price 2.5 extra users and 7 of us in the office: it is not a whole number. Extra office users are $45 " +
+        'per user per month. The rest comes to $890 a month excluding GST: $890 for Growth plan = $890.',
+    ],
+    [
+      '5 office staff and 1e308 moves a year, how much?',
+      undefined,
+      {
+        plan: 'Starter',
+        lines: [starter],
+        monthly: 390,
+        ...AUD,
+        chosenFor: { officeUsers: 5 },
+        unpriced: [{ item: 'moves a year', asked: '1e308 moves a year', reason: 'too-large' }],
+      },
+      "I can't choose a plan for 1e308 moves a year: the number is too large to work out exactly. " +
+        'For 5 office users, the plan that fits is Starter. That comes to $390 a month excluding GST: ' +
+        '$390 for Starter plan = $390.',
+    ],
+    [
+      '5 office staff and 1e308 moves a year, plus 2.5 crew devices, how much?',
+      undefined,
+      undefined,
+      "I can't choose a plan for 1e308 moves a year: the number is too large to work out exactly. " +
+        "I can't price 2.5 crew devices: it is not a whole number. Extra crew devices are $12 per device per month. " +
+        'For 5 office users, the plan that fits is Starter. The rest comes to $390 a month excluding GST: ' +
+        '$390 for Starter plan = $390.',
+    ],
+    [
+      'how much more is Professional than Growth?',
+      undefined,
+      {
+        plan: 'Professional',
+        lines: [professional, line('Growth plan', -1, 890)],
+        monthly: 1000,
+        comparedWith: 'Growth',
+        ...AUD,
+      },
+      'Professional is $1,000 a month more than Growth, excluding GST: $1,890 − $890 = $1,000.',
+    ],
+  ];
+  it.each(CASES)('%s (after "%s")', (question, previous, working, sentence) => {
+    const w = priceQuestion(question, pricing, previous);
+    if (working) expect(w).toEqual(working);
+    if (sentence) expect(workingSentence(w!)).toBe(sentence);
+    else expect(w).toBeUndefined();
+  });
+
+  it('names an item as the price list does, lower-cased only when it is a capitalised word', () => {
+    const w = priceQuestion('2 GPS trackers on growth, how much?', gps)!;
+    expect(workingSentence(w)).toBe(
+      'That comes to $908 a month excluding GST: $890 for Growth plan + 2 × $9 for GPS Trackers (per month) = $908.',
+    );
+  });
+
+  it('counts an add-on named like a plan as an add-on', () => {
+    const more = structuredClone(pricing);
+    more.addOns.push({ id: 'support', name: 'Priority support plan', price: 99, unit: 'per month' });
+    expect(workingSentence(priceQuestion('Growth plus 2 priority support plans, how much?', more)!)).toBe(
+      'That comes to $1,088 a month excluding GST: $890 for Growth plan + 2 × $99 for priority support plans (per month) = $1,088.',
+    );
+  });
+
+  it('quotes a plan whose price is from or quoted, and gives no difference with it', () => {
+    for (const flag of ['quoted', 'priceFrom'] as const) {
+      const one = structuredClone(pricing);
+      one.plans[3]![flag] = false;
+      expect(priceQuestion('how much is enterprise?', one)?.from, flag).toBe(true);
+      expect(priceQuestion('how much more is Enterprise than Professional?', one), flag).toBeUndefined();
+    }
+  });
+
+  it('says a year paid annually when the working does not say how', () => {
+    const w = { plan: 'Growth', lines: [growth], monthly: 890, annual: 8900, ...AUD };
+    expect(workingSentence(w)).toMatch(/Paid annually that is \$8,900 a year \(12 months for the price of 10: /);
   });
 });
