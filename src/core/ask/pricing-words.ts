@@ -8,7 +8,7 @@ const strings = z.array(z.string().min(1));
 const entry = z.strictObject({ note, words: strings.min(1) });
 const table = <T extends z.ZodType>(value: T) => z.strictObject({ note, words: z.record(z.string(), value) });
 const figure = entry.extend({ name: z.string(), words: strings.optional(), phrases: strings.min(1) });
-const addOn = entry.extend({ qualifiers: strings, units: strings.optional(), people: strings.optional() });
+const addOn = entry.extend({ qualifiers: strings, units: strings.default([]), people: strings.default([]) });
 /** pricing-words.json: words by plan and add-on id, figures' phrases, numbers, answers, and phrases by name. */
 export const PricingWordsSchema = z.strictObject({
   note,
@@ -82,9 +82,11 @@ export const say = (k: keyof typeof data.answers.words, v: Record<string, unknow
 export const wordsOf = (s: string) => fold(s).match(/[\p{L}\p{N}]+/gu) ?? [];
 /** A name of the price list as a phrase: its words, without a note in brackets. */
 export const nameOf = (name: string) => wordsOf(name.split('(')[0]!).join(' ');
+/** An add-on pricing-words.json has no entry for: its name is its only word. */
+const NO_WORDS = { words: [], qualifiers: [], units: [], people: [] };
 /** The lists an add-on's or a figure's phrases name: its words (the add-on's name among them), qualifiers, units. */
 export function listsOf(a: Pricing['addOns'][number] | undefined, words?: string[]): Lists {
-  const own = a && W.addOns[a.id];
-  const [named, units] = [words ?? (a ? [nameOf(a.name), ...(own?.words ?? [])] : []), a?.bundleSize ? own?.units : []];
-  return { ...GLOBAL, words: named, qualifiers: own?.qualifiers ?? [], units: units ?? [], people: own?.people ?? [] };
+  const own = (a && W.addOns[a.id]) ?? NO_WORDS;
+  const [named, units] = [words ?? (a ? [nameOf(a.name), ...own.words] : []), a?.bundleSize ? own.units : []];
+  return { ...GLOBAL, words: named, qualifiers: own.qualifiers, units, people: own.people };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import pricingData from '../../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../../src/contract/content.ts';
 import { priceQuestion, workingSentence } from '../../../src/core/ask/pricing.ts';
-import { find, listsOf, PRICING_WORDS, says } from '../../../src/core/ask/pricing-words.ts';
+import { find, listsOf, PRICING_WORDS, says, wordsOf } from '../../../src/core/ask/pricing-words.ts';
 import { fold } from '../../../src/core/search/analyze.ts';
 
 const pricing = PricingSchema.parse(pricingData);
@@ -44,6 +44,46 @@ describe('pricing-words.json', () => {
     expect(says(fold('billed month-to-month'), 'monthByMonth')).toBe(true);
     expect(says(fold('a monthly bill'), 'asksPrice')).toBe(true);
     expect(says(fold('the process is costly'), 'asksPrice')).toBe(false);
+  });
+});
+
+describe('a phrase as a regular expression', () => {
+  const texts = (q: string, phrase: string | string[], lists = listsOf(undefined)) =>
+    find(q, phrase, lists).map((m) => m.text);
+  const counts = (q: string, phrase: string) => find(q, phrase).map((m) => m.counts.map((c) => c.n));
+
+  it('reads its words literally, whole, and in the singular unless a list is plural', () => {
+    expect(texts('rate is x.y today', 'x.y')).toEqual(['x.y']);
+    expect(texts('rate is xzy today', 'x.y')).toEqual([]);
+    expect(texts('two users', 'user')).toEqual([]);
+    expect(texts('two users', 'two {words}', listsOf(undefined, ['user']))).toEqual(['two users']);
+  });
+
+  it('tries the longest of its phrases first', () => {
+    expect(texts('paid month to month', ['month', 'month to month'])).toEqual(['month to month']);
+  });
+
+  it('keeps the regular expressions of different lists apart', () => {
+    expect(texts('an ab and a b', '{words}', listsOf(undefined, ['ab']))).toEqual(['ab']);
+    expect(texts('an ab and a b', '{words}', listsOf(undefined, ['a', 'b']))).toEqual(['a', 'b']);
+  });
+
+  it('reads {d} as digits only, {n} also as number words, and *N as up to N words', () => {
+    expect(counts('two vans', '{d} vans')).toEqual([]);
+    expect(counts('two vans', '{n} vans')).toEqual([[2]]);
+    expect(counts('- infinity vans and −∞ vans', '{d} vans')).toEqual([[-Infinity], [-Infinity]]);
+    expect(counts('7 of us all work in the office', '{d} of us *3 in the office')).toEqual([[7]]);
+    expect(counts('7 of us all do our work in the office', '{d} of us *3 in the office')).toEqual([]);
+  });
+
+  it('has no words in a text of none', () => {
+    expect(wordsOf(' — ')).toEqual([]);
+  });
+
+  it('counts the bundles of an add-on that has no words of its own', () => {
+    const more = structuredClone(pricing);
+    more.addOns.push({ id: 'pallet', name: 'Pallet pack', price: 30, unit: 'per pack', bundleSize: 10 });
+    expect(priceQuestion('Growth plus 2 pallet packs, how much?', more)?.monthly).toBe(890 + 2 * 30);
   });
 });
 
