@@ -148,13 +148,7 @@ export class AskIndex {
 
   /** Sections of a page, in page order. */
   sectionsOf(slug: string): readonly number[] {
-    if (!this.bySlug) {
-      this.bySlug = new Map();
-      this.data.sections.forEach(([page], i) => {
-        const s = this.data.pages[page]!.slug;
-        this.bySlug!.set(s, [...(this.bySlug!.get(s) ?? []), i]);
-      });
-    }
+    this.bySlug ??= Map.groupBy(this.data.sections.keys(), (i) => this.pageOf(i).slug);
     return this.bySlug.get(slug) ?? [];
   }
 

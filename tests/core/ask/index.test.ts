@@ -1,7 +1,7 @@
 // The one section index: built from pages, written and loaded back, read section by section.
 import { describe, expect, it } from 'vitest';
-import { AskIndex, loadAskIndex } from '../../../src/core/ask/index.ts';
-import { assembleAskIndex } from '../../../src/core/ask-indexer/assemble.ts';
+import { AskIndex, bodyOf, kept, loadAskIndex } from '../../../src/core/ask/index.ts';
+import { askIndexOf, assembleAskIndex } from '../../../src/core/ask-indexer/assemble.ts';
 import { PAGES, siteIndex } from './site.ts';
 
 const index = await siteIndex();
@@ -62,5 +62,65 @@ describe('the section index', () => {
         () => table,
       ).embedding,
     ).toBeUndefined();
+  });
+
+  it("gives a section's anchor when its rendered heading has one, and no page's sections for an unknown slug", () => {
+    const anchored = askIndexOf([
+      { ...PAGES[0]!, headings: [{ depth: 2, id: 'trial', text: 'Is there a free trial?' }] },
+    ]);
+    expect(anchored.sectionsOf('faq').map((s) => anchored.anchor(s))).toEqual([
+      undefined,
+      'trial',
+      undefined,
+      undefined,
+    ]);
+    expect(anchored.sectionsOf('blog')).toEqual([]);
+  });
+
+  it('reads a page that cannot be read as empty text, and a section without sentences as none', () => {
+    const { data, pack } = assembleAskIndex(PAGES);
+    const rows = data.sections.map((row, i) => (i === 1 ? ([...row.slice(0, 6), 0] as typeof row) : row));
+    const read = new AskIndex(
+      { ...data, sections: rows },
+      () => undefined,
+      (start, length) => pack.slice(start, start + length),
+      () => undefined,
+    );
+    expect([read.text(0), read.text(1)]).toEqual(['', '']);
+    expect([...read.sentences(1)]).toEqual([]);
+    expect(read.sentences(2).length).toBeGreaterThan(0);
+  });
+
+  it('reads the sentence-model table once, and keeps it when it has a row per section', () => {
+    const { data } = assembleAskIndex(PAGES);
+    let loads = 0;
+    const table = { questionStart: new Uint32Array(data.sections.length + 1) } as never;
+    const loaded = new AskIndex(
+      data,
+      () => '',
+      () => '',
+      () => {
+        loads++;
+        return table;
+      },
+    );
+    expect([loaded.embedding, loaded.embedding]).toEqual([table, table]);
+    expect(loads).toBe(1);
+  });
+
+  it("reads a section's body without its heading line or link targets", () => {
+    expect(bodyOf('## Links\nSee [the price list](/pricing) and [plans](https://k.test/p).', true)).toBe(
+      'See [the price list] and [plans].',
+    );
+    expect(bodyOf('Intro with [a link](/x)', false)).toBe('Intro with [a link]');
+  });
+
+  it('keeps at most `most` values, the oldest dropped first, each made once', () => {
+    const map = new Map<string, number>();
+    let made = 0;
+    const get = (key: string) => kept(map, key, () => ++made, 2);
+    expect([get('a'), get('b'), get('a'), get('c')]).toEqual([1, 2, 1, 3]);
+    expect([...map.keys()]).toEqual(['b', 'c']);
+    expect(get('a')).toBe(4);
   });
 });
