@@ -18,21 +18,21 @@ let group = new Float32Array(0);
 /** The `k` best sections for the groups, best first (equal scores: the earlier section). */
 export function retrieve(index: AskIndex, groups: readonly TermGroup[], k: number): Candidate[] {
   const n = index.sectionCount;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: growing them more often changes no score
   if (total.length < n) [total, group] = [new Float32Array(n), new Float32Array(n)];
   const touched: number[] = [];
   for (const g of groups) {
-    const mine: number[] = [];
+    const mine = new Set<number>();
     g.terms.forEach((term, i) => {
       const id = index.terms.termId(term);
+      // Stryker disable next-line ConditionalExpression: a term on no section has no postings; this keeps the type
       if (id === undefined) return;
       const { docs, scores } = index.terms.postings(id);
       const w = g.weight * (i === 0 ? 1 : ALTERNATIVE_WEIGHT);
-      for (let j = 0; j < docs.length; j++) {
-        const d = docs[j]!;
-        const v = w * scores[j]!;
-        if (group[d] === 0) mine.push(d);
-        if (v > group[d]!) group[d] = v;
-      }
+      docs.forEach((d, j) => {
+        mine.add(d);
+        group[d] = Math.max(group[d]!, w * scores[j]!);
+      });
     });
     for (const d of mine) {
       if (total[d] === 0) touched.push(d);
@@ -46,7 +46,6 @@ export function retrieve(index: AskIndex, groups: readonly TermGroup[], k: numbe
   for (const section of touched) {
     const c = { section, bm25: total[section]! };
     total[section] = 0;
-    if (best.length === k && !better(c, best[k - 1]!)) continue;
     let at = best.length;
     while (at > 0 && better(c, best[at - 1]!)) at--;
     best.splice(at, 0, c);
