@@ -24,4 +24,32 @@ describe('lexicon', () => {
     expect(l.alternatives.get('login')).toEqual(['user']);
     expect(l.alternatives.get('sso')).toEqual(['singl', 'sign']);
   });
+
+  it('gives a word each alternative once, never itself, and none to a short form of two words', () => {
+    const l = compileLexicon({
+      ...EMPTY_LEXICON,
+      alternatives: [
+        { site: ['users', 'accounts'], visitor: ['logins', 'users'], note: 'office users' },
+        { site: ['users'], visitor: ['logins'], note: 'the same again' },
+      ],
+      synonyms: [{ short: 'two factor', long: ['second step'], note: 'two words' }],
+    });
+    expect(Object.fromEntries(l.alternatives)).toEqual({ login: ['user', 'account'], user: ['account'] });
+  });
+
+  it('splits follow-up words by where they count, and folds every word and phrase', () => {
+    const l = compileLexicon({
+      ...EMPTY_LEXICON,
+      followUp: [
+        { words: ['It', 'Those'], note: 'pronouns' },
+        { words: ['And', 'What about'], start: true, note: 'openings' },
+      ],
+      questionWords: { words: ['How'], note: 'openings' },
+      joiners: { words: ['Plus'], note: 'joiners' },
+      asksNumber: { phrases: ['How  Many', 'what’s the number of'], numberWords: ['Dozen'], note: 'numbers' },
+    });
+    expect(l.followUp).toEqual({ anywhere: ['it', 'those'], start: ['and', 'what about'] });
+    expect([[...l.questionWords], [...l.joiners], [...l.numberWords]]).toEqual([['how'], ['plus'], ['dozen']]);
+    expect(l.asksNumber).toEqual(['how many', 'what s the number of']);
+  });
 });
