@@ -37,11 +37,11 @@ export function intentScores(model: IntentModel, text: string, lexicon: Pick<Lex
 /** A request for a person must be at least this probable; below it the message is read as a question. */
 const REQUEST_MIN = 0.5;
 
-/** The intent of a text: the most probable, when a request for a person is at least REQUEST_MIN probable. */
+/** The intent of a text: the most probable when at least REQUEST_MIN probable ('none' is INTENTS[0]), else 'none'. */
 export function classifyIntent(model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): Intent {
   const p = intentScores(model, text, lexicon);
   const best = p.indexOf(Math.max(...p));
-  return best > 0 && p[best]! >= REQUEST_MIN ? INTENTS[best]! : 'none';
+  return p[best]! >= REQUEST_MIN ? INTENTS[best]! : 'none';
 }
 
 /**

@@ -12,6 +12,15 @@ describe('intent', () => {
     expect(intentFeatures('pls call me 0400', index.lexicon)).toEqual(
       expect.arrayContaining(['please', 'call', 'please call', 'call me', 'me #']),
     );
+    expect(intentFeatures('book a demo', index.lexicon)).toEqual(['book', 'a', 'demo', 'book a', 'a demo']);
+    // A word with digits in it is a word, not a number.
+    expect(intentFeatures('10am x100', index.lexicon)).toEqual(['10am', 'x100', '10am x100']);
+  });
+
+  it('reads at most the first 200 words of a message', () => {
+    const features = intentFeatures(Array.from({ length: 250 }, (_, i) => `w${i}`).join(' '), index.lexicon);
+    expect(features).toContain('w199');
+    expect(features).not.toContain('w200');
   });
 
   it('learns each request from its examples and leaves questions alone', () => {
@@ -26,6 +35,18 @@ describe('intent', () => {
     expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
     const flat = { features: {}, weights: model.weights.map(() => []), bias: model.bias.map(() => 0) };
     expect(classifyIntent(flat, 'book a demo', index.lexicon)).toBe('none');
+    // [bias per intent (none, demo, contact, support, callback, message), what the text is read as]
+    const BIASED: [number[], string][] = [
+      // Demo the most probable at 0.35: below REQUEST_MIN, a question.
+      [[0, 1, 0, 0, 0, 0], 'none'],
+      // Demo and contact at exactly 0.5 each: the first, at REQUEST_MIN, is a request.
+      [[-1e4, 0, 0, -1e4, -1e4, -1e4], 'demo'],
+      // Far apart (no overflow): certain.
+      [[0, 1000, 0, 0, 0, 0], 'demo'],
+    ];
+    for (const [bias, intent] of BIASED)
+      expect(classifyIntent({ ...flat, bias }, 'book a demo', index.lexicon), String(bias)).toBe(intent);
+    expect(intentScores({ ...flat, bias: [0, 1000, 0, 0, 0, 0] }, 'x', index.lexicon)).toEqual([0, 1, 0, 0, 0, 0]);
   });
 
   it('reads a message the price list prices as a question, not a request for sales', () => {
