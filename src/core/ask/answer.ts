@@ -128,21 +128,21 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, working: Working | und
   const all = index.sectionsOf('pricing').flatMap((s) => compose.sentencesOf(index, s));
   const find = (needles: string[]) =>
     all.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));
-  const cited: Quote[] = [];
-  const said: Quote[] = [];
-  const add = (q: Quote | undefined, say: boolean, first = false) => {
+  const [cited, said]: [Quote[], Quote[]] = [[], []];
+  const add = (q: Quote | undefined, say?: boolean) => {
     if (!q) return;
-    const put = (list: Quote[]) => (first ? list.unshift(q) : list.push(q));
-    put(cited);
-    if (say || !q.row) put(said);
+    cited.push(q);
+    if (say || !q.row) said.push(q);
   };
-  const comparing = working?.comparedWith !== undefined || compared.length > 0;
+  const comparing = working?.comparedWith !== undefined;
+  if (working?.chosenFor) add(find(['biggest plan wins']));
   for (const plan of compared) add(find([plan.name, dollars(plan.monthly)]), true);
   for (const line of working?.lines ?? [])
     add(find([line.item.replace(/ plan$/, ''), dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]), comparing);
-  for (const u of working?.unpriced ?? []) if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
-  if (working?.chosenFor) add(find(['biggest plan wins']), true, true);
-  if (working?.annual !== undefined && working.yearBilled === 'annually') add(find([pricing.annualDiscount]), true);
-  add(find(['exclude GST']) ?? find(['GST']), true);
+  working?.unpriced?.forEach((u) => {
+    if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
+  });
+  if (working?.annual !== undefined && working.yearBilled === 'annually') add(find([pricing.annualDiscount]));
+  add(find(['exclude GST']) ?? find(['GST']));
   return { cited, said };
 }

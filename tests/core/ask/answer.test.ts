@@ -2,7 +2,7 @@
 // handed over, a part the site does not answer named, pricing worked out; never an invented sentence.
 import { describe, expect, it } from 'vitest';
 import { AskResponseSchema } from '../../../src/contract/ask.ts';
-import { askSite, NO_ANSWER } from '../../../src/core/ask/answer.ts';
+import { askSite, NO_ANSWER, NO_ANSWER_RELATED } from '../../../src/core/ask/answer.ts';
 import { inventedSentences } from '../../../eval/ask/metrics.ts';
 import { NOON, ORIGIN, pricing, siteIndex } from './site.ts';
 
@@ -64,5 +64,87 @@ describe('askSite', () => {
       { question: 'does storage have lot tracking?', sources: [{ slug: 'product/storage', heading: 'Lot tracking' }] },
     ]);
     expect(r.sources.length).toBeGreaterThan(0);
+  });
+
+  it('reads the question trimmed, with or without an earlier turn', () => {
+    const r = ask('  Does the crew app work offline?  ', []);
+    expect(r.question).toBe('Does the crew app work offline?');
+    expect(r.answer).toBe('Yes. The crew app keeps working without reception and syncs when the phone is back online.');
+  });
+
+  // [message, the handoff's intent]: a request for a person is handed over, whatever topic it names, quoting nothing.
+  const REQUESTS: [string, string][] = [
+    ['call me back about storage billing runs', 'callback'],
+    ['can i leave a message for the team about storage billing', 'message'],
+    ['the crew app keeps crashing when we do lot tracking, need support', 'contact'],
+    ['i want to talk to sales', 'contact'],
+    ['book a demo of lot tracking', 'demo'],
+  ];
+  it.each(REQUESTS)('hands "%s" over (%s)', (question, intent) => {
+    const r = ask(question);
+    expect(r).toMatchObject({ answered: false, reason: 'handoff', sources: [] });
+    expect(r.handoff?.intent).toBe(intent);
+    expect(r.answer).toBe(r.handoff?.label);
+  });
+
+  it('works out a price asked of sales instead of handing it over', () => {
+    const r = ask('i want to talk to sales about starter with 2 extra office users, how much?');
+    expect(r).toMatchObject({ answered: true, reason: 'answered', handoff: null });
+    expect(r.working?.monthly).toBe(390 + 2 * 45);
+  });
+
+  it('answers each part from its own section, in order, and a section answering two parts once', () => {
+    const r = ask('is there a free trial? where is our data stored? how are vaults billed?');
+    expect(r.answer.split('\n\n')).toEqual([
+      'Yes. Starter and Growth come with a 30-day trial. Professional and Enterprise start with a scoped proposal instead.',
+      'All customer data is hosted in Sydney, Australia, with backups in Melbourne.',
+      'Storage billing runs invoice every vault on the same day each month. Part months are charged pro rata.',
+    ]);
+    expect(r.sources.map((s) => [s.role, s.heading])).toEqual([
+      ['answer', 'Is there a free trial?'],
+      ['answer', 'Where is our data stored?'],
+      ['answer', 'Billing runs'],
+    ]);
+    const twice = ask('is there a free trial? can we try it before we pay?');
+    expect(twice.answer).toBe(r.answer.split('\n\n')[0]);
+    expect(twice.sources.map((s) => s.heading)).toEqual(['Is there a free trial?']);
+  });
+
+  it('names the words of a part no page has, and nothing when every word is known', () => {
+    expect(ask('does the crew app work offline with hubspot and zoho?').answer).toBe(
+      'Yes. The crew app keeps working without reception and syncs when the phone is back online.\n\n' +
+        "The Kartage website doesn't answer “hubspot zoho”, so I won't guess.",
+    );
+  });
+
+  it('lists the related sections it found when it does not answer, linked under their page and heading', () => {
+    const r = ask('what is the storage warehouse billing integration with xero');
+    expect(r).toMatchObject({ answered: false, reason: 'no-match' });
+    expect(r.answer).toBe(
+      `${NO_ANSWER} ${NO_ANSWER_RELATED}\n\n- [Storage: Billing runs](https://kartage.test/product/storage)`,
+    );
+    expect(r.sources.map((s) => [s.role, s.heading])).toEqual([['related', 'Billing runs']]);
+  });
+
+  it('quotes what the section says of a plan the question names, in any part, without a bare "Yes."', () => {
+    const TRIAL =
+      'Starter and Growth come with a 30-day trial. Professional and Enterprise start with a scoped proposal instead.';
+    expect(ask('is there a free trial for professional?').answer).toBe(TRIAL);
+    const r = ask('what does the growth plan include for storage billing? is there a free trial?');
+    expect(r.answer.split('\n\n').at(-1)).toBe(TRIAL);
+  });
+
+  it('lists sections near the answer as related, after it', () => {
+    const r = ask('storage warehouse');
+    expect(r.sources.map((s) => [s.role, s.slug])).toEqual([
+      ['answer', 'product/storage'],
+      ['related', 'product/storage'],
+    ]);
+  });
+
+  it('answers a follow-up of few words from the earlier turn’s topic', () => {
+    const r = ask('and for Growth?', [{ question: 'is there a free trial?' }]);
+    expect(r.sources.map((s) => s.heading)).toEqual(['Is there a free trial?']);
+    expect(r.answer).toContain('Starter and Growth come with a 30-day trial.');
   });
 });
