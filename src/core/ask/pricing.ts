@@ -15,7 +15,8 @@ export type Unpriced = NonNullable<Working['unpriced']>[number];
 /** Why a quantity is not priced. */
 export type UnpricedReason = Unpriced['reason'];
 type Figure = keyof NonNullable<Working['chosenFor']>;
-type Counted = { n: number; extra: boolean; asked: string };
+/** What a question counts of an add-on: `n` in all, of which `extra` are beyond the plan's own by its words. */
+type Counted = { n: number; extra: number; asked: string };
 const W = words.PRICING_WORDS;
 const LIMITS = { officeUsers: 'officeUsers', movesPerYear: 'maxMovesPerYear', warehouses: 'maxWarehouses' } as const;
 const AUD = { currency: 'AUD', gst: 'excluded' } as const;
@@ -53,19 +54,29 @@ function addOnsOf(q: string, pricing: Pricing): { counts: Map<string, Counted>; 
     // "45 people need an office login": a number is the count; "a"/"an"/"one" only counts when no number does.
     const numbered = found.filter((m) => !W.phrases.articles!.words.includes(m.counts[0]!.w));
     let total: Counted | undefined;
+    let from = 0;
     for (const m of (numbered.length ? numbered : found).sort((a, b) => a.at - b.at)) {
-      // Extra when its clause says so ("plus 2 more logins"); else a total, of which the plan's own are free.
-      const extra = words.says((q.slice(0, m.at) + m.text).split(CLAUSE).at(-1)!, 'extra');
+      // Extra when its clause says so ("plus 2 more logins"), since the count before it; else a total, of which the
+      // plan's own are free ("2 extra devices and a crew of 5": the crew is a total).
       const [n, asked] = [nOf(m), askedOf(m)];
-      total = total ? { n: total.n + n, extra, asked: `${total.asked} and ${asked}` } : { n, extra, asked };
+      const extra = words.says((q.slice(from, m.at) + m.text).split(CLAUSE).at(-1)!, 'extra') ? n : 0;
+      from = m.at + m.text.length;
+      total = total
+        ? { n: total.n + n, extra: total.extra + extra, asked: `${total.asked} and ${asked}` }
+        : { n, extra, asked };
     }
     const named = W.addOns[addOn.id]?.oneWhenNamed && words.find(t, '{words}', lists).length;
-    if (!total && named) total = { n: 1, extra: true, asked: '' };
+    if (!total && named) total = { n: 1, extra: 1, asked: '' };
     // A count of what bundles hold ("2,500 texts") is the bundles it takes.
     const u = total || !addOn.bundleSize ? undefined : words.find(t, '{unitCounts}', lists)[0];
     const problem = u && quantityProblem(nOf(u));
     if (u && problem) unpriced.push({ ...item, asked: askedOf(u), reason: problem });
-    else if (u) total = { n: Math.ceil(nOf(u) / addOn.bundleSize!), extra: true, asked: askedOf(u) };
+    else if (u)
+      total = {
+        n: Math.ceil(nOf(u) / addOn.bundleSize!),
+        extra: Math.ceil(nOf(u) / addOn.bundleSize!),
+        asked: askedOf(u),
+      };
     const wrong = total && quantityProblem(total.n, MOST_PRICED);
     if (total && wrong) unpriced.push({ ...item, asked: total.asked, reason: wrong });
     else if (total && total.n > 0) counts.set(addOn.id, total);
@@ -124,8 +135,10 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const lines = [planLine(plan, 1)];
   for (const addOn of pricing.addOns) {
     const count = asked.counts.get(addOn.id);
-    // "Starter with 7 office users": beyond the plan's own. "per user per month": each line is one user's price.
-    const n = (count?.n ?? 0) - (addOn.adds && !count?.extra ? (plan[addOn.adds] ?? 0) : 0);
+    // "Starter with 7 office users": beyond the plan's own; "2 extra devices": all of them; both: added up.
+    // "per user per month": each line is one user's price.
+    const [all, extra] = [count?.n ?? 0, count?.extra ?? 0];
+    const n = extra + Math.max(0, all - extra - (addOn.adds ? (plan[addOn.adds] ?? 0) : 0));
     const unit = addOn.unit.replace(/^per \S+ (?=per )/, '');
     if (n > 0) lines.push({ item: addOn.name, quantity: n, unitPrice: addOn.price, amount: n * addOn.price, unit });
   }

@@ -92,6 +92,25 @@ describe('pricing arithmetic', () => {
     ).toBe(1890 + 5 * 45);
   });
 
+  it('adds extras said as extras to what a total leaves beyond the plan, each count read apart', () => {
+    // Starter has 10 devices and 5 users of its own: a crew of 5 needs none beyond them, the 2 extra are extra.
+    const extra = (q: string) =>
+      priceQuestion(q, pricing)!
+        .lines.slice(1)
+        .map((l) => [l.item, l.quantity]);
+    expect(extra('Starter with 2 extra crew devices and a crew of 5 on phones, how much a month?')).toEqual([
+      ['Extra crew device', 2],
+    ]);
+    expect(extra('Starter with a crew of 5 on phones and 2 extra crew devices, how much a month?')).toEqual([
+      ['Extra crew device', 2],
+    ]);
+    // Growth has 15 users: 20 staff leave 5 beyond them, and 2 more are extra.
+    expect(extra('growth plus 2 more office users and 20 staff in the office, how much?')).toEqual([
+      ['Extra office user', 7],
+    ]);
+    expect(extra('starter plus 2 more users plus 3 more users, how much?')).toEqual([['Extra office user', 5]]);
+  });
+
   it('counts a crew "of 18 on phones" as crew devices', () => {
     const w = priceQuestion(
       'starter for a crew of 18 on phones and 6 of us in the office, how much a month?',
