@@ -19,7 +19,7 @@ import {
   type Feature,
   featuresOf,
   type LogisticModel,
-  logit,
+  logitOf,
   predict,
   type Ranked,
 } from '../../src/core/ask/rerank.ts';
@@ -103,14 +103,8 @@ function fitPairwise(rs: readonly Row[], features: readonly Feature[]): Logistic
 }
 
 function rankedBy(model: LogisticModel, r: Row): Ranked[] {
-  const at = model.features.map((f) => FEATURES.indexOf(f as Feature));
-  const score = (x: number[]) =>
-    logit(
-      model,
-      at.map((j) => x[j]!),
-    );
   return r.candidates
-    .map((section, k) => ({ section, bm25: 0, features: r.X[k]!, score: score(r.X[k]!) }))
+    .map((section, k) => ({ section, bm25: 0, features: r.X[k]!, score: logitOf(model, FEATURES, r.X[k]!) }))
     .sort((a, b) => b.score - a.score || a.section - b.section);
 }
 

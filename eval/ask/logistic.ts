@@ -15,8 +15,6 @@ export interface FitOptions {
    * ranking has no bias). @default true
    */
   center?: boolean;
-  /** Weigh each class to half the total, so a rare class counts as much as a common one. @default true */
-  balance?: boolean;
 }
 
 /** A logistic model of `y` (0 or 1) on the rows of `X`, the same for the same data. */
@@ -24,7 +22,7 @@ export function fitLogistic(
   X: readonly (readonly number[])[],
   y: readonly number[],
   features: readonly string[],
-  { l2 = 0.01, iterations = 25, center = true, balance = true }: FitOptions = {},
+  { l2 = 0.01, iterations = 25, center = true }: FitOptions = {},
 ): LogisticModel {
   const d = features.length;
   const n = X.length;
@@ -34,8 +32,8 @@ export function fitLogistic(
   const Z = X.map((x) => [...x.map((v, j) => (v - mean[j]!) / scale[j]!), ...(center ? [1] : [])]);
   const m = d + (center ? 1 : 0);
   const positives = y.filter(Boolean).length;
-  const weightOf = (label: number) =>
-    !balance ? 1 : label ? n / (2 * Math.max(1, positives)) : n / (2 * Math.max(1, n - positives));
+  // Each class weighs half the total, so a rare class counts as much as a common one.
+  const weightOf = (label: number) => (label ? n / (2 * Math.max(1, positives)) : n / (2 * Math.max(1, n - positives)));
   let w = new Array<number>(m).fill(0);
   for (let it = 0; it < iterations; it++) {
     const gradient = w.map((v, j) => (j < d ? l2 * v : 0));

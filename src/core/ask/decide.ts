@@ -6,7 +6,7 @@ import type { TermGroup } from './analyse.ts';
 import { words } from '../search/analyze.ts';
 import { sentencesOf, termsOf } from './compose.ts';
 import type { AskIndex } from './index.ts';
-import { FEATURES, holdsTerm, type LogisticModel, overlap, predict, type Ranked } from './rerank.ts';
+import { FEATURES, holdsTerm, type LogisticModel, overlap, predictOf, type Ranked } from './rerank.ts';
 
 /** Why a question was answered or not. */
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
@@ -101,13 +101,7 @@ export function decide(
   // turn before: "and for Growth?").
   if (!followUp && !groups.some((g) => !g.unknown)) return { answered: false, reason: 'no-match', confidence: 0 };
   const x = ranked.length ? decisionFeatures(index, ranked, groups, text) : [];
-  const used = model.features.map((f) => DECISION_FEATURES.indexOf(f as (typeof DECISION_FEATURES)[number]));
-  const confidence = ranked.length
-    ? predict(
-        model,
-        used.map((k) => x[k]!),
-      )
-    : 0;
+  const confidence = ranked.length ? predictOf(model, DECISION_FEATURES, x) : 0;
   const threshold = model.threshold;
   return { answered: confidence >= threshold, reason: confidence >= threshold ? 'answered' : 'no-match', confidence };
 }

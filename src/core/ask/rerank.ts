@@ -29,8 +29,19 @@ export function logit(model: LogisticModel, x: readonly number[]): number {
   return z;
 }
 
+/** The model's log-odds for a vector `x` holding the features `names` (the model reads those it names). */
+export const logitOf = (model: LogisticModel, names: readonly string[], x: readonly number[]) =>
+  logit(
+    model,
+    model.features.map((f) => x[names.indexOf(f)]!),
+  );
+
 /** The model's probability for a feature vector. */
 export const predict = (model: LogisticModel, x: readonly number[]) => 1 / (1 + Math.exp(-logit(model, x)));
+
+/** The model's probability for a vector `x` holding the features `names`. */
+export const predictOf = (model: LogisticModel, names: readonly string[], x: readonly number[]) =>
+  1 / (1 + Math.exp(-logitOf(model, names, x)));
 
 /** A candidate with its features and score (log-odds; fitted on pairs, so only differences mean something). */
 export type Ranked = Candidate & { features: number[]; score: number };
@@ -161,12 +172,10 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
 /** The candidates scored by the model (over the features it names), best first. */
 export function rerank(index: AskIndex, candidates: readonly Candidate[], input: RerankInput, model: LogisticModel) {
   const xs = featuresOf(index, candidates, input);
-  const used = model.features.map((f) => FEATURES.indexOf(f as Feature));
-  const score = (x: number[]) =>
-    logit(
-      model,
-      used.map((k) => x[k]!),
-    );
-  const ranked: Ranked[] = candidates.map((c, i) => ({ ...c, features: xs[i]!, score: score(xs[i]!) }));
+  const ranked: Ranked[] = candidates.map((c, i) => ({
+    ...c,
+    features: xs[i]!,
+    score: logitOf(model, FEATURES, xs[i]!),
+  }));
   return ranked.sort((a, b) => b.score - a.score || a.section - b.section);
 }
