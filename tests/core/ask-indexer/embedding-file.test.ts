@@ -1,5 +1,6 @@
 // The sentence-model table's file: what is encoded decodes the same, and a wrong or short file is refused.
 import { describe, expect, it } from 'vitest';
+import { RESERVED_PIECES } from '../../../src/core/piece-tokenizer.ts';
 import { decodeEmbedding, type EmbeddingParts, encodeEmbedding } from '../../../src/core/ask-indexer/embedding-file.ts';
 
 /** Three pieces, 2 dimensions, 2 sections (the second with two questions). */
@@ -23,6 +24,33 @@ describe('the table file', () => {
       const { tokenizer: _, ...t } = decodeEmbedding(view);
       expect({ ...t, pieces: [...t.pieces] }).toEqual(parts());
     }
+  });
+
+  it('reads the rows in place when the bytes are 8-aligned in their buffer, nothing copied', () => {
+    const bytes = encodeEmbedding(parts());
+    const shifted = new Uint8Array(bytes.length + 8);
+    shifted.set(bytes, 8);
+    const t = decodeEmbedding(shifted.subarray(8));
+    expect(t.sectionRows.buffer).toBe(shifted.buffer);
+    expect([...t.sectionRows]).toEqual([...parts().sectionRows]);
+  });
+
+  it("segments text with the table's own pieces, the tokenizer made once", () => {
+    // The first rows are control symbols (the first the unknown piece), then the words and their letters.
+    const reserved = ['\ufffd', '<s>', '</s>', 'x1', 'x2', 'x3'];
+    const pieces = [...reserved, '\u2581crew', '\u2581app', ...'\u2581acepr'];
+    const t = decodeEmbedding(
+      encodeEmbedding({
+        ...parts(),
+        pieces,
+        scores: Float64Array.from(pieces, (_, i) => (i < RESERVED_PIECES ? 0 : -1)),
+        scale: new Float32Array(pieces.length),
+        pieceRows: new Int8Array(pieces.length * 2),
+      }),
+    );
+    const tokenizer = t.tokenizer();
+    expect(t.tokenizer()).toBe(tokenizer);
+    expect(tokenizer.encode('crew app')).toEqual([RESERVED_PIECES, RESERVED_PIECES + 1]);
   });
 
   it('refuses another format and a file cut short', () => {

@@ -56,18 +56,6 @@ describe('sentences', () => {
     expect(units[4]).toMatchObject({ row: true });
     expect(units[4]!.header).toBeUndefined();
   });
-
-  it('plain text is what the page shows', () => {
-    expect(plainOf('See the [crew app](https://k.example/crew) and **bold** `code` \\*x\\*.')).toBe(
-      'See the crew app and bold code *x*.',
-    );
-    // A quote's markers are not shown (a text fragment with them finds nothing); a ">" inside a line stays.
-    expect(plainOf('> Rebecca Tan, Sales, [Harbourline](/customers/harbourline-removals)')).toBe(
-      'Rebecca Tan, Sales, Harbourline',
-    );
-    expect(plainOf('> "We went live.\n>\n> > Quoted again.')).toBe('"We went live. Quoted again.');
-    expect(plainOf('Jobs > 5 m³ need two crew.')).toBe('Jobs > 5 m³ need two crew.');
-  });
 });
 
 describe('labels', () => {

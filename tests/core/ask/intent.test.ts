@@ -1,8 +1,7 @@
 // Stage 2, intent: the classifier trained at build time, its request threshold and its guard rule.
 import { describe, expect, it } from 'vitest';
 import { classifyIntent, intentFeatures, intentOf, intentScores } from '../../../src/core/ask/intent.ts';
-import { trainIntents } from '../../../src/core/ask-indexer/train-intents.ts';
-import { INTENT_EXAMPLES, siteIndex } from './site.ts';
+import { siteIndex } from './site.ts';
 
 const index = await siteIndex();
 const model = index.data.intents;
@@ -54,10 +53,5 @@ describe('intent', () => {
     expect(contact).toBe('contact');
     expect(intentOf(model, 'i want to talk to sales', index.lexicon, true)).toBe('none');
     expect(intentOf(model, 'could i book a demo', index.lexicon, true)).toBe('demo');
-  });
-
-  it('trains the same model from the same examples', () => {
-    const again = trainIntents(INTENT_EXAMPLES, index.lexicon, { epochs: 20 });
-    expect(trainIntents(INTENT_EXAMPLES, index.lexicon, { epochs: 20 })).toEqual(again);
   });
 });

@@ -1,0 +1,118 @@
+// The intent classifier's training (src/core/ask-indexer/train-intents.ts): softmax regression by gradient descent.
+import { describe, expect, it } from 'vitest';
+import { classifyIntent, INTENTS, type Intent } from '../../../src/core/ask/intent.ts';
+import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { type IntentExample, trainIntents } from '../../../src/core/ask-indexer/train-intents.ts';
+import { EMPTY_LEXICON } from '../../../src/core/lexicon.ts';
+
+const lexicon = compileLexicon(EMPTY_LEXICON);
+const K = INTENTS.length;
+const ex = (intent: Intent, ...texts: string[]): IntentExample[] => texts.map((text) => ({ text, intent }));
+/** Per intent, in INTENTS order: `on` for the ones named, `off` for the others. */
+const perIntent = (on: number, off: number, ...named: Intent[]) =>
+  INTENTS.map((intent) => (named.includes(intent) ? on : off));
+/** Plain gradient descent, no regularisation, every intent weighed the same. */
+const PLAIN = { l2: 0, balance: 0, minCount: 1 };
+
+describe('trainIntents', () => {
+  it('learns features seen in at least `minCount` examples, numbered the same whatever the examples’ order', () => {
+    const examples = [...ex('demo', 'book a demo', 'book a call'), ...ex('callback', 'call me')];
+    const features = (minCount: number, list = examples) =>
+      trainIntents(list, lexicon, { epochs: 1, minCount }).features;
+    expect(Object.keys(features(2)).sort()).toEqual(['a', 'book', 'book a', 'call']);
+    expect(Object.keys(features(3))).toEqual([]);
+    const all = features(1);
+    expect(Object.keys(all).sort()).toEqual([
+      'a',
+      'a call',
+      'a demo',
+      'book',
+      'book a',
+      'call',
+      'call me',
+      'demo',
+      'me',
+    ]);
+    expect(Object.values(all).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(features(1, [...examples].reverse())).toEqual(all);
+  });
+
+  it('gives every intent a weight per feature and a bias, rounded to four places', () => {
+    const model = trainIntents([...ex('demo', 'book a demo'), ...ex('none', 'what is a demo')], lexicon, PLAIN);
+    const D = Object.keys(model.features).length;
+    expect(model.weights).toHaveLength(K);
+    for (const row of model.weights) expect(row).toHaveLength(D);
+    expect(model.bias).toHaveLength(K);
+    const values = [...model.weights.flat(), ...model.bias];
+    expect(values.some((v) => v !== 0)).toBe(true);
+    for (const v of values) expect(Math.abs(v * 1e4 - Math.round(v * 1e4))).toBeLessThan(1e-6);
+  });
+
+  it('starts from zero: no epoch, no weight', () => {
+    const model = trainIntents(ex('demo', 'book demo'), lexicon, { ...PLAIN, epochs: 0 });
+    expect(model.bias).toEqual(perIntent(0, 0));
+    expect(model.weights.flat().every((v) => v === 0)).toBe(true);
+  });
+
+  it('takes one gradient step from the uniform guess (1/K each) per epoch', () => {
+    // One example: the step is (1/K - 1) for its intent, 1/K for the others, times the rate; a feature in every
+    // example moves as the bias does.
+    const one = trainIntents(ex('demo', 'book demo'), lexicon, { ...PLAIN, epochs: 1, rate: 0.5 });
+    const step = perIntent(0.5 * (1 - 1 / K), -0.5 / K, 'demo');
+    expect(one.bias).toEqual(step.map((v) => Math.round(v * 1e4) / 1e4));
+    expect(Object.keys(one.features)).toHaveLength(3);
+    for (const column of Object.values(one.features)) expect(one.weights.map((row) => row[column])).toEqual(one.bias);
+    // Two examples of different intents with the same words: the mean of their steps.
+    const two = trainIntents([...ex('demo', 'demo'), ...ex('none', 'demo')], lexicon, { ...PLAIN, epochs: 1 });
+    expect(two.bias).toEqual(perIntent(0.5 - 1 / K, -1 / K, 'demo', 'none').map((v) => Math.round(v * 1e4) / 1e4));
+    // The second step starts from the first: logits 2(1 - 1/K) and -2/K, so the intent's probability is
+    // e^2 / (e^2 + K - 1).
+    const p = Math.exp(2) / (Math.exp(2) + K - 1);
+    const second = trainIntents(ex('demo', 'demo'), lexicon, { ...PLAIN, epochs: 2 });
+    const expected = perIntent(1 - 1 / K + (1 - p), -1 / K - (1 - p) / (K - 1), 'demo');
+    for (const [k, v] of second.bias.entries()) expect(v).toBeCloseTo(expected[k]!, 3);
+    expect(second.weights.map((row) => row[0])).toEqual(second.bias);
+  });
+
+  it('pulls the weights towards zero by `l2` of their value at each step (the bias is not)', () => {
+    const l2 = 0.1;
+    const model = trainIntents(ex('demo', 'demo'), lexicon, { ...PLAIN, l2, epochs: 2 });
+    // After the first step the weight and the bias are both (1 - 1/K) for the intent, -1/K for the others.
+    const first = perIntent(1 - 1 / K, -1 / K, 'demo');
+    for (let k = 0; k < K; k++) expect(model.weights[k]![0]! - model.bias[k]!).toBeCloseTo(-l2 * first[k]!, 3);
+  });
+
+  it('weighs each intent by the inverse of its share to the power `balance`', () => {
+    const examples = [...ex('demo', 'demo', 'demo'), ...ex('none', 'demo')];
+    const bias = (balance: number) => trainIntents(examples, lexicon, { ...PLAIN, balance, epochs: 1 }).bias;
+    const demo = INTENTS.indexOf('demo');
+    const none = INTENTS.indexOf('none');
+    // Balanced: the intent with two examples moves as far as the one with one.
+    const balanced = bias(1);
+    expect(balanced[demo]).toBeCloseTo(1 / 9, 4);
+    expect(balanced[none]).toBeCloseTo(1 / 9, 4);
+    expect(balanced[INTENTS.indexOf('contact')]).toBeCloseTo(-1 / 18, 4);
+    // Not balanced: each example counts once.
+    const plain = bias(0);
+    expect(plain[demo]).toBeCloseTo(2 / 3 - 1 / K, 4);
+    expect(plain[none]).toBeCloseTo(1 / 3 - 1 / K, 4);
+  });
+
+  it('keeps the softmax finite when the logits grow far apart', () => {
+    const model = trainIntents(ex('demo', 'demo'), lexicon, { ...PLAIN, rate: 1000, epochs: 3 });
+    for (const v of [...model.bias, ...model.weights.flat()]) expect(Number.isFinite(v)).toBe(true);
+  });
+
+  it('learns each request from a few examples and leaves questions alone', () => {
+    const examples = [
+      ...ex('demo', 'book a demo please', 'can i see a demo', 'we want a demo of kartage'),
+      ...ex('callback', 'call me back', 'please ring me back', 'can someone call me'),
+      ...ex('none', 'how much is storage', 'does the app work offline', 'where is our data kept'),
+    ];
+    const model = trainIntents(examples, lexicon);
+    expect(classifyIntent(model, 'could i book a demo', lexicon)).toBe('demo');
+    expect(classifyIntent(model, 'someone please call me back', lexicon)).toBe('callback');
+    expect(classifyIntent(model, 'how much is the app', lexicon)).toBe('none');
+    expect(trainIntents(examples, lexicon, { epochs: 20 })).toEqual(trainIntents(examples, lexicon, { epochs: 20 }));
+  });
+});
