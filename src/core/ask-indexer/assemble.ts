@@ -151,7 +151,7 @@ export function assembleAskIndex(
   });
   data.terms = builder.build();
   data.averages = sums.map((sum) => Math.max(1, sum / Math.max(1, id)));
-  data.vocab = Object.fromEntries([...vocab].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  data.vocab = Object.fromEntries([...vocab.keys()].sort().map((w) => [w, vocab.get(w)!]));
   data.intents = intentModel ?? trainIntents(intentExamples(intents, questions), compileLexicon(lexicon));
   return { data, pack };
 }

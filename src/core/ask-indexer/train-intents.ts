@@ -19,7 +19,7 @@ export function trainIntents(
   for (const r of rows) for (const f of r) seen.set(f, (seen.get(f) ?? 0) + 1);
   const features: Record<string, number> = {};
   let D = 0;
-  for (const [f, n] of [...seen].sort(([a], [b]) => (a < b ? -1 : 1))) if (n >= minCount) features[f] = D++;
+  for (const f of [...seen.keys()].sort()) if (seen.get(f)! >= minCount) features[f] = D++;
   const cols = rows.map((r) => Int32Array.from(r.map((f) => features[f] ?? -1).filter((c) => c >= 0)));
   const K = INTENTS.length;
   const w = new Float64Array(K * D);
@@ -43,14 +43,18 @@ export function trainIntents(
       let sum = 0;
       for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k]! - top);
       const cw = classWeight[labels[i]!]!;
-      for (let k = 0; k < K; k++) {
-        const d = (z[k]! / sum - (labels[i] === k ? 1 : 0)) * cw;
+      z.forEach((p, k) => {
+        const d = (p / sum - (labels[i] === k ? 1 : 0)) * cw;
         gb[k]! += d;
         for (const j of c) g[k * D + j]! += d;
-      }
+      });
     });
-    for (let k = 0; k < K; k++) bias[k]! -= (rate * gb[k]!) / cols.length;
-    for (let x = 0; x < K * D; x++) w[x]! -= rate * (g[x]! / cols.length + l2 * w[x]!);
+    bias.forEach((b, k) => {
+      bias[k] = b - (rate * gb[k]!) / cols.length;
+    });
+    w.forEach((v, x) => {
+      w[x] = v - rate * (g[x]! / cols.length + l2 * v);
+    });
   }
   const round = (v: number) => Math.round(v * 1e4) / 1e4;
   const weights = Array.from({ length: K }, (_, k) => Array.from(w.subarray(k * D, (k + 1) * D), round));
