@@ -10,8 +10,10 @@
  *   risk-coverage curve is printed). Its features are chosen the same way, by the share of questions answered right
  *   or, when the site does not answer them, declined.
  * Only the development split is read (eval/ask/sets.ts setsOf('dev')); the test split never is.
+ * `--rerank f,g` or `--decide f,g` fits that model over the features named instead of selecting them.
  */
 import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { analyse } from '../../src/core/ask/analyse.ts';
 import { DECISION_FEATURES, decisionFeatures } from '../../src/core/ask/decide.ts';
 import {
@@ -161,15 +163,16 @@ function forwardSelect<F extends string, M extends { objective: number }>(
 }
 
 /** The reranker's features (see the module comment), printing each step's cross-validated figures. */
-function selectRerank(rows: readonly Row[]): Feature[] {
+function selectRerank(rows: readonly Row[], given?: readonly Feature[]): Feature[] {
   const measure = (features: readonly Feature[]) => {
     const ranked = rankedOutOfFold(rows, features);
     const [at1, at3] = [answerAt(rows, ranked, 1), answerAt(rows, ranked, 3)];
     return { at1, at3, objective: at1 + at3 / 4 };
   };
-  return forwardSelect(FEATURES, ['bm25'], measure, (f, m) =>
-    console.log(`rerank over ${f.join(', ')}: answer@1 ${m.at1.toFixed(3)}, answer@3 ${m.at3.toFixed(3)}`),
-  );
+  const say = (f: readonly Feature[], m: ReturnType<typeof measure>) =>
+    console.log(`rerank over ${f.join(', ')}: answer@1 ${m.at1.toFixed(3)}, answer@3 ${m.at3.toFixed(3)}`);
+  if (given) say(given, measure(given));
+  return given ? [...given] : forwardSelect(FEATURES, ['bm25'], measure, say);
 }
 
 type DecisionFeature = (typeof DECISION_FEATURES)[number];
@@ -223,20 +226,32 @@ function curveOf(rows: readonly Row[], confidence: readonly number[], right: rea
   return curve;
 }
 
+/** The features a `--rerank` or `--decide` option names, each checked against those the model offers. */
+function givenFeatures<F extends string>(option: string | undefined, all: readonly F[]): F[] | undefined {
+  if (option === undefined) return undefined;
+  const names = option.split(',').map((f) => f.trim());
+  const unknown = names.filter((f) => !all.includes(f as F));
+  if (unknown.length) throw new Error(`no such feature: ${unknown.join(', ')} (offered: ${all.join(', ')})`);
+  return names as F[];
+}
+
 if (import.meta.main) {
+  const { values } = parseArgs({ options: { rerank: { type: 'string' }, decide: { type: 'string' } } });
   const rows = rowsOf(devQuestions());
   const answerable = rows.filter((r) => !r.absent);
   console.log(`rerank: ${answerable.length} answerable parts of the dev split, cross-validated set by set`);
-  const features = selectRerank(rows);
+  const features = selectRerank(rows, givenFeatures(values.rerank, FEATURES));
   const ranked = rankedOutOfFold(rows, features);
   const rerank = fitPairwise(answerable, features);
   // The decision learns from each row's out-of-fold ranking whether its best section answers it.
   const D = rows.map((r, i) => decisionFeatures(index, ranked[i]!, r.groups, r.text));
   const right = rows.map((r, i) => topRight(r, ranked[i]!));
   const measure = (f: readonly DecisionFeature[]) => measureDecision(rows, D, right, f);
-  const chosen = forwardSelect(DECISION_FEATURES, [], measure, (f, m) =>
-    console.log(`decide over ${f.join(', ')}: right or declined ${(m.objective / 2).toFixed(3)}`),
-  );
+  const sayDecision = (f: readonly DecisionFeature[], m: ReturnType<typeof measure>) =>
+    console.log(`decide over ${f.join(', ')}: right or declined ${(m.objective / 2).toFixed(3)}`);
+  const givenDecision = givenFeatures(values.decide, DECISION_FEATURES);
+  if (givenDecision) sayDecision(givenDecision, measure(givenDecision));
+  const chosen = givenDecision ?? forwardSelect(DECISION_FEATURES, [], measure, sayDecision);
   const { curve, chosen: best, X } = measure(chosen);
   for (const c of curve.filter((c, i) => i % 5 === 0 || c === best))
     console.log(
