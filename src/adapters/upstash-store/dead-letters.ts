@@ -95,7 +95,8 @@ export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPa
   // A hash of JSON letters, each numbered from a counter so they list oldest first; the ids sales were not yet told
   // of, in a sorted set scored by when their alert is next due (a lease's end, or its backoff's).
   const dead = key('outbox:dead');
-  const alerts = [dead, key('outbox:dead:alerts'), key('outbox:dead:alerts:since')];
+  const alertIds = key('outbox:dead:alerts');
+  const alerts = [dead, alertIds, key('outbox:dead:alerts:since')];
   const deadLetterScript = leads.createScript<number>(DEAD_LETTER);
   const deadRequeueScript = leads.createScript<number>(DEAD_REQUEUE);
   const alertClaimScript = leads.createScript<string[]>(ALERT_CLAIM);
@@ -104,7 +105,7 @@ export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPa
   return {
     async outboxDeadLetter(id, why) {
       const reason = JSON.stringify({ ...why, answer: why.answer?.slice(0, 500), at: Date.now() });
-      return Number(await deadLetterScript.exec([...queue, dead, `${dead}:seq`, alerts[1]!], [id, reason])) === 1;
+      return Number(await deadLetterScript.exec([...queue, dead, `${dead}:seq`, alertIds], [id, reason])) === 1;
     },
     async deadLetters() {
       const all: unknown[] = await leads.hvals(dead);
@@ -112,7 +113,6 @@ export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPa
       return letters.sort((a, b) => a.n - b.n).map(letterOf);
     },
     async deadLetterAlertClaim(max, leaseSeconds) {
-      if (!(max > 0)) return [];
       const claimed = await alertClaimScript.exec(alerts, [
         String(Date.now()),
         String(leaseSeconds * 1000),
@@ -121,16 +121,16 @@ export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPa
       return claimed.map((raw) => letterOf(JSON.parse(String(raw)) as StoredLetter));
     },
     async deadLetterAnnounced(id) {
-      await alertDoneScript.exec(alerts.slice(0, 2), [id]);
+      await alertDoneScript.exec([dead, alertIds], [id]);
     },
     async deadLetterAlertRetry(id, delayMs) {
-      await alertRetryScript.exec([alerts[1]!], [id, String(Date.now() + Math.max(0, delayMs))]);
+      await alertRetryScript.exec([alertIds], [id, String(Date.now() + Math.max(0, delayMs))]);
     },
     async deadLetterSize() {
       return Number(await leads.hlen(dead));
     },
     async deadLetterRequeue(id) {
-      return Number(await deadRequeueScript.exec([...queue, dead, alerts[1]!], [id, String(Date.now())])) === 1;
+      return Number(await deadRequeueScript.exec([...queue, dead, alertIds], [id, String(Date.now())])) === 1;
     },
   };
 }

@@ -153,6 +153,27 @@ describe.each(engines)('$name store: dead letters', (engine) => {
       ['a3', 1, 'refused again'],
     ]);
   });
+
+  it('a claim takes at most as many alerts as asked, oldest first; asked for none, it takes none', async () => {
+    const store = engine.create();
+    await deadLetter(store, ['m1', 'm2', 'm3']);
+    for (const none of [0, -1]) expect(await store.deadLetterAlertClaim(none, 60)).toEqual([]);
+    expect(ids(await store.deadLetterAlertClaim(1, 60))).toEqual(['m1']);
+    expect(ids(await store.deadLetterAlertClaim(5, 60))).toEqual(['m2', 'm3']);
+  });
+
+  it('an alert landing or failing for a letter not there (never, or re-queued) changes nothing', async () => {
+    const store = engine.create();
+    await deadLetter(store, ['g1', 'g2']);
+    await store.deadLetterAlertClaim(10, 60);
+    expect(await store.deadLetterRequeue('g1')).toBe(true);
+    for (const id of ['g1', 'never']) {
+      await expect(store.deadLetterAnnounced(id)).resolves.toBeUndefined();
+      await expect(store.deadLetterAlertRetry(id, 0)).resolves.toBeUndefined();
+    }
+    expect((await store.deadLetters()).map((l) => [l.id, l.announced, l.alerts])).toEqual([['g2', false, 1]]);
+    expect(await store.deadLetterAlertClaim(10, 60)).toEqual([]);
+  });
 });
 
 // The in-process store keeps the answer whole: the lead path cuts it to 500 characters before any store sees it.
