@@ -6,9 +6,6 @@ import { checkpoint } from './database.ts';
 import { enqueue } from './schema.ts';
 import { prepared, row } from './transactions.ts';
 
-/** The columns a dead letter is read from. */
-const LETTER = 'id, payload, attempts, reason, status, answer, queued_at, at, announced, alerts';
-
 /** A `dead_letter` row as the port's `DeadLetter`. */
 function letterOf(r: Record<string, SQLInputValue>): DeadLetter {
   return {
@@ -27,6 +24,8 @@ function letterOf(r: Record<string, SQLInputValue>): DeadLetter {
 
 /** The store's dead-letter operations. */
 export function sqliteDeadLetters({ db, clock, lead }: SqliteContext): DeadLetterPart {
+  /** The columns a dead letter is read from. */
+  const letterColumns = 'id, payload, attempts, reason, status, answer, queued_at, at, announced, alerts';
   return {
     async outboxDeadLetter(id, why) {
       const at = clock();
@@ -55,7 +54,7 @@ export function sqliteDeadLetters({ db, clock, lead }: SqliteContext): DeadLette
       return moved;
     },
     async deadLetters() {
-      const rows = prepared(db.durable, `SELECT ${LETTER} FROM dead_letter ORDER BY n`).all();
+      const rows = prepared(db.durable, `SELECT ${letterColumns} FROM dead_letter ORDER BY n`).all();
       return rows.map(letterOf);
     },
     async deadLetterAlertClaim(max, leaseSeconds) {
@@ -65,7 +64,7 @@ export function sqliteDeadLetters({ db, clock, lead }: SqliteContext): DeadLette
           db.durable,
           `UPDATE dead_letter SET alerts = alerts + 1, alert_after = ? WHERE n IN
            (SELECT n FROM dead_letter WHERE announced = 0 AND alert_after <= ? ORDER BY n LIMIT ?)
-           RETURNING n, ${LETTER}`,
+           RETURNING n, ${letterColumns}`,
         )
           .all(now + leaseSeconds * 1000, now, Math.max(0, max))
           .sort((a, b) => Number(a.n) - Number(b.n))

@@ -27,22 +27,21 @@ CREATE TABLE IF NOT EXISTS unanswered_asker (asker TEXT NOT NULL, key TEXT NOT N
   PRIMARY KEY (asker, key)) WITHOUT ROWID;
 `;
 
-/**
- * Columns later versions added to a table an earlier version created, each with its default. A dead letter from
- * before alerts were kept is taken as not yet announced: at worst sales hear of it twice, never not at all.
- */
-const ADDED_COLUMNS: [table: string, column: string, definition: string][] = [
-  ['dead_letter', 'announced', 'INTEGER NOT NULL DEFAULT 0'],
-  ['dead_letter', 'alerts', 'INTEGER NOT NULL DEFAULT 0'],
-  ['dead_letter', 'alert_after', 'INTEGER NOT NULL DEFAULT 0'],
-  ['unanswered', 'suspect', 'INTEGER NOT NULL DEFAULT 0'],
-];
-
 /** Creates the tables a file lacks and adds the columns its tables lack, in one transaction. */
 export function createTables(db: DatabaseSync): void {
+  /**
+   * Columns later versions added to a table an earlier version created, each with its default. A dead letter from
+   * before alerts were kept is taken as not yet announced: at worst sales hear of it twice, never not at all.
+   */
+  const addedColumns: [table: string, column: string, definition: string][] = [
+    ['dead_letter', 'announced', 'INTEGER NOT NULL DEFAULT 0'],
+    ['dead_letter', 'alerts', 'INTEGER NOT NULL DEFAULT 0'],
+    ['dead_letter', 'alert_after', 'INTEGER NOT NULL DEFAULT 0'],
+    ['unanswered', 'suspect', 'INTEGER NOT NULL DEFAULT 0'],
+  ];
   transaction(db, () => {
     db.exec(SCHEMA);
-    for (const [table, column, definition] of ADDED_COLUMNS) {
+    for (const [table, column, definition] of addedColumns) {
       const has = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some(
         (c) => c.name === column,
       );
