@@ -83,6 +83,16 @@ describe.each(engines)('$name store: the read budget (sliding window)', (engine)
     expect((await store.hit(read, 'edge', at(refused.resetAt - 1))).allowed).toBe(false);
     expect((await store.hit(read, 'edge', at(refused.resetAt))).allowed).toBe(true);
   });
+
+  it('two policies count apart for the same client, each to its own limit', async () => {
+    const store = engine.create();
+    const two: LimitPolicy = { ...read, name: 'two-a-minute', limit: 2 };
+    const three: LimitPolicy = { ...read, name: 'three-a-minute', limit: 3 };
+    const t = at(WINDOW_START + 5_000);
+    expect(await allowedHits(store, two, 'both', t, 3)).toBe(2);
+    expect(await allowedHits(store, three, 'both', t, 4)).toBe(3);
+    expect((await store.hit(two, 'both', t)).allowed).toBe(false);
+  });
 });
 
 describe.each(engines)('$name store: the lead budget (sliding log)', (engine) => {

@@ -136,9 +136,9 @@ describe("the library's ephemeral cache (off in the store)", () => {
 });
 
 describe("the library's analytics (KARTAGE_RATELIMIT_ANALYTICS)", () => {
-  it('write the read budget to Upstash only when set, off the answer (handed to defer)', async () => {
+  it('write the read budget to Upstash only when set (not by default), off the answer (handed to defer)', async () => {
     const redis = new Redis({ url: bridge().url, token: bridge().token, automaticDeserialization: false });
-    for (const analytics of [false, true]) {
+    for (const analytics of [undefined, false, true]) {
       const prefix = `analytics${process.pid}-${analytics}`;
       const deferred: Promise<unknown>[] = [];
       const store = createUpstashStore({
@@ -152,7 +152,55 @@ describe("the library's analytics (KARTAGE_RATELIMIT_ANALYTICS)", () => {
       expect(deferred).toHaveLength(1);
       await Promise.all(deferred);
       const events = (await redis.keys(`${prefix}:*`)).filter((k) => k.startsWith(`${prefix}:rl:read:events:`));
-      expect(events.length > 0).toBe(analytics);
+      expect(events.length > 0).toBe(analytics === true);
     }
+  });
+});
+
+describe('a read budget check Upstash does not answer in time', () => {
+  it('rejects with a TimeoutError that names the bound it waited', async () => {
+    const store = createUpstashStore({
+      url: bridge().url,
+      token: bridge().token,
+      prefix: `slow${process.pid}`,
+      timeoutMs: 200,
+    });
+    bridge().setFault({ delayMs: 5_000 });
+    try {
+      await expect(store.hit(READ_POLICY, 'c', Date.now())).rejects.toMatchObject({
+        name: 'TimeoutError',
+        message: expect.stringContaining('200 ms'),
+      });
+    } finally {
+      bridge().setFault('none');
+    }
+  });
+});
+
+describe('a refusal whose answer arrives once the clock has left the window it was decided in', () => {
+  const three = { ...READ_POLICY, name: 'in-flight', limit: 3 };
+  const minute = Math.ceil(START / W) * W;
+
+  /** The refusal of a 4th read at half past `minute`, the clock moved by `shift` while its answer is in flight. */
+  async function refusal(shift: number) {
+    let inFlight = false;
+    const store = createUpstashStore({
+      url: bridge().url,
+      token: bridge().token,
+      prefix: `flight${process.pid}-${++run}`,
+      // Handed the library's answer before the store reads the two windows' counts: the clock moves here.
+      defer: () => void (inFlight && at(minute + 30_000 + shift)),
+    });
+    for (let i = 0; i < 3; i++) expect((await store.hit(three, 'c', at(minute + 30_000))).allowed).toBe(true);
+    inFlight = true;
+    return store.hit(three, 'c', minute + 30_000);
+  }
+
+  it('names when a unit frees in that window, the clock gone past its end or back before its start', async () => {
+    const still = await refusal(0);
+    expect(still).toMatchObject({ allowed: false, remaining: 0 });
+    expect(still.resetAt).toBeGreaterThan(minute + 30_000);
+    expect(await refusal(40_000)).toEqual(still);
+    expect(await refusal(-40_000)).toEqual(still);
   });
 });
