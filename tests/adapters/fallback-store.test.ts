@@ -154,6 +154,21 @@ describe('the fallback store: idempotency keys', () => {
     expect(await real.claim('k3', 'fp2', 60)).toBeUndefined();
     expect(await local.claim('k3', 'fp2', 60)).toBeUndefined();
   });
+
+  it('recalls at once what this instance holds of a key; nothing over a local store that keeps no copy', async () => {
+    const { state, store } = setup();
+    state.down = true;
+    const done = { state: 'done', fingerprint: 'fp', status: 201, body: { ok: true } } as const;
+    await store.claim('k', 'fp', 60);
+    expect(store.recall!('k')).toEqual({ state: 'pending', fingerprint: 'fp' });
+    await store.complete('k', done, 60);
+    expect(store.recall!('k')).toEqual(done);
+    expect(store.recall!('never')).toBeUndefined();
+    const { recall: _, ...noCopy } = createMemoryStore();
+    const over = createFallbackStore(createMemoryStore(), () => {}, noCopy);
+    await over.claim('k', 'fp', 60);
+    expect(over.recall!('k')).toBeUndefined();
+  });
 });
 
 describe('the fallback store: unanswered questions and its description', () => {
