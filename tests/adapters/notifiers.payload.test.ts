@@ -6,14 +6,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  CHAT_NOTE,
   createLogNotifier,
   createSlackNotifier,
   cutText,
   escapeSlack,
+  OFFSITE_LINK,
   slackMessage,
+  splitChat,
   splitText,
   undeliveredText,
 } from '../../src/adapters/notifiers.ts';
+import { CHAT_HEADER } from '../../src/contract/lead-values.ts';
 import type { Lead } from '../../src/contract/schemas.ts';
 import type { LeadRecord } from '../../src/core/ports.ts';
 
@@ -120,6 +124,25 @@ describe('the Slack message', () => {
     const m = slackMessage(record({ name: '' }), 'https://x.test');
     expect((m.blocks as { text?: unknown }[])[0]!.text).toEqual(plain('Enquiry: '));
     expect(slackMessage(record({ message: '' }), 'o').blocks).toHaveLength(3);
+  });
+
+  it('a message of invisible characters alone, queued before validation removed them, is a section of a space', () => {
+    const m = slackMessage(record({ message: '\u200b\u202e\u2066' }), 'o');
+    expect((m.blocks as { type: string; text?: unknown }[])[2]).toEqual({ type: 'section', text: plain(' ') });
+  });
+
+  it("a message that is the chat's conversation alone: the note and the conversation, no section before them", () => {
+    const message = `${CHAT_HEADER}\n- price?`;
+    const blocks = (slackMessage(record({ message }), 'https://x.test').blocks as unknown[]).slice(2, -1);
+    expect(blocks).toEqual([
+      { type: 'context', elements: [plain(CHAT_NOTE)] },
+      { type: 'section', text: plain(message) },
+    ]);
+  });
+
+  it("a link in the chat's conversation that is no URL at all is left out like one to another site", () => {
+    const { chat } = splitChat(`${CHAT_HEADER}\n- see http://[::1/x and https://x.test/ok`, 'https://x.test');
+    expect(chat).toBe(`${CHAT_HEADER}\n- see ${OFFSITE_LINK} and https://x.test/ok`);
   });
 });
 
