@@ -8,7 +8,7 @@ import { createSqliteStore } from '../../../src/adapters/sqlite-store/index.ts';
 import { dbFile, entry, T } from '../../helpers/sqlite-test.ts';
 
 describe('a file of an earlier version', () => {
-  it('gains the alert columns, its dead letters not yet announced', async () => {
+  it('gains the alert columns, its dead letters not yet announced, their alerts counted from none', async () => {
     const file = dbFile();
     const old = new DatabaseSync(file);
     old.exec(`CREATE TABLE dead_letter (n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
@@ -20,7 +20,9 @@ describe('a file of an earlier version', () => {
     old.close();
     const store = createSqliteStore({ file });
     expect(await store.deadLetters()).toMatchObject([{ id: 'old', announced: false, alerts: 0 }]);
-    expect((await store.deadLetterAlertClaim(10, 60)).map((l) => l.id)).toEqual(['old']);
+    expect((await store.deadLetterAlertClaim(10, 60)).map((l) => [l.id, l.alerts])).toEqual([['old', 1]]);
+    await store.deadLetterAnnounced('old');
+    expect(await store.deadLetters()).toMatchObject([{ id: 'old', announced: true, alerts: 1 }]);
   });
 
   it('gains the flood-shaped column, its questions taken as a visitor’s', async () => {
