@@ -71,6 +71,20 @@ describe('support hours, defined once', () => {
       opens: '8am AWST today',
     });
     // A clock with no open day says when it would be, a week on, and never loops.
-    expect(supportHours(saturday, { ...weekdays, days: [] }).open).toBe(false);
+    expect(supportHours(saturday, { ...weekdays, days: [] })).toEqual({ open: false, opens: '8am AWST Saturday' });
+  });
+
+  it('open from the opening hour on the dot; from then on, the next opening is another day', () => {
+    const weekdays: SupportHours = { open: 8, close: 17, days: [1, 2, 3, 4, 5], zone: 'AWST', utcOffsetHours: 8 };
+    // 8:00 AWST Wednesday 25 November 2026 (00:00 UTC): open, and next opens tomorrow.
+    expect(supportHours(Date.parse('2026-11-25T00:00:00Z'), weekdays)).toEqual({
+      open: true,
+      opens: '8am AWST tomorrow',
+    });
+    // 17:00 AWST Wednesday: closed, opens tomorrow.
+    expect(supportHours(Date.parse('2026-11-25T09:00:00Z'), weekdays)).toEqual({
+      open: false,
+      opens: '8am AWST tomorrow',
+    });
   });
 });

@@ -52,7 +52,7 @@ const CUT_WORDS = 12;
 /** The first `SCRUB_INPUT_CHARS` of the text at a word, less the last `CUT_WORDS` words (no part of one cut). */
 function cut(text: string): string {
   let end = Math.max(text.lastIndexOf(' ', SCRUB_INPUT_CHARS), 0);
-  for (let i = 0; i < CUT_WORDS && end > 0; i++) end = Math.max(text.lastIndexOf(' ', end - 1), 0);
+  for (let i = 0; i < CUT_WORDS; i++) end = Math.max(text.lastIndexOf(' ', end - 1), 0);
   return text.slice(0, end);
 }
 
@@ -68,9 +68,8 @@ export function scrubQuestion(question: string): string {
   // The raw text is bounded before normalising (NFKC may lengthen it); the cut below is at a word.
   let text = normalise(String(question).slice(0, SCRUB_INPUT_CHARS * 4));
   if (text.length > SCRUB_INPUT_CHARS) text = cut(text);
-  text = scrubPersonalData(text).trim().toLowerCase();
-  const chars = Array.from(text);
-  return chars.length > QUESTION_MAX_CHARS ? chars.slice(0, QUESTION_MAX_CHARS).join('').trimEnd() : text;
+  text = scrubPersonalData(text).toLowerCase();
+  return Array.from(text).slice(0, QUESTION_MAX_CHARS).join('').trimEnd();
 }
 
 /**
@@ -80,7 +79,7 @@ export function scrubQuestion(question: string): string {
 export function questionKey(scrubbed: string): string {
   return scrubbed
     .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
+    .replace(/\p{M}/gu, '')
     .replace(/['’‘`]/gu, '')
     .replace(/[^\p{L}\p{N}[\]]+/gu, ' ')
     .trim();
@@ -167,8 +166,8 @@ export function createUnansweredRecorder(deps: UnansweredRecorderDeps): (questio
           .then(resolve, reject);
       }, 0),
     );
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
     });
     return Promise.race([write.then(() => 'counted' as const), timeout])
       .then(

@@ -34,14 +34,7 @@ const SPACE_RUN = pattern(' (?= )', 'g');
  * letters, digits and `@`), every run of white space one space, trimmed.
  */
 export function normalise(text: string): string {
-  return text
-    .toWellFormed()
-    .replace(INVISIBLE, '')
-    .normalize('NFKC')
-    .replace(INVISIBLE, '')
-    .replace(SPACE, ' ')
-    .replace(SPACE_RUN, '')
-    .trim();
+  return text.toWellFormed().replace(INVISIBLE, '').normalize('NFKC').replace(SPACE, ' ').replace(SPACE_RUN, '').trim();
 }
 
 /** A letter or digit: what a match must not start or end inside. */
@@ -143,8 +136,8 @@ const DIGITS = pattern(String.raw`\p{Nd}`);
 const wordDigits = (word: string) => ({ double: 1, triple: 2 })[word.toLowerCase()] ?? 1;
 
 function spelledNumber(match: string): string {
-  const words = match.match(NUMBER_WORDS) ?? [];
-  if (words.length < 2) return match; // digits alone are the phone and number patterns' to judge
+  const words = match.match(NUMBER_WORDS);
+  if (!words || words.length < 2) return match; // digits alone are the phone and number patterns' to judge
   const digits = (match.match(DIGITS)?.length ?? 0) + words.reduce((n, w) => n + wordDigits(w), 0);
   return digits >= 6 ? '[phone]' : match;
 }
@@ -168,8 +161,8 @@ const LETTER_O = pattern('[oO]', 'g');
 function phone(match: string): string {
   if (THOUSANDS.test(match) || YEARS.test(match)) return match;
   const digits = match.match(DIGITS)?.length ?? 0;
-  // With o for zero, at least six real digits ("o o o o o o o o" is not a number).
-  return (match.match(LETTER_O) ? digits >= 6 : digits >= 8) ? '[phone]' : match;
+  // With o for zero, at least six real digits ("o_o_o_o_o_o_o_o" is not a number); without, all eight are.
+  return match.match(LETTER_O) && digits < 6 ? match : '[phone]';
 }
 
 /** An Australian 13 number (13 27 82, 13-27-82; 132782 is a long digit run anyway). */
@@ -278,7 +271,7 @@ function replaceToWordEnd(text: string, re: RegExp, placeholder: string): string
   re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const space = text.indexOf(' ', m.index);
-    const end = space < 0 ? text.length : space;
+    const end = space === -1 ? text.length : space;
     out += text.slice(from, m.index) + placeholder;
     from = end;
     re.lastIndex = end;
@@ -359,8 +352,10 @@ export function isLanguage(text: string): boolean {
   const visible = rest.match(VISIBLE)?.length ?? 0;
   const letters = rest.match(LETTER)?.length ?? 0;
   if (!visible || letters * 3 < visible) return false;
-  const words = (rest.match(WORDS) ?? []).map((w) => w.replace(APOSTROPHE, ''));
+  // A letter was counted above, so there is a word.
+  const words = rest.match(WORDS)!.map((w) => w.replace(APOSTROPHE, ''));
   if (!words.some((w) => w.length >= 2)) return false;
   if (words.filter(gibberish).length * 3 > words.length) return false;
-  return words.length < 3 || new Set(words).size * 3 > words.length;
+  // One or two words always pass: a set of one is a third of three.
+  return new Set(words).size * 3 > words.length;
 }

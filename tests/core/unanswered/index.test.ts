@@ -7,7 +7,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  askerId,
   createUnansweredRecorder,
+  DAY_MS,
   QUESTION_MAX_CHARS,
   questionKey,
   reportable,
@@ -103,6 +105,29 @@ describe('scrubQuestion', () => {
     expect(Array.from(emoji)).toHaveLength(QUESTION_MAX_CHARS);
     expect(emoji.isWellFormed()).toBe(true);
     expect(Array.from(scrubQuestion(`${'word '.repeat(100)}call 0412 345 678`)).length).toBeLessThanOrEqual(200);
+    // Cut at 200 before a space: no space is left at the end.
+    expect(scrubQuestion(`${'a'.repeat(QUESTION_MAX_CHARS - 1)} b`)).toBe('a'.repeat(QUESTION_MAX_CHARS - 1));
+  });
+
+  it('reads 2,000 characters at a word, less the last twelve words (none read in part)', () => {
+    const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa'
+      .concat(' quebec romeo sierra tango uniform victor whiskey xray yankee zulu')
+      .split(' ');
+    // A link with a long query shrinks to [link], so the words past it come within the 200 characters kept.
+    for (let length = 2_000 - 190; length <= 2_000 - 20; length++) {
+      const link = `https://x.com/?t=${'y'.repeat(length - 17)}`;
+      const text = [link, ...words].join(' ');
+      // The words that end within the first 2,000 characters; past 2,000, all but the last twelve of them.
+      let end = -1;
+      const whole = [link, ...words].filter((w) => (end += 1 + w.length) <= 2_000);
+      const kept = text.length <= 2_000 ? [link, ...words] : whole.slice(0, Math.max(whole.length - 12, 0));
+      expect(scrubQuestion(text), `${text.length} characters`).toBe(kept.join(' ').replace(link, '[link]'));
+    }
+  });
+
+  it('reads at most 8,000 characters as they arrive (before invisible characters are removed)', () => {
+    expect(scrubQuestion(`${'\u200b'.repeat(7_990)}do you support xero`)).toBe('do you sup');
+    expect(scrubQuestion(`${'\u200b'.repeat(8_000)}do you support xero`)).toBe('');
   });
 
   it('never throws, keeps at most 200 characters, and leaves no 6-digit run or address (property)', () => {
@@ -137,6 +162,7 @@ describe('questionKey', () => {
     expect(key('call 0412 345 678')).toBe(key('Call +61 412 999 000.'));
     expect(key('call 0412 345 678')).toBe('call [phone]');
     expect(key('?!')).toBe('');
+    expect(key('fast, cheap & good?')).toBe('fast cheap good');
   });
 });
 
@@ -155,6 +181,10 @@ describe('reportable', () => {
     '是否支持离线使用',
     'is the polka dot on it',
     'very very good',
+    'is it ok',
+    'tax 12,345',
+    'what about qwrtzx',
+    `is ${'ab'.repeat(15)} a word`, // thirty letters
   ])('lists %j', (text) => {
     expect(reportable(text)).toEqual({ ok: true });
   });
@@ -180,6 +210,12 @@ describe('reportable', () => {
     ['asdfghjkl qwrty', 'not language'],
     ['xkcd zzzzz', 'not language'],
     ['bcdfgh pricing', 'not language'],
+    ['ok bcdfg', 'not language'],
+    ['wow aaaaah', 'not language'],
+    [`is ${'ab'.repeat(15)}a`, 'not language'], // thirty-one letters
+    ["hey qwrt'zxcv", 'not language'],
+    ['is 12345 $$$ 99', 'not language'],
+    ['buy buy buy', 'not language'],
     ['my name is [name] and i want a demo', 'personal'],
     ["i'm [name] from acme removals", 'personal'],
     ['we are at [address] richmond', 'personal'],
@@ -196,7 +232,28 @@ describe('reportable', () => {
     for (const q of ['My name is Jo Smith, is there a trial?', "Hi, I'm Jo Smith", 'We are at 12 Smith Street']) {
       expect(reportable(scrubQuestion(q))).toEqual({ ok: false, reason: 'personal' });
     }
+    for (const q of ['Deliver to 12 smith road', 'is 12 old Smith Road covered']) {
+      expect(reportable(scrubQuestion(q))).toEqual({ ok: false, reason: 'personal' });
+    }
     expect(reportable(scrubQuestion("I'm looking for pricing for 10 trucks"))).toEqual({ ok: true });
+    // A number between two letters leaves no word.
+    expect(reportable(scrubQuestion('x123456y'))).toEqual({ ok: false, reason: 'not language' });
+  });
+});
+
+describe('askerId', () => {
+  const day = Date.UTC(2026, 10, 23);
+
+  it("a client's anonymous name: 128 bits in hex, one per client and UTC day, the address nowhere in it", async () => {
+    const clients = ['203.0.113.77', '198.51.100.23', '2001:db8::1', '10.0.0.1', '10.0.0.2'];
+    const names = await Promise.all(clients.map((c) => askerId(c, day + 1_000)));
+    for (const name of names) expect(name).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(names).size).toBe(clients.length);
+    // The same all day long, another the next day.
+    expect(await askerId(clients[0]!, day)).toBe(names[0]);
+    expect(await askerId(clients[0]!, day + DAY_MS - 1)).toBe(names[0]);
+    expect(await askerId(clients[0]!, day + DAY_MS)).not.toBe(names[0]);
+    expect(await askerId(clients[0]!, day - 1)).not.toBe(names[0]);
   });
 });
 
@@ -240,6 +297,26 @@ describe('createUnansweredRecorder', () => {
     expect(h.logs).toEqual([]);
   });
 
+  it('with a client, a question counts once per client and day', async () => {
+    const store = createMemoryStore();
+    const clock = { t: Date.UTC(2026, 10, 23, 10, 0, 0) };
+    const deferred: Promise<unknown>[] = [];
+    const record = createUnansweredRecorder({
+      store,
+      log: () => {},
+      now: () => clock.t,
+      defer: (work) => deferred.push(work),
+    });
+    for (let i = 0; i < 3; i++) record('Do you move pianos?', '203.0.113.77');
+    record('do you move pianos', '198.51.100.23');
+    await Promise.all(deferred);
+    expect(await store.topQuestions(5)).toMatchObject([{ text: 'do you move pianos?', count: 2 }]);
+    clock.t += DAY_MS;
+    record('Do you move pianos?', '203.0.113.77');
+    await Promise.all(deferred);
+    expect(await store.topQuestions(5)).toMatchObject([{ count: 3 }]);
+  });
+
   it('counts nothing for a message with no words left (only a phone number, only punctuation)', () => {
     const h = harness(() => Promise.resolve());
     for (const q of ['0412 345 678', '?', '   ', 'jo@example.com 123456']) h.record(q);
@@ -260,6 +337,7 @@ describe('createUnansweredRecorder', () => {
     expect(settled).toBe(true); // the store still has not
     expect(h.logs).toMatchObject([{ event: 'unanswered_not_counted', fields: { level: 'warn' } }]);
     expect(String(h.logs[0]!.fields!.reason)).toContain(`${UNANSWERED_TIMEOUT_MS} ms`);
+    expect(h.logs[0]!.fields).not.toHaveProperty('error'); // a timeout has no error to tell
     finish();
   });
 
@@ -297,6 +375,58 @@ describe('createUnansweredRecorder', () => {
     for (const h of [throwing, rejecting, hanging]) await expect(h.deferred[0]).resolves.toBeUndefined();
     expect(throwing.logs[0]).toMatchObject({ event: 'unanswered_not_counted', fields: { error: 'sync boom' } });
     expect(rejecting.logs[0]).toMatchObject({ event: 'unanswered_not_counted', fields: { error: 'ECONNREFUSED' } });
+    // Each says why, and that what follows is only counted.
+    for (const h of [throwing, rejecting, hanging]) {
+      expect(h.logs[0]!.fields).toMatchObject({ level: 'warn', reason: expect.stringMatching(/\w/) });
+      expect(String(h.logs[0]!.fields!.note)).toMatch(/further failures/);
+    }
+  });
+
+  it('logs a defer that fails, and a failure before the write (a broken clock), with the error cut to 300', async () => {
+    const logs: { event: string; fields?: Record<string, unknown> }[] = [];
+    const deps = {
+      store: createMemoryStore(),
+      log: (event: string, fields?: Record<string, unknown>) => logs.push({ event, fields }),
+    };
+    const long = 'x'.repeat(1_000);
+    createUnansweredRecorder({
+      ...deps,
+      now: () => 0,
+      defer: () => {
+        throw new Error(`no request context ${long}`);
+      },
+    })('do you support xero');
+    createUnansweredRecorder({
+      ...deps,
+      now: () => {
+        throw new Error(`clock broken ${long}`);
+      },
+      defer: () => {},
+    })('do you support xero');
+    expect(logs).toEqual([
+      {
+        event: 'unanswered_defer_failed',
+        fields: { level: 'warn', error: `no request context ${long}`.slice(0, 300) },
+      },
+      {
+        event: 'unanswered_not_counted',
+        fields: expect.objectContaining({
+          level: 'warn',
+          reason: expect.stringMatching(/\w/),
+          error: `clock broken ${long}`.slice(0, 300),
+        }),
+      },
+    ]);
+  });
+
+  it('leaves no timer behind once the store has answered', async () => {
+    vi.useFakeTimers();
+    const h = harness(() => Promise.resolve());
+    h.record('is there a free trial');
+    await vi.advanceTimersByTimeAsync(0);
+    await h.deferred[0];
+    expect(h.calls).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('logs the first failure of a run once, and how many were not counted when counting works again', async () => {
@@ -311,7 +441,7 @@ describe('createUnansweredRecorder', () => {
     await Promise.all(h.deferred);
     expect(h.logs).toMatchObject([
       { event: 'unanswered_not_counted' },
-      { event: 'unanswered_counting_resumed', fields: { dropped: 4 } },
+      { event: 'unanswered_counting_resumed', fields: { level: 'info', dropped: 4 } },
     ]);
   });
 });

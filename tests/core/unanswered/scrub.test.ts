@@ -32,6 +32,8 @@ const TABLE: [string, string][] = [
   ['jo\u2060.smith\ufeff@example.com', '[email]'],
   ['jo＠example．com', '[email]'],
   ['jsmith at gmail.com', '[email]'],
+  // A bare " at " before a web site that is no mail provider's, after a plain word: English, not an address.
+  ['send quotes at movers.com.au', 'send quotes at movers.com.au'],
   ['email me at jo.smith@example.com', 'email me at [email]'],
   // Phone numbers.
   ['call 0412 345 678', 'call [phone]'],
@@ -53,6 +55,10 @@ const TABLE: [string, string][] = [
   ['０４１２ ３４５ ６７８', '[phone]'],
   ['٠٤١٢ ٣٤٥ ٦٧٨', '[phone]'],
   ['0412 345 678 or email', '[phone] or email'],
+  ['call 9123 4567', 'call [phone]'],
+  ['call o4o2 3o5 6o8', 'call [phone]'],
+  ['my pin is triple three five six seven', 'my pin is [phone]'],
+  ['one two three four five six', '[phone]'],
   // Dates of birth and other full dates.
   ['born 12/03/1985', 'born [date]'],
   ['dob 12-3-85', 'dob [date]'],
@@ -63,6 +69,13 @@ const TABLE: [string, string][] = [
   ['born March 12th, 1985', 'born [date]'],
   ['born 12-Mar-1985', 'born [date]'],
   ['born 3/12/1985 (US)', 'born [date] (us)'],
+  ['born 12/03/85', 'born [date]'],
+  ['born 31/05/85', 'born [date]'],
+  ['born 05/25/85', 'born [date]'],
+  ['born 12/25/85', 'born [date]'],
+  ['born 12/31/85', 'born [date]'],
+  ['born 1/3/1900', 'born [date]'],
+  ['born 1/3/2099', 'born [date]'],
   // Numbers long enough to identify someone.
   ['ABN 61 614 223 907', 'abn [phone]'],
   ['TFN 123 456 782', 'tfn [phone]'],
@@ -81,6 +94,7 @@ const TABLE: [string, string][] = [
   ['name: jo smith', 'name: [name]'],
   ["I'm Jo from Acme Removals", "i'm [name] from acme removals"],
   ['This is Jo Smith, can I get pricing?', 'this is [name], can i get pricing?'],
+  ['This is Jo From Acme Removals', 'this is [name] from acme removals'],
   // Links with a query string.
   ['see https://app.example.com/invoice?id=42&token=abc please', 'see [link] please'],
   ['kartage.com/demo?name=jo why', '[link] why'],
@@ -104,6 +118,22 @@ const TABLE: [string, string][] = [
   ['12345 items', '12345 items'],
   ['can 10 crews on the road see the job', 'can 10 crews on the road see the job'],
   ["I'm looking for pricing", "i'm looking for pricing"],
+  ["I'm Looking For A Quote", "i'm looking for a quote"],
+  // Fewer than six digits spelled out or with o for zero, and o alone: not a number.
+  ['one two three go', 'one two three go'],
+  ['call o4o2 3o5 o7o', 'call o4o2 3o5 o7o'],
+  ['o_o_o_o_o_o_o_o', 'o_o_o_o_o_o_o_o'],
+  // No such day or month, a version, a year out of 1900-2099: not a date.
+  ['on 00/05/85', 'on 00/05/85'],
+  ['on 05/00/85', 'on 05/00/85'],
+  ['on 32/05/85', 'on 32/05/85'],
+  ['on 12/32/85', 'on 12/32/85'],
+  ['version 2.1.13', 'version 2.1.13'],
+  ['in 1/3/1899', 'in 1/3/1899'],
+  ['in 1/3/2100', 'in 1/3/2100'],
+  // A full street word after lower-case words is kept (reportable keeps it out of the report, index.test.ts).
+  ['deliver to 12 smith road', 'deliver to 12 smith road'],
+  ['is 12 old Smith Road covered', 'is 12 old smith road covered'],
   ['One or two trucks?', 'one or two trucks?'],
   ['is kartage.com/pricing up to date?', 'is kartage.com/pricing up to date?'],
   ['can I log in at app.kartage.com', 'can i log in at app.kartage.com'],
@@ -119,6 +149,12 @@ describe('scrubQuestion: the table', () => {
 
   it.each(TABLE)('%j -> %j', (input, kept) => {
     expect(scrubQuestion(input)).toBe(kept);
+  });
+
+  it('a text with a lone surrogate comes out well-formed', () => {
+    const out = scrubQuestion('price \ud800 please');
+    expect(out.isWellFormed()).toBe(true);
+    expect(out).toMatch(/^price \S please$/);
   });
 
   it('scrubbing again changes nothing (the report scrubs stored text once more with today’s patterns)', () => {
