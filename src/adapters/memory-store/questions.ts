@@ -16,7 +16,8 @@ interface Question {
 }
 type Counted = [key: string, { count: number; lastAsked: number }];
 
-const byKey = (a: Counted, b: Counted) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+/** By key (keys are distinct: never equal). */
+const byKey = (a: Counted, b: Counted) => (a[0] < b[0] ? -1 : 1);
 /** The order flood-shaped questions make room in: least asked first, then the longest unasked. */
 const leastAsked = (a: Counted, b: Counted) =>
   a[1].count - b[1].count || a[1].lastAsked - b[1].lastAsked || byKey(a, b);

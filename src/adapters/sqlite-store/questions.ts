@@ -83,8 +83,8 @@ export function sqliteQuestions(
           text,
           second,
           trusted ? 0 : 1,
-        );
-        if (Number(counted?.count) === 1) makeRoom(db.fast, key, asker, at, limit);
+        )!; // an upsert returns its row
+        if (Number(counted.count) === 1) makeRoom(db.fast, key, asker, at, limit);
       });
     },
     async topQuestions(n) {

@@ -165,7 +165,7 @@ export function upstashQuestions(
       if (!(count > 0)) return [];
       const flat = await topQuestionsScript.exec(questions.slice(0, 2), [String(count)]);
       const out: UnansweredQuestion[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) {
+      for (let i = 0; i < flat.length; i += 2) {
         const score = Number(flat[i + 1]);
         const asked = Math.floor(score / QUESTION_SCALE);
         out.push({ text: String(flat[i]), count: asked, lastAsked: (score - asked * QUESTION_SCALE) * 1000 });

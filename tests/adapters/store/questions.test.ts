@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/ports.ts';
-import { QUESTION_STALE_MS } from '../../../src/core/unanswered/index.ts';
+import { ASKER_DAILY_QUESTIONS, DAY_MS, QUESTION_STALE_MS } from '../../../src/core/unanswered/index.ts';
 import { useEngines } from '../../helpers/engines.ts';
 
 const { engines } = useEngines();
@@ -88,6 +88,12 @@ describe.each(engines)('$name store: the bound on unanswered questions', (engine
     const three = bounded(3);
     for (const [i, key] of ['a', 'b', 'c'].entries()) await count(three, key, T0 + i * 1000);
     expect((await kept(three)).sort()).toEqual(['a', 'b', 'c']);
+    // Stale questions too: they make room only past the bound.
+    const stale = bounded(5);
+    for (const [i, key] of ['x', 'y', 'z'].entries())
+      await count(stale, key, T0 - QUESTION_STALE_MS - 10_000 + i * 1000);
+    await count(stale, 'w', T0);
+    expect((await kept(stale)).sort()).toEqual(['w', 'x', 'y', 'z']);
   });
 
   it('past the bound the stale go first, the longest unasked first, whatever their counts', async () => {
@@ -125,11 +131,74 @@ describe.each(engines)('$name store: the bound on unanswered questions', (engine
     expect((await kept(store)).sort()).toEqual(['k1', 'k2', 'n', 's1', 's3']);
   });
 
+  it('a flood-shaped question asked exactly the stale span ago still makes room', async () => {
+    const store = bounded(3);
+    const ask = (key: string, at: number, asker: string) => store.countQuestion(key, `text of ${key}`, at, asker);
+    for (const key of ['k1', 'k2', 's']) await ask(key, T0 - QUESTION_STALE_MS, 'x'); // s: its third
+    await ask('n', T0, 'v');
+    expect((await kept(store)).sort()).toEqual(['k1', 'k2', 'n']);
+  });
+
+  it("asked again past an asker's first, a flood-shaped question stays one, and makes room before a newcomer", async () => {
+    const store = bounded(3);
+    const ask = (key: string, at: number, asker: string) => store.countQuestion(key, `text of ${key}`, at, asker);
+    for (const asker of ['x', 'y']) for (const key of ['a', 'b', 's']) await ask(key, T0, asker);
+    // s, asked twice but each time as an asker's third, makes room for t, asked once as z's third.
+    for (const key of ['a', 'b', 't']) await ask(key, T0 + 1000, 'z');
+    expect((await kept(store)).sort()).toEqual(['a', 'b', 't']);
+  });
+
   it('the question just counted is never the one trimmed when another can make room', async () => {
     const store = bounded(2);
     await count(store, 'a', T0 - QUESTION_STALE_MS - 1000, 2);
     await count(store, 'b', T0 - QUESTION_STALE_MS - 500, 2);
     await count(store, 'c', T0); // the least asked, yet kept: a stale one makes room
     expect((await kept(store)).sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe.each(engines)('$name store: what an asker counts', (engine) => {
+  const top = async (store: Store) => Object.fromEntries((await store.topQuestions(100)).map((q) => [q.text, q.count]));
+
+  it('a question counts once per asker', async () => {
+    const store = engine.create();
+    for (let i = 0; i < 3; i++) await store.countQuestion('pianos', 'pianos', T0 + i * 1000, 'a1');
+    await store.countQuestion('pianos', 'pianos', T0 + 5000, 'a2');
+    expect(await top(store)).toEqual({ pianos: 2 });
+  });
+
+  it(`past ${ASKER_DAILY_QUESTIONS} questions an asker is a flood: what it counted is withdrawn, and all it asks after`, async () => {
+    const store = engine.create();
+    await store.countQuestion('q0', 'q0', T0, 'visitor');
+    const asked = Array.from({ length: ASKER_DAILY_QUESTIONS }, (_, i) => `q${i}`);
+    for (const key of asked) await store.countQuestion(key, key, T0 + 1000, 'flood');
+    expect(await top(store)).toEqual({ ...Object.fromEntries(asked.map((k) => [k, 1])), q0: 2 });
+    await store.countQuestion('one more', 'one more', T0 + 2000, 'flood');
+    expect(await top(store)).toEqual({ q0: 1 }); // the visitor's asking stays
+    for (const key of ['one more', 'another', 'q0', 'q1']) await store.countQuestion(key, key, T0 + 3000, 'flood');
+    expect(await top(store)).toEqual({ q0: 1 });
+    // Another asker's questions still count.
+    await store.countQuestion('q1', 'q1', T0 + 4000, 'visitor');
+    expect(await top(store)).toEqual({ q0: 1, q1: 1 });
+  });
+
+  it("a question not kept (the bound reached) is not one of its asker's questions of the day", async () => {
+    const store = engine.create({ questionLimit: 1 });
+    await store.countQuestion('kept', 'kept', T0, 'visitor');
+    await store.countQuestion('kept', 'kept', T0, 'busy');
+    // Every question after it is dropped (nothing is stale or flood-shaped): none counts toward the daily bound.
+    for (let i = 0; i < ASKER_DAILY_QUESTIONS + 5; i++) await store.countQuestion(`d${i}`, `d${i}`, T0 + i, 'busy');
+    expect(await top(store)).toEqual({ kept: 2 });
+  });
+});
+
+// Upstash keeps an asker's questions in a set that expires on Redis's own clock when the caller's day ends
+// (tests/adapters/upstash-store/questions.test.ts); the other two read the day from `at`.
+describe.each(engines.filter((e) => e.name !== 'upstash'))("$name store: an asker's day", (engine) => {
+  it('what an asker counted holds all its UTC day and goes at midnight', async () => {
+    const store = engine.create();
+    const midnight = Date.UTC(2026, 10, 24);
+    for (const at of [midnight - DAY_MS, midnight - 59_999, midnight]) await store.countQuestion('q', 'q', at, 'a');
+    expect(await store.topQuestions(5)).toMatchObject([{ text: 'q', count: 2 }]);
   });
 });
