@@ -111,6 +111,7 @@ const TABLE: [string, string][] = [
   ['-5 extra office users', '-5 extra office users'],
   ['24/7 support', '24/7 support'],
   ['pricing for 2025-2026 and 2025 2026', 'pricing for 2025-2026 and 2025 2026'],
+  ['pricing for one 2025-2026 plan', 'pricing for one 2025-2026 plan'],
   ['plans in 2024, 2025 and 2026', 'plans in 2024, 2025 and 2026'],
   ['Do you cover postcode 3000 or 2000?', 'do you cover postcode 3000 or 2000?'],
   ['does the price change after 30 June', 'does the price change after 30 june'],
