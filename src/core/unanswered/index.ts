@@ -101,7 +101,9 @@ export function reportable(text: string): Reportable {
 }
 
 /** Whether a key holds words beyond placeholders (a message that is only a phone number is not a question). */
-const isQuestion = (key: string) => /\p{L}/u.test(key.replace(PLACEHOLDER, ''));
+function isQuestion(key: string): boolean {
+  return /\p{L}/u.test(key.replace(PLACEHOLDER, ''));
+}
 
 /**
  * The anonymous name of `client` on the UTC day of `at`: the first 128 bits of SHA-256 over the day and the
