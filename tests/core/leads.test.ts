@@ -519,6 +519,45 @@ describe('flushing the outbox', () => {
   });
 });
 
+describe('telling sales of the dead letters', () => {
+  /** `n` queued leads the CRM refuses for good, flushed in one batch: `n` new dead letters. */
+  async function refusedLeads(n: number) {
+    const t = setup();
+    await queue(t.store, n);
+    t.behaviour.deliver = async () => {
+      throw answered(400);
+    };
+    return t;
+  }
+
+  it('tells of every new dead letter, batch after batch, when each alert lands', async () => {
+    const { deps, notified } = await refusedLeads(51);
+    expect(await flushOutbox(deps, 51)).toMatchObject({ deadLettered: 51, announced: 51, alertsFailed: 0 });
+    expect(new Set(notified.map((n) => n.record.id)).size).toBe(51);
+  });
+
+  it('stops after a batch with a failed alert: each letter tried once, the rest left for a later flush', async () => {
+    const { deps, behaviour, store } = await refusedLeads(51);
+    behaviour.notify = async () => {
+      throw new Error('webhook down');
+    };
+    expect(await flushOutbox(deps, 51)).toMatchObject({ deadLettered: 51, announced: 0, alertsFailed: 50 });
+    const letters = await store.deadLetters();
+    expect(letters.filter((l) => l.alerts === 1)).toHaveLength(50);
+    expect(letters.filter((l) => l.alerts === 0)).toHaveLength(1);
+  });
+
+  it('a dead letter whose lead cannot be read is not announced: its alert is logged as failed', async () => {
+    const { deps, store, notified, line } = setup();
+    await store.outboxPush('bad', '{"record":');
+    await store.outboxDeadLetter('bad', { reason: 'moved by hand' });
+    expect(await flushOutbox(deps)).toMatchObject({ announced: 0, alertsFailed: 1 });
+    expect(notified).toEqual([]);
+    expect(line('lead_notify_failed')).toMatchObject({ id: 'bad', error: 'the dead letter holds no readable lead' });
+    expect(await store.deadLetters()).toMatchObject([{ id: 'bad', announced: false }]);
+  });
+});
+
 describe('flushing with a time limit', () => {
   it('claims only what the time left covers at one bound each', async () => {
     const { deps, store, clock } = setup();
@@ -777,7 +816,8 @@ describe('submitting a lead, every store call recorded', () => {
   describe('a submission gives back only what it took', () => {
     it('without an Idempotency-Key, a limited submission releases no key', async () => {
       const { deps, count } = setup();
-      for (let i = 0; i < 5; i++) await submit(deps, null);
+      // The budget spent through another instance: the refusal comes from the store, not from memory.
+      for (let i = 0; i < 5; i++) await deps.store.hit(LEAD_POLICY, '203.0.113.7', T0);
       expect((await submit(deps, null)).kind).toBe('limited');
       expect(count('claim')).toBe(0);
       expect(count('release')).toBe(0);
@@ -788,6 +828,35 @@ describe('submitting a lead, every store call recorded', () => {
       expect(await submit(deps, null)).toEqual({ kind: 'unrecorded' });
       expect(logged('rate_limit_store_failed')).toHaveLength(1);
       expect(count('refund')).toBe(0);
+    });
+  });
+
+  describe('a client this instance saw spend its budget', () => {
+    it('is refused from memory with a new key: no claim, no budget spent, no key released', async () => {
+      const { deps, count } = setup();
+      for (let i = 0; i < 5; i++) expect((await submit(deps, `k${i}`)).kind).toBe('accepted');
+      expect([count('claim'), count('hit')]).toEqual([5, 5]);
+      expect((await submit(deps, 'k-late')).kind).toBe('limited');
+      expect([count('claim'), count('hit'), count('release')]).toEqual([5, 5, 0]);
+    });
+
+    it('still gets the first answer replayed for the key of a lead it sent, the budget untouched', async () => {
+      const { deps, count } = setup();
+      for (let i = 0; i < 5; i++) expect((await submit(deps, `k${i}`)).kind).toBe('accepted');
+      expect(await submit(deps, 'k4')).toMatchObject({ kind: 'replayed', first: { body: { ok: true } } });
+      expect(await submit(deps, 'k0')).toMatchObject({ kind: 'replayed', first: { limit: { remaining: 4 } } });
+      expect(count('hit')).toBe(5);
+    });
+
+    it('is refused from memory with a key by a store that cannot recall keys', async () => {
+      const { deps } = setup();
+      const store = new Proxy(deps.store, {
+        get: (target, prop, receiver) => (prop === 'recall' ? undefined : Reflect.get(target, prop, receiver)),
+      });
+      const noRecall = { ...deps, store };
+      for (let i = 0; i < 5; i++) expect((await submit(noRecall, `k${i}`)).kind).toBe('accepted');
+      expect((await submit(noRecall, 'k-late')).kind).toBe('limited');
+      expect((await submit(noRecall, 'k4')).kind).toBe('limited');
     });
   });
 
