@@ -131,8 +131,7 @@ export function rememberedRefusal({
   now = Date.now(),
 }: Omit<CheckRateLimitOptions, 'log'>): (RateLimitRefusal & { ok: false }) | undefined {
   const { memory, key } = memoryOf(store, policy);
-  const until = memory.get(key(client));
-  if (until === undefined) return undefined;
+  const until = memory.get(key(client)) ?? 0;
   if (until > now) return refusalAt(policy, until, now);
   memory.delete(key(client));
   return undefined;

@@ -129,6 +129,47 @@ describe('remembered refusals at their reset', () => {
   });
 });
 
+describe('remembered refusals and the memory they take', () => {
+  /** A store refusing each client until `until[client]`, and allowing it after (one unit of ten spent). */
+  function byClient(until: Record<string, number>) {
+    const calls: string[] = [];
+    const hit: Store['hit'] = async (_policy, client, now) => {
+      calls.push(client);
+      const resetAt = until[client] ?? now + 1000;
+      return resetAt > now
+        ? { allowed: false, limit: 1, remaining: 0, resetAt }
+        : { allowed: true, limit: 10, remaining: 9, resetAt: now + 60_000 };
+    };
+    return { store: { ...createMemoryStore(), hit } as Store, calls };
+  }
+  const policy: LimitPolicy = { name: 'ten', limit: 10, windowSeconds: 60, algorithm: 'sliding-window' };
+
+  it('a client whose refusal passed is forgotten when it comes back, keeping no place in the memory', async () => {
+    const { store, calls } = byClient({ old: T + 100_000, brief: T + 1000 });
+    const check = (client: string, now: number) => checkRateLimit({ store, policy, client, log: silent, now });
+    expect((await check('old', T)).ok).toBe(false);
+    expect((await check('brief', T)).ok).toBe(false);
+    expect((await check('brief', T + 1000)).ok).toBe(true);
+    // Exactly as many others refused as the memory holds besides 'old': none is forgotten.
+    for (let i = 1; i < REFUSED_MEMORY; i++) await check(`c${i}`, T + 1000);
+    calls.length = 0;
+    expect((await check('old', T + 2000)).ok).toBe(false);
+    expect(calls).toEqual([]);
+  });
+
+  it('a client refused by two requests at once is remembered from the later refusal', async () => {
+    const { store, calls } = byClient({});
+    const check = (client: string) => checkRateLimit({ store, policy, client, log: silent, now: T });
+    await Promise.all([check('twice'), check('once'), check('twice')]);
+    for (let i = 1; i < REFUSED_MEMORY; i++) await check(`c${i}`); // one over: the oldest is forgotten
+    calls.length = 0;
+    await check('twice');
+    expect(calls).toEqual([]);
+    await check('once');
+    expect(calls).toEqual(['once']);
+  });
+});
+
 describe('refusal text', () => {
   it('states a per-minute budget for any budget but the lead one', () => {
     expect(refusalText({ name: 'read', limit: 120 }, 7)).toBe(
