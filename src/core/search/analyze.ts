@@ -42,7 +42,7 @@ export function eachWord(s: string, each: (word: string) => void): void {
     const c = f.charCodeAt(i);
     let width = 1;
     let word: boolean;
-    if (c === 44 && start >= 0 && isDigit(f, i - 1) && thousands(f, i + 1)) {
+    if (c === 44 && isDigit(f, i - 1) && thousands(f, i + 1)) {
       // A thousands separator is part of its number ("$2,500" is the 2500 a visitor types).
       word = true;
       grouped = true;

@@ -54,6 +54,10 @@ describe('the search analyzer', () => {
     expect(words('$1,890.50 a month')).toEqual(['1890', '50', 'a', 'month']);
     // Not a thousands group: a list, a longer run, a comma and a space.
     expect(words('1,2,3 12,3456 5, 000 2,50')).toEqual(['1', '2', '3', '12', '3456', '5', '000', '2', '50']);
+    // A number at the start of the text; a comma after a letter; a space or a point before three digits.
+    expect(words('2,500 pages')).toEqual(['2500', 'pages']);
+    expect(words('page,500 a4,000')).toEqual(['page', '500', 'a4000']);
+    expect(words('3 500 or 4.500')).toEqual(['3', '500', 'or', '4', '500']);
   });
 
   it('folds case, accents and superscripts', () => {
@@ -310,6 +314,23 @@ describe('the tables the module builds', () => {
       expect(termOf('customers')).toBe('customer');
       expect(termOf('custom')).toBe('custom');
       expect(analyze('Customs for customers, custom reports')).toEqual(['customs', 'customer', 'custom', 'report']);
+    });
+  });
+
+  describe('the thousands group', () => {
+    it('three digits after the comma, and no fourth, make one number with the digits before', async () => {
+      const { words } = await load();
+      expect(words('$2,500 and 10,000 but 1,2345 or 1,23')).toEqual([
+        '2500',
+        'and',
+        '10000',
+        'but',
+        '1',
+        '2345',
+        'or',
+        '1',
+        '23',
+      ]);
     });
   });
 
