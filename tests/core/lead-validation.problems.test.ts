@@ -197,6 +197,8 @@ describe('invisible characters: removed, each kind named', () => {
       '(U+2066, U+2067, U+2068: ',
     );
     expect(check({ name: 'Sam\u202e \u200bLee' }).lead?.name).toBe('Sam Lee');
+    // The Arabic letter mark, named in four hex digits as the others are.
+    expect(check({ name: 'رضا\u061c Ali' }).problems[0]!.error).toContain('(U+061C: ');
   });
 
   it('a value of invisible characters only is absent, as a blank one is', () => {
