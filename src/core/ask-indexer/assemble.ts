@@ -94,38 +94,30 @@ export function assembleAskIndex(
   pages: readonly (AskSource & { ask?: AskPageData })[],
   { lexicon = EMPTY_LEXICON, intents = [], intentModel, hintsOf = () => [], questions = [] }: AskLearning = {},
 ): AskFiles {
-  const data: AskData = {
-    format: ASK_FORMAT,
-    pages: [],
-    sections: [],
-    terms: { terms: '', idf: [], df: [], offsets: [], postings: '' },
-    expansions: [],
-    averages: [],
-    asked: [],
-    gaps: [],
-    vocab: {},
-    lexicon,
-    intents: { features: {}, weights: [], bias: [] },
-  };
+  const pageEntries: AskData['pages'] = [];
+  const sections: AskData['sections'] = [];
+  const sectionExpansions: AskData['expansions'] = [];
+  const asked: AskData['asked'] = [];
+  const gaps: AskData['gaps'] = [];
   let pack = '';
   const ids = new Map<string, number>();
   const questionsOf = new Map<number, string[]>();
   const parts = pages.map((p) => p.ask ?? askPageData(p));
   pages.forEach((page, n) => {
-    const p = data.pages.push({ slug: page.slug, title: bareTitle(page.title), url: page.url }) - 1;
-    if (page.kind === 'listing') data.pages[p]!.listing = true;
+    const p = pageEntries.push({ slug: page.slug, title: bareTitle(page.title), url: page.url }) - 1;
+    if (page.kind === 'listing') pageEntries[p]!.listing = true;
     for (const [heading, anchor, start, end, sentences] of parts[n]!.rows) {
-      ids.set(sectionKey(page.slug, heading), data.sections.length);
-      data.sections.push([p, heading, anchor, start, end, pack.length, sentences.length]);
+      ids.set(sectionKey(page.slug, heading), sections.length);
+      sections.push([p, heading, anchor, start, end, pack.length, sentences.length]);
       pack += sentences;
     }
   });
   for (const q of questions) {
     const terms = [...new Set(analyze(q.question))];
     const found = q.sections.map((s) => ids.get(sectionKey(s.slug, s.heading))).filter((id) => id !== undefined);
-    if (!q.sections.length && terms.length) data.gaps.push(terms.join(' '));
+    if (!q.sections.length && terms.length) gaps.push(terms.join(' '));
     for (const id of new Set(found)) {
-      data.asked.push([id, terms.join(' ')]);
+      asked.push([id, terms.join(' ')]);
       questionsOf.set(id, [...(questionsOf.get(id) ?? []), q.question]);
     }
   }
@@ -143,16 +135,25 @@ export function assembleAskIndex(
         sums[field]! += terms.length;
         for (const t of terms) builder.count(field, builder.termId(t));
       }
-      data.expansions.push(expansions.join(' '));
+      sectionExpansions.push(expansions.join(' '));
       builder.next();
       id++;
     });
     for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
   });
-  data.terms = builder.build();
-  data.averages = sums.map((sum) => Math.max(1, sum / Math.max(1, id)));
-  data.vocab = Object.fromEntries([...vocab.keys()].sort().map((w) => [w, vocab.get(w)!]));
-  data.intents = intentModel ?? trainIntents(intentExamples(intents, questions), compileLexicon(lexicon));
+  const data: AskData = {
+    format: ASK_FORMAT,
+    pages: pageEntries,
+    sections,
+    terms: builder.build(),
+    expansions: sectionExpansions,
+    averages: sums.map((sum) => Math.max(1, sum / Math.max(1, id))),
+    asked,
+    gaps,
+    vocab: Object.fromEntries([...vocab.keys()].sort().map((w) => [w, vocab.get(w)!])),
+    lexicon,
+    intents: intentModel ?? trainIntents(intentExamples(intents, questions), compileLexicon(lexicon)),
+  };
   return { data, pack };
 }
 

@@ -70,17 +70,18 @@ const sentencesOf = (index: ReturnType<typeof askIndexOf>, section: number) => {
   return Array.from({ length: r.length / 3 }, (_, i) => [text.slice(r[3 * i], r[3 * i + 1]), r[3 * i + 2]]);
 };
 
+// Each test builds what it reads in its own body, so the build runs under the test (a build in the
+// describe body runs once, before any test).
 describe('the pages and their sections', () => {
-  const index = askIndexOf(PAGES);
-
   it('keeps each page with its bare title, a listing marked as one', () => {
-    expect(index.data.pages).toEqual([
+    expect(askIndexOf(PAGES).data.pages).toEqual([
       { slug: 'depot', title: 'Depot', url: 'https://k.test/depot' },
       { slug: 'blog', title: 'Blog', url: 'https://k.test/blog', listing: true },
     ]);
   });
 
   it('holds the intro and each headed section in page order, with the anchors the page renders', () => {
+    const index = askIndexOf(PAGES);
     const depot = index.sectionsOf('depot');
     expect(depot).toEqual([0, 1, 2, 3]);
     expect(depot.map((s) => [index.heading(s), index.anchor(s)])).toEqual([
@@ -96,6 +97,7 @@ describe('the pages and their sections', () => {
   });
 
   it('reads each sentence as a range of its section, table rows and header rows marked', () => {
+    const index = askIndexOf(PAGES);
     expect(sentencesOf(index, 0)).toEqual([['The depot opens early.', 0]]);
     expect(sentencesOf(index, 1)).toEqual([['Trucks back in at the dock.', 0]]);
     expect(sentencesOf(index, 3)).toEqual([
@@ -120,11 +122,11 @@ describe('the pages and their sections', () => {
 });
 
 describe("a page's part", () => {
-  const part = askPageData(DEPOT);
+  const part = () => askPageData(DEPOT);
 
   it('gives each section its range, anchor and sentences', () => {
     expect(
-      part.rows.map(([heading, anchor, start, end]) => [heading, anchor, DEPOT.markdown.slice(start, end)]),
+      part().rows.map(([heading, anchor, start, end]) => [heading, anchor, DEPOT.markdown.slice(start, end)]),
     ).toEqual([
       [null, '', '# Depot\n\nThe depot opens early.'],
       ['Loading dock', 'dock', '## Loading dock\n\nTrucks back in at the dock.'],
@@ -134,7 +136,7 @@ describe("a page's part", () => {
   });
 
   it("gives each section's text terms without stop words or its heading line, and its heading's terms", () => {
-    expect(part.terms).toEqual([
+    expect(part().terms).toEqual([
       [['depot', 'depot', 'open', 'earli'], []],
       [
         ['truck', 'back', 'dock'],
@@ -149,19 +151,21 @@ describe("a page's part", () => {
   });
 
   it('lists its distinct surface words, stop words too', () => {
-    expect(part.words).toEqual(
+    const { words } = part();
+    expect(words).toEqual(
       expect.arrayContaining(['depot', 'the', 'opens', 'trucks', 'at', 'dock', 'freezers', 'pallet', '5']),
     );
-    expect(new Set(part.words).size).toBe(part.words.length);
+    expect(new Set(words).size).toBe(words.length);
   });
 });
 
 describe('what the index learns', () => {
   const hints = (slug: string, heading: string | null) =>
     slug === 'depot' && heading === 'Loading dock' ? ['forklift bays'] : [];
-  const { data } = assembleAskIndex(PAGES, { questions: QUESTIONS, hintsOf: hints });
+  const learned = () => assembleAskIndex(PAGES, { questions: QUESTIONS, hintsOf: hints }).data;
 
   it("keeps answered questions' terms with their sections, and unanswered ones as gaps", () => {
+    const data = learned();
     expect(data.asked).toEqual([
       [1, 'dock open truck'],
       [2, 'cold room'],
@@ -170,6 +174,7 @@ describe('what the index learns', () => {
   });
 
   it("expands a section by its hints and the questions it answers, in the expansions' field", () => {
+    const data = learned();
     expect(data.expansions).toEqual(['', 'forklift bay dock open truck', 'cold room cold', '', '']);
     const index = askIndexOf(PAGES, { questions: QUESTIONS, hintsOf: hints });
     expect(index.df('forklift')).toBe(1);
@@ -177,12 +182,14 @@ describe('what the index learns', () => {
   });
 
   it("averages each field's length over the sections, at least 1", () => {
+    const data = learned();
     // Text: 4 + 3 + 3 + 3 + 4 terms; headings: 0 + 2 + 2 + 1 + 0; titles: 1 a section; expansions: 0 + 5 + 3.
     expect(data.averages).toEqual([17 / 5, 1, 1, 8 / 5]);
     expect(assembleAskIndex([BLOG]).data.averages).toEqual([4, 1, 1, 1]);
   });
 
   it('counts the pages each surface word is on, in sorted order', () => {
+    const data = learned();
     expect(data.vocab).toMatchObject({ depot: 2, trucks: 2, the: 2, dock: 1, news: 1 });
     const words = Object.keys(data.vocab);
     expect(words).toEqual([...words].sort());
@@ -207,6 +214,13 @@ describe('what the index learns', () => {
     expect(classifyIntent(trained, 'when does the dock open', lexicon)).toBe('none');
     const given = { features: {}, weights: [], bias: [] };
     expect(assembleAskIndex(PAGES, { ...learning, intentModel: given }).data.intents).toBe(given);
+  });
+
+  it('learns nothing beside the pages when given nothing: no expansions, questions or labelled requests', () => {
+    const { data } = assembleAskIndex(PAGES);
+    expect(data.expansions).toEqual(['', '', '', '', '']);
+    expect([data.asked, data.gaps]).toEqual([[], []]);
+    expect(data.intents).toEqual(assembleAskIndex(PAGES, { intents: [], questions: [] }).data.intents);
   });
 
   it('matches a heading whatever its quotes', () => {
