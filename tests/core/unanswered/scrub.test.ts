@@ -1,16 +1,17 @@
 /**
  * The scrub of an unanswered question (src/core/unanswered/scrub.ts through `scrubQuestion`) as a table: each input
  * and what is kept of it, for every form of email, phone number, date, long number, street address and name
- * it promises to remove, and the figures a visitor asks about that must stay readable. Then the shapes of its
- * patterns (every quantifier bounded, so a match attempt reads a bounded number of characters), and hostile
- * 2,000-character inputs of each kind.
+ * it promises to remove, and the figures a visitor asks about that must stay readable. The same table and the
+ * report's tests (links, personal cues, language) again on a fresh load of the module, whose patterns are built as
+ * it loads. Then the shapes of its patterns (every quantifier bounded, so a match attempt reads a bounded number
+ * of characters), and hostile 2,000-character inputs of each kind.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AST, RegExpParser } from '@eslint-community/regexpp';
 import fc from 'fast-check';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SCRUB_PATTERNS } from '../../../src/core/unanswered/scrub.ts';
 import { QUESTION_MAX_CHARS, scrubQuestion } from '../../../src/core/unanswered/index.ts';
 import { PROJECT_ROOT } from '../../helpers/server.ts';
@@ -141,6 +142,22 @@ const TABLE: [string, string][] = [
   ['look at example dot com', 'look at example dot com'],
   ['meet @ 5pm', 'meet @ 5pm'],
   ['do you support xero?', 'do you support xero?'],
+  // An ordinary word before a bare " at ", whatever follows: English, not an address.
+  ['find us online at example dot com', 'find us online at example dot com'],
+  ['is there something at example dot com', 'is there something at example dot com'],
+  ['mail JSmith at Gmail.com', 'mail [email]'],
+  // Capitalised ordinary words after "I'm" or "This is": the name ends at the first of them.
+  ["I'm Not Sure This Fits", "i'm not sure this fits"],
+  ["I'm Thinking Of Switching", "i'm thinking of switching"],
+  ["I'm Calling About Pricing", "i'm calling about pricing"],
+  ['This is Kartage Pricing?', 'this is kartage pricing?'],
+  // A street type abbreviated in any case, a full one of the second list, words that make no street name.
+  ['deliver to 12 smith St', 'deliver to [address]'],
+  ['we are at 12 Marine Esplanade', 'we are at [address]'],
+  ['Can 10 Trucks On The Road Share Jobs?', 'can 10 trucks on the road share jobs?'],
+  // Years in a row with a dash, and white space of any kind and length.
+  ['plans for 2024–2026', 'plans for 2024–2026'],
+  ['How  much\t\tfor\n\ntwo   trucks?', 'how much for two trucks?'],
 ];
 
 describe('scrubQuestion: the table', () => {
@@ -215,6 +232,118 @@ describe('scrubQuestion: generated forms (property)', () => {
       ),
       { numRuns: 500, seed: 34 },
     );
+  });
+});
+
+/** The scrub loaded afresh, its patterns built again (as the module's first load builds them). */
+async function freshScrub() {
+  vi.resetModules();
+  const index = await import('../../../src/core/unanswered/index.ts');
+  const scrub = await import('../../../src/core/unanswered/scrub.ts');
+  return { ...scrub, scrubQuestion: index.scrubQuestion };
+}
+
+describe('the scrub as its module loads it', () => {
+  it('keeps of each text of the table what the table says', async () => {
+    const { scrubQuestion: scrub } = await freshScrub();
+    for (const [input, kept] of TABLE) expect(scrub(input), input).toBe(kept);
+  });
+
+  it('removes invisible characters and keeps one space for each run of white space', async () => {
+    const { normalise } = await freshScrub();
+    expect(normalise(' jo\u200b@exa\u2060mple.com \t\n  call\u00a0\u00a0me  today ')).toBe(
+      'jo@example.com call me today',
+    );
+  });
+
+  it('tells a link or host name from a word with a dot', async () => {
+    const { hasLink } = await freshScrub();
+    const links = [
+      'see [link] please',
+      'https://kartage.com',
+      'go to www.kartage',
+      'is kartage.com/pricing current',
+      'log in at app.kartage.com.au',
+      'kartage.com pricing',
+      'visit Kartage.COM',
+      'spam.xyz deals',
+      'cheap.loans',
+      'best.digital',
+      'win at big.casino',
+      'quotes from best-movers.example',
+      'quotes from cheap-movers.sydney',
+      'spam dot com',
+      'spam[.]xyz',
+      'spam (dot) net',
+      'movers.co',
+    ];
+    const words = [
+      'how much is it',
+      'does it work with node.js',
+      'ok.so how much',
+      'version 2.1.3 of the app',
+      'mail [email] today',
+      'send me the invoice.pdf',
+      'do you support e-signing. thanks',
+      'can i print a dot matrix docket',
+      'what does a .com.au domain cost',
+      'is it ok dot so',
+    ];
+    for (const text of links) expect(hasLink(text), text).toBe(true);
+    for (const text of words) expect(hasLink(text), text).toBe(false);
+  });
+
+  it('finds a cue that a text names a person or gives an address', async () => {
+    const { hasPersonalCue } = await freshScrub();
+    const cues = [
+      'this is [name], pricing?',
+      'deliver to [address]',
+      'my name is jo',
+      "name's jo",
+      'i am called jo',
+      'my home address is',
+      'address: here',
+      'i live at the depot',
+      'send it to p.o. box',
+      'deliver to 12 smith road',
+      'deliver to 12 Smith Road',
+    ];
+    const none = ['how much is it', 'can 10 crews on the road see the job', 'what is the address format'];
+    for (const text of cues) expect(hasPersonalCue(text), text).toBe(true);
+    for (const text of none) expect(hasPersonalCue(text), text).toBe(false);
+  });
+
+  it('tells language from placeholders, figures, gibberish and repeated words', async () => {
+    const { isLanguage } = await freshScrub();
+    const language = [
+      'how much is it',
+      "what's the price?",
+      '料金はいくらですか',
+      'price for [phone] users',
+      'ok ? ? ? ?',
+      'is it open',
+    ];
+    const not = [
+      '[phone] [email] 12',
+      '1234 5678 9012 ab',
+      'bcdfg hjklm',
+      'noooooo way',
+      'xkcdfgh word',
+      'buy buy buy buy',
+      '? ? ?',
+      'a b c',
+    ];
+    for (const text of language) expect(isLanguage(text), text).toBe(true);
+    for (const text of not) expect(isLanguage(text), text).toBe(false);
+  });
+
+  it('lists every pattern it builds, each bounded', async () => {
+    const { SCRUB_PATTERNS: patterns } = await freshScrub();
+    expect(patterns.length).toBeGreaterThan(20);
+    for (const re of patterns) {
+      expect(re).toBeInstanceOf(RegExp);
+      for (const q of quantifiers(parse(re))) expect(q.max, q.raw).toBeLessThan(Infinity);
+    }
   });
 });
 
