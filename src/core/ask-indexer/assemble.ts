@@ -59,22 +59,22 @@ export interface AskPageData {
 
 /** A page's part of the index. */
 export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'headings'>): AskPageData {
-  const out: AskPageData = { rows: [], terms: [], words: [] };
+  const rows: AskPageData['rows'] = [];
+  const terms: AskPageData['terms'] = [];
   const seen = new Set<string>();
   for (const s of splitSections(page.slug, page.markdown, page.headings)) {
     const sentences = s.sentences
       .map((x) => `${x.start.toString(36)},${x.end.toString(36)},${x.header ? 2 : x.row ? 1 : 0}`)
       .join(';');
-    out.rows.push([s.heading, s.anchor ?? '', s.start, s.start + s.text.length, sentences]);
+    rows.push([s.heading, s.anchor ?? '', s.start, s.start + s.text.length, sentences]);
     const text: string[] = [];
     eachWord(bodyOf(s.text, s.heading !== null), (w) => {
       seen.add(w);
       if (!isStopWord(w)) text.push(termOf(w));
     });
-    out.terms.push([text, s.heading === null ? [] : analyze(s.heading)]);
+    terms.push([text, s.heading === null ? [] : analyze(s.heading)]);
   }
-  out.words = [...seen];
-  return out;
+  return { rows, terms, words: [...seen] };
 }
 
 /** What the intent classifier learns: the labelled requests, and the questions some section answers as `none`. */
