@@ -243,6 +243,12 @@ async function freshScrub() {
   return { ...scrub, scrubQuestion: index.scrubQuestion };
 }
 
+/** `test` holds of each text of `yes` and of none of `no`. */
+function tells(test: (text: string) => boolean, yes: readonly string[], no: readonly string[]) {
+  for (const text of yes) expect(test(text), text).toBe(true);
+  for (const text of no) expect(test(text), text).toBe(false);
+}
+
 describe('the scrub as its module loads it', () => {
   it('keeps of each text of the table what the table says', async () => {
     const { scrubQuestion: scrub } = await freshScrub();
@@ -289,8 +295,7 @@ describe('the scrub as its module loads it', () => {
       'what does a .com.au domain cost',
       'is it ok dot so',
     ];
-    for (const text of links) expect(hasLink(text), text).toBe(true);
-    for (const text of words) expect(hasLink(text), text).toBe(false);
+    tells(hasLink, links, words);
   });
 
   it('finds a cue that a text names a person or gives an address', async () => {
@@ -309,8 +314,7 @@ describe('the scrub as its module loads it', () => {
       'deliver to 12 Smith Road',
     ];
     const none = ['how much is it', 'can 10 crews on the road see the job', 'what is the address format'];
-    for (const text of cues) expect(hasPersonalCue(text), text).toBe(true);
-    for (const text of none) expect(hasPersonalCue(text), text).toBe(false);
+    tells(hasPersonalCue, cues, none);
   });
 
   it('tells language from placeholders, figures, gibberish and repeated words', async () => {
@@ -333,8 +337,7 @@ describe('the scrub as its module loads it', () => {
       '? ? ?',
       'a b c',
     ];
-    for (const text of language) expect(isLanguage(text), text).toBe(true);
-    for (const text of not) expect(isLanguage(text), text).toBe(false);
+    tells(isLanguage, language, not);
   });
 
   it('lists every pattern it builds, each bounded', async () => {
