@@ -29,6 +29,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { BurstRequest } from './burst-worker.ts';
 import { startFakeHubSpot, startFakeSlack } from '../tests/helpers/fake-crm.ts';
 import { RespConnection, startRedis } from '../tests/helpers/redis-server.ts';
 import { startUpstashBridge } from '../tests/helpers/upstash-bridge.ts';
@@ -144,14 +146,32 @@ function command(
 
 const leadBody = (marker: string) =>
   JSON.stringify({ name: `Fault ${marker}`, email: `${marker}@example.com`, message: marker });
-const postLead = (base: string, marker: string, from: string, key?: string) =>
-  send(new URL(`${base}/api/lead`), {
-    method: 'POST',
-    body: leadBody(marker),
-    localAddress: from,
-    headers: key ? { 'idempotency-key': key } : {},
-    timeoutMs: 20_000,
+const leadRequest = (base: string, marker: string, from: string, key?: string) => ({
+  url: `${base}/api/lead`,
+  method: 'POST',
+  body: leadBody(marker),
+  localAddress: from,
+  headers: key ? { 'idempotency-key': key } : ({} as Record<string, string>),
+  timeoutMs: 20_000,
+});
+const postLead = (base: string, marker: string, from: string, key?: string) => {
+  const { url, ...opts } = leadRequest(base, marker, from, key);
+  return send(new URL(url), opts);
+};
+
+/**
+ * Sends `requests` all at once from a worker thread: their statuses, in order. The fakes and the bridge answer
+ * from this thread, and a burst of hundreds sent from here too left them late on a loaded machine (the fake CRM
+ * past the server's 300 ms bound), which failed a check for the harness's sake, not the server's.
+ */
+function burst(requests: BurstRequest[]): Promise<number[]> {
+  return new Promise((ok, fail) => {
+    const worker = new Worker(new URL('./burst-worker.ts', import.meta.url), { workerData: requests });
+    worker.once('message', ok);
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the burst worker exited with ${code} before answering`)));
   });
+}
 
 /** Runs `jobs` with at most `width` in flight. */
 async function pool<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
@@ -174,7 +194,8 @@ const crmEnv = {
   HUBSPOT_PORTAL_ID: auth.portalId,
   HUBSPOT_FORM_ID: auth.formId,
   HUBSPOT_API_BASE: hubspot.url,
-  LEAD_SINK_TIMEOUT_MS: '300',
+  // The CRM's bound stays the production default (5 s): the fake CRM is down (refused at once) or up, never slow,
+  // and a shorter bound failed leads on a loaded machine when the fake answered late, not the server.
 };
 const delivered = () => new Set(hubspot.received.map((s) => String(s.fields.message)));
 const dirs: string[] = [];
@@ -486,11 +507,10 @@ try {
       stall.begin();
       try {
         const from = `127.${net}.0.7`;
-        const leads = await Promise.all(
-          Array.from({ length: 600 }, (_, i) =>
-            postLead(i % 2 ? b.url : a.url, `s4${stall.tag}-${i}`, from).then((r) => ({ p: i % 2, status: r.status })),
-          ),
+        const statuses = await burst(
+          Array.from({ length: 600 }, (_, i) => leadRequest(i % 2 ? b.url : a.url, `s4${stall.tag}-${i}`, from)),
         );
+        const leads = statuses.map((status, i) => ({ p: i % 2, status }));
         const perProcess = [0, 1].map((p) => leads.filter((l) => l.p === p && l.status === 200).length);
         const others = Object.entries(Object.groupBy(leads, (l) => String(l.status)))
           .filter(([status]) => status !== '200')
