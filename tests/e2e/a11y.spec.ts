@@ -4,7 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { actAs, clientFor, fillLeadForm } from './helpers.ts';
+import { actAs, clientFor, fillLeadForm, openLeadForm } from './helpers.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BLOCKING = new Set(['serious', 'critical']);
@@ -40,7 +40,7 @@ for (const path of PAGES) {
 }
 
 test('no serious or critical axe violations in the lead form with its errors showing', async ({ page }) => {
-  await page.goto('/demo');
+  await openLeadForm(page, '/demo');
   await page.locator('#lf-email').fill('not an email');
   await page.getByRole('button', { name: 'Request my demo' }).click();
   await expect(page.locator('#lead-form-errors')).toBeVisible();

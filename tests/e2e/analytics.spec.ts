@@ -20,7 +20,15 @@ import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main
 import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
 import { FIELDS } from '../../src/components/lead-form.ts';
-import { actAs, clientFor, FULL_BOOKING, fillLeadForm, leadLines, startRecordingNowhereServer } from './helpers.ts';
+import {
+  actAs,
+  clientFor,
+  FULL_BOOKING,
+  fillLeadForm,
+  leadLines,
+  openLeadForm,
+  startRecordingNowhereServer,
+} from './helpers.ts';
 
 /** The build with analytics, beside Playwright's other output. */
 const DIST = resolve(import.meta.dirname, '../../test-results/analytics-dist');
@@ -204,7 +212,7 @@ test('the demo form: viewed, refused by its first problem field, submitted; each
   page,
 }) => {
   const seen = await observe(context, page);
-  await page.goto(`${server.url}/demo`);
+  await openLeadForm(page, `${server.url}/demo`);
   await page.locator('#lead-form').scrollIntoViewIfNeeded();
   expect(await eventsAfter(seen, 1)).toEqual(['form_viewed {"form":"demo"}']);
 
@@ -251,7 +259,7 @@ test('the enquiry form: a 429 and a 502 are failures with their status, once eac
     [down.url, 502],
   ] as const) {
     const n = seen.events.length;
-    await page.goto(`${origin}/contact`);
+    await openLeadForm(page, `${origin}/contact`);
     await fillLeadForm(page, typed);
     const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/lead');
     await page.getByRole('button', { name: 'Send enquiry' }).click();
@@ -361,7 +369,7 @@ for (const [signal, script] of [
   }) => {
     await context.addInitScript(script);
     const seen = await observe(context, page);
-    await page.goto(`${server.url}/demo`);
+    await openLeadForm(page, `${server.url}/demo`);
     await page.getByRole('button', { name: 'Request my demo' }).click();
     await expect(page.locator('.error-summary')).toBeVisible();
     await page.getByRole('button', { name: 'Ask Kartage' }).click();
@@ -387,7 +395,7 @@ test('the local build (analytics off) names no analytics, loads no Vercel script
   expect(scripts.length).toBeGreaterThan(0);
   for (const s of scripts) expect(s).not.toMatch(/BaseLayout|track\.|vercel-insights/);
 
-  const res = await page.goto('/demo');
+  const res = await openLeadForm(page, '/demo');
   expect(await res!.text()).not.toContain('kartage:analytics');
   await page.getByRole('button', { name: 'Request my demo' }).click();
   await expect(page.locator('.error-summary')).toBeVisible();

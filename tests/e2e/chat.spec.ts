@@ -10,7 +10,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page, type Request as PwRequest } from '@playwright/test';
 import type { RunningServer } from '../../server/main.ts';
-import { actAs, clientFor, fillLeadForm, type LeadServer, leadSite, startRecordingNowhereServer } from './helpers.ts';
+import {
+  actAs,
+  clientFor,
+  fillLeadForm,
+  type LeadServer,
+  leadSite,
+  openLeadForm,
+  startRecordingNowhereServer,
+} from './helpers.ts';
 
 /** `site`: a server of the test's own (its own lead table and store), for the tests that count leads. */
 const test = base.extend<{ site: LeadServer }>({
@@ -443,7 +451,7 @@ test.describe('502: neither the CRM nor the outbox takes the lead', () => {
   });
 
   test("the lead form's 502 message opens the chat, and closing it returns focus there", async ({ page }) => {
-    await page.goto(`${down.url}/contact`);
+    await openLeadForm(page, `${down.url}/contact`);
     await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@harbourline.example' });
     const answered = page.waitForResponse((r) => isLead(r.request()));
     await page.getByRole('button', { name: 'Send enquiry' }).click();

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import { expect, type Page, type TestInfo } from '@playwright/test';
 import { PROJECT_ROOT, type RunningServer, startServer } from '../../server/main.ts';
 import { createDeps } from '../../src/adapters/composition-root.ts';
 import { createMemoryStore } from '../../src/adapters/memory-store/index.ts';
@@ -56,6 +56,17 @@ export const FULL_BOOKING = {
   moves: '2,000-10,000',
   message: 'We run 24 trucks between Auckland and Sydney.\nPlease show us storage billing and customs documents.',
 } as const;
+
+/**
+ * Opens `url` and waits until its lead form's script has wired it (the script sets `novalidate`). The script is
+ * imported after the page loads: a click before then gets the browser's own checks and a native post (the
+ * no-JavaScript path, which its own tests cover), not the form's.
+ */
+export async function openLeadForm(page: Page, url: string) {
+  const res = await page.goto(url);
+  await expect(page.locator('#lead-form')).toHaveAttribute('novalidate', '');
+  return res;
+}
 
 /** Fills the lead form on the current page with `values` (text fields filled, selects chosen). */
 export async function fillLeadForm(

@@ -13,6 +13,7 @@ import {
   FULL_BOOKING,
   type LeadServer,
   leadSite,
+  openLeadForm,
   startRecordingNowhereServer,
 } from './helpers.ts';
 
@@ -44,7 +45,7 @@ test('the demo form checks input in the browser: field errors, an error summary,
   site,
   page,
 }) => {
-  await page.goto('/demo');
+  await openLeadForm(page, '/demo');
   await expect(page.locator('#lead-form input[name="intent"]')).toHaveValue('demo');
   await expect(page.locator('#lf-dialcode')).toHaveValue('+61');
   const posts: PwRequest[] = [];
@@ -87,7 +88,7 @@ test('a demo booked with every field lands in the lead file once; a replay of th
   page,
   request,
 }) => {
-  await page.goto('/demo');
+  await openLeadForm(page, '/demo');
   await fillLeadForm(page, FULL_BOOKING);
 
   const sent = page.waitForRequest(isLeadPost);
@@ -141,7 +142,7 @@ test('400: when the server refuses the lead, the form says why and nothing is re
     const lead = JSON.parse(route.request().postData()!);
     await route.continue({ postData: JSON.stringify({ ...lead, name: `${lead.name}\tJr` }) });
   });
-  await page.goto('/demo');
+  await openLeadForm(page, '/demo');
   await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@harbourline.example' });
   const answered = page.waitForResponse((r) => isLeadPost(r.request()));
   await page.getByRole('button', { name: 'Request my demo' }).click();
@@ -171,7 +172,7 @@ test('429: over the lead budget, the form says in how many minutes to try again'
     expect(r.status(), `lead ${i} of 5`).toBe(200);
   }
 
-  await page.goto('/contact');
+  await openLeadForm(page, '/contact');
   await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@harbourline.example', message: 'Sixth one.' });
   const answered = page.waitForResponse((r) => isLeadPost(r.request()));
   await page.getByRole('button', { name: 'Send enquiry' }).click();
@@ -199,7 +200,7 @@ test.describe('502: neither the CRM nor the outbox takes the lead', () => {
   });
 
   test('the form points to the chat, and a retry of the same attempt keeps its Idempotency-Key', async ({ page }) => {
-    await page.goto(`${down.url}/demo`);
+    await openLeadForm(page, `${down.url}/demo`);
     await fillLeadForm(page, { name: 'Sam Taylor', email: 'sam@harbourline.example', company: 'Harbourline Removals' });
     const keys: string[] = [];
     const statuses: number[] = [];
