@@ -6,15 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { send } from './lib.ts';
 
-/** One request of a burst: `send`'s options with the URL as a string (a worker's data is cloned). */
-export interface BurstRequest {
-  url: string;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  localAddress?: string;
-  timeoutMs?: number;
-}
+/** One request of a burst: `send`'s options with the URL as a string (a worker's data is cloned; no agent). */
+export type BurstRequest = { url: string } & Omit<Parameters<typeof send>[1], 'agent'>;
 
 const requests = workerData as BurstRequest[];
 const statuses = await Promise.all(requests.map(({ url, ...opts }) => send(new URL(url), opts).then((r) => r.status)));
