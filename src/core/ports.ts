@@ -38,6 +38,16 @@ export type IdempotencyRecord =
   | { state: 'pending'; fingerprint: string }
   | { state: 'done'; fingerprint: string; status: number; body: unknown };
 
+/**
+ * How many entries a claim of `max` may take on every engine: its whole part, none below 1 (and none for NaN), at most
+ * 2^31 - 1 (SQLite's LIMIT takes whole numbers only and reads -1 as "no limit"; Redis's LIMIT reads a negative count
+ * the same way).
+ */
+export const claimCount = (max: number): number => {
+  const n = Math.floor(max);
+  return n > 0 ? Math.min(n, 2 ** 31 - 1) : 0;
+};
+
 /** One outbox entry handed to a flusher: its delivery id, what was pushed, and how often it was claimed. */
 export interface OutboxItem {
   /** The delivery id (the lead id): the same on every retry, so a receiver can deduplicate. */
@@ -115,8 +125,9 @@ export interface Store {
    */
   outboxPush(id: string, payload: string): Promise<void>;
   /**
-   * Claims up to `max` entries whose lease is free, oldest first, leasing them for `leaseSeconds`: a second
-   * flusher does not get them until the lease ends (a crashed flusher's entries come back then).
+   * Claims up to `max` (as `claimCount` reads it) entries whose lease is free, oldest first, leasing them for
+   * `leaseSeconds`: a second flusher does not get them until the lease ends (a crashed flusher's entries come back
+   * then).
    */
   outboxClaim(max: number, leaseSeconds: number): Promise<OutboxItem[]>;
   /** Removes a delivered entry. */
@@ -145,9 +156,10 @@ export interface Store {
   /** Every dead letter, oldest first. */
   deadLetters(): Promise<DeadLetter[]>;
   /**
-   * Claims up to `max` dead letters sales were not yet told of and whose alert's backoff has ended, oldest first,
-   * counting one more alert each and leasing them for `leaseSeconds`: a second flusher does not get them until
-   * the lease ends (a crashed flusher's alerts come back then), so each alert goes out once at a time.
+   * Claims up to `max` (as `claimCount` reads it) dead letters sales were not yet told of and whose alert's backoff
+   * has ended, oldest first, counting one more alert each and leasing them for `leaseSeconds`: a second flusher does
+   * not get them until the lease ends (a crashed flusher's alerts come back then), so each alert goes out once at a
+   * time.
    */
   deadLetterAlertClaim(max: number, leaseSeconds: number): Promise<DeadLetter[]>;
   /** Records that the alert of dead letter `id` landed: announced, never claimed again. */

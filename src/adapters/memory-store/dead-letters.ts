@@ -1,5 +1,5 @@
 /** @module The in-process store's dead letters: leads moved out of the outbox, with their alerts to sales. */
-import type { DeadLetter, DeadLetterPart } from '../../core/ports.ts';
+import { claimCount, type DeadLetter, type DeadLetterPart } from '../../core/ports.ts';
 import { enqueue, type Queue } from './outbox.ts';
 
 /** The store's dead-letter operations, moving entries out of and back into `queue`. */
@@ -19,7 +19,7 @@ export function memoryDeadLetters(queue: Queue, clock: () => number): DeadLetter
     deadLetters: async () => [...dead.values()].map(({ alertAfter: _, ...l }) => l),
     async deadLetterAlertClaim(max, leaseSeconds) {
       const now = clock();
-      const due = [...dead.values()].filter((l) => !l.announced && l.alertAfter <= now).slice(0, Math.max(0, max));
+      const due = [...dead.values()].filter((l) => !l.announced && l.alertAfter <= now).slice(0, claimCount(max));
       return due.map(({ alertAfter: _, ...l }) => {
         Object.assign(dead.get(l.id)!, { alerts: l.alerts + 1, alertAfter: now + leaseSeconds * 1000 });
         return { ...l, alerts: l.alerts + 1 };

@@ -1,5 +1,5 @@
 /** @module The in-process store's lead outbox (entries in queue order) and its quarantine. */
-import type { OutboxItem, OutboxPart } from '../../core/ports.ts';
+import { claimCount, type OutboxItem, type OutboxPart } from '../../core/ports.ts';
 
 /** An entry waiting in the outbox. */
 interface Queued {
@@ -43,7 +43,7 @@ export function memoryOutbox(queue: Queue, clock: () => number): OutboxPart {
       const free = [...entries.entries()]
         .filter(([, e]) => e.leaseUntil <= now)
         .sort((a, b) => a[1].seq - b[1].seq)
-        .slice(0, max);
+        .slice(0, claimCount(max));
       return free.map(([id, e]): OutboxItem => {
         e.leaseUntil = now + leaseSeconds * 1000;
         e.attempts++;

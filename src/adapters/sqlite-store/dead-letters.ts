@@ -1,6 +1,6 @@
 /** @module The embedded store's dead letters: leads the CRM would not take, with their alerts to sales. */
 import type { SQLInputValue } from 'node:sqlite';
-import type { DeadLetter, DeadLetterPart } from '../../core/ports.ts';
+import { claimCount, type DeadLetter, type DeadLetterPart } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';
 import { checkpoint } from './database.ts';
 import { enqueue } from './schema.ts';
@@ -66,7 +66,7 @@ export function sqliteDeadLetters({ db, clock, lead }: SqliteContext): DeadLette
            (SELECT n FROM dead_letter WHERE announced = 0 AND alert_after <= ? ORDER BY n LIMIT ?)
            RETURNING n, ${letterColumns}`,
         )
-          .all(now + leaseSeconds * 1000, now, Math.max(0, max))
+          .all(now + leaseSeconds * 1000, now, claimCount(max))
           .sort((a, b) => Number(a.n) - Number(b.n))
           .map(letterOf),
       );

@@ -1,6 +1,6 @@
 /** @module The embedded store's lead outbox (one row per delivery id, in queue order) and its quarantine. */
 import type { SQLInputValue } from 'node:sqlite';
-import type { OutboxItem, OutboxPart } from '../../core/ports.ts';
+import { claimCount, type OutboxItem, type OutboxPart } from '../../core/ports.ts';
 import type { SqliteContext } from './context.ts';
 import { checkpoint, current, readBack } from './database.ts';
 import { enqueue } from './schema.ts';
@@ -23,7 +23,7 @@ export function sqliteOutbox({ db, clock, lead }: SqliteContext): OutboxPart {
         const ids = prepared(
           db.durable,
           'SELECT id FROM outbox WHERE lease_until <= ? ORDER BY queue_order LIMIT ?',
-        ).all(now, max) as { id: string }[];
+        ).all(now, claimCount(max)) as { id: string }[];
         const lease = prepared(
           db.durable,
           `UPDATE outbox SET lease_until = ?, attempts = attempts + 1 WHERE id = ?

@@ -1,5 +1,5 @@
 /** @module The Upstash store's dead letters: leads the CRM would not take, with their alerts to sales. */
-import type { DeadLetter, DeadLetterPart } from '../../core/ports.ts';
+import { claimCount, type DeadLetter, type DeadLetterPart } from '../../core/ports.ts';
 import type { UpstashContext } from './context.ts';
 import { outboxKeys, RESCHEDULE } from './outbox.ts';
 
@@ -116,7 +116,7 @@ export function upstashDeadLetters({ leads, key }: UpstashContext): DeadLetterPa
       const claimed = await alertClaimScript.exec(alerts, [
         String(Date.now()),
         String(leaseSeconds * 1000),
-        String(max),
+        String(claimCount(max)),
       ]);
       return claimed.map((raw) => letterOf(JSON.parse(String(raw)) as StoredLetter));
     },

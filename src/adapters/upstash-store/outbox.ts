@@ -1,5 +1,5 @@
 /** @module The Upstash store's lead outbox and its quarantine. */
-import type { OutboxItem, OutboxPart } from '../../core/ports.ts';
+import { claimCount, type OutboxItem, type OutboxPart } from '../../core/ports.ts';
 import { LATE, type UpstashContext } from './context.ts';
 
 /**
@@ -104,7 +104,7 @@ export function upstashOutbox({ leads, key, deadline }: UpstashContext): OutboxP
     async outboxClaim(max, leaseSeconds) {
       const flat = await claimOutbox.exec(
         [...queue, legacy, quarantine],
-        [String(Date.now()), String(leaseSeconds * 1000), String(max)],
+        [String(Date.now()), String(leaseSeconds * 1000), String(claimCount(max))],
       );
       const items: OutboxItem[] = [];
       for (let i = 0; i + 3 < flat.length; i += 4)

@@ -154,12 +154,13 @@ describe.each(engines)('$name store: dead letters', (engine) => {
     ]);
   });
 
-  it('a claim takes at most as many alerts as asked, oldest first; asked for none, it takes none', async () => {
+  it('a claim takes at most as many alerts as asked (its whole part), oldest first; asked for none, none', async () => {
     const store = engine.create();
-    await deadLetter(store, ['m1', 'm2', 'm3']);
-    for (const none of [0, -1]) expect(await store.deadLetterAlertClaim(none, 60)).toEqual([]);
-    expect(ids(await store.deadLetterAlertClaim(1, 60))).toEqual(['m1']);
-    expect(ids(await store.deadLetterAlertClaim(5, 60))).toEqual(['m2', 'm3']);
+    await deadLetter(store, ['m1', 'm2', 'm3', 'm4']);
+    for (const none of [0, -1, 0.5, Number.NaN]) expect(await store.deadLetterAlertClaim(none, 60)).toEqual([]);
+    expect(ids(await store.deadLetterAlertClaim(1.9, 60))).toEqual(['m1']);
+    expect(ids(await store.deadLetterAlertClaim(2, 60))).toEqual(['m2', 'm3']);
+    expect(ids(await store.deadLetterAlertClaim(Number.POSITIVE_INFINITY, 60))).toEqual(['m4']);
   });
 
   it('an alert landing or failing for a letter not there (never, or re-queued) changes nothing', async () => {

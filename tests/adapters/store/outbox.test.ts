@@ -55,6 +55,15 @@ describe.each(engines)('$name store: the outbox', (engine) => {
     expect(ids(await store.outboxClaim(5, 60))).toEqual(['a']);
   });
 
+  it('a claim takes the whole part of max; asked for none (0, negative, a fraction, NaN), none', async () => {
+    const store = engine.create();
+    for (const id of ['a', 'b', 'c', 'd']) await store.outboxPush(id, `payload ${id}`);
+    for (const none of [0, -1, 0.5, Number.NaN]) expect(await store.outboxClaim(none, 60)).toEqual([]);
+    expect(ids(await store.outboxClaim(1.9, 60))).toEqual(['a']);
+    expect(ids(await store.outboxClaim(2, 60))).toEqual(['b', 'c']);
+    expect(ids(await store.outboxClaim(Number.POSITIVE_INFINITY, 60))).toEqual(['d']);
+  });
+
   it('a retry with a backoff is claimed by no flusher before the backoff ends', async () => {
     // Every engine reads the backoff's clock from Date.now() in this process (Upstash passes it to its
     // scripts), so a faked Date moves it to each side of the end, with no real wait and no race with load.
