@@ -37,13 +37,26 @@ const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX, PARTS_
 const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
-/** Words one edit away from `w` (and `w` itself, which no page has); `cheap`: deletes and transposes only. */
-function edits1(w: string, cheap: boolean): string[] {
+/**
+ * Words one edit away from `w` (and `w` itself, which no page has): deletes, transposes and inserts; replaces too
+ * unless `short` (a short word has many neighbours one letter apart: "trual" is no nearer "trial" than "trust").
+ */
+function edits1(w: string, short: boolean): string[] {
   const out: string[] = [];
   for (let i = 0; i <= w.length; i++) {
     const [a, b] = [w.slice(0, i), w.slice(i)];
     out.push(a + b.slice(1), a + b.slice(1, 2) + b.slice(0, 1) + b.slice(2));
-    if (!cheap) for (const c of ALPHABET) out.push(a + c + b.slice(1), a + c + b);
+    for (const c of ALPHABET) out.push(...(short ? [] : [a + c + b.slice(1)]), a + c + b);
+  }
+  return out;
+}
+
+/** Deletes and transposes only (the two-edit search's steps). */
+function deletesAndSwaps(w: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i <= w.length; i++) {
+    const [a, b] = [w.slice(0, i), w.slice(i)];
+    out.push(a + b.slice(1), a + b.slice(1, 2) + b.slice(0, 1) + b.slice(2));
   }
   return out;
 }
@@ -52,20 +65,28 @@ function edits1(w: string, cheap: boolean): string[] {
 const correctable = (w: string, index: AskIndex) =>
   w.length >= 4 && w.length <= CORRECT_MAX && !/\d/.test(w) && !index.wordCount(w) && index.df(termOf(w)) === 0;
 
-/** The site word most pages use one edit from a misspelt word (under 6 letters: deletes and swaps; 8+: two). */
-export function correct(w: string, index: AskIndex): string | undefined {
+/**
+ * The site word most pages use one edit from a misspelt word (under 6 letters: no replaced letter; 8+: two deletes or
+ * swaps), or `STOP` when from 5 letters the nearest words are only stop words ("didnt", "someon": nothing to look up).
+ */
+export function correct(w: string, index: AskIndex, lexicon?: Pick<Lexicon, 'filler'>): string | undefined {
   if (!correctable(w, index)) return undefined;
   let best: string | undefined;
   let bestCount = 0;
+  let stop = false;
   const consider = (c: string) => {
-    const n = index.wordCount(c);
-    if (n > bestCount && !isStopWord(c)) [best, bestCount] = [c, n];
+    // A short word is near too many stop words ("hero" is one letter from "her") to be read as one.
+    if (isStopWord(c) || lexicon?.filler.has(c)) stop ||= w.length >= 5 && c.length > 1;
+    else if (index.wordCount(c) > bestCount) [best, bestCount] = [c, index.wordCount(c)];
   };
   for (const c of edits1(w, w.length < 6)) consider(c);
-  if (best || w.length < 8 || w.length > TWO_EDIT_MAX) return best;
-  for (const e of edits1(w, true)) for (const c of edits1(e, true)) consider(c);
-  return best;
+  if (!best && w.length >= 8 && w.length <= TWO_EDIT_MAX)
+    for (const e of deletesAndSwaps(w)) for (const c of deletesAndSwaps(e)) consider(c);
+  return best ?? (stop ? STOP : undefined);
 }
+
+/** What `correct` returns for a misspelt stop word. */
+export const STOP = '';
 
 /** A text's words, contact details and links left out (they are the visitor's, not the question's). */
 const wordsOf = (text: string) =>
@@ -80,8 +101,12 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
     const raw = lexicon.chatSpeak.get(typed) ?? typed;
     if (isStopWord(raw) || lexicon.filler.has(raw)) continue;
     if (groups.length >= GROUPS_MAX) break;
-    const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? correct(raw, index) : undefined;
-    const word = fixed ?? raw.slice(0, WORD_MAX);
+    const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? correct(raw, index, lexicon) : undefined;
+    if (fixed === STOP) continue;
+    // A number run on with a plural or a thousand ("429s", "15k") no page has: its number ("2fa" stays a word).
+    const number = /^(\d+)[ks]$/.exec(raw)?.[1];
+    const onPages = index.wordCount(raw) > 0 || index.df(termOf(raw)) > 0;
+    const word = (fixed ?? (number && !onPages ? number : raw)).slice(0, WORD_MAX);
     const term = termOf(word);
     if (seen.has(term)) continue;
     seen.add(term);

@@ -1,7 +1,7 @@
 // Stage 1, analyse: the lexicon, bounded spelling correction, parts and the earlier turn as context.
 import { describe, expect, it } from 'vitest';
 import lexiconData from '../../../content/data/lexicon.json' with { type: 'json' };
-import { ANALYSE_BOUNDS, analyse, correct, splitParts, termGroups } from '../../../src/core/ask/analyse.ts';
+import { ANALYSE_BOUNDS, analyse, correct, STOP, splitParts, termGroups } from '../../../src/core/ask/analyse.ts';
 import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
 import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import { siteIndex } from './site.ts';
@@ -44,9 +44,10 @@ describe('term groups', () => {
     expect(words('crew app stroage')).toEqual(['crew', 'app', 'storage']);
   });
 
-  // [typed, corrected]: one edit of any kind from 6 letters; under 6 a delete or swap; two deletes or swaps from 8
-  // letters up to TWO_EDIT_MAX; nothing past CORRECT_MAX letters, with a digit, or whose stem a section holds.
+  // [typed, corrected]: one edit of any kind from 6 letters; under 6 a delete, swap or insert; two deletes or swaps
+  // from 8 letters up to TWO_EDIT_MAX; nothing past CORRECT_MAX letters, with a digit, or whose stem a section holds.
   const SPELLINGS: [string, string | undefined][] = [
+    ['vaut', 'vault'],
     ['storagee', 'storage'],
     ['storge', 'storage'],
     ['storege', 'storage'],
@@ -81,6 +82,23 @@ describe('term groups', () => {
     expect(correct('internationalisationn', long)).toBeUndefined();
     // A word a page has is not misspelt, even one search leaves out ("there" is a swap from "three").
     expect(correct('there', long)).toBeUndefined();
+  });
+
+  it('read a misspelt stop word as one from five letters (nothing to look up); a shorter word stays a word', () => {
+    expect(correct('someon', index, lexicon)).toBe(STOP);
+    expect(correct('theyd', index, lexicon)).toBe(STOP);
+    expect(correct('hero', index, lexicon)).toBeUndefined();
+    expect(words('someon from storage')).toEqual(['storage']);
+    expect(termGroups('hero storage', index, lexicon).map((g) => [g.word, g.unknown])).toEqual([
+      ['hero', true],
+      ['storage', false],
+    ]);
+    // A content word one edit away wins over a stop word ("vaut" is "vault", not "vat"... nor "but").
+    expect(correct('vaut', index, lexicon)).toBe('vault');
+  });
+
+  it('read a number run on with a plural or a thousand ("429s", "15k") as the number, when no page has it whole', () => {
+    expect(words('429s from the vault, 15k quote, 2fa, 3m')).toEqual(['429', 'vault', '15', 'quote', '2fa', '3m']);
   });
 
   it('correct at most CORRECTIONS_MAX words of a message', () => {
