@@ -38,25 +38,16 @@ const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
- * Words one edit away from `w` (and `w` itself, which no page has): deletes, transposes and inserts; replaces too
- * unless `short` (a short word has many neighbours one letter apart: "trual" is no nearer "trial" than "trust").
+ * Words one edit away from `w` (and `w` itself, which no page has): deletes and swaps; inserts too unless `swaps`;
+ * replaces only for `all` (a short word has many neighbours one letter apart: "trual" is as near "trust" as "trial").
  */
-function edits1(w: string, short: boolean): string[] {
+function edits1(w: string, kinds: 'swaps' | 'inserts' | 'all'): string[] {
   const out: string[] = [];
   for (let i = 0; i <= w.length; i++) {
     const [a, b] = [w.slice(0, i), w.slice(i)];
     out.push(a + b.slice(1), a + b.slice(1, 2) + b.slice(0, 1) + b.slice(2));
-    for (const c of ALPHABET) out.push(...(short ? [] : [a + c + b.slice(1)]), a + c + b);
-  }
-  return out;
-}
-
-/** Deletes and transposes only (the two-edit search's steps). */
-function deletesAndSwaps(w: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i <= w.length; i++) {
-    const [a, b] = [w.slice(0, i), w.slice(i)];
-    out.push(a + b.slice(1), a + b.slice(1, 2) + b.slice(0, 1) + b.slice(2));
+    if (kinds !== 'swaps')
+      for (const c of ALPHABET) out.push(a + c + b, ...(kinds === 'all' ? [a + c + b.slice(1)] : []));
   }
   return out;
 }
@@ -67,26 +58,21 @@ const correctable = (w: string, index: AskIndex) =>
 
 /**
  * The site word most pages use one edit from a misspelt word (under 6 letters: no replaced letter; 8+: two deletes or
- * swaps), or `STOP` when from 5 letters the nearest words are only stop words ("didnt", "someon": nothing to look up).
+ * swaps), or null when from 5 letters the nearest words are only stop words ("didnt", "someon": nothing to look up;
+ * a shorter word is near too many: "hero" is one letter from "her").
  */
-export function correct(w: string, index: AskIndex, lexicon?: Pick<Lexicon, 'filler'>): string | undefined {
+export function correct(w: string, index: AskIndex, lexicon?: Pick<Lexicon, 'filler'>): string | null | undefined {
   if (!correctable(w, index)) return undefined;
-  let best: string | undefined;
-  let bestCount = 0;
-  let stop = false;
+  let [best, bestCount, stop] = [undefined as string | undefined, 0, false];
   const consider = (c: string) => {
-    // A short word is near too many stop words ("hero" is one letter from "her") to be read as one.
     if (isStopWord(c) || lexicon?.filler.has(c)) stop ||= w.length >= 5 && c.length > 1;
     else if (index.wordCount(c) > bestCount) [best, bestCount] = [c, index.wordCount(c)];
   };
-  for (const c of edits1(w, w.length < 6)) consider(c);
+  for (const c of edits1(w, w.length < 6 ? 'inserts' : 'all')) consider(c);
   if (!best && w.length >= 8 && w.length <= TWO_EDIT_MAX)
-    for (const e of deletesAndSwaps(w)) for (const c of deletesAndSwaps(e)) consider(c);
-  return best ?? (stop ? STOP : undefined);
+    for (const e of edits1(w, 'swaps')) for (const c of edits1(e, 'swaps')) consider(c);
+  return best ?? (stop ? null : undefined);
 }
-
-/** What `correct` returns for a misspelt stop word. */
-export const STOP = '';
 
 /** A text's words, contact details and links left out (they are the visitor's, not the question's). */
 const wordsOf = (text: string) =>
@@ -102,11 +88,10 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
     if (isStopWord(raw) || lexicon.filler.has(raw)) continue;
     if (groups.length >= GROUPS_MAX) break;
     const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? correct(raw, index, lexicon) : undefined;
-    if (fixed === STOP) continue;
+    if (fixed === null) continue;
     // A number run on with a plural or a thousand ("429s", "15k") no page has: its number ("2fa" stays a word).
     const number = /^(\d+)[ks]$/.exec(raw)?.[1];
-    const onPages = index.wordCount(raw) > 0 || index.df(termOf(raw)) > 0;
-    const word = (fixed ?? (number && !onPages ? number : raw)).slice(0, WORD_MAX);
+    const word = (fixed ?? (number && !index.wordCount(raw) ? number : raw)).slice(0, WORD_MAX);
     const term = termOf(word);
     if (seen.has(term)) continue;
     seen.add(term);

@@ -12,15 +12,7 @@ import { FEATURES, holdsTerm, type LogisticModel, overlap, predictOf, type Ranke
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
 
 const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion'] as const;
-const WORDS = [
-  'unknown',
-  'known',
-  'coverageAll',
-  'missing',
-  'numberMissing',
-  'farFromQuestions',
-  'anyUnknown',
-] as const;
+const WORDS = ['unknown', 'known', 'coverageAll', 'missing', 'numberMissing', 'farFromQuestions'] as const;
 /** The question-level features a decision model may use (its best section's, then its words'). */
 export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model (over the features it names) and its threshold. */
@@ -68,7 +60,6 @@ export function decisionFeatures(
     // How far below the nearness of most answered questions to a written one (0.6) this one is: the model is linear,
     // and a question far from every written question is much likelier to ask what the site does not say.
     Math.max(0, 0.6 - at(first, 'semanticQuestion')),
-    unknown > 0 ? 1 : 0,
   ];
 }
 
