@@ -36,20 +36,27 @@ export function intentScores(model: IntentModel, text: string, lexicon: Pick<Lex
 
 /** A request for a person must be at least this probable; below it the message is read as a question. */
 const REQUEST_MIN = 0.5;
+/** A message the price list prices is a request for sales only when at least this probable (guard rule 1). */
+const PRICED_REQUEST_MIN = 0.9;
 
-/** The intent of a text: the most probable when at least REQUEST_MIN probable ('none' is INTENTS[0]), else 'none'. */
-export function classifyIntent(model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): Intent {
-  const p = intentScores(model, text, lexicon);
+/** The most probable intent of scores `p` when at least `min` probable ('none' is INTENTS[0]), else 'none'. */
+function intentFrom(p: readonly number[], min = REQUEST_MIN): Intent {
   const best = p.indexOf(Math.max(...p));
-  return p[best]! >= REQUEST_MIN ? INTENTS[best]! : 'none';
+  return p[best]! >= min ? INTENTS[best]! : 'none';
 }
+
+/** The intent of a text: the most probable when at least REQUEST_MIN probable, else 'none'. */
+export const classifyIntent = (model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): Intent =>
+  intentFrom(intentScores(model, text, lexicon));
 
 /**
  * The intent the chat acts on: the classifier's, after the guard rules.
- * 1. A message the price list prices ("quote me Professional for 45 office staff") is a question: it asks for a
- *    sum, which the chat works out, not for sales (a demo, a call back or a message stays a request).
+ * 1. A message the price list prices ("quote me Professional for 45 office staff") is a question, which the chat works
+ *    out, unless it asks for sales beyond doubt ("I want to talk to someone in sales about pricing for 8 warehouses";
+ *    a demo, a call back or a message stays a request).
  */
 export function intentOf(model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>, priced: boolean) {
-  const intent = classifyIntent(model, text, lexicon);
-  return priced && intent === 'contact' ? 'none' : intent;
+  const p = intentScores(model, text, lexicon);
+  const intent = intentFrom(p);
+  return priced && intent === 'contact' ? intentFrom(p, PRICED_REQUEST_MIN) : intent;
 }

@@ -87,10 +87,13 @@ describe('askSite', () => {
     expect(r.answer).toBe(r.handoff?.label);
   });
 
-  it('works out a price asked of sales instead of handing it over', () => {
-    const r = ask('i want to talk to sales about starter with 2 extra office users, how much?');
-    expect(r).toMatchObject({ answered: true, reason: 'answered', handoff: null });
-    expect(r.working?.monthly).toBe(390 + 2 * 45);
+  it('works out a price asked of sales, offering sales beside it only when asked for beyond doubt', () => {
+    const quote = ask('quote me starter with 2 extra office users, monthly');
+    expect(quote).toMatchObject({ answered: true, reason: 'answered', handoff: null });
+    expect(quote.working?.monthly).toBe(390 + 2 * 45);
+    const sales = ask('i want to talk to sales about starter with 2 extra office users, how much?');
+    expect(sales).toMatchObject({ answered: true, reason: 'answered', handoff: { intent: 'contact' } });
+    expect(sales.working?.monthly).toBe(390 + 2 * 45);
   });
 
   it('answers each part from its own section, in order, and a section answering two parts once', () => {

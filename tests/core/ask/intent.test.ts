@@ -1,6 +1,6 @@
 // Stage 2, intent: the classifier trained at build time, its request threshold and its guard rule.
 import { describe, expect, it } from 'vitest';
-import { classifyIntent, intentFeatures, intentOf, intentScores } from '../../../src/core/ask/intent.ts';
+import { classifyIntent, INTENTS, intentFeatures, intentOf, intentScores } from '../../../src/core/ask/intent.ts';
 import { siteIndex } from './site.ts';
 
 const index = await siteIndex();
@@ -48,10 +48,16 @@ describe('intent', () => {
     expect(intentScores({ ...flat, bias: [0, 1000, 0, 0, 0, 0] }, 'x', index.lexicon)).toEqual([0, 1, 0, 0, 0, 0]);
   });
 
-  it('reads a message the price list prices as a question, not a request for sales', () => {
-    const contact = classifyIntent(model, 'i want to talk to sales', index.lexicon);
-    expect(contact).toBe('contact');
-    expect(intentOf(model, 'i want to talk to sales', index.lexicon, true)).toBe('none');
+  it('reads a message the price list prices as a question, unless it asks for sales beyond doubt', () => {
+    const quote = 'quote me professional for 45 office people and an extra 20 crew devices, monthly';
+    const sales = 'I want to talk to someone in sales about pricing for Growth with 20 office users';
+    const contact = (t: string) => intentScores(model, t, index.lexicon)[INTENTS.indexOf('contact')]!;
+    expect(contact(quote)).toBeGreaterThan(0.5);
+    expect(contact(quote)).toBeLessThan(0.9);
+    expect(contact(sales)).toBeGreaterThanOrEqual(0.9);
+    expect(intentOf(model, quote, index.lexicon, false)).toBe('contact');
+    expect(intentOf(model, quote, index.lexicon, true)).toBe('none');
+    expect(intentOf(model, sales, index.lexicon, true)).toBe('contact');
     expect(intentOf(model, 'could i book a demo', index.lexicon, true)).toBe('demo');
   });
 });
