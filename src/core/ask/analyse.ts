@@ -65,7 +65,7 @@ export function correct(w: string, index: AskIndex, lexicon?: Pick<Lexicon, 'fil
   if (!correctable(w, index)) return undefined;
   let [best, bestCount, stop] = [undefined as string | undefined, 0, false];
   const consider = (c: string) => {
-    if (isStopWord(c) || lexicon?.filler.has(c)) stop ||= w.length >= 5 && c.length > 1;
+    if (isStopWord(c) || lexicon?.filler.has(c)) stop ||= w.length >= 5;
     else if (index.wordCount(c) > bestCount) [best, bestCount] = [c, index.wordCount(c)];
   };
   for (const c of edits1(w, w.length < 6 ? 'inserts' : 'all')) consider(c);

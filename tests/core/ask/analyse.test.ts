@@ -99,6 +99,7 @@ describe('term groups', () => {
 
   it('read a number run on with a plural or a thousand ("429s", "15k") as the number, when no page has it whole', () => {
     expect(words('429s from the vault, 15k quote, 2fa, 3m')).toEqual(['429', 'vault', '15', 'quote', '2fa', '3m']);
+    expect(words('a15k 15kg')).toEqual(['a15k', '15kg']);
   });
 
   it('correct at most CORRECTIONS_MAX words of a message', () => {
