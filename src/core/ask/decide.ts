@@ -11,8 +11,8 @@ import { FEATURES, holdsTerm, type LogisticModel, overlap, predictOf, type Ranke
 /** Why a question was answered or not. */
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
 
-const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion'] as const;
-const WORDS = ['unknown', 'known', 'coverageAll', 'missing', 'numberMissing', 'farFromQuestions'] as const;
+const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion', 'alsoNearest'] as const;
+const WORDS = ['unknown', 'known', 'coverageAll', 'missing', 'numberMissing'] as const;
 /** The question-level features a decision model may use (its best section's, then its words'). */
 export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model (over the features it names) and its threshold. */
@@ -52,14 +52,13 @@ export function decisionFeatures(
     at(first, 'nearest'),
     at(first, 'semantic'),
     at(first, 'semanticQuestion'),
+    // Whether the best section also has the written question the sentence model finds nearest (two signals agree).
+    ranked.every((r) => at(r, 'semanticQuestion') <= at(first, 'semanticQuestion')) ? 1 : 0,
     unknown,
     groups.filter((g) => !g.unknown).length,
     at(first, 'coverageAll'),
     missingShare(index, first, groups, idf, total),
     numberMissing(index, first, text, groups),
-    // How far below the nearness of most answered questions to a written one (0.6) this one is: the model is linear,
-    // and a question far from every written question is much likelier to ask what the site does not say.
-    Math.max(0, 0.6 - at(first, 'semanticQuestion')),
   ];
 }
 

@@ -61,4 +61,19 @@ describe('decide', () => {
     const y = decisionFeatures(index, trial.ranked, trial.groups, 'how long is the free trial');
     expect(y[DECISION_FEATURES.indexOf('numberMissing')]).toBe(0);
   });
+
+  it('reads whether the best section also has the written question the sentence model finds nearest', () => {
+    const { groups, ranked } = rankedFor(index, 'storage billing runs');
+    const k = FEATURES.indexOf('semanticQuestion');
+    const alsoNearest = (nearness: number[]) => {
+      const near = nearness.map((v, i) => ({ ...ranked[i]!, features: ranked[i]!.features.with(k, v) }));
+      return decisionFeatures(index, near, groups, 'storage billing runs')[DECISION_FEATURES.indexOf('alsoNearest')];
+    };
+    expect(ranked.length).toBeGreaterThanOrEqual(3);
+    expect(alsoNearest([0.8, 0.5, 0.7])).toBe(1);
+    expect(alsoNearest([0.6, 0.9, 0.1])).toBe(0);
+    expect(alsoNearest([0.6, 0.1, 0.9])).toBe(0);
+    // A tie agrees.
+    expect(alsoNearest([0.7, 0.7])).toBe(1);
+  });
 });
