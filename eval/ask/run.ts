@@ -275,7 +275,7 @@ if (import.meta.main) {
       console.error(`build/ is out of date (${stale}): run \`node server/build-check.ts\` first`);
       process.exit(2);
     }
-    ensureBuild(ROOT);
+    if (stale) ensureBuild(ROOT);
   } else if (!existsSync(join(values.build, 'meta.json'))) {
     console.error(`no build in ${values.build}: run \`node server/build-check.ts\` first`);
     process.exit(2);

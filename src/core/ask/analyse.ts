@@ -64,9 +64,9 @@ const correctable = (w: string, index: AskIndex) =>
 export function correct(w: string, index: AskIndex, lexicon?: Pick<Lexicon, 'filler'>): string | null | undefined {
   if (!correctable(w, index)) return undefined;
   let [best, bestCount, stop] = [undefined as string | undefined, 0, false];
-  const consider = (c: string) => {
+  const consider = (c: string, n = index.wordCount(c)) => {
     if (isStopWord(c) || lexicon?.filler.has(c)) stop ||= w.length >= 5;
-    else if (index.wordCount(c) > bestCount) [best, bestCount] = [c, index.wordCount(c)];
+    else if (n > bestCount) [best, bestCount] = [c, n];
   };
   for (const c of edits1(w, w.length < 6 ? 'inserts' : 'all')) consider(c);
   if (!best && w.length >= 8 && w.length <= TWO_EDIT_MAX)

@@ -53,7 +53,7 @@ export function decisionFeatures(
     at(first, 'semantic'),
     at(first, 'semanticQuestion'),
     // Whether the best section also has the written question the sentence model finds nearest (two signals agree).
-    ranked.every((r) => at(r, 'semanticQuestion') <= at(first, 'semanticQuestion')) ? 1 : 0,
+    Math.max(...ranked.map((r) => at(r, 'semanticQuestion'))) <= at(first, 'semanticQuestion') ? 1 : 0,
     unknown,
     groups.filter((g) => !g.unknown).length,
     at(first, 'coverageAll'),
