@@ -7,7 +7,7 @@ import type { Plan, Pricing } from '../../contract/content.ts';
 import { analyse, type Part, type QueryPlan, type Turn } from './analyse.ts';
 import * as compose from './compose.ts';
 import { type AskSourceOut, NO_ANSWER, NO_ANSWER_RELATED, type Quote } from './compose.ts';
-import { decide, type Reason } from './decide.ts';
+import { decide, type Reason, rerankNeeds } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
@@ -28,6 +28,9 @@ const CANDIDATES = 30;
 const MAX_SOURCES = 5;
 /** How far below the best section's score (log-odds) a related section may be. */
 const RELATED_MARGIN = 3;
+
+/** The features the models read (no other is worked out). */
+const NEED = new Set([...models.rerank.features, ...rerankNeeds(models.decide)]);
 
 /** A part of the question, ranked and decided. */
 type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason };
@@ -65,7 +68,8 @@ function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const context = [...part.lean, ...plan.context];
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
   const text = plan.followUp ? `${plan.earlier} ${part.text}` : part.text;
-  const ranked = rerank(d.index, candidates, { text, groups: part.groups, context, cited: plan.cited }, models.rerank);
+  const input = { text, groups: part.groups, context, cited: plan.cited, need: NEED };
+  const ranked = rerank(d.index, candidates, input, models.rerank);
   const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
   return { part, ranked, answered, reason };
 }

@@ -18,6 +18,9 @@ export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model (over the features it names) and its threshold. */
 export type DecisionModel = LogisticModel & { threshold: number };
 
+/** The rerank features a decision model reads from the ranked sections (alsoNearest: their semanticQuestion). */
+export const rerankNeeds = (m: DecisionModel) => m.features.map((f) => (f === 'alsoNearest' ? 'semanticQuestion' : f));
+
 /** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
 const GAP_MIN = 0.5;
 const at = (r: Ranked | undefined, f: (typeof FEATURES)[number]) => (r ? r.features[FEATURES.indexOf(f)]! : 0);
@@ -44,6 +47,7 @@ export function decisionFeatures(
   const idf = (g: TermGroup) => g.weight * (g.unknown ? index.idf('') : Math.max(...g.terms.map((t) => index.idf(t))));
   const total = groups.reduce((a, g) => a + idf(g), 0) || 1;
   const unknown = groups.reduce((a, g) => a + (g.unknown ? idf(g) : 0), 0) / total;
+  const lacks = (g: TermGroup) => !g.terms.some((t) => holdsTerm(index, first!.section, t));
   return [
     // How far the best stands above the next (none when nothing else was found: no comparison to make).
     first && second ? first.score - second.score : 0,
@@ -57,22 +61,10 @@ export function decisionFeatures(
     unknown,
     groups.filter((g) => !g.unknown).length,
     at(first, 'coverageAll'),
-    missingShare(index, first, groups, idf, total),
+    // The heaviest word of the question its best section does not hold, as a share of the question's weight.
+    first ? Math.max(0, ...groups.filter(lacks).map((g) => idf(g) / total)) : 1,
     numberMissing(index, first, text, groups),
   ];
-}
-
-/** The heaviest word of the question its best section does not hold, as a share of the question's weight. */
-function missingShare(
-  index: AskIndex,
-  first: Ranked | undefined,
-  groups: readonly TermGroup[],
-  idf: (g: TermGroup) => number,
-  total: number,
-): number {
-  if (!first) return 1;
-  const missing = groups.filter((g) => !g.terms.some((t) => holdsTerm(index, first.section, t)));
-  return Math.max(0, ...missing.map((g) => idf(g) / total));
 }
 
 /** Whether a part is answered by its best section, and why not. */

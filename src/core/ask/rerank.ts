@@ -45,12 +45,13 @@ export const predictOf = (model: LogisticModel, names: readonly string[], x: rea
 
 /** A candidate with its features and score (log-odds; fitted on pairs, so only differences mean something). */
 export type Ranked = Candidate & { features: number[]; score: number };
-/** The text the sentence model reads, the question's and the context's words, and the earlier turn's pages. */
+/** The text the sentence model reads, the words, the earlier turn's pages; `need`: the features to work out (all). */
 export type RerankInput = {
   text: string;
   groups: readonly TermGroup[];
   context: readonly TermGroup[];
   cited: ReadonlySet<string>;
+  need?: ReadonlySet<string>;
 };
 
 /** A list's counts. */
@@ -60,29 +61,24 @@ function count(terms: Iterable<string>): Map<string, number> {
   return m;
 }
 
-/** Terms of a section's fields, counted (text analysed on first use; a few sections per question; bounded). */
-const fieldCache = new Map<string, Map<string, number>[]>();
-function fieldsOf(index: AskIndex, section: number): Map<string, number>[] {
+/** Terms of one field of a section, counted (analysed on first use; a few sections per question; bounded). */
+const fieldCache = new Map<string, Map<string, number>>();
+function fieldOf(index: AskIndex, section: number, field: number): Map<string, number> {
   const heading = index.heading(section);
-  const expansions = index.data.expansions[section];
-  return kept(
-    fieldCache,
-    `${index.data.terms.offsets.length}:${section}`,
-    () => [
-      count(analyze(bodyOf(index.text(section), heading !== null))),
-      count(heading === null ? [] : analyze(heading)),
-      count(analyze(index.pageOf(section).title)),
-      count(expansions ? expansions.split(' ') : []),
-    ],
-    512,
-  );
+  const analysed = [
+    () => analyze(bodyOf(index.text(section), heading !== null)),
+    () => (heading === null ? [] : analyze(heading)),
+    () => analyze(index.pageOf(section).title),
+    () => (index.data.expansions[section] ? index.data.expansions[section].split(' ') : []),
+  ][field]!;
+  return kept(fieldCache, `${index.data.terms.offsets.length}:${section}:${field}`, () => count(analysed()), 2048);
 }
 
 const SPECS = Object.values(ASK_FIELDS);
+const ALL_FIELDS = [0, 1, 2, 3];
 
 /** Whether a section holds a term in any field (text, heading, title, expansions). */
-export const holdsTerm = (index: AskIndex, section: number, term: string) =>
-  fieldsOf(index, section).some((f) => f.has(term));
+export const holdsTerm = (index: AskIndex, section: number, term: string) => index.terms.holds(term, section);
 
 /** The idf-weighted Jaccard of two sets of terms. */
 export function overlap(index: AskIndex, a: ReadonlySet<string>, b: ReadonlySet<string>): number {
@@ -106,7 +102,7 @@ function askedOf(index: AskIndex): Map<number, Set<string>[]> {
   return m;
 }
 
-/** Each candidate's features (FEATURES order). */
+/** Each candidate's features (FEATURES order); those not in `input.need` are 0 (not worked out). */
 export function featuresOf(index: AskIndex, candidates: readonly Candidate[], input: RerankInput): number[][] {
   const own = input.groups.filter((g) => !g.unknown);
   const weights = own.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
@@ -124,48 +120,49 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const headingTerms = (s: number) =>
     new Set(termGroups(index.heading(s) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
   return candidates.map((c, rank) => {
-    const fields = fieldsOf(index, c.section);
-    const lengths = fields.map((f) => [...f.values()].reduce((a, b) => a + b, 0));
+    const field = (f: number) => fieldOf(index, c.section, f);
     const fieldScore = (f: number) => {
       const { b } = SPECS[f]!;
-      const norm = 1 - b + (b * lengths[f]!) / index.data.averages[f]!;
+      const norm = 1 - b + (b * [...field(f).values()].reduce((a, n) => a + n, 0)) / index.data.averages[f]!;
       let v = 0;
       own.forEach((g, i) => {
         let best = 0;
-        for (const t of g.terms) best = Math.max(best, fields[f]!.get(t) ?? 0);
+        for (const t of g.terms) best = Math.max(best, field(f).get(t) ?? 0);
         if (best) v += (weights[i]! * best) / (best + K1 * norm);
       });
       return v;
     };
-    const holds = (g: TermGroup, f: readonly number[]) => g.terms.some((t) => f.some((k) => fields[k]!.has(t)));
+    // In any field: the term's postings list the section (no text read); in some fields: those fields' terms.
+    const holds = (g: TermGroup, f: readonly number[]) =>
+      g.terms.some((t) => (f === ALL_FIELDS ? holdsTerm(index, c.section, t) : f.some((k) => field(k).has(t))));
     const share = (f: readonly number[]) => own.reduce((a, g, i) => a + (holds(g, f) ? weights[i]! : 0), 0) / total;
     const ownFields = [0, 1, 2];
     const page = index.pageOf(c.section);
-    const sim = near(c.section);
-    const x: Record<Feature, number> = {
-      bm25: c.bm25 / top,
-      bm25Share: c.bm25 / sum,
-      text: fieldScore(0),
-      heading: fieldScore(1),
-      title: fieldScore(2),
-      expansions: fieldScore(3),
-      coverage: share(ownFields),
-      coverageAll: share([0, 1, 2, 3]),
-      headingCoverage: share([1]),
-      headingMatch: overlap(index, terms, headingTerms(c.section)),
-      topic: topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0,
-      nearest: Math.max(0, ...(asked.get(c.section) ?? []).map((q) => overlap(index, terms, q))),
-      semantic: sim.text,
-      semanticQuestion: sim.nearestQuestion,
-      listing: page.listing ? 1 : 0,
-      intro: index.heading(c.section) === null ? 1 : 0,
-      cited: input.cited.has(page.slug) ? 1 : 0,
-      context:
-        input.context.reduce((a, g) => a + (holds(g, [0, 1, 2, 3]) ? g.weight * index.idf(g.terms[0]!) : 0), 0) /
+    let sim: ReturnType<typeof near> | undefined;
+    const x: Record<Feature, () => number> = {
+      bm25: () => c.bm25 / top,
+      bm25Share: () => c.bm25 / sum,
+      text: () => fieldScore(0),
+      heading: () => fieldScore(1),
+      title: () => fieldScore(2),
+      expansions: () => fieldScore(3),
+      coverage: () => share(ownFields),
+      coverageAll: () => share(ALL_FIELDS),
+      headingCoverage: () => share([1]),
+      headingMatch: () => overlap(index, terms, headingTerms(c.section)),
+      topic: () => (topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0),
+      nearest: () => Math.max(0, ...(asked.get(c.section) ?? []).map((q) => overlap(index, terms, q))),
+      semantic: () => (sim ??= near(c.section)).text,
+      semanticQuestion: () => (sim ??= near(c.section)).nearestQuestion,
+      listing: () => (page.listing ? 1 : 0),
+      intro: () => (index.heading(c.section) === null ? 1 : 0),
+      cited: () => (input.cited.has(page.slug) ? 1 : 0),
+      context: () =>
+        input.context.reduce((a, g) => a + (holds(g, ALL_FIELDS) ? g.weight * index.idf(g.terms[0]!) : 0), 0) /
         contextTotal,
-      rank: Math.log(1 + rank),
+      rank: () => Math.log(1 + rank),
     };
-    return FEATURES.map((f) => x[f]);
+    return FEATURES.map((f) => (!input.need || input.need.has(f) ? x[f]() : 0));
   });
 }
 

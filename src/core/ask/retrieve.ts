@@ -14,31 +14,35 @@ const ALTERNATIVE_WEIGHT = 0.8;
 /** Scratch arrays kept between questions (at 10,000 pages one allocation per question would be megabytes). */
 let total = new Float32Array(0);
 let group = new Float32Array(0);
+let inGroup = new Uint8Array(0);
 
 /** The `k` best sections for the groups, best first (equal scores: the earlier section). */
 export function retrieve(index: AskIndex, groups: readonly TermGroup[], k: number): Candidate[] {
   const n = index.sectionCount;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: growing them more often changes no score
-  if (total.length < n) [total, group] = [new Float32Array(n), new Float32Array(n)];
+  if (total.length < n) [total, group, inGroup] = [new Float32Array(n), new Float32Array(n), new Uint8Array(n)];
   const touched: number[] = [];
+  const mine: number[] = [];
   for (const g of groups) {
-    const mine = new Set<number>();
     g.terms.forEach((term, i) => {
       const id = index.terms.termId(term);
       // Stryker disable next-line ConditionalExpression: a term on no section has no postings; this keeps the type
       if (id === undefined) return;
       const { docs, scores } = index.terms.postings(id);
       const w = g.weight * (i === 0 ? 1 : ALTERNATIVE_WEIGHT);
-      docs.forEach((d, j) => {
-        mine.add(d);
+      for (let j = 0; j < docs.length; j++) {
+        const d = docs[j]!;
+        if (!inGroup[d]) mine.push(d);
+        inGroup[d] = 1;
         group[d] = Math.max(group[d]!, w * scores[j]!);
-      });
+      }
     });
     for (const d of mine) {
       if (total[d] === 0) touched.push(d);
       total[d]! += group[d]!;
-      group[d] = 0;
+      group[d] = inGroup[d] = 0;
     }
+    mine.length = 0;
   }
   // The k best, kept sorted as they are met (no sort of every section touched).
   const best: Candidate[] = [];
@@ -46,6 +50,7 @@ export function retrieve(index: AskIndex, groups: readonly TermGroup[], k: numbe
   for (const section of touched) {
     const c = { section, bm25: total[section]! };
     total[section] = 0;
+    if (best.length >= k && (k < 1 || !better(c, best[k - 1]!))) continue;
     let at = best.length;
     while (at > 0 && better(c, best[at - 1]!)) at--;
     best.splice(at, 0, c);

@@ -211,6 +211,20 @@ export class Bm25fPostings {
     return this.data.idf[id]! / 1000;
   }
 
+  /** Whether a document holds the term (in any field). */
+  holds(term: string, doc: number): boolean {
+    const id = this.ids.get(term);
+    if (id === undefined) return false;
+    const { docs } = this.postings(id);
+    let [lo, hi] = [0, docs.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return docs[lo] === doc;
+  }
+
   /** The term's documents and their scores (idf x saturation). */
   postings(id: number): Postings {
     let p = this.decoded.get(id);

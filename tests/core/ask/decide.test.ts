@@ -1,7 +1,8 @@
 // Stage 6, decide: one calibrated score and its threshold, a known gap, and what the score reads.
 import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
-import { DECISION_FEATURES, decide, decisionFeatures } from '../../../src/core/ask/decide.ts';
+import { DECISION_FEATURES, decide, decisionFeatures, rerankNeeds } from '../../../src/core/ask/decide.ts';
+import models from '../../../src/core/ask/ranker.json' with { type: 'json' };
 import { FEATURES, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
 import { siteIndex } from './site.ts';
@@ -75,5 +76,26 @@ describe('decide', () => {
     expect(alsoNearest([0.6, 0.1, 0.9])).toBe(0);
     // A tie agrees.
     expect(alsoNearest([0.7, 0.7])).toBe(1);
+  });
+});
+
+describe('the features a decision needs from rerank', () => {
+  it('are its own that rerank works out, and semanticQuestion for alsoNearest', () => {
+    const m = { ...byUnknown(0.5), features: ['margin', 'alsoNearest', 'coverageAll', 'unknown', 'topic'] };
+    expect(rerankNeeds(m)).toEqual(['margin', 'semanticQuestion', 'coverageAll', 'unknown', 'topic']);
+  });
+
+  it('give the shipped models the same ranking and decision as every feature worked out', () => {
+    const need = new Set([...models.rerank.features, ...rerankNeeds(models.decide)]);
+    const questions = ['does the crew app work offline', 'how much is growth', 'can i import my xero contacts'];
+    for (const question of [...questions, 'is there an api for storage billing', 'who owns kartage']) {
+      const groups = termGroups(question, index, index.lexicon);
+      const found = retrieve(index, groups, 30);
+      const input = { text: question, groups, context: [], cited: new Set<string>() };
+      const [all, some] = [undefined, need].map((n) => rerank(index, found, { ...input, need: n }, models.rerank));
+      expect(some!.map((r) => [r.section, r.score])).toEqual(all!.map((r) => [r.section, r.score]));
+      const decided = [all!, some!].map((r) => decide(index, r, groups, question, models.decide));
+      expect(decided[1]).toEqual(decided[0]);
+    }
   });
 });

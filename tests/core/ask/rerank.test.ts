@@ -1,7 +1,9 @@
 // Stage 5, rerank: the named features of a candidate and the fitted scoring function over them.
 import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
-import { FEATURES, featuresOf, logit, predict, rerank } from '../../../src/core/ask/rerank.ts';
+import { analyze } from '../../../src/core/search/analyze.ts';
+import { bodyOf } from '../../../src/core/ask/index.ts';
+import { FEATURES, featuresOf, holdsTerm, logit, predict, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
 import { siteIndex } from './site.ts';
 
@@ -36,6 +38,39 @@ describe('features', () => {
     const offline = found.findIndex((c) => index.heading(c.section) === 'Does the crew app work offline?');
     expect(feature(xs[offline]!, 'nearest')).toBeGreaterThan(0.5);
     for (const [i, x] of xs.entries()) if (i !== offline) expect(feature(x, 'nearest')).toBe(0);
+  });
+});
+
+describe('features worked out on demand', () => {
+  it('are those named in `need`, each as the full vector has it; the rest are 0', () => {
+    const question = 'can i bill storage customers by the vault';
+    const groups = termGroups(question, index, index.lexicon);
+    const found = retrieve(index, groups, 8);
+    const input = { text: question, groups, context: groups.slice(0, 1), cited: new Set(['pricing']) };
+    const all = featuresOf(index, found, input);
+    for (const need of [['coverageAll', 'semanticQuestion'], ['text', 'coverage', 'context'], []]) {
+      const some = featuresOf(index, found, { ...input, need: new Set(need) });
+      const expected = all.map((x) => x.map((v, k) => (need.includes(FEATURES[k]!) ? v : 0)));
+      expect(some).toEqual(expected);
+    }
+    // Each feature named above is worked out to something other than 0 for some candidate (the check can fail).
+    for (const f of ['coverageAll', 'semanticQuestion', 'text', 'coverage', 'context'] as const)
+      expect(all.some((x) => feature(x, f) !== 0)).toBe(true);
+  });
+
+  it("read a section's terms from the postings: holdsTerm is the text, heading, title and expansions together", () => {
+    for (let s = 0; s < index.sectionCount; s++) {
+      const heading = index.heading(s);
+      const held = new Set([
+        ...analyze(bodyOf(index.text(s), heading !== null)),
+        ...analyze(heading ?? ''),
+        ...analyze(index.pageOf(s).title),
+        ...((index.data.expansions[s] || undefined)?.split(' ') ?? []),
+      ]);
+      for (const t of held) expect([s, t, holdsTerm(index, s, t)]).toEqual([s, t, true]);
+      const other = index.heading((s + 7) % index.sectionCount) ?? 'pricing storage crew';
+      for (const t of analyze(other)) expect([s, t, holdsTerm(index, s, t)]).toEqual([s, t, held.has(t)]);
+    }
   });
 });
 

@@ -53,6 +53,19 @@ describe('postings written and read back', () => {
     expect(postings.df(postings.termId('van')!)).toBe(at + 2 - docs.length);
   });
 
+  it('tell whether a document holds a term: every holder, and no document between, before or after them', () => {
+    const docs: number[] = [];
+    let at = -1;
+    for (const gap of GAPS) docs.push((at += gap + 1));
+    const { postings } = build(1, new Map(docs.map((d) => [d, 1])), at + 3);
+    for (const d of docs) expect(postings.holds('crate', d)).toBe(true);
+    const others = [-1, ...docs.flatMap((d) => [d - 1, d + 1]), at + 2, at + 5].filter((d) => !docs.includes(d));
+    for (const d of others) expect(postings.holds('crate', d)).toBe(false);
+    expect(postings.holds('van', docs[0]!)).toBe(false);
+    expect(postings.holds('van', docs[1]! - 1)).toBe(true);
+    expect(postings.holds('lorry', 0)).toBe(false);
+  });
+
   it('keep the lowest and the two highest saturation levels apart (1, 62 and 63 sixty-thirds)', () => {
     // tf~ 0.001 rounds to level 0, kept at 1; 100 is level 62; 10,000 is level 63.
     for (const [weight, level] of [
