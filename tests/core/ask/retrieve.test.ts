@@ -93,4 +93,10 @@ describe('retrieve', () => {
     expect(retrieve(index, groups('storage trial crew data'), 2)).toHaveLength(2);
     expect(retrieve(index, groups('hubspot'), 5)).toEqual([]);
   });
+
+  it('finds none for k 0, and leaves no score behind for the next question', () => {
+    const before = retrieve(index, groups('storage billing vault'), 10);
+    expect(retrieve(index, groups('storage billing vault crew app'), 0)).toEqual([]);
+    expect(retrieve(index, groups('storage billing vault'), 10)).toEqual(before);
+  });
 });
