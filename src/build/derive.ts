@@ -149,11 +149,10 @@ function pagefindSlices(distDir: string, html: readonly string[]): string | unde
 
 /**
  * Pagefind's index of the HTML pages (or of their slices in `sliceDir`, a folder it removes), written to
- * `<distDir>/pagefind`; resolves to how long it took. It reads and indexes the pages alongside the page workers
- * but builds and writes its files (its longer, busier half) only once they are done (`pagesWritten`): run beside
- * them, that half slows the page workers and the whole step.
+ * `<distDir>/pagefind`; resolves to how long it took. It runs in its own process from the start, alongside the page
+ * workers and the rest of the step: it reads only the HTML, which this step never writes.
  */
-async function runPagefind(distDir: string, pagesWritten: Promise<void>, sliceDir?: string): Promise<number> {
+async function runPagefind(distDir: string, sliceDir?: string): Promise<number> {
   let pagefind: typeof import('pagefind') | undefined;
   try {
     const started = performance.now();
@@ -162,7 +161,6 @@ async function runPagefind(distDir: string, pagesWritten: Promise<void>, sliceDi
     if (!index) throw new Error(`pagefind: ${errors.join('; ')}`);
     const added = await index.addDirectory({ path: sliceDir ?? distDir, glob: '**/*.html' });
     if (added.errors.length) throw new Error(`pagefind: ${added.errors.join('; ')}`);
-    await pagesWritten;
     const wrote = await index.writeFiles({ outputPath: join(distDir, 'pagefind') });
     if (wrote.errors.length) throw new Error(`pagefind: ${wrote.errors.join('; ')}`);
     return performance.now() - started;
@@ -211,19 +209,11 @@ export async function deriveSite(opts: DeriveOptions): Promise<{ pages: Page[]; 
     .map((file) => (sep === '/' ? file : file.split('/').join(sep)))
     .sort();
   // Pagefind reads only the HTML, which this step never writes: it runs in its own process, alongside.
-  let pagesDone!: () => void;
-  let pagesFailed!: (e: unknown) => void;
-  const pagesWritten = new Promise<void>((resolve, reject) => {
-    pagesDone = resolve;
-    pagesFailed = reject;
-  });
-  pagesWritten.catch(() => {});
   const sliceDir = opts.pagefind !== false ? pagefindSlices(opts.distDir, html) : undefined;
-  const pagefind = opts.pagefind !== false ? runPagefind(opts.distDir, pagesWritten, sliceDir) : Promise.resolve(0);
+  const pagefind = opts.pagefind !== false ? runPagefind(opts.distDir, sliceDir) : Promise.resolve(0);
   try {
-    return await derive(opts, html, started, phase, pagefind, pagesDone);
+    return await derive(opts, html, started, phase, pagefind);
   } catch (e) {
-    pagesFailed(e);
     await pagefind.catch(() => {});
     throw e;
   }
@@ -296,11 +286,9 @@ async function derive(
   started: number,
   phase: ReturnType<typeof phaseClock>,
   pagefind: Promise<number>,
-  pagesWritten: () => void,
 ): Promise<{ pages: Page[]; timings: DeriveTimings }> {
   phase('list html and Pagefind slices');
   const found = await derivePages(opts.distDir, html, opts.workers, opts.cacheDir);
-  pagesWritten();
   phase('pages');
   const pagesMs = performance.now() - started;
   checkPages(found);
