@@ -3,7 +3,7 @@
  * analyzer and a bounded spelling correction; a message with two needs cut in parts. Work is bounded (ANALYSE_BOUNDS).
  */
 import { fold, isStopWord, termOf, words } from '../search/analyze.ts';
-import type { AskIndex } from './index.ts';
+import { type AskIndex, kept } from './index.ts';
 import type { Lexicon } from './lexicon.ts';
 
 /** A word of the question (folded), its term first then terms that may stand for it, its weight, and whether no
@@ -74,20 +74,23 @@ export function correct(w: string, index: AskIndex, lexicon?: Pick<Lexicon, 'fil
   return best ?? (stop ? null : undefined);
 }
 
-/** A text's words, contact details and links left out (they are the visitor's, not the question's). */
-const wordsOf = (text: string) =>
-  words(fold(text).replace(/[^\s@]{1,64}@[^\s@]{1,255}|https?:\/\/\S{1,2000}|\+?\d[\d ()-]{6,40}\d/g, ' '));
+/** A visitor's contact details and links, not the question's (wordsOf leaves them out; the last few texts kept). */
+const CONTACT = /[^\s@]{1,64}@[^\s@]{1,255}|https?:\/\/\S{1,2000}|\+?\d[\d ()-]{6,40}\d/g;
+const wordsKept = new Map<string, string[]>();
+const wordsOf = (t: string) => kept(wordsKept, t, () => words(fold(t).replace(CONTACT, ' ')), 8);
 
 /** A text's term groups, in order, each term once. */
 export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weight = 1): TermGroup[] {
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
   let corrections = 0;
+  const memo = new Map<string, string | null | undefined>(); // a word typed again costs no second search
+  const fix = (w: string) => (memo.has(w) ? memo.get(w) : memo.set(w, correct(w, index, lexicon)).get(w));
   for (const typed of wordsOf(text)) {
     const raw = lexicon.chatSpeak.get(typed) ?? typed;
     if (isStopWord(raw) || lexicon.filler.has(raw)) continue;
     if (groups.length >= GROUPS_MAX) break;
-    const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? correct(raw, index, lexicon) : undefined;
+    const fixed = correctable(raw, index) && corrections++ < CORRECTIONS_MAX ? fix(raw) : undefined;
     if (fixed === null) continue;
     // A number run on with a plural or a thousand ("429s", "15k") no page has: its number ("2fa" stays a word).
     const number = /^(\d+)[ks]$/.exec(raw)?.[1];

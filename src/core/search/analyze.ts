@@ -6,13 +6,23 @@
  */
 import stem from 'wink-porter2-stemmer';
 
+/** The last long texts folded, and their folds: the chat folds a question (and its pieces) in several stages. */
+const folds = new Map<string, string>();
+const FOLD_KEPT = { length: 256, texts: 4 };
+
 /** Lowercase, accents removed (é -> e, ß -> ss, ﬁ -> fi, m³ -> m3). */
 export function fold(s: string): string {
-  return s
+  const kept = s.length >= FOLD_KEPT.length ? folds.get(s) : undefined;
+  if (kept !== undefined) return kept;
+  const folded = s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/ß/g, 'ss');
+  if (s.length < FOLD_KEPT.length) return folded;
+  if (folds.size >= FOLD_KEPT.texts) folds.delete(folds.keys().next().value!);
+  folds.set(s, folded);
+  return folded;
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;

@@ -1,5 +1,13 @@
 import { describe, expect, it, afterEach, vi } from 'vitest';
-import { analyze, analyzeSynonyms, auSpelling, isStopWord, termOf, words } from '../../../src/core/search/analyze.ts';
+import {
+  analyze,
+  analyzeSynonyms,
+  auSpelling,
+  fold,
+  isStopWord,
+  termOf,
+  words,
+} from '../../../src/core/search/analyze.ts';
 import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
 
 const synonyms = { entries: lexicon.synonyms };
@@ -130,6 +138,21 @@ describe('analyzeSynonyms', () => {
 // A word's term is memoised, and each code point outside ASCII is classified once: these tests load the module
 // afresh (empty memos) with the stemmer wrapped to record the words it is given.
 describe('memos and lookups', () => {
+  it('fold keeps the last long texts it folded: each text, short or long, again or not, folds as on its own', () => {
+    const own = (s: string) =>
+      s
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/ß/g, 'ss');
+    const long = (unit: string, n = 300) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    // Texts of the same length that differ in one place, more of them than are kept, short ones between.
+    const texts = ['Émigré ﬁle ', 'STRAßE m³ ', '\ufdfa', '\u3316 ', 'Café ', 'cafe '].flatMap((u) => [long(u), u]);
+    texts.push(`${long('a')}É`, `${long('a')}e`, `${long('a', 255)}É`, `${long('a', 256)}É`);
+    for (let round = 0; round < 3; round++)
+      for (const t of [...texts, ...[...texts].reverse()]) expect(fold(t)).toBe(own(t));
+  });
+
   type Stem = (w: string) => string;
 
   /** The analyzer, loaded afresh (empty memos), and the words its stemmer is asked for, in order. */
