@@ -3,8 +3,9 @@
  * (`ask-index.json`, `ask-index.pack` and `meta.json`, of the ask need's files). Its quality on the judged question
  * sets, beside the baselines, is `npm run eval:ask` (eval/ask/README.md).
  *
- * Speed: askSite (ranking and answer assembly) in-process over a fixed mix (every question of the dev split,
- * eval/ask/splits.json, follow-ups with their conversation, in file order), one warm-up round then BENCH_ASK_ROUNDS
+ * Speed: askSite (ranking and answer assembly, with the sentence-model table as the function loads it) in-process over
+ * a fixed mix (every question of the dev split, eval/ask/splits.json, follow-ups with their conversation, in file
+ * order), one warm-up round then BENCH_ASK_ROUNDS
  * (5) timed rounds, per data folder (the project's 62 pages, the bench corpus); the ask data's size and load time;
  * and the first answer of a fresh process beside search's, interleaved, BENCH_COLD_RUNS (5) each: the per-need child
  * (bench/need-child.ts: the loader and the engine, only the need's data files) and the function entries
@@ -12,6 +13,7 @@
  *
  *   node --expose-gc bench/ask.ts <projectDataDir> [corpusDataDir]   # prints one JSON line (AskReport)
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ import { PricingSchema } from '../src/contract/content.ts';
 import { DATA_FILES, META_FILE, rangeReader } from '../src/adapters/content-files.ts';
 import { type AskResult, type AskTurn, askSite } from '../src/core/ask/answer.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
+import { decodeEmbedding, EMBEDDING_FILE } from '../src/core/ask-indexer/embedding-file.ts';
 import { createContentFiles } from '../src/adapters/content-files.ts';
 import { DEV_SETS, questionsOf } from '../eval/ask/sets.ts';
 import { ASK_LIMITS } from '../src/contract/limits.ts';
@@ -107,7 +110,9 @@ const markdownReader = (dir: string) => {
 
 /** The index of a data folder from its index file's text, as the function loads it. */
 const indexOf = (dir: string, json: string) =>
-  loadAskIndex(json, markdownReader(dir), rangeReader(join(dir, ASK_PACK)).read);
+  loadAskIndex(json, markdownReader(dir), rangeReader(join(dir, ASK_PACK)).read, () =>
+    existsSync(join(dir, EMBEDDING_FILE)) ? decodeEmbedding(readFileSync(join(dir, EMBEDDING_FILE))) : undefined,
+  );
 
 async function load(dir: string): Promise<Loaded> {
   const json = await readFile(join(dir, ASK_FILE), 'utf8');
