@@ -13,7 +13,6 @@
  *
  *   node --expose-gc bench/ask.ts <projectDataDir> [corpusDataDir]   # prints one JSON line (AskReport)
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import pricingData from '../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../src/contract/content.ts';
-import { DATA_FILES, META_FILE, rangeReader } from '../src/adapters/content-files.ts';
+import { DATA_FILES, embeddingReader, META_FILE, rangeReader } from '../src/adapters/content-files.ts';
 import { type AskResult, type AskTurn, askSite } from '../src/core/ask/answer.ts';
 import { ASK_FILE, ASK_PACK, type AskIndex, loadAskIndex } from '../src/core/ask/index.ts';
-import { decodeEmbedding, EMBEDDING_FILE } from '../src/core/ask-indexer/embedding-file.ts';
 import { createContentFiles } from '../src/adapters/content-files.ts';
 import { DEV_SETS, questionsOf } from '../eval/ask/sets.ts';
 import { ASK_LIMITS } from '../src/contract/limits.ts';
@@ -110,9 +108,7 @@ const markdownReader = (dir: string) => {
 
 /** The index of a data folder from its index file's text, as the function loads it. */
 const indexOf = (dir: string, json: string) =>
-  loadAskIndex(json, markdownReader(dir), rangeReader(join(dir, ASK_PACK)).read, () =>
-    existsSync(join(dir, EMBEDDING_FILE)) ? decodeEmbedding(readFileSync(join(dir, EMBEDDING_FILE))) : undefined,
-  );
+  loadAskIndex(json, markdownReader(dir), rangeReader(join(dir, ASK_PACK)).read, embeddingReader(dir));
 
 async function load(dir: string): Promise<Loaded> {
   const json = await readFile(join(dir, ASK_FILE), 'utf8');

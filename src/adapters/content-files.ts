@@ -255,6 +255,10 @@ function lazyHasFile(dataDir: string, slugs: () => Map<string, number>): (path: 
   };
 }
 
+/** The sentence-model table of a data folder, read when called (undefined when the build wrote none). */
+export const embeddingReader = (dataDir: string) => () =>
+  existsSync(join(dataDir, EMBEDDING_FILE)) ? decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE))) : undefined;
+
 /** The chat's index over the pages pack and its own pack (kept for `close`), with the embedding when built. */
 function lazyAskIndex(dataDir: string, pages: Pack) {
   let ask: AskIndex | undefined;
@@ -267,10 +271,7 @@ function lazyAskIndex(dataDir: string, pages: Pack) {
         return json === undefined ? undefined : (JSON.parse(json) as Page).markdown;
       },
       (askPack ??= rangeReader(join(dataDir, ASK_PACK))).read,
-      () =>
-        existsSync(join(dataDir, EMBEDDING_FILE))
-          ? decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))
-          : undefined,
+      embeddingReader(dataDir),
     ));
   return { askIndex, close: () => askPack?.close() };
 }
