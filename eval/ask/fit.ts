@@ -35,13 +35,16 @@ const CANDIDATES = 30;
 const NO_ANSWER_MAX = 0.08;
 // Fitted over the checkout's build brought up to date first (as `npm run eval:ask` scores it).
 ensureBuild();
-const index = productIndex();
+export const index = productIndex();
 
-interface Row {
+/** A part of a dev question with its candidate sections, their features (X) and which answer it (y). */
+export interface Row {
   q: DevQuestion;
   set: string;
   groups: ReturnType<typeof analyse>['parts'][number]['groups'];
   text: string;
+  /** The text the reranker's sentence-model features read (a follow-up after its earlier turn). */
+  read: string;
   candidates: number[];
   X: number[][];
   y: number[];
@@ -50,7 +53,7 @@ interface Row {
 }
 
 /** One row per part the site should answer (fact, follow-up, each two-part part) and per absent question. */
-function rowsOf(questions: readonly DevQuestion[]): Row[] {
+export function rowsOf(questions: readonly DevQuestion[]): Row[] {
   const rows: Row[] = [];
   for (const q of questions) {
     const plan = analyse(q.question, q.conversation ?? [], index, index.lexicon);
@@ -75,6 +78,7 @@ function rowsOf(questions: readonly DevQuestion[]): Row[] {
         set: q.set,
         groups,
         text: q.kind === 'two-part' ? part.text : q.question,
+        read: text,
         candidates: found.map((c) => c.section),
         X,
         y: found.map((c) => (want.has(c.section) ? 1 : 0)),
@@ -114,7 +118,7 @@ function rankedBy(model: LogisticModel, r: Row): Ranked[] {
 }
 
 /** Each row ranked by a model over `features` fitted on the other sets' answerable rows. */
-const rankedOutOfFold = (rows: readonly Row[], features: readonly Feature[]) =>
+export const rankedOutOfFold = (rows: readonly Row[], features: readonly Feature[]) =>
   outOfFold(rows, (train) => {
     const model = fitPairwise(
       train.filter((r) => !r.absent),
@@ -124,7 +128,7 @@ const rankedOutOfFold = (rows: readonly Row[], features: readonly Feature[]) =>
   });
 
 /** The share of answerable rows with a judged section in the top `k` of their ranking. */
-function answerAt(rows: readonly Row[], ranked: readonly Ranked[][], k: number): number {
+export function answerAt(rows: readonly Row[], ranked: readonly Ranked[][], k: number): number {
   const answerable = rows.filter((r) => !r.absent);
   const hit = (r: Row) => ranked[rows.indexOf(r)]!.slice(0, k).some((x) => r.y[r.candidates.indexOf(x.section)]);
   return answerable.filter(hit).length / answerable.length;

@@ -29,7 +29,7 @@ export interface DistilSettings {
   sifA: number;
 }
 
-/** The settings chosen on the development questions (bench/ask-model-quality.ts). */
+/** The settings chosen on the development questions when the table was introduced (c63ce05). */
 export const DISTIL: DistilSettings = { dims: 128, sifA: 1e-3 };
 
 /** Where the piece table is kept between builds (it depends on the model alone, not on the content). */
