@@ -70,9 +70,17 @@ export function matches(q: string, source: string): Match[] {
   const counts = (m: RegExpExecArray) => m.slice(1).flatMap((w) => (w === undefined ? [] : [{ n: numberOf(w), w }]));
   return [...q.matchAll(re)].map((m) => ({ at: m.index, text: m[0], counts: counts(m) }));
 }
+/** Whether a folded text holds a word of each part a phrase needs (a phrase that cannot match is not compiled). */
+export function mayMatch(q: string, p: string, lists: Lists): boolean {
+  const held = (t: string) => t.split('/').some((w) => q.includes(w));
+  const named = (t: string) => (lists[t.slice(1, -1)] ?? []).some((s) => mayMatch(q, s, lists));
+  return p.split(' ').every((t) => /^\*|\?$|^\{[dn]\}$/.test(t) || (t[0] === '{' ? named(t) : held(t)));
+}
 /** The matches of a phrase, or any of a list of them, in a folded text (`lists`: those it names beside `phrases`). */
-export const find = (q: string, phrase: string | readonly string[], lists = GLOBAL) =>
-  matches(q, anyOf(typeof phrase === 'string' ? [phrase] : phrase, lists));
+export function find(q: string, phrase: string | readonly string[], lists = GLOBAL) {
+  const phrases = typeof phrase === 'string' ? [phrase] : phrase;
+  return phrases.some((p) => mayMatch(q, p, lists)) ? matches(q, anyOf(phrases, lists)) : [];
+}
 /** Whether a folded text says any phrase of a list of pricing-words.json's `phrases` ("asksPrice": "how much", ...). */
 export const says = (q: string, name: keyof typeof data.phrases) => find(q, `{${name}}`).length > 0;
 /** A sentence of a priced answer (pricing-words.json's `answers`), its {names} filled in. */

@@ -114,7 +114,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const terms = new Set(own.flatMap((g) => g.terms.slice(0, 1)));
   const table = index.embedding;
   const vector = table && textVector(table, input.text);
-  const asked = askedOf(index);
   const near = (s: number) => (table && vector ? sectionSimilarity(table, vector, s) : { text: 0, nearestQuestion: 0 });
   // The heading read as a question is (filler such as the site's name left out).
   const headingTerms = (s: number) =>
@@ -151,7 +150,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       headingCoverage: () => share([1]),
       headingMatch: () => overlap(index, terms, headingTerms(c.section)),
       topic: () => (topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0),
-      nearest: () => Math.max(0, ...(asked.get(c.section) ?? []).map((q) => overlap(index, terms, q))),
+      nearest: () => Math.max(0, ...(askedOf(index).get(c.section) ?? []).map((q) => overlap(index, terms, q))),
       semantic: () => (sim ??= near(c.section)).text,
       semanticQuestion: () => (sim ??= near(c.section)).nearestQuestion,
       listing: () => (page.listing ? 1 : 0),

@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest';
 import pricingData from '../../../content/data/pricing.json' with { type: 'json' };
 import { PricingSchema } from '../../../src/contract/content.ts';
 import { priceQuestion, workingSentence } from '../../../src/core/ask/pricing.ts';
-import { find, listsOf, PRICING_WORDS, says, wordsOf } from '../../../src/core/ask/pricing-words.ts';
+import {
+  anyOf,
+  find,
+  listsOf,
+  matches,
+  mayMatch,
+  PRICING_WORDS,
+  says,
+  wordsOf,
+} from '../../../src/core/ask/pricing-words.ts';
+import written from '../../../src/build/ask-questions.json' with { type: 'json' };
 import { fold } from '../../../src/core/search/analyze.ts';
 
 const pricing = PricingSchema.parse(pricingData);
@@ -84,6 +94,43 @@ describe('a phrase as a regular expression', () => {
     const more = structuredClone(pricing);
     more.addOns.push({ id: 'pallet', name: 'Pallet pack', price: 30, unit: 'per pack', bundleSize: 10 });
     expect(priceQuestion('Growth plus 2 pallet packs, how much?', more)?.monthly).toBe(890 + 2 * 30);
+  });
+});
+
+describe('a phrase that cannot match', () => {
+  const W = PRICING_WORDS;
+  const lists = [undefined, ...pricing.addOns].map((a) => listsOf(a));
+  const phrases = [
+    ...Object.keys(W.phrases).map((name) => `{${name}}`),
+    '{people}',
+    ...Object.values(W.figures).flatMap((f) => f.phrases),
+  ];
+
+  it('is one whose words are not all in the text, and is not compiled', () => {
+    const office = listsOf(addOn('office-user'));
+    expect(mayMatch(fold('is there a free trial?'), '{counts}', office)).toBe(false);
+    expect(mayMatch(fold('growth with 3 extra logins'), '{counts}', office)).toBe(true);
+    // Each part must be there: a word of a list it names, a literal word, not an optional part, a gap or a number.
+    expect(mayMatch('two vans', '{d} vans', office)).toBe(true);
+    expect(mayMatch('two vans', '{d} vans trucks', office)).toBe(false);
+    expect(mayMatch('two vans', 'two vans/utes *2 trucks?', office)).toBe(true);
+    expect(mayMatch('two', '{nothing}', office)).toBe(false);
+  });
+
+  it('never hides a match: on every written question, each phrase with every list finds what its expression does', () => {
+    const texts = [
+      ...written.flatMap((w) => w.questions).filter((_, i) => i % 3 === 0),
+      'growth plus two 1,000-message sms bundles',
+    ].map(fold);
+    let found = 0;
+    for (const q of texts)
+      for (const l of lists)
+        for (const p of phrases) {
+          const all = matches(q, anyOf([p], l));
+          found += all.length;
+          expect(find(q, p, l), `${p} in "${q}"`).toEqual(all);
+        }
+    expect(found).toBeGreaterThan(100);
   });
 });
 
