@@ -63,8 +63,14 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
   const terms: AskPageData['terms'] = [];
   const seen = new Set<string>();
   for (const s of splitSections(page.slug, page.markdown, page.headings)) {
+    // Each sentence as base-36 `gap x 3 + kind,length`, its gap from the end of the one before (AskIndex.sentences).
+    let end = 0;
     const sentences = s.sentences
-      .map((x) => `${x.start.toString(36)},${x.end.toString(36)},${x.header ? 2 : x.row ? 1 : 0}`)
+      .map((x) => {
+        const gap = x.start - end;
+        end = x.end;
+        return `${(gap * 3 + (x.header ? 2 : x.row ? 1 : 0)).toString(36)},${(x.end - x.start).toString(36)}`;
+      })
       .join(';');
     rows.push([s.heading, s.anchor ?? '', s.start, s.start + s.text.length, sentences]);
     const text: string[] = [];

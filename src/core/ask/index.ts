@@ -12,7 +12,7 @@ import { compileLexicon, type Lexicon } from './lexicon.ts';
 export const ASK_FILE = 'ask-index.json';
 /** Each section's sentence offsets (ASCII), which the index file points into by range. */
 export const ASK_PACK = 'ask-index.pack';
-export const ASK_FORMAT = 'kartage-ask-7';
+export const ASK_FORMAT = 'kartage-ask-8';
 
 /** The fields of a section, in postings order, with their BM25F weight and length normalisation. */
 export const ASK_FIELDS = {
@@ -30,7 +30,8 @@ export type MarkdownOf = (slug: string) => string | undefined;
 export type AskPage = { slug: string; title: string; url: string; listing?: true };
 
 /** A section: its page, heading (null: the intro), anchor ('' for none), [start, end) in the page's markdown, and
- * where the pack holds its sentences (base-36 `start,end,kind` triples; kind 0 text, 1 table row, 2 header row). */
+ * where the pack holds its sentences (base-36 `gap x 3 + kind,length` pairs, each sentence's gap from the end of the
+ * one before; kind 0 text, 1 table row, 2 header row). */
 export type AskSectionRow = [
   page: number,
   heading: string | null,
@@ -162,8 +163,17 @@ export class AskIndex {
   /** A section's sentences: [start, end, kind] flat, relative to its text. */
   sentences(section: number): Int32Array {
     const [, , , , , at, length] = this.data.sections[section]!;
-    const numbers = () => (length ? this.pack(at, length).split(/[;,]/) : []);
-    return kept(this.sentenceCache, section, () => Int32Array.from(numbers(), (x) => Number.parseInt(x, 36)));
+    return kept(this.sentenceCache, section, () => {
+      const n = (length ? this.pack(at, length).split(/[;,]/) : []).map((x) => Number.parseInt(x, 36));
+      const out = new Int32Array((n.length / 2) * 3);
+      for (let i = 0, k = 0, end = 0; i < n.length; i += 2, k += 3) {
+        out[k] = end + Math.floor(n[i]! / 3);
+        end = out[k]! + n[i + 1]!;
+        out[k + 1] = end;
+        out[k + 2] = n[i]! % 3;
+      }
+      return out;
+    });
   }
 }
 
