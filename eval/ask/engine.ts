@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask-indexer/embedding-file.ts';
 import { createContentFiles } from '../../src/adapters/content-files.ts';
+import { embeddingParts, sectionTexts } from '../../src/build/ask-embedding.ts';
 import { learningFrom } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
 import { askSite, NO_ANSWER, NO_ANSWER_RELATED } from '../../src/core/ask/answer.ts';
@@ -49,13 +50,28 @@ export function askSourcesOf(content: ContentSource): AskSource[] {
 
 /**
  * The product's index over a build's pages, learning what the build learns but no judged question, with the build's
- * sentence-model table (it holds the same sections).
+ * sentence-model table (it holds the same sections). The sections' heading and text vectors, which the build writes
+ * only when the shipped models read them, are worked out from the table when missing, so `npm run ask:fit` can weigh
+ * every feature (the shipped models answer the same with or without them).
  */
 export function productIndex(buildDir: string): AskIndex {
   const table = existsSync(join(buildDir, EMBEDDING_FILE))
     ? decodeEmbedding(readFileSync(join(buildDir, EMBEDDING_FILE)))
     : undefined;
-  return askIndexOf(askSourcesOf(createContentFiles(buildDir)), learningFrom([]), table);
+  const content = createContentFiles(buildDir);
+  const index = askIndexOf(askSourcesOf(content), learningFrom([]), table);
+  if (table && !table.sectionRows.length) {
+    const pieces = {
+      dims: table.dims,
+      pieces: [...table.pieces],
+      scores: table.scores,
+      rows: table.pieceRows,
+      scale: table.scale,
+    };
+    const texts = sectionTexts(index.data, (slug) => content.page(slug)?.markdown ?? '', []);
+    table.sectionRows = embeddingParts(pieces, texts).sectionRows;
+  }
+  return index;
 }
 
 /** The product engine over a build's pages (a data folder, e.g. `build/`), learning no judged set. */

@@ -250,15 +250,22 @@ export function sectionTexts(
   });
 }
 
-/** The table file's parts: the piece table and each section's vectors (heading and text; each question). */
-export function embeddingParts(table: PieceTable, sections: readonly SectionTexts[]): EmbeddingParts {
+/**
+ * The table file's parts: the piece table and each section's vectors (each question's; its heading and text's when
+ * `sectionText`, which only the `semantic` feature reads).
+ */
+export function embeddingParts(
+  table: PieceTable,
+  sections: readonly SectionTexts[],
+  sectionText = true,
+): EmbeddingParts {
   const vectors = vectorTable(table);
   const { dims } = table;
   const questionStart = new Uint32Array(sections.length + 1);
-  const sectionVectors = new Float32Array(sections.length * dims);
+  const sectionVectors = new Float32Array(sectionText ? sections.length * dims : 0);
   const questionVectors: Float32Array[] = [];
   sections.forEach((s, i) => {
-    sectionVectors.set(textVector(vectors, s.text), i * dims);
+    if (sectionText) sectionVectors.set(textVector(vectors, s.text), i * dims);
     for (const q of s.questions) questionVectors.push(textVector(vectors, q));
     questionStart[i + 1] = questionVectors.length;
   });
@@ -286,9 +293,13 @@ export async function writeAskEmbedding(opts: {
   data: AskData;
   markdownOf: (slug: string) => string;
   written: readonly { slug: string; heading: string | null; questions: readonly string[] }[];
+  /** Write the sections' heading and text vectors (the product's build: when its models read `semantic`). */
+  sectionText?: boolean;
 }): Promise<void> {
   const table = await cachedPieceTable(opts.cacheDir ?? EMBEDDING_CACHE);
-  const parts = embeddingParts(table, sectionTexts(opts.data, opts.markdownOf, opts.written));
+  const sectionText = opts.sectionText ?? true;
+  const texts = sectionTexts(opts.data, opts.markdownOf, opts.written, sectionText ? SECTION_CHARS : 0);
+  const parts = embeddingParts(table, texts, sectionText);
   await mkdir(opts.dataDir, { recursive: true });
   await writeFile(join(opts.dataDir, EMBEDDING_FILE), encodeEmbedding(parts));
 }

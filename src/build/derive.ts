@@ -30,6 +30,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { llmsFullTxt, llmsTxt, MACHINE_FILES, robotsTxt, sitemapMd, sitemapXml } from '../core/site-files.ts';
 import { CONTENT_FILE, SEARCH_FILE, type ContentData, type ContentPage } from '../core/content.ts';
 import { buildSearchIndex } from '../core/search/engine.ts';
+import { MODEL_FEATURES } from '../core/ask/answer.ts';
 import { ASK_FILE, ASK_PACK } from '../core/ask/index.ts';
 import { assembleAskIndex } from '../core/ask-indexer/assemble.ts';
 import { ASK_LEARNING, ASK_WRITTEN, cachedIntentModel } from './ask-hints.ts';
@@ -276,6 +277,7 @@ async function writeAskFiles(opts: DeriveOptions, found: Derived[], phase: Retur
     data: ask.data,
     markdownOf: (slug) => markdown.get(slug) ?? '',
     written: ASK_WRITTEN,
+    sectionText: MODEL_FEATURES.has('semantic'),
   });
 }
 

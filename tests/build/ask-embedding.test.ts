@@ -15,6 +15,7 @@ import {
   vectorTable,
   writeAskEmbedding,
 } from '../../src/build/ask-embedding.ts';
+import { MODEL_FEATURES } from '../../src/core/ask/answer.ts';
 import { sectionSimilarity, textVector } from '../../src/core/ask/embedding.ts';
 import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask-indexer/embedding-file.ts';
 import { assembleAskIndex } from '../../src/core/ask-indexer/assemble.ts';
@@ -117,5 +118,30 @@ describe('the sections', () => {
     expect(sectionSimilarity(table, q, 1).text).toBeCloseTo(1, 5);
     expect(sectionSimilarity(table, q, 2).nearestQuestion).toBeCloseTo(1, 5);
     expect(sectionSimilarity(table, q, 0).nearestQuestion).toBe(0);
+  });
+
+  it("leave out the sections' heading and text rows when the models do not read them, and only those", async () => {
+    const [full, lean] = [await tmp(), await tmp()];
+    const cacheDir = await madeUpCache();
+    await writeAskEmbedding({ dataDir: full, cacheDir, data, markdownOf, written });
+    await writeAskEmbedding({ dataDir: lean, cacheDir, data, markdownOf, written, sectionText: false });
+    const read = async (dir: string) => decodeEmbedding(new Uint8Array(await readFile(join(dir, EMBEDDING_FILE))));
+    const [a, b] = [await read(full), await read(lean)];
+    expect(b.sectionRows.length).toBe(0);
+    expect(a.sectionRows.length).toBe(3 * a.dims);
+    expect([...b.questionRows]).toEqual([...a.questionRows]);
+    expect([...b.questionStart]).toEqual([...a.questionStart]);
+    const q = textVector(vectorTable(await cachedPieceTable(cacheDir)), 'can the crew use it underground');
+    expect(sectionSimilarity(b, q, 1)).toEqual({
+      text: 0,
+      nearestQuestion: sectionSimilarity(a, q, 1).nearestQuestion,
+    });
+  });
+
+  it("are left out of the site's build unless its models read the `semantic` feature", async () => {
+    const built = new URL('../../build/ask-embedding.bin', import.meta.url);
+    const table = decodeEmbedding(new Uint8Array(await readFile(built)));
+    const sections = table.questionStart.length - 1;
+    expect(table.sectionRows.length).toBe(MODEL_FEATURES.has('semantic') ? sections * table.dims : 0);
   });
 });

@@ -1,20 +1,22 @@
 /**
  * @module The chat's sentence-model table as a file (ask-embedding.bin, written by the build, read by the content
  * loader): uint32 header length, JSON header, padding to 8 bytes, then float64 piece scores, float32 piece scales,
- * uint32 question offsets, int8 piece, section and question rows (each `dims` long). Encoded and decoded here.
+ * uint32 question offsets, int8 piece, section and question rows (each `dims` long; the section rows only when the
+ * build writes them: the shipped models read them). Encoded and decoded here.
  */
 import type { EmbeddingTable } from '../ask/embedding.ts';
 import { PieceTokenizer } from '../piece-tokenizer.ts';
 
 export const EMBEDDING_FILE = 'ask-embedding.bin';
-export const EMBEDDING_FORMAT = 'kartage-embedding-1';
+export const EMBEDDING_FORMAT = 'kartage-embedding-2';
 
-/** The file's JSON header: the vectors' length, the pieces in id order, and how many sections and questions. */
+/** The file's JSON header: the vectors' length, the pieces in id order, how many sections, section rows, questions. */
 export type EmbeddingHeader = {
   format: typeof EMBEDDING_FORMAT;
   dims: number;
   pieces: string[];
   sections: number;
+  sectionRows: number;
   questions: number;
 };
 
@@ -44,7 +46,7 @@ export function decodeEmbedding(bytes: Uint8Array): EmbeddingTable {
   const scale = take(Float32Array, pieces.length);
   const questionStart = take(Uint32Array, sections + 1);
   const pieceRows = take(Int8Array, pieces.length * dims);
-  const sectionRows = take(Int8Array, sections * dims);
+  const sectionRows = take(Int8Array, header.sectionRows * dims);
   const questionRows = take(Int8Array, questions * dims);
   let tokenizer: PieceTokenizer | undefined;
   // Built on first use (a few ms for the trie), not on every instance's cold start.
@@ -63,6 +65,7 @@ export function encodeEmbedding(t: EmbeddingParts): Uint8Array {
     dims: t.dims,
     pieces: [...t.pieces],
     sections,
+    sectionRows: t.sectionRows.length / t.dims,
     questions: t.questionRows.length / t.dims,
   };
   const json = new TextEncoder().encode(JSON.stringify(header));

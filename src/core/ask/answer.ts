@@ -29,8 +29,8 @@ const MAX_SOURCES = 5;
 /** How far below the best section's score (log-odds) a related section may be. */
 const RELATED_MARGIN = 3;
 
-/** The features the models read (no other is worked out). */
-const NEED = new Set([...models.rerank.features, ...rerankNeeds(models.decide)]);
+/** The features the models read (no other is worked out; the build writes the sentence-model rows they read). */
+export const MODEL_FEATURES: ReadonlySet<string> = new Set([...models.rerank.features, ...rerankNeeds(models.decide)]);
 
 /** A part of the question, ranked and decided. */
 type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason };
@@ -68,7 +68,7 @@ function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const context = [...part.lean, ...plan.context];
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
   const text = plan.followUp ? `${plan.earlier} ${part.text}` : part.text;
-  const input = { text, groups: part.groups, context, cited: plan.cited, need: NEED };
+  const input = { text, groups: part.groups, context, cited: plan.cited, need: MODEL_FEATURES };
   const ranked = rerank(d.index, candidates, input, models.rerank);
   const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
   return { part, ranked, answered, reason };

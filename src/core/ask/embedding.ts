@@ -64,10 +64,10 @@ export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number
   return norm ? dot / Math.sqrt(norm) : 0;
 }
 
-/** How near a question's vector is to a section's heading and text, and to the nearest of its written questions. */
+/** How near a question's vector is to a section's heading and text (0: none written), and to its nearest question. */
 export function sectionSimilarity(table: EmbeddingTable, q: Float32Array, section: number) {
   let nearestQuestion = 0;
   for (let r = table.questionStart[section]!; r < table.questionStart[section + 1]!; r++)
     nearestQuestion = Math.max(nearestQuestion, rowCosine(q, table.questionRows, r));
-  return { text: rowCosine(q, table.sectionRows, section), nearestQuestion };
+  return { text: table.sectionRows.length ? rowCosine(q, table.sectionRows, section) : 0, nearestQuestion };
 }

@@ -26,6 +26,11 @@ describe('the table file', () => {
     }
   });
 
+  it("decodes a table written without the sections' heading and text rows, the rest where they were", () => {
+    const { tokenizer: _, ...t } = decodeEmbedding(encodeEmbedding({ ...parts(), sectionRows: new Int8Array(0) }));
+    expect({ ...t, pieces: [...t.pieces] }).toEqual({ ...parts(), sectionRows: new Int8Array(0) });
+  });
+
   it('reads the rows in place when the bytes are 8-aligned in their buffer, nothing copied', () => {
     const bytes = encodeEmbedding(parts());
     const shifted = new Uint8Array(bytes.length + 8);
