@@ -29,11 +29,14 @@ export const LexiconSchema = z.strictObject({
 export type LexiconData = z.infer<typeof LexiconSchema>;
 
 /** A lexicon with no entries. */
-export const EMPTY_LEXICON: LexiconData = LexiconSchema.parse({
-  about: 'No entries.',
-  synonyms: [],
-  chatSpeak: [],
-  filler: [],
-  followUp: [],
-  questionWords: { words: [], note: 'none' },
-});
+export const EMPTY_LEXICON: LexiconData = LexiconSchema.parse(
+  {
+    about: 'No entries.',
+    synonyms: [],
+    chatSpeak: [],
+    filler: [],
+    followUp: [],
+    questionWords: { words: [], note: 'none' },
+  },
+  { jitless: true },
+);

@@ -23,7 +23,8 @@ export interface Lexicon {
 
 /** Checks and compiles lexicon data. */
 export function compileLexicon(input: unknown): Lexicon {
-  const data = LexiconSchema.parse(input);
+  // Checked once per index: zod's compiled fast path would cost more to build than it saves.
+  const data = LexiconSchema.parse(input, { jitless: true });
   const alternatives = new Map<string, string[]>();
   const addAlternative = (key: string, terms: readonly string[]) => {
     const list = alternatives.get(key) ?? [];

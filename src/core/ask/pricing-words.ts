@@ -21,8 +21,8 @@ export const PricingWordsSchema = z.strictObject({
   answers: table(z.string()),
   phrases: z.record(z.string(), entry),
 });
-/** The visitors' words for priced things (pricing-words.json). */
-export const PRICING_WORDS = PricingWordsSchema.parse(data);
+/** The visitors' words for priced things (pricing-words.json; checked once, so without zod's compiled fast path). */
+export const PRICING_WORDS = PricingWordsSchema.parse(data, { jitless: true });
 const W = PRICING_WORDS;
 type Lists = Readonly<Record<string, readonly string[]>>;
 const PLURAL = ['words', 'qualifiers', 'units'];
