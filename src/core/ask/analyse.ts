@@ -3,7 +3,8 @@
  * analyzer and a bounded spelling correction; a message with two needs cut in parts. Work is bounded (ANALYSE_BOUNDS).
  */
 import { fold, isStopWord, termOf, words } from '../search/analyze.ts';
-import { type AskIndex, kept } from './index.ts';
+import { kept } from '../kept.ts';
+import type { AskIndex } from './index.ts';
 import type { Lexicon } from './lexicon.ts';
 
 /** A word of the question (folded), its term first then terms that may stand for it, its weight, and whether no

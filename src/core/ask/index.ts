@@ -2,6 +2,7 @@
  * @module The chat's one index, built by ../ask-indexer: each section a BM25F document (fields: text, heading, page
  * title, expansions) in site search's postings format; its text a range of its page's markdown, read on demand.
  */
+import { kept } from '../kept.ts';
 import type { LexiconData } from '../lexicon.ts';
 import { own } from '../search/analyze.ts';
 import { type Bm25fData, Bm25fPostings, type FieldSpec, idfOf } from '../search/bm25f.ts';
@@ -64,16 +65,6 @@ export type AskData = {
 /** The words a section's body holds: its text without the heading line, markdown link targets left out. */
 export const bodyOf = (text: string, headed: boolean) =>
   (headed ? text.slice(text.indexOf('\n') + 1) : text).replace(/\]\([^)]*\)/g, ']');
-
-/** A value kept in a map of at most `most` (the oldest dropped): pages' markdown, sections' sentences and terms. */
-export function kept<K, V>(map: Map<K, V>, key: K, make: () => V, most = 256): V {
-  let v = map.get(key);
-  if (v === undefined) {
-    if (map.size >= most) map.delete(map.keys().next().value!);
-    map.set(key, (v = make()));
-  }
-  return v;
-}
 
 /** A loaded index: postings by term, the sections' rows, and their text and sentences on demand. */
 export class AskIndex {

@@ -6,7 +6,8 @@ import { analyze } from '../search/analyze.ts';
 import { K1 } from '../search/bm25f.ts';
 import { type TermGroup, termGroups } from './analyse.ts';
 import { sectionSimilarity, textVector } from './embedding.ts';
-import { ASK_FIELDS, type AskIndex, bodyOf, kept } from './index.ts';
+import { kept } from '../kept.ts';
+import { ASK_FIELDS, type AskIndex, bodyOf } from './index.ts';
 import type { Candidate } from './retrieve.ts';
 
 const BM25 = ['bm25', 'bm25Share', 'text', 'heading', 'title', 'expansions'] as const;

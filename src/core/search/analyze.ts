@@ -5,6 +5,7 @@
  * "reducing", "reduce" and "reduces" are one term, as are "utilization" and "utilisation".
  */
 import stem from 'wink-porter2-stemmer';
+import { kept } from '../kept.ts';
 
 /** The last long texts folded, and their folds: the chat folds a question (and its pieces) in several stages. */
 const folds = new Map<string, string>();
@@ -12,17 +13,13 @@ const FOLD_KEPT = { length: 256, texts: 4 };
 
 /** Lowercase, accents removed (é -> e, ß -> ss, ﬁ -> fi, m³ -> m3). */
 export function fold(s: string): string {
-  const kept = s.length >= FOLD_KEPT.length ? folds.get(s) : undefined;
-  if (kept !== undefined) return kept;
-  const folded = s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss');
-  if (s.length < FOLD_KEPT.length) return folded;
-  if (folds.size >= FOLD_KEPT.texts) folds.delete(folds.keys().next().value!);
-  folds.set(s, folded);
-  return folded;
+  const folded = () =>
+    s
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/ß/g, 'ss');
+  return s.length < FOLD_KEPT.length ? folded() : kept(folds, s, folded, FOLD_KEPT.texts);
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;

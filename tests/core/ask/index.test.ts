@@ -1,6 +1,7 @@
 // The one section index: built from pages, written and loaded back, read section by section.
 import { describe, expect, it } from 'vitest';
-import { AskIndex, bodyOf, kept, loadAskIndex } from '../../../src/core/ask/index.ts';
+import { AskIndex, bodyOf, loadAskIndex } from '../../../src/core/ask/index.ts';
+import { kept } from '../../../src/core/kept.ts';
 import { askIndexOf, assembleAskIndex } from '../../../src/core/ask-indexer/assemble.ts';
 import { PAGES, siteIndex } from './site.ts';
 
