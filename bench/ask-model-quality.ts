@@ -39,13 +39,12 @@ let model: SentenceModel | undefined;
 /** Seconds of model work this run, per list (none when read from the cache). */
 const modelWork: Record<string, number> = {};
 
+/** The model's files' hash (read once: they are ~28 MB). */
+const salt = await modelHash('bench-quality');
+
 /** Unit vectors of `texts` by the model, from the cache when it holds this list. */
 async function embedded(name: string, texts: readonly string[]): Promise<Float32Array[]> {
-  const key = createHash('sha256')
-    .update(await modelHash('bench-quality'))
-    .update(JSON.stringify(texts))
-    .digest('hex')
-    .slice(0, 24);
+  const key = createHash('sha256').update(salt).update(JSON.stringify(texts)).digest('hex').slice(0, 24);
   const path = join(EMBEDDING_CACHE, `quality-${name}-${key}.bin`);
   let flat = await readFile(path).then(
     (b) => new Float32Array(new Uint8Array(b).buffer),
