@@ -111,13 +111,16 @@ describe('pricing arithmetic', () => {
     expect(extra('starter plus 2 more users plus 3 more users, how much?')).toEqual([['Extra office user', 5]]);
   });
 
-  it('counts a crew "of 18 on phones" as crew devices', () => {
+  it('counts a crew "of 18 on phones" or "16 blokes running the app" as crew devices', () => {
     const w = priceQuestion(
       'starter for a crew of 18 on phones and 6 of us in the office, how much a month?',
       pricing,
     )!;
     // Starter has 10 devices and 5 users of its own.
     expect(w.monthly).toBe(390 + 8 * 12 + 1 * 45);
+    expect(priceQuestion('we got 16 blokes running the crew app, on starter what a month?', pricing)!.monthly).toBe(
+      390 + 6 * 12,
+    );
   });
 
   it('a plan paid or billed some way is the plan', () => {
@@ -131,9 +134,12 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('professional, how much a month?', pricing)!.plan).toBe('Professional');
   });
 
-  it('counts SMS bundles named with their size between the count and the bundle', () => {
+  it('counts SMS bundles named with their size, or "of the", between the count and the bundle', () => {
     const w = priceQuestion('growth plus two 1,000-message sms bundles, what a month?', pricing)!;
     expect([w.plan, w.monthly]).toEqual(['Growth', 890 + 2 * 60]);
+    expect(priceQuestion("starter and we'll need 3 of the sms bundles, whats the bill", pricing)!.monthly).toBe(
+      390 + 3 * 60,
+    );
   });
 
   it('a plan named before a question word is the plan asked about, whatever the figures would pick', () => {
