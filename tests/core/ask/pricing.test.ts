@@ -111,7 +111,7 @@ describe('pricing arithmetic', () => {
     expect(extra('starter plus 2 more users plus 3 more users, how much?')).toEqual([['Extra office user', 5]]);
   });
 
-  it('counts a crew "of 18 on phones" or "16 blokes running the app" as crew devices', () => {
+  it('counts a crew "of 18 on phones", "16 blokes running the app" or "13 crew using it" as crew devices', () => {
     const w = priceQuestion(
       'starter for a crew of 18 on phones and 6 of us in the office, how much a month?',
       pricing,
@@ -121,6 +121,25 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('we got 16 blokes running the crew app, on starter what a month?', pricing)!.monthly).toBe(
       390 + 6 * 12,
     );
+    expect(priceQuestion('on starter with 13 crew using the app, what a month?', pricing)!.monthly).toBe(390 + 3 * 12);
+  });
+
+  it('reads "a second warehouse" as two and self-storage sites as warehouses when it picks the plan', () => {
+    // Growth has one warehouse, Professional two to five.
+    expect(priceQuestion("we've opened a second warehouse, which plan and what a month?", pricing)!.plan).toBe(
+      'Professional',
+    );
+    expect(priceQuestion('two self-storage sites, which plan and how much a month?', pricing)!.plan).toBe(
+      'Professional',
+    );
+    expect(priceQuestion('one self-storage site, which plan and how much a month?', pricing)!.plan).toBe('Growth');
+  });
+
+  it('a year paid at once or in advance is paid annually, whatever else says monthly', () => {
+    const at = (q: string) => priceQuestion(q, pricing)!.annual;
+    expect(at('growth for the year paid at once, and what do we save against paying monthly?')).toBe(8_900);
+    expect(at('growth for the year paid in advance vs monthly?')).toBe(8_900);
+    expect(at('growth for the year paid monthly?')).toBe(10_680);
   });
 
   it('a plan paid or billed some way is the plan', () => {
