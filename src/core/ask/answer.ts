@@ -11,7 +11,7 @@ import { decide, type Reason, rerankNeeds } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
-import { comparedPlans, dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
+import { askedAddOns, comparedPlans, dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
 import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
 import { retrieve } from './retrieve.ts';
@@ -56,7 +56,8 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   if (intent === 'callback' || intent === 'message' || intent === 'support')
     return result(person!.label, [], 'handoff');
   const compared = working ? undefined : comparedPlans(question, d.pricing);
-  if (working || compared) return pricingAnswer(d, working, compared ?? [], result);
+  const addOns = working || compared ? [] : askedAddOns(question, d.pricing);
+  if (working || compared || addOns.length) return pricingAnswer(d, { working, compared, addOns }, result);
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
   const answering = parts.filter((p) => p.answered);
   if (!answering.length) return unanswered(d, parts[0]!, person, result);
@@ -114,9 +115,12 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
   return result(paragraphs.join('\n\n'), sources, 'answered');
 }
 
-/** A price worked out from the price list, or two plans compared: the working, each price cited by its row. */
-function pricingAnswer(d: AskDeps, working: Working | undefined, compared: readonly Plan[], result: Result): AskResult {
-  const { cited, said } = pricingQuotes(d.index, d.pricing, working, compared);
+/** What a pricing answer gives: a price worked out, two plans compared, or add-ons' prices (their rows). */
+type Priced = { working?: Working; compared?: readonly Plan[]; addOns?: Pricing['addOns'] };
+
+/** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
+function pricingAnswer(d: AskDeps, priced: Priced, result: Result, { working } = priced): AskResult {
+  const { cited, said } = pricingQuotes(d.index, d.pricing, priced);
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
@@ -125,10 +129,10 @@ function pricingAnswer(d: AskDeps, working: Working | undefined, compared: reado
 }
 
 /**
- * The pricing page's sentences and rows a pricing answer cites (the rows of the plans compared, of each price of the
- * working and of what cannot be priced; the plan rule; annual billing; GST) and those it quotes.
+ * The pricing page's sentences and rows a pricing answer cites (the rows of the plans compared, of the add-ons asked,
+ * of each price of the working and of what cannot be priced; the plan rule; annual billing; GST) and those it quotes.
  */
-function pricingQuotes(index: AskIndex, pricing: Pricing, working: Working | undefined, compared: readonly Plan[]) {
+function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = [], addOns = [] }: Priced) {
   const all = index.sectionsOf('pricing').flatMap((s) => compose.sentencesOf(index, s));
   const find = (needles: string[]) =>
     all.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));
@@ -141,6 +145,7 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, working: Working | und
   const comparing = working?.comparedWith !== undefined;
   if (working?.chosenFor) add(find(['biggest plan wins']));
   for (const plan of compared) add(find([plan.name, dollars(plan.monthly)]), true);
+  for (const a of addOns) add(find([a.name, dollars(a.price)]), true);
   for (const line of working?.lines ?? [])
     add(find([line.item.replace(/ plan$/, ''), dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]), comparing);
   working?.unpriced?.forEach((u) => {

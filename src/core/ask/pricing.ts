@@ -87,6 +87,17 @@ function figureIn(q: string, pricing: Pricing, f: Figure): words.Match | undefin
   const adds = pricing.addOns.find((a) => a.adds === f);
   return words.find(q, W.figures[f].phrases, words.listsOf(adds, W.figures[f].words))[0];
 }
+/**
+ * The add-ons a question asks the price of, naming no plan ("how much is the SMS pack?", "an extra office user?"): an
+ * add-on with qualifiers is named with one or as extra ("how much do our staff get" names none).
+ */
+export function askedAddOns(question: string, pricing: Pricing): Pricing['addOns'] {
+  const q = fold(question);
+  if (plansOf(q, pricing).length || !words.says(q, 'asksAddOnPrice')) return [];
+  const named = (l: ReturnType<typeof words.listsOf>) =>
+    words.find(q, l.qualifiers?.length ? ['{qualifiers} {words}', '{more} {words}'] : '{words}', l).length > 0;
+  return pricing.addOns.filter((a) => named(words.listsOf(a)));
+}
 /** The two plans a question compares ("Growth vs Professional", "how much more is Professional than Growth?"). */
 export function comparedPlans(question: string, pricing: Pricing): [Plan, Plan] | undefined {
   const named = plansOf(fold(question), pricing);

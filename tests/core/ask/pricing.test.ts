@@ -10,6 +10,7 @@ import { askSite } from '../../../src/core/ask/answer.ts';
 import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import type { AskIndex } from '../../../src/core/ask/index.ts';
 import {
+  askedAddOns,
   comparedPlans,
   dollars,
   MOST_PRICED,
@@ -396,6 +397,36 @@ describe('the vocabulary comes from the price list', () => {
       ...pricing.addOns.flatMap((a) => [a.name, a.id, dollars(a.price)]),
     ];
     for (const name of names) for (const text of code) expect(text).not.toContain(name.toLowerCase());
+  });
+});
+
+describe('add-ons asked without a plan', () => {
+  const named = (q: string) => askedAddOns(q, pricing).map((a) => a.id);
+
+  it('names the add-ons a price question asks, by a word of theirs, and no add-on of a question that asks none', () => {
+    expect(named('how much is the SMS pack?')).toEqual(['sms-bundle']);
+    expect(named('what does an extra office user cost?')).toEqual(['office-user']);
+    expect(named('cost to add another crew phone')).toEqual(['crew-device']);
+    expect(named('price of the video survey app and sms bundles?')).toEqual(['video-survey', 'sms-bundle']);
+    // A word an add-on shares with everyday talk names it only with a qualifier or "extra".
+    expect(named('how much parental leave do your staff get?')).toEqual([]);
+    expect(named('how much free space should crew phones have?')).toEqual([]);
+    // A plan named is priced with its working instead; no price asked, no add-on.
+    expect(named('how much is the sms pack on growth?')).toEqual([]);
+    expect(named('do you sell sms packs?')).toEqual([]);
+  });
+
+  it("quotes each add-on's row of the price list, cited, with no working", () => {
+    const r = askPricing('how much is the SMS pack and the video survey app?');
+    expect(r.answered).toBe(true);
+    expect(r.working).toBeUndefined();
+    for (const a of pricing.addOns.filter((x) => ['sms-bundle', 'video-survey'].includes(x.id)))
+      expect(r.answer).toContain(`| ${a.name} | ${dollars(a.price)} | ${a.unit} |`);
+    expect(r.answer).not.toContain('Extra office user');
+    expect(r.sources.map((s) => [s.role, s.heading])).toEqual([
+      ['answer', 'Add-ons'],
+      ['answer', 'GST'],
+    ]);
   });
 });
 
