@@ -116,7 +116,7 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
 }
 
 /** What a pricing answer gives: a price worked out, two plans compared, or add-ons' prices (their rows). */
-type Priced = { working?: Working; compared?: readonly Plan[]; addOns?: Pricing['addOns'] };
+type Priced = { working?: Working; compared?: readonly Plan[]; addOns: Pricing['addOns'] };
 
 /** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
 function pricingAnswer(d: AskDeps, priced: Priced, result: Result, { working } = priced): AskResult {
@@ -132,7 +132,7 @@ function pricingAnswer(d: AskDeps, priced: Priced, result: Result, { working } =
  * The pricing page's sentences and rows a pricing answer cites (the rows of the plans compared, of the add-ons asked,
  * of each price of the working and of what cannot be priced; the plan rule; annual billing; GST) and those it quotes.
  */
-function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = [], addOns = [] }: Priced) {
+function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = [], addOns }: Priced) {
   const all = index.sectionsOf('pricing').flatMap((s) => compose.sentencesOf(index, s));
   const find = (needles: string[]) =>
     all.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));

@@ -95,7 +95,7 @@ export function askedAddOns(question: string, pricing: Pricing): Pricing['addOns
   const q = fold(question);
   if (plansOf(q, pricing).length || !words.says(q, 'asksAddOnPrice')) return [];
   const named = (l: ReturnType<typeof words.listsOf>) =>
-    words.find(q, l.qualifiers?.length ? ['{qualifiers} {words}', '{more} {words}'] : '{words}', l).length > 0;
+    words.find(q, l.qualifiers!.length ? ['{qualifiers} {words}', '{more} {words}'] : '{words}', l).length > 0;
   return pricing.addOns.filter((a) => named(words.listsOf(a)));
 }
 /** The two plans a question compares ("Growth vs Professional", "how much more is Professional than Growth?"). */

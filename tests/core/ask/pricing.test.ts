@@ -427,6 +427,10 @@ describe('add-ons asked without a plan', () => {
       ['answer', 'Add-ons'],
       ['answer', 'GST'],
     ]);
+    // A price worked out (the plan picked by the figures) cites the add-on's row in its working, not quoted again.
+    const worked = askPricing('what would 20 office users and an sms pack cost a month?');
+    expect(worked.working?.monthly).toBe(1890 + 60);
+    expect(worked.answer).not.toMatch(/^\| SMS bundle/m);
   });
 });
 
