@@ -7,7 +7,7 @@ import type { Plan, Pricing } from '../../contract/content.ts';
 import { analyse, type Part, type QueryPlan, type Turn } from './analyse.ts';
 import * as compose from './compose.ts';
 import { type AskSourceOut, NO_ANSWER, NO_ANSWER_RELATED, type Quote } from './compose.ts';
-import { decide, type Reason, rerankNeeds } from './decide.ts';
+import { decide, type Reason } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
@@ -30,7 +30,7 @@ const MAX_SOURCES = 5;
 const RELATED_MARGIN = 3;
 
 /** The features the models read (no other is worked out; the build writes the sentence-model rows they read). */
-export const MODEL_FEATURES: ReadonlySet<string> = new Set([...models.rerank.features, ...rerankNeeds(models.decide)]);
+export const MODEL_FEATURES: ReadonlySet<string> = new Set([...models.rerank.features, ...models.decide.features]);
 
 /** A part of the question, ranked and decided. */
 type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason };

@@ -25,9 +25,7 @@ export const termsOf = (plain: string) => new Set(analyze(plain));
 
 /** The sentences of a section (table header rows left out). */
 export function sentencesOf(index: AskIndex, section: number): Quote[] {
-  const ranges = index.sentences(section);
-  const text = index.text(section);
-  const out: Quote[] = [];
+  const [ranges, text, out] = [index.sentences(section), index.text(section), [] as Quote[]];
   for (let i = 0; i < ranges.length; i += 3) {
     if (ranges[i + 2] === 2) continue;
     const [start, end, row] = [ranges[i]!, ranges[i + 1]!, ranges[i + 2] === 1];

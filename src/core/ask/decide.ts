@@ -11,15 +11,12 @@ import { FEATURES, holdsTerm, type LogisticModel, overlap, predictOf, type Ranke
 /** Why a question was answered or not. */
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
 
-const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion', 'alsoNearest'] as const;
+const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion'] as const;
 const WORDS = ['unknown', 'known', 'coverageAll', 'missing', 'numberMissing'] as const;
 /** The question-level features a decision model may use (its best section's, then its words'). */
 export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model (over the features it names) and its threshold. */
 export type DecisionModel = LogisticModel & { threshold: number };
-
-/** The rerank features a decision model reads from the ranked sections (alsoNearest: their semanticQuestion). */
-export const rerankNeeds = (m: DecisionModel) => m.features.map((f) => (f === 'alsoNearest' ? 'semanticQuestion' : f));
 
 /** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
 const GAP_MIN = 0.5;
@@ -56,8 +53,6 @@ export function decisionFeatures(
     at(first, 'nearest'),
     at(first, 'semantic'),
     at(first, 'semanticQuestion'),
-    // Whether the best section also has the written question the sentence model finds nearest (two signals agree).
-    Math.max(...ranked.map((r) => at(r, 'semanticQuestion'))) <= at(first, 'semanticQuestion') ? 1 : 0,
     unknown,
     groups.filter((g) => !g.unknown).length,
     at(first, 'coverageAll'),

@@ -24,9 +24,7 @@ export function intentFeatures(text: string, lexicon: Pick<Lexicon, 'chatSpeak'>
 
 /** Each intent's probability for a text. */
 export function intentScores(model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): number[] {
-  const cols = intentFeatures(text, lexicon)
-    .map((f) => model.features[f])
-    .filter((c) => c !== undefined);
+  const cols = intentFeatures(text, lexicon).flatMap((f) => model.features[f] ?? []);
   const z = model.bias.map((b, k) => cols.reduce((a, c) => a + model.weights[k]![c]!, b));
   const top = Math.max(...z);
   const e = z.map((v) => Math.exp(v - top));

@@ -36,10 +36,10 @@ export function compileLexicon(input: unknown): Lexicon {
     for (const v of a.visitor) for (const t of analyze(v)) addAlternative(t, site);
   }
   for (const s of data.synonyms) {
-    const short = analyze(s.short);
-    if (short.length === 1)
+    const [short, ...more] = analyze(s.short);
+    if (short !== undefined && !more.length)
       addAlternative(
-        short[0]!,
+        short,
         s.long.flatMap((l) => analyze(l)),
       );
   }

@@ -9,12 +9,13 @@ const entry = z.strictObject({ note, words: strings.min(1) });
 const table = <T extends z.ZodType>(value: T) => z.strictObject({ note, words: z.record(z.string(), value) });
 const figure = entry.extend({ name: z.string(), words: strings.optional(), phrases: strings.min(1) });
 const addOn = entry.extend({ qualifiers: strings, units: strings.default([]), people: strings.default([]) });
-/** pricing-words.json: words by plan and add-on id, figures' phrases, numbers, answers, and phrases by name. */
+/** pricing-words.json: words by plan and add-on id, figures' phrases, modules, numbers, answers, phrases by name. */
 export const PricingWordsSchema = z.strictObject({
   note,
   plans: z.record(z.string(), entry),
   addOns: z.record(z.string(), addOn.extend({ oneWhenNamed: z.literal(true).optional() })),
   figures: z.strictObject({ officeUsers: figure, movesPerYear: figure, warehouses: figure }),
+  modules: table(strings.min(1)),
   numbers: table(z.number().int().min(0)),
   numerals: table(z.enum(['Infinity', 'NaN'])),
   perYear: table(z.number().int().positive()),

@@ -2,13 +2,14 @@
 import type { z } from 'zod';
 import type { WorkingSchema } from '../../contract/ask.ts';
 import type { Plan, Pricing } from '../../contract/content.ts';
-import { planThatFits } from '../plans.ts';
+import { type Need, needsModule, planThatFits } from '../plans.ts';
 import { fold, own } from '../search/analyze.ts';
 import * as words from './pricing-words.ts';
 /** The most of one thing the chat prices (users, devices, bundles): more is said to be unpriced. */
 export const MOST_PRICED = 10_000;
-/** The working of a price (the contract's), with how a year is paid and the plan a price is compared with. */
-export type Working = z.infer<typeof WorkingSchema> & { yearBilled?: 'annually' | 'monthly'; comparedWith?: string };
+/** The working of a price (the contract's), with how a year is paid, the plan compared with, the modules needed. */
+type Said = { yearBilled?: 'annually' | 'monthly'; comparedWith?: string; modules?: string[] };
+export type Working = z.infer<typeof WorkingSchema> & Said;
 export type WorkingLine = Working['lines'][number];
 /** A quantity the question counts that the price list cannot price: left out of the total. */
 export type Unpriced = NonNullable<Working['unpriced']>[number];
@@ -21,6 +22,7 @@ const W = words.PRICING_WORDS;
 const LIMITS = { officeUsers: 'officeUsers', movesPerYear: 'maxMovesPerYear', warehouses: 'maxWarehouses' } as const;
 const AUD = { currency: 'AUD', gst: 'excluded' } as const;
 const fits = (f: Figure, n: number) => (p: Plan) => (p[LIMITS[f]] ?? n) >= n;
+const negated = (w: string) => `{negations} *2 ${w}`;
 /** Where a clause starts: punctuation (not inside a number: "10,000"), or a new subject ("and we've got 18"). */
 const CLAUSE = new RegExp(`[,.;:?!](?!\\d)|${words.anyOf(W.phrases.subjects!.words)}`);
 /** What is wrong with a quantity the price list would price, if anything (`most`: the most priced). */
@@ -116,6 +118,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   let plan = named[0] ?? (some() ? prevPlan : undefined);
   if (named[0] && !some() && prevPlan) asked = addOnsOf(prev, pricing);
   const [unpriced, asksPrice, chosenFor] = [[] as Unpriced[], words.says(q, 'asksPrice'), {} as Record<Figure, number>];
+  const modules: string[] = [];
   if (!plan && (asksPrice || words.says(q, 'whichPlan'))) {
     // The figures it gives pick the plan by the pricing page's rule: each figure's smallest plan; the biggest wins.
     for (const f of Object.keys(W.figures) as Figure[]) {
@@ -125,7 +128,12 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
       if (m && problem) unpriced.push({ item: W.figures[f].name, asked: askedOf(m), reason: problem });
       else if (m) chosenFor[f] = n;
     }
-    const needs = Object.entries(chosenFor).map(([f, n]) => fits(f as Figure, n));
+    // A module named beside a figure or "which plan" ("and Xero sync"; not "no storage") needs a plan that has it.
+    const named = (ws: string[]) => words.find(q, ws).length > words.find(q, ws.map(negated)).length;
+    const sized = Object.keys(chosenFor).length > 0 || words.says(q, 'whichPlan');
+    for (const [m, ws] of Object.entries(W.modules.words)) if (sized && named(ws)) modules.push(m);
+    const needs: Need[] = modules.map((m) => needsModule(pricing.plans, m));
+    for (const [f, n] of Object.entries(chosenFor)) needs.push(fits(f as Figure, n));
     plan = pricing.plans[planThatFits(pricing.plans, needs).at];
   }
   unpriced.push(...asked.unpriced);
@@ -156,6 +164,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const monthly = lines.reduce((sum, l) => sum + l.amount, 0);
   const working: Working = { plan: plan.name, lines, monthly, from: plan.priceFrom || plan.quoted, ...AUD };
   if (Object.keys(chosenFor).length) working.chosenFor = chosenFor;
+  if (modules.length) working.modules = modules;
   if (unpriced.length) working.unpriced = unpriced;
   if (!annual) return working;
   const monthByMonth = words.says(q, 'monthByMonth') && !words.says(q, 'paidAnnually');
@@ -187,7 +196,7 @@ export function workingSentence(w: Working): string {
   const sum = w.lines.map((l) => words.say(l.quantity === 1 && l.item.endsWith('plan') ? 'plan' : 'line', line(l)));
   const v = { ...w, monthly, a, b, other: w.comparedWith, year: dollars(w.annual ?? 0), months, sum: sum.join(' + ') };
   if (w.comparedWith) return words.say('compared', v);
-  const figures = Object.entries(w.chosenFor ?? {}).map(figureName);
+  const figures = [...Object.entries(w.chosenFor ?? {}).map(figureName), ...(w.modules ?? [])];
   const last = figures.length > 1 ? ` and ${figures.pop()}` : '';
   const chosen = figures.length ? words.say('chosen', { ...v, figures: figures.join(', ') + last }) : '';
   const lead = (w.unpriced ?? []).map(unpricedSentence).join('') + chosen;

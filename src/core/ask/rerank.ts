@@ -10,7 +10,7 @@ import { kept } from '../kept.ts';
 import { ASK_FIELDS, type AskIndex, bodyOf } from './index.ts';
 import type { Candidate } from './retrieve.ts';
 
-const BM25 = ['bm25', 'bm25Share', 'text', 'heading', 'title', 'expansions'] as const;
+const BM25 = ['bm25', 'text', 'heading', 'title', 'expansions'] as const;
 const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
 const PLACE = ['semantic', 'semanticQuestion', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
 /** The features a model may use (BM25F, the question's words, the sentence model and the section's place). */
@@ -111,7 +111,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const topic = weights.indexOf(Math.max(...weights));
   const contextTotal = input.context.reduce((a, g) => a + g.weight * index.idf(g.terms[0]!), 0) || 1;
   const top = candidates[0]?.bm25 || 1;
-  const sum = candidates.reduce((a, c) => a + c.bm25, 0) || 1;
   const terms = new Set(own.flatMap((g) => g.terms.slice(0, 1)));
   const table = index.embedding;
   const vector = table && textVector(table, input.text);
@@ -141,7 +140,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
     let sim: ReturnType<typeof near> | undefined;
     const x: Record<Feature, () => number> = {
       bm25: () => c.bm25 / top,
-      bm25Share: () => c.bm25 / sum,
       text: () => fieldScore(0),
       heading: () => fieldScore(1),
       title: () => fieldScore(2),

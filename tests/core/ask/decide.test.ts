@@ -1,7 +1,7 @@
 // Stage 6, decide: one calibrated score and its threshold, a known gap, and what the score reads.
 import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
-import { DECISION_FEATURES, decide, decisionFeatures, rerankNeeds } from '../../../src/core/ask/decide.ts';
+import { DECISION_FEATURES, decide, decisionFeatures } from '../../../src/core/ask/decide.ts';
 import models from '../../../src/core/ask/ranker.json' with { type: 'json' };
 import { FEATURES, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
@@ -62,31 +62,11 @@ describe('decide', () => {
     const y = decisionFeatures(index, trial.ranked, trial.groups, 'how long is the free trial');
     expect(y[DECISION_FEATURES.indexOf('numberMissing')]).toBe(0);
   });
-
-  it('reads whether the best section also has the written question the sentence model finds nearest', () => {
-    const { groups, ranked } = rankedFor(index, 'storage billing runs');
-    const k = FEATURES.indexOf('semanticQuestion');
-    const alsoNearest = (nearness: number[]) => {
-      const near = nearness.map((v, i) => ({ ...ranked[i]!, features: ranked[i]!.features.with(k, v) }));
-      return decisionFeatures(index, near, groups, 'storage billing runs')[DECISION_FEATURES.indexOf('alsoNearest')];
-    };
-    expect(ranked.length).toBeGreaterThanOrEqual(3);
-    expect(alsoNearest([0.8, 0.5, 0.7])).toBe(1);
-    expect(alsoNearest([0.6, 0.9, 0.1])).toBe(0);
-    expect(alsoNearest([0.6, 0.1, 0.9])).toBe(0);
-    // A tie agrees.
-    expect(alsoNearest([0.7, 0.7])).toBe(1);
-  });
 });
 
 describe('the features a decision needs from rerank', () => {
-  it('are its own that rerank works out, and semanticQuestion for alsoNearest', () => {
-    const m = { ...byUnknown(0.5), features: ['margin', 'alsoNearest', 'coverageAll', 'unknown', 'topic'] };
-    expect(rerankNeeds(m)).toEqual(['margin', 'semanticQuestion', 'coverageAll', 'unknown', 'topic']);
-  });
-
   it('give the shipped models the same ranking and decision as every feature worked out', () => {
-    const need = new Set([...models.rerank.features, ...rerankNeeds(models.decide)]);
+    const need = new Set([...models.rerank.features, ...models.decide.features]);
     const questions = ['does the crew app work offline', 'how much is growth', 'can i import my xero contacts'];
     for (const question of [...questions, 'is there an api for storage billing', 'who owns kartage']) {
       const groups = termGroups(question, index, index.lexicon);

@@ -191,6 +191,31 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('we have 3 trucks, what does it cost?', pricing)).toBeUndefined();
   });
 
+  it('a module the question needs, beside a figure or "which plan", picks at least the first plan that has it', () => {
+    const xero = priceQuestion(
+      '4 of us in the office, 350 moves, no warehouse, we need Xero. Cheapest plan and price?',
+      pricing,
+    )!;
+    expect([xero.plan, xero.monthly, xero.modules]).toEqual(['Growth', 890, ['Xero and MYOB sync']]);
+    expect(workingSentence(xero)).toMatch(
+      /^For 4 office users, 350 moves a year, 0 warehouses and Xero and MYOB sync, the plan/,
+    );
+    const abroad = priceQuestion(
+      'an international mover, 700 moves a year: which plan and what does it cost?',
+      pricing,
+    )!;
+    expect([abroad.plan, abroad.modules]).toEqual(['Professional', ['International module']]);
+    // Negated, it is no need; named with no figure and no "which plan", it asks no price ("how much" of a story).
+    const none = priceQuestion(
+      "we don't do international and have no storage, 300 moves a year: which plan, what price?",
+      pricing,
+    )!;
+    expect([none.plan, none.modules]).toEqual(['Starter', undefined]);
+    expect(
+      priceQuestion('how much did Southern Cross improve their groupage container fill?', pricing),
+    ).toBeUndefined();
+  });
+
   it('a year paid month by month is twelve months, and "moves a year" asks for no year\'s price', () => {
     const w = priceQuestion("growth billed month to month, what's that over a year?", pricing)!;
     expect([w.annual, w.yearBilled]).toEqual([890 * 12, 'monthly']);
@@ -385,6 +410,8 @@ describe('the vocabulary comes from the price list', () => {
     const addOnIds = new Set(pricing.addOns.map((a) => a.id));
     expect(Object.keys(PRICING_WORDS.plans).filter((id) => !planIds.has(id as Plan['id']))).toEqual([]);
     expect(Object.keys(PRICING_WORDS.addOns).filter((id) => !addOnIds.has(id))).toEqual([]);
+    const modules = new Set(pricing.plans.flatMap((p) => p.includes));
+    expect(Object.keys(PRICING_WORDS.modules.words).filter((m) => !modules.has(m))).toEqual([]);
     expect(() => PricingWordsSchema.parse({ ...wordsData, plans: { growth: { words: ['grow'] } } })).toThrow(/note/);
     // No plan name, price or add-on name is written in the price stage's code (its comments give examples).
     const code = ['src/core/ask/pricing.ts', 'src/core/ask/pricing-words.ts', 'src/core/plans.ts'].map((f) =>
