@@ -15,12 +15,13 @@ export const ASK_FILE = 'ask-index.json';
 export const ASK_PACK = 'ask-index.pack';
 export const ASK_FORMAT = 'kartage-ask-8';
 
-/** The fields of a section, in postings order, with their BM25F weight and length normalisation. */
+/** The fields of a section, in postings order, with their BM25F weight and length normalisation (expansions: the
+ * best of 0.25 to 3 for the reranker, cross-validated on the dev split; docs/chat.md). */
 export const ASK_FIELDS = {
   text: { weight: 1, b: 0.75 },
   heading: { weight: 5, b: 0.3 },
   title: { weight: 1, b: 0.3 },
-  expansions: { weight: 1, b: 0.5 },
+  expansions: { weight: 0.5, b: 0.5 },
 } as const satisfies Record<string, FieldSpec>;
 
 /** `length` characters of the pack from `start`. */
