@@ -36,12 +36,8 @@ export function compileLexicon(input: unknown): Lexicon {
     for (const v of a.visitor) for (const t of analyze(v)) addAlternative(t, site);
   }
   for (const s of data.synonyms) {
-    const [short, ...more] = analyze(s.short);
-    if (short !== undefined && !more.length)
-      addAlternative(
-        short,
-        s.long.flatMap((l) => analyze(l)),
-      );
+    const [short, long] = [analyze(s.short), s.long.flatMap((l) => analyze(l))];
+    if (short.length === 1) addAlternative(short[0]!, long);
   }
   const folded = (list: readonly string[]) => new Set(list.map(fold));
   return {

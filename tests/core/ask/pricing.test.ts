@@ -214,6 +214,11 @@ describe('pricing arithmetic', () => {
     expect(
       priceQuestion('how much did Southern Cross improve their groupage container fill?', pricing),
     ).toBeUndefined();
+    // A figure alone, or "which plan" alone, is enough to read the modules beside it.
+    expect(priceQuestion('350 moves a year and we need Xero, how much?', pricing)!.plan).toBe('Growth');
+    expect(priceQuestion('which plan for two branches, and what does it cost?', pricing)!.modules).toEqual([
+      'Multi-branch',
+    ]);
   });
 
   it('a year paid month by month is twelve months, and "moves a year" asks for no year\'s price', () => {
