@@ -446,6 +446,9 @@ describe('add-ons asked without a plan', () => {
     // A plan named is priced with its working instead; no price asked, no add-on.
     expect(named('how much is the sms pack on growth?')).toEqual([]);
     expect(named('do you sell sms packs?')).toEqual([]);
+    // A month as a time, not a price's period: a plan's price may be asked "a month", an add-on's is not.
+    expect(named("SMS bundles: if we don't use all 1,000 in a month, do they roll over?")).toEqual([]);
+    expect(priceQuestion('what is growth a month?', pricing)!.monthly).toBe(890);
   });
 
   it("quotes each add-on's row of the price list, cited, with no working", () => {
