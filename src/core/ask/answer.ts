@@ -119,7 +119,8 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
 type Priced = { working?: Working; compared?: readonly Plan[]; addOns: Pricing['addOns'] };
 
 /** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
-function pricingAnswer(d: AskDeps, priced: Priced, result: Result, { working } = priced): AskResult {
+function pricingAnswer(d: AskDeps, priced: Priced, result: Result): AskResult {
+  const { working } = priced;
   const { cited, said } = pricingQuotes(d.index, d.pricing, priced);
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
