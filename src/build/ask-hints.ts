@@ -20,7 +20,7 @@ import lexicon from '../../content/data/lexicon.json' with { type: 'json' };
 import { INTENTS, type IntentModel } from '../core/ask/intent.ts';
 import { type AskLearning, intentExamples, straightQuotes } from '../core/ask-indexer/assemble.ts';
 import { trainIntents } from '../core/ask-indexer/train-intents.ts';
-import { compileLexicon } from '../core/ask/lexicon.ts';
+import { compileLexicon } from '../core/ask-indexer/lexicon.ts';
 import { EMPTY_LEXICON, LexiconSchema } from '../core/lexicon.ts';
 import asked from './ask-asked.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };

@@ -1,6 +1,7 @@
 /**
  * @module The one lexicon of site search and the chat (content/data/lexicon.json): how visitors type against how the
- * site writes. Search reads its synonyms; the chat all of it (src/core/ask/lexicon.ts). Every entry carries a note.
+ * site writes. Search reads its synonyms; the chat all of it (compiled by src/core/ask-indexer/lexicon.ts). Every entry
+ * carries a note.
  */
 import { z } from 'zod';
 

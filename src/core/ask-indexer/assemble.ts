@@ -6,8 +6,9 @@
 import { type AskData, ASK_FIELDS, ASK_FORMAT, AskIndex, bodyOf } from '../ask/index.ts';
 import type { EmbeddingTable } from '../ask/embedding.ts';
 import type { IntentModel } from '../ask/intent.ts';
-import { compileLexicon } from '../ask/lexicon.ts';
+import { loadLexicon } from '../ask/lexicon.ts';
 import { EMPTY_LEXICON, type LexiconData } from '../lexicon.ts';
+import { lexiconTables } from './lexicon.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
 import { Bm25fBuilder } from '../search/bm25f.ts';
 import { bareTitle } from '../search/compact-index.ts';
@@ -147,6 +148,7 @@ export function assembleAskIndex(
     });
     for (const w of part.words) vocab.set(w, (vocab.get(w) ?? 0) + 1);
   });
+  const tables = lexiconTables(lexicon);
   const data: AskData = {
     format: ASK_FORMAT,
     pages: pageEntries,
@@ -157,8 +159,8 @@ export function assembleAskIndex(
     asked,
     gaps,
     vocab: Object.fromEntries([...vocab.keys()].sort().map((w) => [w, vocab.get(w)!])),
-    lexicon,
-    intents: intentModel ?? trainIntents(intentExamples(intents, questions), compileLexicon(lexicon)),
+    lexicon: tables,
+    intents: intentModel ?? trainIntents(intentExamples(intents, questions), loadLexicon(tables)),
   };
   return { data, pack };
 }

@@ -3,17 +3,16 @@
  * title, expansions) in site search's postings format; its text a range of its page's markdown, read on demand.
  */
 import { kept } from '../kept.ts';
-import type { LexiconData } from '../lexicon.ts';
 import { own } from '../search/analyze.ts';
 import { type Bm25fData, Bm25fPostings, type FieldSpec, idfOf } from '../search/bm25f.ts';
 import type { EmbeddingTable } from './embedding.ts';
 import type { IntentModel } from './intent.ts';
-import { compileLexicon, type Lexicon } from './lexicon.ts';
+import { type Lexicon, type LexiconTables, loadLexicon } from './lexicon.ts';
 
 export const ASK_FILE = 'ask-index.json';
 /** Each section's sentence offsets (ASCII), which the index file points into by range. */
 export const ASK_PACK = 'ask-index.pack';
-export const ASK_FORMAT = 'kartage-ask-8';
+export const ASK_FORMAT = 'kartage-ask-9';
 
 /** The fields of a section, in postings order, with their BM25F weight and length normalisation (expansions: the
  * best of 0.25 to 3 for the reranker, cross-validated on the dev split; docs/chat.md). */
@@ -47,7 +46,7 @@ export type AskSectionRow = [
 /**
  * The index file: pages, sections, BM25F postings (ASK_FIELDS) and each field's average length; per section its
  * expansions' terms; questions with the section answering them and known gaps, as terms; folded word -> pages holding
- * it (spelling correction); the lexicon and the trained intent classifier.
+ * it (spelling correction); the lexicon compiled and the trained intent classifier.
  */
 export type AskData = {
   format: typeof ASK_FORMAT;
@@ -59,7 +58,7 @@ export type AskData = {
   asked: [section: number, terms: string][];
   gaps: string[];
   vocab: Record<string, number>;
-  lexicon: LexiconData;
+  lexicon: LexiconTables;
   intents: IntentModel;
 };
 
@@ -99,9 +98,9 @@ export class AskIndex {
     return this.table;
   }
 
-  /** The lexicon, compiled on first use. */
+  /** The lexicon's lookups, made on first use. */
   get lexicon(): Lexicon {
-    this.compiled ??= compileLexicon(this.data.lexicon);
+    this.compiled ??= loadLexicon(this.data.lexicon);
     return this.compiled;
   }
 

@@ -1,6 +1,7 @@
-/** @module The lexicon (../lexicon.ts) compiled for the chat's analyser: folded words and analysed terms. */
-import { LexiconSchema } from '../lexicon.ts';
-import { analyze, fold, words } from '../search/analyze.ts';
+/**
+ * @module The lexicon (../lexicon.ts) as the chat's analyser reads it: folded words and analysed terms, compiled at
+ * build time into the index (../ask-indexer/lexicon.ts), so a cold process only makes its lookups.
+ */
 
 /** The lexicon compiled for the analyzer. */
 export interface Lexicon {
@@ -21,36 +22,22 @@ export interface Lexicon {
   numberWords: ReadonlySet<string>;
 }
 
-/** Checks and compiles lexicon data. */
-export function compileLexicon(input: unknown): Lexicon {
-  // Checked once per index: zod's compiled fast path would cost more to build than it saves.
-  const data = LexiconSchema.parse(input, { jitless: true });
-  const alternatives = new Map<string, string[]>();
-  const addAlternative = (key: string, terms: readonly string[]) => {
-    const list = alternatives.get(key) ?? [];
-    for (const t of terms) if (t !== key && !list.includes(t)) list.push(t);
-    alternatives.set(key, list);
-  };
-  for (const a of data.alternatives) {
-    const site = a.site.flatMap((w) => analyze(w));
-    for (const v of a.visitor) for (const t of analyze(v)) addAlternative(t, site);
-  }
-  for (const s of data.synonyms) {
-    const [short, long] = [analyze(s.short), s.long.flatMap((l) => analyze(l))];
-    if (short.length === 1) addAlternative(short[0]!, long);
-  }
-  const folded = (list: readonly string[]) => new Set(list.map(fold));
-  return {
-    chatSpeak: new Map(data.chatSpeak.flatMap((c) => c.typed.map((t) => [fold(t), fold(c.means)] as const))),
-    alternatives,
-    filler: folded(data.filler.flatMap((f) => f.words)),
-    followUp: {
-      anywhere: data.followUp.filter((f) => !f.start).flatMap((f) => f.words.map(fold)),
-      start: data.followUp.filter((f) => f.start).flatMap((f) => f.words.map(fold)),
-    },
-    questionWords: folded(data.questionWords.words),
-    joiners: folded(data.joiners.words),
-    asksNumber: data.asksNumber.phrases.map((p) => words(p).join(' ')),
-    numberWords: folded(data.asksNumber.numberWords),
-  };
-}
+/** The compiled lexicon as the index file holds it: each lookup as a list. */
+export type LexiconTables = {
+  [K in keyof Lexicon]: Lexicon[K] extends ReadonlyMap<infer A, infer B>
+    ? [A, B][]
+    : Lexicon[K] extends ReadonlySet<infer A>
+      ? A[]
+      : Lexicon[K];
+};
+
+/** The lookups of a compiled lexicon. */
+export const loadLexicon = (t: LexiconTables): Lexicon => ({
+  ...t,
+  chatSpeak: new Map(t.chatSpeak),
+  alternatives: new Map(t.alternatives),
+  filler: new Set(t.filler),
+  questionWords: new Set(t.questionWords),
+  joiners: new Set(t.joiners),
+  numberWords: new Set(t.numberWords),
+});

@@ -1,7 +1,7 @@
 // The chat's index built from pages (src/core/ask-indexer/assemble.ts): sections, postings, what it learns.
 import { describe, expect, it } from 'vitest';
 import { classifyIntent } from '../../../src/core/ask/intent.ts';
-import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { compileLexicon } from '../../../src/core/ask-indexer/lexicon.ts';
 import {
   type AskSource,
   askIndexOf,

@@ -1,7 +1,7 @@
 // The intent classifier's training (src/core/ask-indexer/train-intents.ts): softmax regression by gradient descent.
 import { describe, expect, it } from 'vitest';
 import { classifyIntent, INTENTS, type Intent } from '../../../src/core/ask/intent.ts';
-import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { compileLexicon } from '../../../src/core/ask-indexer/lexicon.ts';
 import { type IntentExample, trainIntents } from '../../../src/core/ask-indexer/train-intents.ts';
 import { EMPTY_LEXICON } from '../../../src/core/lexicon.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import lexiconData from '../../../content/data/lexicon.json' with { type: 'json' };
 import { ANALYSE_BOUNDS, analyse, correct, splitParts, termGroups } from '../../../src/core/ask/analyse.ts';
-import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { compileLexicon } from '../../../src/core/ask-indexer/lexicon.ts';
 import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import { siteIndex } from './site.ts';
 

@@ -13,7 +13,7 @@ import {
   unknownWords,
 } from '../../../src/core/ask/compose.ts';
 import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
-import { siteIndex } from './site.ts';
+import { SITE_LEXICON, siteIndex } from './site.ts';
 
 const index = await siteIndex();
 const section = (slug: string, heading: string) => index.sectionsOf(slug).find((s) => index.heading(s) === heading)!;
@@ -182,7 +182,7 @@ const billing = askIndexOf(
       ],
     },
   ],
-  { lexicon: index.data.lexicon },
+  { lexicon: SITE_LEXICON },
 );
 const billed = (heading: string | null) => billing.sectionsOf('billing').find((s) => billing.heading(s) === heading)!;
 const groupsOf = (question: string) => termGroups(question, billing, billing.lexicon);

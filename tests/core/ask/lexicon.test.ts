@@ -1,7 +1,9 @@
-// The lexicon as data: every entry carries a note, and it compiles to the analyzer's lookups.
+// The lexicon as data: every entry carries a note, and it compiles (at build time, into the index's tables) to the
+// analyzer's lookups.
 import { describe, expect, it } from 'vitest';
 import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
-import { compileLexicon } from '../../../src/core/ask/lexicon.ts';
+import { loadLexicon } from '../../../src/core/ask/lexicon.ts';
+import { compileLexicon, lexiconTables } from '../../../src/core/ask-indexer/lexicon.ts';
 import { EMPTY_LEXICON, LexiconSchema } from '../../../src/core/lexicon.ts';
 
 describe('lexicon', () => {
@@ -51,5 +53,15 @@ describe('lexicon', () => {
     expect(l.followUp).toEqual({ anywhere: ['it', 'those'], start: ['and', 'what about'] });
     expect([[...l.questionWords], [...l.joiners], [...l.numberWords]]).toEqual([['how'], ['plus'], ['dozen']]);
     expect(l.asksNumber).toEqual(['how many', 'what s the number of']);
+  });
+
+  it('compiles into tables that the index file (JSON) keeps whole, loaded to the same lookups', () => {
+    const tables = lexiconTables(lexicon);
+    const loaded = loadLexicon(JSON.parse(JSON.stringify(tables)));
+    const compiled = compileLexicon(lexicon);
+    expect(loaded).toEqual(compiled);
+    expect(loaded.alternatives.get('subbi')).toContain('subcontractor');
+    expect(loaded.chatSpeak.size).toBeGreaterThan(10);
+    expect(() => lexiconTables({ ...lexicon, filler: [{ words: ['um'] }] })).toThrow();
   });
 });

@@ -23,6 +23,9 @@ const page = (slug: string, title: string, markdown: string): AskSource => ({
   markdown,
 });
 
+/** The site's lexicon (content/data/lexicon.json), checked. */
+export const SITE_LEXICON = LexiconSchema.parse(lexicon);
+
 export const PAGES: AskSource[] = [
   page(
     'faq',
@@ -141,7 +144,7 @@ export const INTENT_EXAMPLES = [
  * table of its sections made from the build's distilled piece table (cached by the build: no model runs here).
  */
 export async function siteIndex(questions = WRITTEN) {
-  const given = { lexicon: LexiconSchema.parse(lexicon), intents: ASK_INTENTS, questions };
+  const given = { lexicon: SITE_LEXICON, intents: ASK_INTENTS, questions };
   // Trained once and kept by the build's cache (the same model; training takes seconds).
   const learning = { ...given, intentModel: cachedIntentModel(given) };
   const { data } = assembleAskIndex(PAGES, learning);
