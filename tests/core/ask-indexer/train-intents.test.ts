@@ -11,8 +11,8 @@ const ex = (intent: Intent, ...texts: string[]): IntentExample[] => texts.map((t
 /** Per intent, in INTENTS order: `on` for the ones named, `off` for the others. */
 const perIntent = (on: number, off: number, ...named: Intent[]) =>
   INTENTS.map((intent) => (named.includes(intent) ? on : off));
-/** Plain gradient descent, no regularisation, every intent weighed the same. */
-const PLAIN = { l2: 0, balance: 0, minCount: 1 };
+/** Plain gradient descent at rate 1, no regularisation, every intent weighed the same. */
+const PLAIN = { rate: 1, l2: 0, balance: 0, minCount: 1 };
 
 describe('trainIntents', () => {
   it('learns features seen in at least `minCount` examples, numbered the same whatever the examples’ order', () => {
