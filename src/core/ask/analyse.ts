@@ -105,22 +105,31 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
   return groups;
 }
 
+/** A need of a message, and what is said after it without asking ("... right? got burnt by a phone company"). */
+export type Piece = { text: string; said: string };
+
 /** The needs of a message: cut after `?` or `;`, or at a joiner before a question word; a piece with no content word
- * joins its neighbour. */
-export function splitParts(text: string, lexicon: Lexicon): string[] {
+ * joins its neighbour; a statement after a question is said about it. */
+export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   const pieces = text.split(/(?<=[?;])\s/);
-  const out: string[] = [];
-  for (const piece of pieces) {
+  const out: Piece[] = [];
+  for (const [n, piece] of pieces.entries()) {
     const tokens = piece.split(/\s+/);
+    const first = fold(piece.trimStart().split(/\s/)[0]!).replaceAll(',', '');
+    const asks = piece.trimEnd().endsWith('?') || lexicon.questionWords.has(first) || lexicon.joiners.has(first);
+    if (n && pieces[n - 1]!.endsWith('?') && !asks) {
+      out.at(-1)!.said += ` ${piece}`;
+      continue;
+    }
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
       const joiner = fold(tokens[i]!).replaceAll(',', '');
       if (lexicon.joiners.has(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
-        out.push(tokens.slice(start, i).join(' '));
+        out.push({ text: tokens.slice(start, i).join(' '), said: '' });
         start = i + 1;
       }
     }
-    out.push(tokens.slice(start).join(' '));
+    out.push({ text: tokens.slice(start).join(' '), said: '' });
   }
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
   // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart).
@@ -128,12 +137,15 @@ export function splitParts(text: string, lexicon: Lexicon): string[] {
     const [first, ...rest] = p.split(' ');
     return lexicon.joiners.has(fold(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
   };
-  const merged: string[] = [];
-  for (const p of out.map((x) => opened(x.trim())).filter(Boolean)) {
-    if (merged.length && (!content(p) || !content(merged.at(-1)!))) merged[merged.length - 1] += ` ${p}`;
-    else merged.push(p);
+  const merged: Piece[] = [];
+  for (const p of out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() })).filter((x) => x.text)) {
+    const last = merged.at(-1);
+    if (last && (!content(p.text) || !content(last.text))) {
+      last.text += ` ${p.text}`;
+      last.said = `${last.said} ${p.said}`.trim();
+    } else merged.push(p);
   }
-  return merged.length > PARTS_MAX ? [text] : merged;
+  return merged.length > PARTS_MAX ? [{ text, said: '' }] : merged;
 }
 
 /** Whether a question leans on the turn before: few known words of its own, or a follow-up word. */
@@ -150,11 +162,11 @@ function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon:
 /** Analyses a request: its parts, and the earlier turn as context. */
 export function analyse(question: string, earlier: readonly Turn[], index: AskIndex, lexicon: Lexicon): QueryPlan {
   const parts: Part[] = [];
-  for (const text of splitParts(question, lexicon)) {
+  for (const { text, said } of splitParts(question, lexicon)) {
     const groups = termGroups(text, index, lexicon);
     const own = new Set(groups.flatMap((g) => g.terms));
-    // The first part's words are all its own: it leans on none.
-    const lean = (parts[0]?.groups ?? groups)
+    // The first part's words are all its own: it leans on none; a part leans on what is said after it.
+    const lean = [...(parts[0]?.groups ?? groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)))
       .map((g) => ({ ...g, weight: g.weight * CONTEXT_WEIGHT.part }));
     parts.push({ text, groups, lean });

@@ -118,16 +118,18 @@ describe('term groups', () => {
 });
 
 describe('parts', () => {
+  const texts = (message: string) => splitParts(message, lexicon).map((p) => p.text);
+
   it('cut a message at a second question, a semicolon, or "and" before a question word', () => {
-    expect(splitParts('is there a trial? where is our data stored?', lexicon)).toEqual([
+    expect(texts('is there a trial? where is our data stored?')).toEqual([
       'is there a trial?',
       'where is our data stored?',
     ]);
-    expect(splitParts('is there a trial and does the app work offline', lexicon)).toEqual([
+    expect(texts('is there a trial and does the app work offline')).toEqual([
       'is there a trial',
       'does the app work offline',
     ]);
-    expect(splitParts('storage billing and lot tracking', lexicon)).toEqual(['storage billing and lot tracking']);
+    expect(texts('storage billing and lot tracking')).toEqual(['storage billing and lot tracking']);
   });
 
   // [message, its parts]
@@ -141,13 +143,53 @@ describe('parts', () => {
     ['storage billing and', ['storage billing and']],
     // A piece of greetings and thanks only is no need of its own.
     ['cheers; is there a free trial?', ['cheers; is there a free trial?']],
-    ['is there a free trial? thanks!', ['is there a free trial? thanks!']],
+    // A piece that asks (`?`, a question word, a joiner) is a need; a statement after a question is not.
+    ['is there a trial? vaults billed by the week?', ['is there a trial?', 'vaults billed by the week?']],
+    ['is there a trial? and the crew app', ['is there a trial?', 'the crew app']],
+    ['vault billing; crew app', ['vault billing;', 'crew app']],
     // Up to PARTS_MAX needs; more is read as one.
     ['trial? vault? crew?', ['trial?', 'vault?', 'crew?']],
     ['trial? vault? crew? gst?', ['trial? vault? crew? gst?']],
   ];
   it.each(PARTS)('cut "%s" into %j', (message, parts) => {
+    expect(texts(message)).toEqual(parts);
+  });
+
+  // [message, its parts with what is said after each]
+  const SAID: [string, { text: string; said: string }[]][] = [
+    [
+      'no lock in contract right? got burnt by a phone company',
+      [{ text: 'no lock in contract right?', said: 'got burnt by a phone company' }],
+    ],
+    ['is there a free trial? thanks!', [{ text: 'is there a free trial?', said: 'thanks!' }]],
+    [
+      'is there a trial? the small plan i mean. vaults?  by the week',
+      [
+        { text: 'is there a trial?', said: '' },
+        { text: 'the small plan i mean. vaults?', said: 'by the week' },
+      ],
+    ],
+    // Said after a part that has no content word of its own: said after the part it joins.
+    ['storage billing? hi? by the week', [{ text: 'storage billing? hi?', said: 'by the week' }]],
+    // After a semicolon a piece is a need, as before.
+    [
+      'vault billing; by the week',
+      [
+        { text: 'vault billing;', said: '' },
+        { text: 'by the week', said: '' },
+      ],
+    ],
+  ];
+  it.each(SAID)('read "%s" as %j', (message, parts) => {
     expect(splitParts(message, lexicon)).toEqual(parts);
+  });
+
+  it('a part leans on what is said after it, weighed as a part leans on the first', () => {
+    const plan = analyse('is there a free trial? we run storage vaults', [], index, lexicon);
+    expect(plan.parts.map((p) => p.text)).toEqual(['is there a free trial?']);
+    expect(plan.parts[0]!.groups.map((g) => g.word)).not.toContain('vaults');
+    const vaults = plan.parts[0]!.lean.find((g) => g.word === 'vaults')!;
+    expect(vaults.weight).toBeCloseTo(0.4, 9);
   });
 
   it('a later part leans on the first part’s words, weighed less', () => {
