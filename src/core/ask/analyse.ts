@@ -116,7 +116,7 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   for (const [n, piece] of pieces.entries()) {
     const tokens = piece.split(/\s+/);
     const first = fold(piece.trimStart().split(/\s/)[0]!).replaceAll(',', '');
-    const asks = piece.trimEnd().endsWith('?') || lexicon.questionWords.has(first) || lexicon.joiners.has(first);
+    const asks = piece.endsWith('?') || lexicon.questionWords.has(first) || lexicon.joiners.has(first);
     if (n && pieces[n - 1]!.endsWith('?') && !asks) {
       out.at(-1)!.said += ` ${piece}`;
       continue;

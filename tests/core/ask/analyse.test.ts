@@ -146,6 +146,8 @@ describe('parts', () => {
     // A piece that asks (`?`, a question word, a joiner) is a need; a statement after a question is not.
     ['is there a trial? vaults billed by the week?', ['is there a trial?', 'vaults billed by the week?']],
     ['is there a trial? and the crew app', ['is there a trial?', 'the crew app']],
+    ['is there a trial? also, the crew app', ['is there a trial?', 'also, the crew app']],
+    ['is there a trial? vaults billed weekly? ', ['is there a trial?', 'vaults billed weekly?']],
     ['vault billing; crew app', ['vault billing;', 'crew app']],
     // Up to PARTS_MAX needs; more is read as one.
     ['trial? vault? crew?', ['trial?', 'vault?', 'crew?']],
@@ -171,6 +173,8 @@ describe('parts', () => {
     ],
     // Said after a part that has no content word of its own: said after the part it joins.
     ['storage billing? hi? by the week', [{ text: 'storage billing? hi?', said: 'by the week' }]],
+    // More than PARTS_MAX needs: the message, as one, with nothing said after it.
+    ['trial? vault? crew? gst?', [{ text: 'trial? vault? crew? gst?', said: '' }]],
     // After a semicolon a piece is a need, as before.
     [
       'vault billing; by the week',
