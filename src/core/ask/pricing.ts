@@ -129,9 +129,9 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
       else if (m) chosenFor[f] = n;
     }
     // A module named beside a figure or "which plan" ("and Xero sync"; not "no storage") needs a plan that has it.
-    const named = (ws: string[]) => words.find(q, ws).length > words.find(q, ws.map(negated)).length;
+    const mentioned = (ws: string[]) => words.find(q, ws).length > words.find(q, ws.map(negated)).length;
     const sized = Object.keys(chosenFor).length > 0 || words.says(q, 'whichPlan');
-    for (const [m, ws] of Object.entries(W.modules.words)) if (sized && named(ws)) modules.push(m);
+    for (const [m, ws] of Object.entries(W.modules.words)) if (sized && mentioned(ws)) modules.push(m);
     const needs: Need[] = modules.map((m) => needsModule(pricing.plans, m));
     for (const [f, n] of Object.entries(chosenFor)) needs.push(fits(f as Figure, n));
     plan = pricing.plans[planThatFits(pricing.plans, needs).at];
