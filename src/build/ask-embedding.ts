@@ -251,13 +251,14 @@ export function sectionTexts(
 }
 
 /**
- * The table file's parts: the piece table and each section's vectors (each question's; its heading and text's when
- * `sectionText`, which only the `semantic` feature reads).
+ * The table file's parts: the piece table, each section's vectors (each question's; its heading and text's when
+ * `sectionText`, which only the `semantic` feature reads) and each known gap's (a question the site does not answer).
  */
 export function embeddingParts(
   table: PieceTable,
   sections: readonly SectionTexts[],
   sectionText = true,
+  gaps: readonly string[] = [],
 ): EmbeddingParts {
   const vectors = vectorTable(table);
   const { dims } = table;
@@ -269,10 +270,13 @@ export function embeddingParts(
     for (const q of s.questions) questionVectors.push(textVector(vectors, q));
     questionStart[i + 1] = questionVectors.length;
   });
-  const flat = new Float32Array(questionVectors.length * dims);
-  questionVectors.forEach((v, i) => {
-    flat.set(v, i * dims);
-  });
+  const flat = (vs: Float32Array[]) => {
+    const out = new Float32Array(vs.length * dims);
+    vs.forEach((v, i) => {
+      out.set(v, i * dims);
+    });
+    return quantise(out, dims).rows;
+  };
   return {
     dims,
     pieces: table.pieces,
@@ -281,7 +285,8 @@ export function embeddingParts(
     pieceRows: table.rows,
     sectionRows: quantise(sectionVectors, dims).rows,
     questionStart,
-    questionRows: quantise(flat, dims).rows,
+    questionRows: flat(questionVectors),
+    gapRows: flat(gaps.map((q) => textVector(vectors, q))),
   };
 }
 
@@ -295,11 +300,13 @@ export async function writeAskEmbedding(opts: {
   written: readonly { slug: string; heading: string | null; questions: readonly string[] }[];
   /** Write the sections' heading and text vectors (the product's build: when its models read `semantic`). */
   sectionText?: boolean;
+  /** The questions the site is known not to answer. */
+  gaps?: readonly string[];
 }): Promise<void> {
   const table = await cachedPieceTable(opts.cacheDir ?? EMBEDDING_CACHE);
   const sectionText = opts.sectionText ?? true;
   const texts = sectionTexts(opts.data, opts.markdownOf, opts.written, sectionText ? SECTION_CHARS : 0);
-  const parts = embeddingParts(table, texts, sectionText);
+  const parts = embeddingParts(table, texts, sectionText, opts.gaps);
   await mkdir(opts.dataDir, { recursive: true });
   await writeFile(join(opts.dataDir, EMBEDDING_FILE), encodeEmbedding(parts));
 }

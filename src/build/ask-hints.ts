@@ -4,6 +4,8 @@
  * - ask-hints.json: for each section, words a visitor may use for what it says that its text does not.
  * - ask-questions.json: for each section, up to twelve questions a visitor would type that its text answers, in a
  *   visitor's words (written from the content alone by people who saw neither the chat nor any judged set).
+ * - ask-gaps.json: for each section, questions a visitor reading it could ask next that no page answers (written
+ *   from the content alone, like the questions): known gaps, which the decision reads as near misses.
  * - ask-asked.json: questions visitors asked, reviewed from `npm run ask:report`, each with the sections that answer
  *   it, or none: a known gap, which the chat declines plainly. Never a judged evaluation question (eval/ask).
  * - ask-intents.json: labelled requests for a person, which the intent classifier learns.
@@ -23,6 +25,7 @@ import { trainIntents } from '../core/ask-indexer/train-intents.ts';
 import { compileLexicon } from '../core/ask-indexer/lexicon.ts';
 import { EMPTY_LEXICON, LexiconSchema } from '../core/lexicon.ts';
 import asked from './ask-asked.json' with { type: 'json' };
+import gaps from './ask-gaps.json' with { type: 'json' };
 import data from './ask-hints.json' with { type: 'json' };
 import intents from './ask-intents.json' with { type: 'json' };
 import written from './ask-questions.json' with { type: 'json' };
@@ -58,6 +61,17 @@ export const AskQuestionsSchema = z.array(
     .strict(),
 );
 
+/** Questions written from the content for each section that no page of the site answers. */
+export const AskGapsSchema = z.array(
+  z
+    .object({
+      slug: z.string().min(1),
+      heading: z.string().min(1).nullable(),
+      gaps: z.array(z.string().min(2).max(300)).min(1).max(12),
+    })
+    .strict(),
+);
+
 /** Visitors' questions reviewed from the report: the sections that answer each, or none (a known gap). */
 export const AskedSchema = z.array(
   z.object({ question: z.string().min(2).max(500), sections: z.array(SectionRef), note: z.string().min(3) }).strict(),
@@ -75,6 +89,7 @@ export const AskIntentsSchema = z
 export const ASK_HINTS: readonly AskHint[] = AskHintsSchema.parse(data);
 export const ASK_WRITTEN = AskQuestionsSchema.parse(written);
 export const ASK_ASKED: readonly AskedQuestion[] = AskedSchema.parse(asked);
+export const ASK_GAPS = AskGapsSchema.parse(gaps);
 export const ASK_INTENTS = AskIntentsSchema.parse(intents).examples;
 
 /** A heading as a key: the rendered page curls quotes ("What's next" is "What’s next" in the built markdown). */
@@ -90,10 +105,17 @@ export function learningFrom(reviewed: readonly AskedQuestion[] = ASK_ASKED): As
     hintsOf: (slug, heading) => hints.get(`${slug}#${headingKey(heading)}`) ?? [],
     questions: [
       ...ASK_WRITTEN.flatMap((w) => w.questions.map((question) => ({ question, sections: [w] }))),
+      ...ASK_GAPS.flatMap((g) => g.gaps.map((question) => ({ question, sections: [] }))),
       ...reviewed,
     ],
   };
 }
+
+/** The questions the site is known not to answer: written from the content, and reviewed as gaps. */
+export const knownGaps = (reviewed: readonly AskedQuestion[] = ASK_ASKED) => [
+  ...ASK_GAPS.flatMap((g) => g.gaps),
+  ...reviewed.filter((q) => !q.sections.length).map((q) => q.question),
+];
 
 /** What the build indexes. */
 export const ASK_LEARNING = learningFrom();

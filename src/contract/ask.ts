@@ -162,8 +162,8 @@ export const AskResponseSchema = z
     reason: z.enum(['answered', 'no-match', 'known-gap', 'handoff']).meta({
       description:
         'Why the question was answered or not: `answered`; `no-match` (no section answers it well enough); ' +
-        '`known-gap` (a question visitors asked before that the site does not answer); `handoff` (a request for a ' +
-        'person, answered by offering one).',
+        '`known-gap` (nearer a question the site is known not to answer, asked by visitors before or written from ' +
+        'the content, than any it answers); `handoff` (a request for a person, answered by offering one).',
     }),
     working: WorkingSchema.optional(),
   })

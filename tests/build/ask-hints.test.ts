@@ -1,21 +1,25 @@
 /**
- * What the chat's index learns beside the pages (src/build/ask-hints.ts): hints, written questions, reviewed visitor
- * questions and labelled requests. Each names a section the built site has (a renamed heading fails here instead of
- * silently losing its expansions), the build indexes their words as that section's expansions, no judged evaluation
- * question is ever learned, and `npm run ask:learn` refuses what the product must not learn.
+ * What the chat's index learns beside the pages (src/build/ask-hints.ts): hints, written questions, written known gaps,
+ * reviewed visitor questions and labelled requests. Each names a section the built site has (a renamed heading fails
+ * here instead of silently losing its expansions), the build indexes their words as that section's expansions (a
+ * known gap's as no section's), no judged evaluation question is ever learned, and `npm run ask:learn` refuses what
+ * the product must not learn.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/adapters/composition-root.ts';
 import {
   ASK_ASKED,
+  ASK_GAPS,
   ASK_HINTS,
   ASK_INTENTS,
   ASK_WRITTEN,
+  AskGapsSchema,
   AskHintsSchema,
   AskIntentsSchema,
   AskQuestionsSchema,
   headingKey,
+  knownGaps,
   learningFrom,
 } from '../../src/build/ask-hints.ts';
 import { refusal, sectionRef } from '../../scripts/ask-learn.ts';
@@ -23,6 +27,7 @@ import { allSets, loadSet } from '../../eval/ask/sets.ts';
 import { analyze } from '../../src/core/search/analyze.ts';
 import hints from '../../src/build/ask-hints.json' with { type: 'json' };
 import intents from '../../src/build/ask-intents.json' with { type: 'json' };
+import gaps from '../../src/build/ask-gaps.json' with { type: 'json' };
 import written from '../../src/build/ask-questions.json' with { type: 'json' };
 import { PROJECT_ROOT } from '../helpers/server.ts';
 
@@ -79,6 +84,26 @@ describe('reviewed questions (ask-asked.json)', () => {
       refusal({ question: 'x y', sections: [sectionRef(`${faq.slug}#${heading}`)], note: 'ok' }, exists, set),
     ).toBe(undefined);
     expect(sectionRef('pricing#')).toEqual({ slug: 'pricing', heading: null });
+  });
+});
+
+describe('written known gaps (ask-gaps.json)', () => {
+  it('parse, name sections the built site has, and hold no judged question', () => {
+    expect(AskGapsSchema.parse(gaps)).toHaveLength(ASK_GAPS.length);
+    expect(ASK_GAPS.filter((g) => idOf(g.slug, g.heading) === undefined).map((g) => g.slug)).toEqual([]);
+    const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
+    expect(ASK_GAPS.flatMap((g) => g.gaps).filter((q) => judged.has(q.toLowerCase()))).toEqual([]);
+  });
+
+  it('are known gaps of the index, with the reviewed ones, and no section learns their words', () => {
+    const reviewed = [{ question: 'do you do payroll?', sections: [], note: 'not a feature' }];
+    expect(knownGaps(reviewed)).toEqual([...ASK_GAPS.flatMap((g) => g.gaps), 'do you do payroll?']);
+    expect(index.data.gaps).toHaveLength(
+      ASK_GAPS.flatMap((g) => g.gaps).length + ASK_ASKED.filter((q) => !q.sections.length).length,
+    );
+    const [first] = ASK_GAPS;
+    const learned = learningFrom([]).questions!.filter((q) => q.question === first!.gaps[0]);
+    expect(learned).toEqual([{ question: first!.gaps[0], sections: [] }]);
   });
 });
 

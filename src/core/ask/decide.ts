@@ -1,26 +1,30 @@
 /**
  * @module Stage 6, decide: whether the best section answers, from one calibrated score (fitted by `npm run ask:fit`)
- * and one threshold on its risk-coverage curve; a question nearest a known gap is declined as such.
+ * and one threshold on its risk-coverage curve; a question nearest a known gap (a question no page answers, written
+ * from the content or reviewed from the report) is declined as such, and nearness to one is a feature.
  */
 import type { TermGroup } from './analyse.ts';
 import { words } from '../search/analyze.ts';
 import { sentencesOf, termsOf } from './compose.ts';
+import { nearestRow, textVector } from './embedding.ts';
 import type { AskIndex } from './index.ts';
-import { FEATURES, holdsTerm, type LogisticModel, overlap, predictOf, type Ranked } from './rerank.ts';
+import { FEATURES, GAPS, holdsTerm, type LogisticModel, nearestAsked, predictOf, type Ranked } from './rerank.ts';
 
 /** Why a question was answered or not. */
 export type Reason = 'answered' | 'no-match' | 'known-gap' | 'handoff';
-
 const BEST = ['margin', 'coverage', 'topic', 'nearest', 'semantic', 'semanticQuestion'] as const;
-const WORDS = ['unknown', 'known', 'coverageAll', 'missing', 'numberMissing'] as const;
+const WORDS = ['unknown', 'known', 'coverageAll', 'missing', 'numberMissing', 'nearestGap', 'semanticGap'] as const;
 /** The question-level features a decision model may use (its best section's, then its words'). */
 export const DECISION_FEATURES = [...BEST, ...WORDS] as const;
 /** The decision model (over the features it names) and its threshold. */
 export type DecisionModel = LogisticModel & { threshold: number };
 
-/** A section a reviewed gap must be nearer than, at least, to decline a question as a known gap. */
+/** How near a known gap's words (reviewed or written) a question's must be, at least, to decline it as a known gap. */
 const GAP_MIN = 0.5;
 const at = (r: Ranked | undefined, f: (typeof FEATURES)[number]) => (r ? r.features[FEATURES.indexOf(f)]! : 0);
+/** How near the question's words (known or not) are to a known gap's. */
+const nearestGap = (index: AskIndex, groups: readonly TermGroup[]) =>
+  nearestAsked(index, GAPS, new Set(groups.map((g) => g.terms[0]!)));
 
 /** Whether the question asks for a number that the best section's sentences holding its words do not state. */
 function numberMissing(index: AskIndex, first: Ranked | undefined, text: string, groups: readonly TermGroup[]) {
@@ -39,6 +43,7 @@ export function decisionFeatures(
   ranked: readonly Ranked[],
   groups: readonly TermGroup[],
   text: string,
+  gap = nearestGap(index, groups),
 ): number[] {
   const [first, second] = ranked;
   const idf = (g: TermGroup) => g.weight * (g.unknown ? index.idf('') : Math.max(...g.terms.map((t) => index.idf(t))));
@@ -59,6 +64,8 @@ export function decisionFeatures(
     // The heaviest word of the question its best section does not hold, as a share of the question's weight.
     first ? Math.max(0, ...groups.filter(lacks).map((g) => idf(g) / total)) : 1,
     numberMissing(index, first, text, groups),
+    gap,
+    index.embedding ? nearestRow(textVector(index.embedding, text), index.embedding.gapRows) : 0,
   ];
 }
 
@@ -71,14 +78,14 @@ export function decide(
   model: DecisionModel,
   followUp = false,
 ): { answered: boolean; reason: Reason; confidence: number } {
-  const terms = new Set(groups.map((g) => g.terms[0]!));
-  const gap = Math.max(0, ...index.data.gaps.map((g) => overlap(index, terms, new Set(g.split(' ')))));
-  if (gap >= GAP_MIN && gap > at(ranked[0], 'nearest')) return { answered: false, reason: 'known-gap', confidence: 0 };
-  // A question none of whose words is on any page asks what no page says (a follow-up takes its subject from the
-  // turn before: "and for Growth?").
+  const gap = nearestGap(index, groups);
+  const own = new Set(groups.filter((g) => !g.unknown).map((g) => g.terms[0]!));
+  if (gap >= GAP_MIN && gap > (ranked[0] ? nearestAsked(index, ranked[0].section, own) : 0))
+    return { answered: false, reason: 'known-gap', confidence: 0 };
+  // No word of it on any page: it asks what no page says (a follow-up's subject is the turn before's: "and Growth?").
   if (!followUp && !groups.some((g) => !g.unknown)) return { answered: false, reason: 'no-match', confidence: 0 };
-  const x = ranked.length ? decisionFeatures(index, ranked, groups, text) : [];
+  const x = ranked.length ? decisionFeatures(index, ranked, groups, text, gap) : [];
   const confidence = ranked.length ? predictOf(model, DECISION_FEATURES, x) : 0;
-  const threshold = model.threshold;
-  return { answered: confidence >= threshold, reason: confidence >= threshold ? 'answered' : 'no-match', confidence };
+  const answered = confidence >= model.threshold;
+  return { answered, reason: answered ? 'answered' : 'no-match', confidence };
 }

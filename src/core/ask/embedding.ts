@@ -18,6 +18,8 @@ export interface EmbeddingTable {
   /** Section i's questions are rows questionStart[i] to questionStart[i + 1] of questionRows. */
   questionStart: Uint32Array;
   questionRows: Int8Array;
+  /** The questions the site is known not to answer (reviewed, or written from the content). */
+  gapRows: Int8Array;
   tokenizer(): PieceTokenizer;
 }
 
@@ -49,7 +51,6 @@ export function unit(v: Float32Array): Float32Array {
   }
   return v;
 }
-
 /** The cosine of a unit vector and row `row` of `rows` (0 for an all-zero row). */
 export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number {
   const dims = q.length;
@@ -63,11 +64,15 @@ export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number
   }
   return norm ? dot / Math.sqrt(norm) : 0;
 }
-
+/** The cosine of a unit vector and the nearest row of `rows` (0: no rows). */
+export function nearestRow(q: Float32Array, rows: Int8Array, from = 0, to = rows.length / q.length): number {
+  let best = 0;
+  for (let r = from; r < to; r++) best = Math.max(best, rowCosine(q, rows, r));
+  return best;
+}
 /** How near a question's vector is to a section's heading and text (0: none written), and to its nearest question. */
 export function sectionSimilarity(table: EmbeddingTable, q: Float32Array, section: number) {
-  let nearestQuestion = 0;
-  for (let r = table.questionStart[section]!; r < table.questionStart[section + 1]!; r++)
-    nearestQuestion = Math.max(nearestQuestion, rowCosine(q, table.questionRows, r));
+  const [from, to] = [table.questionStart[section], table.questionStart[section + 1]];
+  const nearestQuestion = nearestRow(q, table.questionRows, from, to);
   return { text: table.sectionRows.length ? rowCosine(q, table.sectionRows, section) : 0, nearestQuestion };
 }

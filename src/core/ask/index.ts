@@ -78,7 +78,6 @@ export class AskIndex {
   private compiled: Lexicon | undefined;
   private readonly loadEmbedding: () => EmbeddingTable | undefined;
   private table: EmbeddingTable | undefined | null = null;
-
   /** `embedding`: the sentence-model table of the same sections (./embedding.ts), read on first use; none: no model. */
   constructor(data: AskData, markdownOf: MarkdownOf, pack: PackReader, embedding: () => EmbeddingTable | undefined) {
     if (data.format !== ASK_FORMAT) throw new Error(`ask index: unknown format ${String(data.format)}`);
@@ -88,7 +87,6 @@ export class AskIndex {
     this.pack = pack;
     this.loadEmbedding = embedding;
   }
-
   /** The sentence-model table, when the build wrote one for these sections. */
   get embedding(): EmbeddingTable | undefined {
     if (this.table === null) {
@@ -97,60 +95,49 @@ export class AskIndex {
     }
     return this.table;
   }
-
   /** The lexicon's lookups, made on first use. */
   get lexicon(): Lexicon {
     this.compiled ??= loadLexicon(this.data.lexicon);
     return this.compiled;
   }
-
   get sectionCount(): number {
     return this.data.sections.length;
   }
-
   /** Sections holding the term in any field. */
   df(term: string): number {
     const id = this.terms.termId(term);
     return id === undefined ? 0 : this.terms.df(id);
   }
-
   /** The term's idf over the sections (a term on no section: the rarest's). */
   idf(term: string): number {
     return idfOf(this.sectionCount, this.df(term));
   }
-
   /** How many pages hold the folded surface word. */
   wordCount(word: string): number {
     return own(this.data.vocab, word) ?? 0;
   }
-
   pageOf(section: number): AskPage {
     return this.data.pages[this.data.sections[section]![0]]!;
   }
-
   /** A section's heading (null: the page intro). */
   heading(section: number): string | null {
     return this.data.sections[section]![1];
   }
-
   /** A section's anchor on the rendered page, if its heading has one. */
   anchor(section: number): string | undefined {
     return this.data.sections[section]![2] || undefined;
   }
-
   /** Sections of a page, in page order. */
   sectionsOf(slug: string): readonly number[] {
     this.bySlug ??= Map.groupBy(this.data.sections.keys(), (i) => this.pageOf(i).slug);
     return this.bySlug.get(slug) ?? [];
   }
-
   /** A section's markdown, as the page's markdown twin has it ('' when the page cannot be read). */
   text(section: number): string {
     const [page, , , start, end] = this.data.sections[section]!;
     const slug = this.data.pages[page]!.slug;
     return kept(this.markdowns, slug, () => this.markdownOf(slug) ?? '').slice(start, end);
   }
-
   /** A section's sentences: [start, end, kind] flat, relative to its text. */
   sentences(section: number): Int32Array {
     const [, , , , , at, length] = this.data.sections[section]!;

@@ -29,17 +29,13 @@ export function logit(model: LogisticModel, x: readonly number[]): number {
   for (let i = 0; i < x.length; i++) z += (model.weights[i]! * (x[i]! - model.mean[i]!)) / (model.scale[i]! || 1);
   return z;
 }
-
 /** The model's log-odds for a vector `x` holding the features `names` (the model reads those it names). */
-export const logitOf = (model: LogisticModel, names: readonly string[], x: readonly number[]) =>
-  logit(
-    model,
-    model.features.map((f) => x[names.indexOf(f)]!),
-  );
-
+export function logitOf(model: LogisticModel, names: readonly string[], x: readonly number[]): number {
+  const picked = model.features.map((f) => x[names.indexOf(f)]!);
+  return logit(model, picked);
+}
 /** The model's probability for a feature vector. */
 export const predict = (model: LogisticModel, x: readonly number[]) => 1 / (1 + Math.exp(-logit(model, x)));
-
 /** The model's probability for a vector `x` holding the features `names`. */
 export const predictOf = (model: LogisticModel, names: readonly string[], x: readonly number[]) =>
   1 / (1 + Math.exp(-logitOf(model, names, x)));
@@ -77,31 +73,41 @@ function fieldOf(index: AskIndex, section: number, field: number): Map<string, n
 
 const SPECS = Object.values(ASK_FIELDS);
 const ALL_FIELDS = [0, 1, 2, 3];
-
 /** Whether a section holds a term in any field (text, heading, title, expansions). */
 export const holdsTerm = (index: AskIndex, section: number, term: string) => index.terms.holds(term, section);
-
-/** The idf-weighted Jaccard of two sets of terms. */
-export function overlap(index: AskIndex, a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  let [both, all] = [0, 0];
-  for (const t of a) {
-    all += index.idf(t);
-    if (b.has(t)) both += index.idf(t);
+/** A set of terms, and the sum of their idf (worked out on first use). */
+type Terms = { terms: ReadonlySet<string>; weight?: number };
+/** The best idf-weighted Jaccard of `terms` and any of `sets` (a set sharing no term is not weighed). */
+export function nearestOf(index: AskIndex, terms: ReadonlySet<string>, sets: readonly Terms[]): number {
+  const idf = [...terms].map((t) => [t, index.idf(t)] as const);
+  const own = idf.reduce((a, [, w]) => a + w, 0);
+  let best = 0;
+  for (const s of sets) {
+    const both = idf.reduce((a, [t, w]) => a + (s.terms.has(t) ? w : 0), 0);
+    if (!both) continue;
+    s.weight ??= [...s.terms].reduce((a, t) => a + index.idf(t), 0);
+    best = Math.max(best, both / (own + s.weight - both));
   }
-  for (const t of b) if (!a.has(t)) all += index.idf(t);
-  return all ? both / all : 0;
+  return best;
 }
 
-const askedBySection = new WeakMap<AskIndex, Map<number, Set<string>[]>>();
-function askedOf(index: AskIndex): Map<number, Set<string>[]> {
+/** Per section, the terms of each question it answers; under GAPS, each known gap's (a question no page answers). */
+export const GAPS = -1;
+const askedBySection = new WeakMap<AskIndex, Map<number, Terms[]>>();
+function askedOf(index: AskIndex): Map<number, Terms[]> {
   let m = askedBySection.get(index);
   if (!m) {
     m = new Map();
-    for (const [s, terms] of index.data.asked) m.set(s, [...(m.get(s) ?? []), new Set(terms.split(' '))]);
+    for (const [s, terms] of [...index.data.asked, ...index.data.gaps.map((g) => [GAPS, g] as const)])
+      (m.get(s) ?? m.set(s, []).get(s)!).push({ terms: new Set(terms.split(' ')) });
     askedBySection.set(index, m);
   }
   return m;
 }
+
+/** How near terms are to the nearest question a section answers, or to a known gap (GAPS): the best idf-Jaccard. */
+export const nearestAsked = (index: AskIndex, section: number, terms: ReadonlySet<string>) =>
+  nearestOf(index, terms, askedOf(index).get(section) ?? []);
 
 /** Each candidate's features (FEATURES order); those not in `input.need` are 0 (not worked out). */
 export function featuresOf(index: AskIndex, candidates: readonly Candidate[], input: RerankInput): number[][] {
@@ -147,9 +153,9 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       coverage: () => share(ownFields),
       coverageAll: () => share(ALL_FIELDS),
       headingCoverage: () => share([1]),
-      headingMatch: () => overlap(index, terms, headingTerms(c.section)),
+      headingMatch: () => nearestOf(index, terms, [{ terms: headingTerms(c.section) }]),
       topic: () => (topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0),
-      nearest: () => Math.max(0, ...(askedOf(index).get(c.section) ?? []).map((q) => overlap(index, terms, q))),
+      nearest: () => nearestAsked(index, c.section, terms),
       semantic: () => (sim ??= near(c.section)).text,
       semanticQuestion: () => (sim ??= near(c.section)).nearestQuestion,
       listing: () => (page.listing ? 1 : 0),

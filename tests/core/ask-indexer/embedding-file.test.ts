@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RESERVED_PIECES } from '../../../src/core/piece-tokenizer.ts';
 import { decodeEmbedding, type EmbeddingParts, encodeEmbedding } from '../../../src/core/ask-indexer/embedding-file.ts';
 
-/** Three pieces, 2 dimensions, 2 sections (the second with two questions). */
+/** Three pieces, 2 dimensions, 2 sections (the second with two questions), one known gap. */
 const parts = (): EmbeddingParts => ({
   dims: 2,
   pieces: ['<unk>', '\u2581crew', '\u2581app'],
@@ -13,6 +13,7 @@ const parts = (): EmbeddingParts => ({
   sectionRows: Int8Array.from([127, 0, 3, -4]),
   questionStart: Uint32Array.from([0, 0, 2]),
   questionRows: Int8Array.from([0, 127, 90, 90]),
+  gapRows: Int8Array.from([-5, 127]),
 });
 
 describe('the table file', () => {
@@ -26,9 +27,11 @@ describe('the table file', () => {
     }
   });
 
-  it("decodes a table written without the sections' heading and text rows, the rest where they were", () => {
-    const { tokenizer: _, ...t } = decodeEmbedding(encodeEmbedding({ ...parts(), sectionRows: new Int8Array(0) }));
-    expect({ ...t, pieces: [...t.pieces] }).toEqual({ ...parts(), sectionRows: new Int8Array(0) });
+  it("decodes a table written without the sections' heading and text rows or known gaps, the rest where they were", () => {
+    for (const none of [{ sectionRows: new Int8Array(0) }, { gapRows: new Int8Array(0) }]) {
+      const { tokenizer: _, ...t } = decodeEmbedding(encodeEmbedding({ ...parts(), ...none }));
+      expect({ ...t, pieces: [...t.pieces] }).toEqual({ ...parts(), ...none });
+    }
   });
 
   it('reads the rows in place when the bytes are 8-aligned in their buffer, nothing copied', () => {

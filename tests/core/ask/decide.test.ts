@@ -5,7 +5,7 @@ import { DECISION_FEATURES, decide, decisionFeatures } from '../../../src/core/a
 import models from '../../../src/core/ask/ranker.json' with { type: 'json' };
 import { FEATURES, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
-import { siteIndex } from './site.ts';
+import { siteIndex, WRITTEN } from './site.ts';
 
 const byScore = {
   features: [...FEATURES],
@@ -50,6 +50,34 @@ describe('decide', () => {
       answered: false,
       reason: 'known-gap',
     });
+  });
+
+  it('does not decline as a known gap a question nearer one the best section answers', async () => {
+    const gap = { question: 'does the crew app work without reception on a tablet?', sections: [] };
+    const gapIndex = await siteIndex([...WRITTEN, gap]);
+    const question = 'does the crew app work without reception';
+    const { groups, ranked } = rankedFor(gapIndex, question);
+    const x = decisionFeatures(gapIndex, ranked, groups, question);
+    expect(x[DECISION_FEATURES.indexOf('nearestGap')]).toBeGreaterThanOrEqual(0.5);
+    expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+  });
+
+  it('reads how near the question is to a known gap, in words and by the sentence model', async () => {
+    const gapIndex = await siteIndex([...WRITTEN, { question: 'can vault billing runs be paused?', sections: [] }]);
+    const at = (question: string) => {
+      const { groups, ranked } = rankedFor(gapIndex, question);
+      const x = decisionFeatures(gapIndex, ranked, groups, question);
+      return [x[DECISION_FEATURES.indexOf('nearestGap')]!, x[DECISION_FEATURES.indexOf('semanticGap')]!];
+    };
+    const [near, far] = [at('can we pause the vault billing run'), at('where is our data hosted')];
+    expect(near[0]).toBeGreaterThan(0.5);
+    expect(near[1]).toBeGreaterThan(0.8);
+    expect(far[0]).toBe(0);
+    expect(far[1]).toBeLessThan(near[1]! - 0.3);
+    // With no known gap, both are 0.
+    const none = rankedFor(index, 'can we pause the vault billing run');
+    const x = decisionFeatures(index, none.ranked, none.groups, 'can we pause the vault billing run');
+    expect([x[DECISION_FEATURES.indexOf('nearestGap')], x[DECISION_FEATURES.indexOf('semanticGap')]]).toEqual([0, 0]);
   });
 
   it('reads the share of the question on no page, and a number asked for that the section does not state', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rowCosine, sectionSimilarity, textVector, unit } from '../../../src/core/ask/embedding.ts';
+import { nearestRow, rowCosine, sectionSimilarity, textVector, unit } from '../../../src/core/ask/embedding.ts';
 import type { EmbeddingParts } from '../../../src/core/ask-indexer/embedding-file.ts';
 import { PieceTokenizer } from '../../../src/core/piece-tokenizer.ts';
 
@@ -32,6 +32,7 @@ function small(): EmbeddingParts {
     sectionRows: Int8Array.from([127, 0, 0, 0, 0, 0, 127, 0]),
     questionStart: Uint32Array.from([0, 0, 2]),
     questionRows: Int8Array.from([0, 127, 0, 0, 90, 90, 0, 0]),
+    gapRows: Int8Array.from([0, 0, 127, 0, 0, 127, 0, 0]),
   };
 }
 
@@ -56,6 +57,14 @@ describe('the similarity', () => {
     expect(s.nearestQuestion).toBeCloseTo(1, 6);
     const both = sectionSimilarity(table, textVector(table, 'crew'), 1);
     expect(both.nearestQuestion).toBeCloseTo(Math.SQRT1_2, 6);
+  });
+
+  it('finds the nearest of a range of rows, 0 when the range is empty', () => {
+    const q = textVector(table, 'app');
+    expect(nearestRow(q, table.gapRows)).toBeCloseTo(1, 6);
+    expect(nearestRow(q, table.gapRows, 0, 1)).toBeCloseTo(0, 6);
+    expect(nearestRow(q, table.gapRows, 1, 1)).toBe(0);
+    expect(nearestRow(q, new Int8Array(0))).toBe(0);
   });
 
   it('gives 0 against an all-zero row and leaves a zero vector as it is', () => {

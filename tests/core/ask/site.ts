@@ -140,8 +140,9 @@ export const INTENT_EXAMPLES = [
 ];
 
 /**
- * The small site's index, learning its written questions and the site's own labelled requests, with a sentence-model
- * table of its sections made from the build's distilled piece table (cached by the build: no model runs here).
+ * The small site's index, learning its written questions (those with no section: known gaps) and the site's own
+ * labelled requests, with a sentence-model table of its sections and known gaps made from the build's distilled piece
+ * table (cached by the build: no model runs here).
  */
 export async function siteIndex(questions = WRITTEN) {
   const given = { lexicon: SITE_LEXICON, intents: ASK_INTENTS, questions };
@@ -151,6 +152,9 @@ export async function siteIndex(questions = WRITTEN) {
   const markdown = (slug: string) => PAGES.find((p) => p.slug === slug)?.markdown ?? '';
   const written = questions.flatMap((q) => q.sections.map((s) => ({ ...s, questions: [q.question] })));
   const pieces = await cachedPieceTable(EMBEDDING_CACHE);
-  const table = decodeEmbedding(encodeEmbedding(embeddingParts(pieces, sectionTexts(data, markdown, written))));
+  const gaps = questions.filter((q) => !q.sections.length).map((q) => q.question);
+  const table = decodeEmbedding(
+    encodeEmbedding(embeddingParts(pieces, sectionTexts(data, markdown, written), true, gaps)),
+  );
   return askIndexOf(PAGES, learning, table);
 }
