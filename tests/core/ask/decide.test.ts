@@ -62,6 +62,19 @@ describe('decide', () => {
     expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
   });
 
+  it("weighs a known gap against the best section's nearest question by the question's known words", async () => {
+    // "zzqx" is on no page: the gap holds it, the written question does not. By all of the question's words the gap
+    // is nearer; by its known words, the written question (all of them) is.
+    const gap = { question: 'does the crew app work without reception on zzqx tablets?', sections: [] };
+    const gapIndex = await siteIndex([...WRITTEN, gap]);
+    const question = 'does the crew app work without reception on zzqx';
+    const { groups, ranked } = rankedFor(gapIndex, question);
+    expect(groups.find((g) => g.word === 'zzqx')?.unknown).toBe(true);
+    expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+    // With no section found at all, a question as near a known gap is declined as one.
+    expect(decide(gapIndex, [], groups, question, byUnknown(0))).toMatchObject({ reason: 'known-gap' });
+  });
+
   it('reads how near the question is to a known gap, in words and by the sentence model', async () => {
     const gapIndex = await siteIndex([...WRITTEN, { question: 'can vault billing runs be paused?', sections: [] }]);
     const at = (question: string) => {
