@@ -105,6 +105,8 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
   return groups;
 }
 
+/** A word folded, without commas ("also," is the joiner "also"). */
+const bare = (w: string) => fold(w).replaceAll(',', '');
 /** A need of a message, and what is said after it without asking ("... right? got burnt by a phone company"). */
 export type Piece = { text: string; said: string };
 
@@ -115,7 +117,7 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   const out: Piece[] = [];
   for (const [n, piece] of pieces.entries()) {
     const tokens = piece.split(/\s+/);
-    const first = fold(piece.trimStart().split(/\s/)[0]!).replaceAll(',', '');
+    const first = bare(piece.trimStart().split(/\s/)[0]!);
     const asks = piece.endsWith('?') || lexicon.questionWords.has(first) || lexicon.joiners.has(first);
     if (n && pieces[n - 1]!.endsWith('?') && !asks) {
       out.at(-1)!.said += ` ${piece}`;
@@ -123,7 +125,7 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
     }
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
-      const joiner = fold(tokens[i]!).replaceAll(',', '');
+      const joiner = bare(tokens[i]!);
       if (lexicon.joiners.has(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
         out.push({ text: tokens.slice(start, i).join(' '), said: '' });
         start = i + 1;
@@ -133,10 +135,8 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   }
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
   // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart).
-  const opened = (p: string) => {
-    const [first, ...rest] = p.split(' ');
-    return lexicon.joiners.has(fold(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
-  };
+  const opened = (p: string, [first, ...rest] = p.split(' ')) =>
+    lexicon.joiners.has(bare(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
   const merged: Piece[] = [];
   for (const p of out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() })).filter((x) => x.text)) {
     const last = merged.at(-1);
@@ -165,9 +165,9 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   for (const { text, said } of splitParts(question, lexicon)) {
     const groups = termGroups(text, index, lexicon);
     const own = new Set(groups.flatMap((g) => g.terms));
-    // The first part's words are all its own: it leans on none; a part leans on what is said after it.
+    // The first part's words are all its own: it leans on none; a part leans on what is said after it (once each).
     const lean = [...(parts[0]?.groups ?? groups), ...termGroups(said, index, lexicon)]
-      .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)))
+      .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
       .map((g) => ({ ...g, weight: g.weight * CONTEXT_WEIGHT.part }));
     parts.push({ text, groups, lean });
   }

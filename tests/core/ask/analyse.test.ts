@@ -146,7 +146,7 @@ describe('parts', () => {
     // A piece that asks (`?`, a question word, a joiner) is a need; a statement after a question is not.
     ['is there a trial? vaults billed by the week?', ['is there a trial?', 'vaults billed by the week?']],
     ['is there a trial? and the crew app', ['is there a trial?', 'the crew app']],
-    ['is there a trial? also, the crew app', ['is there a trial?', 'also, the crew app']],
+    ['is there a trial? also, the crew app', ['is there a trial?', 'the crew app']],
     ['is there a trial? vaults billed weekly? ', ['is there a trial?', 'vaults billed weekly?']],
     ['vault billing; crew app', ['vault billing;', 'crew app']],
     // Up to PARTS_MAX needs; more is read as one.
@@ -225,6 +225,14 @@ describe('parts', () => {
         [
           ['how many logins come with starter?', []],
           ['what does an extra user cost?', ['come', 'starter']],
+        ],
+      ],
+      // A word of the first part said again after the second is leaned on once.
+      [
+        'does storage do lot tracking? and what does storage cost? tracking matters',
+        [
+          ['does storage do lot tracking?', []],
+          ['what does storage cost?', ['tracking']],
         ],
       ],
     ];
