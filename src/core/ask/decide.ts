@@ -37,7 +37,7 @@ function numberMissing(index: AskIndex, first: Ranked | undefined, text: string,
   return sentencesOf(index, first.section).some((q) => holds(q.plain) && states(q.plain)) ? 0 : 1;
 }
 
-/** The decision features of a part: its best two sections and its words. */
+/** The decision features of a part: its best two sections and its words (`gap`: how near they are to a known gap). */
 export function decisionFeatures(
   index: AskIndex,
   ranked: readonly Ranked[],
