@@ -50,27 +50,12 @@ export const AskHintsSchema = z.array(
 );
 export type AskHint = z.infer<typeof AskHintsSchema>[number];
 
+/** Up to twelve questions written for a section. */
+const Written = z.array(z.string().min(2).max(300)).min(1).max(12);
 /** Questions written from the content for each section, as a visitor would ask what the section answers. */
-export const AskQuestionsSchema = z.array(
-  z
-    .object({
-      slug: z.string().min(1),
-      heading: z.string().min(1).nullable(),
-      questions: z.array(z.string().min(2).max(300)).min(1).max(12),
-    })
-    .strict(),
-);
-
+export const AskQuestionsSchema = z.array(SectionRef.extend({ questions: Written }).strict());
 /** Questions written from the content for each section that no page of the site answers. */
-export const AskGapsSchema = z.array(
-  z
-    .object({
-      slug: z.string().min(1),
-      heading: z.string().min(1).nullable(),
-      gaps: z.array(z.string().min(2).max(300)).min(1).max(12),
-    })
-    .strict(),
-);
+export const AskGapsSchema = z.array(SectionRef.extend({ gaps: Written }).strict());
 
 /** Visitors' questions reviewed from the report: the sections that answer each, or none (a known gap). */
 export const AskedSchema = z.array(
