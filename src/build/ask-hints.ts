@@ -96,11 +96,10 @@ export function learningFrom(reviewed: readonly AskedQuestion[] = ASK_ASKED): As
   };
 }
 
-/** The questions the site is known not to answer: written from the content, and reviewed as gaps. */
-export const knownGaps = (reviewed: readonly AskedQuestion[] = ASK_ASKED) => [
-  ...ASK_GAPS.flatMap((g) => g.gaps),
-  ...reviewed.filter((q) => !q.sections.length).map((q) => q.question),
-];
+/** The questions the site is known not to answer (written from the content, and reviewed as gaps): those learned
+ * with no section. */
+export const knownGaps = (learning: AskLearning = ASK_LEARNING) =>
+  (learning.questions ?? []).filter((q) => !q.sections.length).map((q) => q.question);
 
 /** What the build indexes. */
 export const ASK_LEARNING = learningFrom();
