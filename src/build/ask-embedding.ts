@@ -4,8 +4,10 @@
  * piece of its SentencePiece vocabulary alone; the vectors are reduced by PCA, weighted (SIF: a / (a + p), p the
  * piece's probability in the vocabulary, so "the" weighs ~0.03 and a rare piece ~1) and quantised to int8. The
  * table depends on the model alone: it is kept in the cache folder under the hash of the model's files and these
- * settings, so a build after the first loads no model. Each section's vectors (its heading and text, and each of
- * its written questions) come from the table, not the model: seconds at 10,000 pages.
+ * settings, so a build after the first loads no model. The table is then fitted to the site's written questions
+ * (./ask-tune.ts), kept in the same folder under the hash of the table, the questions and the settings. Each
+ * section's vectors (its heading and text, and each of its written questions) come from the table, not the model:
+ * seconds at 10,000 pages.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -20,6 +22,7 @@ import { straightQuotes } from '../core/ask-indexer/assemble.ts';
 import { plainOf } from '../core/markdown-plain.ts';
 import { PieceTokenizer, RESERVED_PIECES } from '../core/piece-tokenizer.ts';
 import { bareTitle } from '../core/search/compact-index.ts';
+import { TUNE, tunedRows } from './ask-tune.ts';
 
 /** How the table is distilled (part of its cache key). */
 export interface DistilSettings {
@@ -168,38 +171,58 @@ export function pieceTable(vocabulary: [string, number][], vectors: Float32Array
   };
 }
 
+/** A table's rows and scales kept in `path` (undefined: none there, or not of `count` rows of `dims`). */
+async function readRows(path: string | undefined, count: number, dims: number) {
+  const bytes = path ? await readFile(path).catch(() => undefined) : undefined;
+  if (!bytes || bytes.length !== count * dims + count * 4) return undefined;
+  const copy = new Uint8Array(bytes);
+  return {
+    rows: new Int8Array(copy.buffer, 0, count * dims),
+    scale: new Float32Array(copy.slice(count * dims).buffer),
+  };
+}
+
+/** Keeps a table's rows and scales in `path`, written whole and renamed (a build at once writes its own file). */
+async function keepRows(path: string | undefined, table: Pick<PieceTable, 'rows' | 'scale'>) {
+  if (!path) return;
+  await mkdir(dirname(path), { recursive: true });
+  const out = new Uint8Array(table.rows.length + table.scale.byteLength);
+  out.set(new Uint8Array(table.rows.buffer, table.rows.byteOffset, table.rows.length));
+  out.set(new Uint8Array(table.scale.buffer, table.scale.byteOffset, table.scale.byteLength), table.rows.length);
+  await writeFile(`${path}.${process.pid}.tmp`, out);
+  await rename(`${path}.${process.pid}.tmp`, path);
+}
+
 /** The piece table, from the cache when it holds one for this model and these settings (else the model's work). */
 export async function cachedPieceTable(cacheDir: string, s: DistilSettings = DISTIL): Promise<PieceTable> {
   const vocabulary = await modelVocabulary();
-  const key = await modelHash(JSON.stringify(s));
-  const path = cacheDir ? join(cacheDir, `pieces-${key}.bin`) : undefined;
-  const bytes = path ? await readFile(path).catch(() => undefined) : undefined;
-  const rows = vocabulary.length * s.dims;
-  const tokenizerData = {
-    dims: s.dims,
-    pieces: vocabulary.map(([p]) => p),
-    scores: Float64Array.from(vocabulary, ([, x]) => x),
-  };
-  if (bytes && bytes.length === rows + vocabulary.length * 4) {
-    const copy = new Uint8Array(bytes);
-    return {
-      ...tokenizerData,
-      rows: new Int8Array(copy.buffer, 0, rows),
-      scale: new Float32Array(copy.slice(rows).buffer),
-    };
+  const path = cacheDir ? join(cacheDir, `pieces-${await modelHash(JSON.stringify(s))}.bin`) : undefined;
+  const kept = await readRows(path, vocabulary.length, s.dims);
+  if (kept) {
+    const pieces = vocabulary.map(([p]) => p);
+    return { dims: s.dims, pieces, scores: Float64Array.from(vocabulary, ([, x]) => x), ...kept };
   }
-  const vectors = await pieceVectors(await loadSentenceModel(), vocabulary.length);
-  const table = pieceTable(vocabulary, vectors, s);
-  if (path) {
-    await mkdir(dirname(path), { recursive: true });
-    const out = new Uint8Array(rows + vocabulary.length * 4);
-    out.set(new Uint8Array(table.rows.buffer, table.rows.byteOffset, rows));
-    out.set(new Uint8Array(table.scale.buffer, table.scale.byteOffset, table.scale.byteLength), rows);
-    // Written whole and renamed (two builds at once each their own file), so no build reads a torn table.
-    await writeFile(`${path}.${process.pid}.tmp`, out);
-    await rename(`${path}.${process.pid}.tmp`, path);
-  }
+  const table = pieceTable(vocabulary, await pieceVectors(await loadSentenceModel(), vocabulary.length), s);
+  await keepRows(path, table);
   return table;
+}
+
+/**
+ * The piece table fitted to the groups of texts (./ask-tune.ts) and quantised again (the SIF weight in the scale),
+ * from the cache when it holds one for this table, these groups and the settings (the fit takes seconds).
+ */
+export async function tunedTable(cacheDir: string, table: PieceTable, groups: readonly (readonly string[])[]) {
+  const key = createHash('sha256')
+    .update(JSON.stringify({ TUNE, groups }))
+    .update(new Uint8Array(table.rows.buffer, table.rows.byteOffset, table.rows.length))
+    .update(new Uint8Array(table.scale.buffer, table.scale.byteOffset, table.scale.byteLength))
+    .digest('hex');
+  const path = cacheDir ? join(cacheDir, `tuned-${key}.bin`) : undefined;
+  const kept = await readRows(path, table.pieces.length, table.dims);
+  if (kept) return { ...table, ...kept };
+  const tuned = { ...table, ...quantise(tunedRows(table, groups), table.dims) };
+  await keepRows(path, tuned);
+  return tuned;
 }
 
 /** A piece table as textVector reads it. */
@@ -303,10 +326,12 @@ export async function writeAskEmbedding(opts: {
   /** The questions the site is known not to answer. */
   gaps?: readonly string[];
 }): Promise<void> {
-  const table = await cachedPieceTable(opts.cacheDir ?? EMBEDDING_CACHE);
-  const sectionText = opts.sectionText ?? true;
-  const texts = sectionTexts(opts.data, opts.markdownOf, opts.written, sectionText ? SECTION_CHARS : 0);
-  const parts = embeddingParts(table, texts, sectionText, opts.gaps);
+  const texts = sectionTexts(opts.data, opts.markdownOf, opts.written);
+  // Fitted to the site: a section's written questions and its opening text (./ask-tune.ts).
+  const groups = texts.filter((t) => t.questions.length).map((t) => [...t.questions, t.text]);
+  const cacheDir = opts.cacheDir ?? EMBEDDING_CACHE;
+  const table = await tunedTable(cacheDir, await cachedPieceTable(cacheDir), groups);
+  const parts = embeddingParts(table, texts, opts.sectionText ?? true, opts.gaps);
   await mkdir(opts.dataDir, { recursive: true });
   await writeFile(join(opts.dataDir, EMBEDDING_FILE), encodeEmbedding(parts));
 }
