@@ -33,7 +33,7 @@ import { buildSearchIndex } from '../core/search/engine.ts';
 import { MODEL_FEATURES } from '../core/ask/answer.ts';
 import { ASK_FILE, ASK_PACK } from '../core/ask/index.ts';
 import { assembleAskIndex } from '../core/ask-indexer/assemble.ts';
-import { ASK_LEARNING, ASK_WRITTEN, cachedIntentModel, knownGaps } from './ask-hints.ts';
+import { ASK_LEARNING, answeredQuestions, cachedIntentModel, knownGaps } from './ask-hints.ts';
 import { writeAskEmbedding } from './ask-embedding.ts';
 import { writeMcpServerCard } from './mcp-server-card.ts';
 import { buildPacks, packRecords, writeDataFiles } from './data-files.ts';
@@ -276,7 +276,7 @@ async function writeAskFiles(opts: DeriveOptions, found: Derived[], phase: Retur
     dataDir: opts.dataDir,
     data: ask.data,
     markdownOf: (slug) => markdown.get(slug) ?? '',
-    written: ASK_WRITTEN,
+    written: answeredQuestions(),
     sectionText: MODEL_FEATURES.has('semantic'),
     gaps: knownGaps(),
   });

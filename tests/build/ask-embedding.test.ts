@@ -30,12 +30,17 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-/** A cache folder holding a made-up table under the key of this model and DISTIL: every row 1, every scale 0.5. */
-async function madeUpCache(): Promise<string> {
+/**
+ * A cache folder holding a made-up table under the key of this model and DISTIL: every row 1 (or, `varied`, each
+ * component from -100 to 100 by a fixed rule), every scale 0.5.
+ */
+async function madeUpCache(varied = false): Promise<string> {
   const dir = await tmp();
   const pieces = (await modelVocabulary()).length;
   const bytes = new Uint8Array(pieces * DISTIL.dims + pieces * 4);
   bytes.fill(1, 0, pieces * DISTIL.dims);
+  if (varied)
+    new Int8Array(bytes.buffer, 0, pieces * DISTIL.dims).forEach((_, k, rows) => (rows[k] = ((k * 37) % 201) - 100));
   new Float32Array(bytes.buffer, pieces * DISTIL.dims).fill(0.5);
   await writeFile(join(dir, `pieces-${await modelHash(JSON.stringify(DISTIL))}.bin`), bytes);
   return dir;
@@ -118,6 +123,27 @@ describe('the sections', () => {
     expect(sectionSimilarity(table, q, 1).text).toBeCloseTo(1, 5);
     expect(sectionSimilarity(table, q, 2).nearestQuestion).toBeCloseTo(1, 5);
     expect(sectionSimilarity(table, q, 0).nearestQuestion).toBe(0);
+  });
+
+  it('are worked out from the table fitted to the written questions: only the pieces they hold move', async () => {
+    const dataDir = await tmp();
+    const cacheDir = await madeUpCache(true);
+    await writeAskEmbedding({ dataDir, cacheDir, data, markdownOf, written });
+    const table = decodeEmbedding(new Uint8Array(await readFile(join(dataDir, EMBEDDING_FILE))));
+    const distilled = await cachedPieceTable(cacheDir);
+    const row = (rows: Int8Array, piece: string) => {
+      const id = distilled.pieces.indexOf(piece);
+      return [...rows.slice(id * DISTIL.dims, (id + 1) * DISTIL.dims)];
+    };
+    // A row unchanged by the fit, quantised again: scaled so its largest component is 127.
+    const requantised = (piece: string) => {
+      const r = row(distilled.rows, piece);
+      const max = Math.max(...r.map(Math.abs));
+      return r.map((v) => Math.round((v / max) * 127));
+    };
+    // "happens" is in a written question: its row moves. "money", in no question and no section's text, does not.
+    expect(row(table.pieceRows, '\u2581money')).toEqual(requantised('\u2581money'));
+    expect(row(table.pieceRows, '\u2581happens')).not.toEqual(requantised('\u2581happens'));
   });
 
   it("leave out the sections' heading and text rows when the models do not read them, and only those", async () => {

@@ -14,6 +14,7 @@ import {
   ASK_HINTS,
   ASK_INTENTS,
   ASK_WRITTEN,
+  answeredQuestions,
   AskGapsSchema,
   AskHintsSchema,
   AskIntentsSchema,
@@ -104,6 +105,30 @@ describe('written known gaps (ask-gaps.json)', () => {
     const [first] = ASK_GAPS;
     const learned = learningFrom([]).questions!.filter((q) => q.question === first!.gaps[0]);
     expect(learned).toEqual([{ question: first!.gaps[0], sections: [] }]);
+  });
+});
+
+describe('questions with a section that answers them, as the sentence model reads them', () => {
+  it('are the written ones, then the reviewed ones with each section they name, and no known gap', () => {
+    const faq = { slug: 'faq', heading: 'Is there a free trial?' };
+    const pricing = { slug: 'pricing', heading: null };
+    const reviewed = [
+      { question: 'can i try it first', sections: [faq, pricing], note: 'asked 4 times' },
+      { question: 'do you do payroll?', sections: [], note: 'not a feature' },
+    ];
+    const answered = answeredQuestions(learningFrom(reviewed));
+    const writtenCount = ASK_WRITTEN.reduce((a, w) => a + w.questions.length, 0);
+    expect(answered).toHaveLength(writtenCount + 2);
+    expect(answered.slice(0, 2)).toEqual(
+      ASK_WRITTEN[0]!.questions
+        .slice(0, 2)
+        .map((q) => ({ slug: ASK_WRITTEN[0]!.slug, heading: ASK_WRITTEN[0]!.heading, questions: [q] })),
+    );
+    expect(answered.slice(-2)).toEqual([
+      { ...faq, questions: ['can i try it first'] },
+      { ...pricing, questions: ['can i try it first'] },
+    ]);
+    expect(answered.some((a) => a.questions.includes('do you do payroll?'))).toBe(false);
   });
 });
 
