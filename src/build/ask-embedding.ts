@@ -209,11 +209,14 @@ export async function cachedPieceTable(cacheDir: string, s: DistilSettings = DIS
 
 /**
  * The piece table fitted to the groups of texts (./ask-tune.ts) and quantised again (the SIF weight in the scale),
- * from the cache when it holds one for this table, these groups and the settings (the fit takes seconds).
+ * from the cache when it holds one for this table, these groups, the settings and the code that fits and quantises
+ * (the fit takes seconds).
  */
 export async function tunedTable(cacheDir: string, table: PieceTable, groups: readonly (readonly string[])[]) {
+  const code = ['./ask-tune.ts', './ask-embedding.ts', '../core/piece-tokenizer.ts'];
   const key = createHash('sha256')
     .update(JSON.stringify({ TUNE, groups }))
+    .update((await Promise.all(code.map((f) => readFile(new URL(f, import.meta.url), 'utf8')))).join('\n'))
     .update(new Uint8Array(table.rows.buffer, table.rows.byteOffset, table.rows.length))
     .update(new Uint8Array(table.scale.buffer, table.scale.byteOffset, table.scale.byteLength))
     .digest('hex');
