@@ -39,8 +39,10 @@ async function madeUpCache(varied = false): Promise<string> {
   const pieces = (await modelVocabulary()).length;
   const bytes = new Uint8Array(pieces * DISTIL.dims + pieces * 4);
   bytes.fill(1, 0, pieces * DISTIL.dims);
-  if (varied)
-    new Int8Array(bytes.buffer, 0, pieces * DISTIL.dims).forEach((_, k, rows) => (rows[k] = ((k * 37) % 201) - 100));
+  if (varied) {
+    const rows = new Int8Array(bytes.buffer, 0, pieces * DISTIL.dims);
+    for (let k = 0; k < rows.length; k++) rows[k] = ((k * 37) % 201) - 100;
+  }
   new Float32Array(bytes.buffer, pieces * DISTIL.dims).fill(0.5);
   await writeFile(join(dir, `pieces-${await modelHash(JSON.stringify(DISTIL))}.bin`), bytes);
   return dir;
