@@ -5,7 +5,7 @@
  * piece's probability in the vocabulary, so "the" weighs ~0.03 and a rare piece ~1) and quantised to int8. The
  * table depends on the model alone: it is kept in the cache folder under the hash of the model's files and these
  * settings, so a build after the first loads no model. The table is then fitted to the site's written questions
- * (./ask-tune.ts), kept in the same folder under the hash of the table, the questions and the settings. Each
+ * (./ask-tune.ts), kept in the same folder under the hash of the table, the questions, the settings and its code. Each
  * section's vectors (its heading and text, and each of its written questions) come from the table, not the model:
  * seconds at 10,000 pages.
  */
