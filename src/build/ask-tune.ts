@@ -11,7 +11,6 @@
  * seeds), best after two to four passes (more overfit the written questions' wording).
  */
 import { PieceTokenizer } from '../core/piece-tokenizer.ts';
-import type { PieceTable } from './ask-embedding.ts';
 
 /** How the table is fitted. */
 export interface TuneSettings {
@@ -37,6 +36,15 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
+/** A piece table as the fit reads it (./ask-embedding.ts's PieceTable; not imported: it imports this module). */
+export interface TunableTable {
+  dims: number;
+  pieces: readonly string[];
+  scores: ArrayLike<number>;
+  rows: Int8Array;
+  scale: Float32Array;
+}
+
 /** A text as its distinct pieces and their weights (the row's scale times the count), as textVector sums them. */
 type Encoded = { ids: number[]; weights: number[] };
 /** A text's vector of length 1 (`v`) and its length before (`norm`). */
@@ -48,7 +56,7 @@ type Unit = { v: Float32Array; norm: number };
  * two texts teach nothing. Deterministic for the same table, groups and settings. Rows no text holds keep their
  * values.
  */
-export function tunedRows(table: PieceTable, groups: readonly (readonly string[])[], s = TUNE): Float32Array {
+export function tunedRows(table: TunableTable, groups: readonly (readonly string[])[], s = TUNE): Float32Array {
   const { dims, rows, scale } = table;
   const tokenizer = new PieceTokenizer(table.pieces, table.scores);
   const encode = (text: string): Encoded => {
