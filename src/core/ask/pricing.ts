@@ -154,10 +154,10 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const lines = [planLine(plan, 1)];
   for (const addOn of pricing.addOns) {
     const count = asked.counts.get(addOn.id);
-    // "Starter with 7 office users": beyond the plan's own; "2 extra devices": all of them; both: added up.
+    // "Starter with 7 office users": beyond the plan's own; "2 extra devices": all; both: the same seats, the larger.
     // "per user per month": each line is one user's price.
     const [all, extra] = [count?.n ?? 0, count?.extra ?? 0];
-    const n = extra + Math.max(0, all - extra - (addOn.adds ? (plan[addOn.adds] ?? 0) : 0));
+    const n = Math.max(extra, all - extra - (addOn.adds ? (plan[addOn.adds] ?? 0) : 0));
     const unit = addOn.unit.replace(/^per \S+ (?=per )/, '');
     if (n > 0) lines.push({ item: addOn.name, quantity: n, unitPrice: addOn.price, amount: n * addOn.price, unit });
   }

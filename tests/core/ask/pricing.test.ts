@@ -93,7 +93,7 @@ describe('pricing arithmetic', () => {
     ).toBe(1890 + 5 * 45);
   });
 
-  it('adds extras said as extras to what a total leaves beyond the plan, each count read apart', () => {
+  it('reads extras said as extras and what a total leaves beyond the plan as the same seats: the larger', () => {
     // Starter has 10 devices and 5 users of its own: a crew of 5 needs none beyond them, the 2 extra are extra.
     const extra = (q: string) =>
       priceQuestion(q, pricing)!
@@ -105,9 +105,16 @@ describe('pricing arithmetic', () => {
     expect(extra('Starter with a crew of 5 on phones and 2 extra crew devices, how much a month?')).toEqual([
       ['Extra crew device', 2],
     ]);
-    // Growth has 15 users: 20 staff leave 5 beyond them, and 2 more are extra.
+    // Growth has 15 users: 18 staff leave 3 beyond them, the 3 extra the visitor worked out; 20 staff leave 5, more
+    // than the 2 said.
+    expect(extra('we need 18 people in the office logged in. growth plus 3 extra users, how much?')).toEqual([
+      ['Extra office user', 3],
+    ]);
     expect(extra('growth plus 2 more office users and 20 staff in the office, how much?')).toEqual([
-      ['Extra office user', 7],
+      ['Extra office user', 5],
+    ]);
+    expect(extra('growth plus 6 more office users and 20 staff in the office, how much?')).toEqual([
+      ['Extra office user', 6],
     ]);
     expect(extra('starter plus 2 more users plus 3 more users, how much?')).toEqual([['Extra office user', 5]]);
   });
