@@ -55,6 +55,13 @@ describe('pricing arithmetic', () => {
       priceQuestion("if we pay for professional upfront for the whole year, what's the total?", pricing),
     ).toMatchObject({ plan: 'Professional', annual: 18900, yearBilled: 'annually' });
     expect(priceQuestion('how much would starter be each month?', pricing)).toMatchObject({ monthly: 390 });
+    // Before "should", "only" and the like too: the plan named, not the one the figures pick.
+    expect(
+      priceQuestion(
+        "small outfit, Starter should do. 6 office logins and 13 crew on phones, what's the monthly?",
+        pricing,
+      ),
+    ).toMatchObject({ plan: 'Starter', monthly: 390 + 45 + 3 * 12 });
     // Still not a plan when the word describes something else.
     expect(priceQuestion('how much is professional indemnity insurance?', pricing)).toBeUndefined();
   });
@@ -148,6 +155,7 @@ describe('pricing arithmetic', () => {
     expect(at('growth for the year paid at once, and what do we save against paying monthly?')).toBe(8_900);
     expect(at('growth for the year paid in advance vs monthly?')).toBe(8_900);
     expect(at('growth for the year paid monthly?')).toBe(10_680);
+    expect(at("starter: what's it monthly, and what's the total if we prepay the year?")).toBe(3_900);
   });
 
   it('a plan paid or billed some way is the plan', () => {
