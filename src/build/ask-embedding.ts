@@ -22,7 +22,9 @@ import { straightQuotes } from '../core/ask-indexer/assemble.ts';
 import { plainOf } from '../core/markdown-plain.ts';
 import { PieceTokenizer, RESERVED_PIECES } from '../core/piece-tokenizer.ts';
 import { bareTitle } from '../core/search/compact-index.ts';
-import { TUNE, tunedRows } from './ask-tune.ts';
+import { type PieceTable, TUNE, tunedRows } from './ask-tune.ts';
+
+export type { PieceTable } from './ask-tune.ts';
 
 /** How the table is distilled (part of its cache key). */
 export interface DistilSettings {
@@ -143,15 +145,6 @@ export function quantise(vectors: Float32Array, dims: number): { rows: Int8Array
     for (let d = 0; d < dims; d++) rows[r * dims + d] = Math.round((vectors[r * dims + d]! / max) * 127);
   }
   return { rows, scale };
-}
-
-/** The piece table: int8 rows, each row's scale with its SIF weight folded in, and the tokenizer's data. */
-export interface PieceTable {
-  dims: number;
-  pieces: string[];
-  scores: Float64Array;
-  rows: Int8Array;
-  scale: Float32Array;
 }
 
 /** The piece table from the model's vectors of its pieces. */

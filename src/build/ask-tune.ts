@@ -36,11 +36,15 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-/** A piece table as the fit reads it (./ask-embedding.ts's PieceTable; not imported: it imports this module). */
-export interface TunableTable {
+/**
+ * The piece table (./ask-embedding.ts distils it and re-exports this type): int8 rows, each row's scale with its SIF
+ * weight folded in, and the tokenizer's data. Defined here, where the fit reads it, so neither module imports the
+ * other both ways.
+ */
+export interface PieceTable {
   dims: number;
-  pieces: readonly string[];
-  scores: ArrayLike<number>;
+  pieces: string[];
+  scores: Float64Array;
   rows: Int8Array;
   scale: Float32Array;
 }
@@ -56,7 +60,7 @@ type Unit = { v: Float32Array; norm: number };
  * two texts teach nothing. Deterministic for the same table, groups and settings. Rows no text holds keep their
  * values.
  */
-export function tunedRows(table: TunableTable, groups: readonly (readonly string[])[], s = TUNE): Float32Array {
+export function tunedRows(table: PieceTable, groups: readonly (readonly string[])[], s = TUNE): Float32Array {
   const { dims, rows, scale } = table;
   const tokenizer = new PieceTokenizer(table.pieces, table.scores);
   const encode = (text: string): Encoded => {
