@@ -101,8 +101,9 @@ export function learningFrom(reviewed: readonly AskedQuestion[] = ASK_ASKED): As
 export const knownGaps = (learning: AskLearning = ASK_LEARNING) =>
   (learning.questions ?? []).filter((q) => !q.sections.length).map((q) => q.question);
 
-/** The questions learned with a section that answers them (written, and reviewed), as the sentence model reads them
- * (one entry a section: its vectors, and what the table is fitted to). */
+/** The questions learned with a section that answers them (written, and reviewed), as the sentence model reads them:
+ * an entry for each question and each section it names (sectionTexts in ./ask-embedding.ts gathers them by section
+ * for the vectors and the fit). */
 export const answeredQuestions = (learning: AskLearning = ASK_LEARNING) =>
   (learning.questions ?? []).flatMap((q) =>
     q.sections.map((s) => ({ slug: s.slug, heading: s.heading, questions: [q.question] })),
