@@ -16,8 +16,7 @@ import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
 import { retrieve } from './retrieve.ts';
 
-export type { AskSourceOut } from './compose.ts';
-export { NO_ANSWER, NO_ANSWER_RELATED } from './compose.ts';
+export { type AskSourceOut, NO_ANSWER, NO_ANSWER_RELATED } from './compose.ts';
 export type AskTurn = Turn;
 export type AskResult = Omit<AskResponse, 'working'> & { working?: Working };
 /** The index, the price list, the origin (handoff URLs) and now (ms since the epoch: a handoff fits the hour). */

@@ -35,6 +35,8 @@ export function sentencesOf(index: AskIndex, section: number): Quote[] {
   return out;
 }
 
+/** A markdown link: its text and target. */
+const LINK = /\[[^\]]*\]\([^)]*\)/g;
 /** A short answer that leads a section ("Yes.", "No, ..."): true only for the question its heading asks. */
 const SHORT_ANSWER = /^(yes|no)\b/i;
 
@@ -51,19 +53,19 @@ export function quotesFrom(index: AskIndex, section: number, groups: readonly Te
   const all = sentencesOf(index, section);
   if (!all.length) return [];
   const weights = groups.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
-  const holds = all.map((q) => {
-    const terms = termsOf(q.plain);
-    return groups.map((g) => g.terms.some((t) => terms.has(t)));
-  });
-  const score = (i: number, skip = new Set<number>()) =>
-    holds[i]!.reduce((a, h, g) => a + (h && !skip.has(g) ? weights[g]! : 0), 0);
+  const holdsOf = (terms: Set<string>) => groups.map((g) => g.terms.some((t) => terms.has(t)));
+  const holds = all.map((q) => holdsOf(termsOf(q.plain)));
+  // The words outside a sentence's links: a pointer ("See [offline mode](...)") never leads.
+  const own = all.map((q) => holdsOf(termsOf(plainOf(index.text(section).slice(q.start, q.end).replace(LINK, ' ')))));
+  const score = (i: number, skip?: Set<number>, by = holds) =>
+    by[i]!.reduce((a, h, g) => a + (h && !skip?.has(g) ? weights[g]! : 0), 0);
+  const lead = (i: number) => score(i, undefined, own);
   const short = (i: number) => all[i]!.plain.length <= 24 && SHORT_ANSWER.test(all[i]!.plain);
   const yes = short(0) && headingAsks(index, section, groups, named);
   let best = yes ? 0 : -1;
-  for (let i = 0; i < all.length; i++) if (!short(i) && (best < 0 || score(i) > score(best))) best = i;
+  for (let i = 0; i < all.length; i++) if (!short(i) && (best < 0 || lead(i) > lead(best))) best = i;
   best = Math.max(best, 0);
-  const picked = new Set([best]);
-  if (yes) picked.add(0);
+  const picked = new Set(yes ? [0, best] : [best]);
   const b = all[best]!;
   if ((b.plain.length < 70 || b.plain.endsWith(':')) && best + 1 < all.length) picked.add(best + 1);
   const covered = new Set<number>();

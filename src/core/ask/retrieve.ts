@@ -21,8 +21,7 @@ export function retrieve(index: AskIndex, groups: readonly TermGroup[], k: numbe
   const n = index.sectionCount;
   // Stryker disable next-line ConditionalExpression,EqualityOperator: growing them more often changes no score
   if (total.length < n) [total, group, inGroup] = [new Float32Array(n), new Float32Array(n), new Uint8Array(n)];
-  const touched: number[] = [];
-  const mine: number[] = [];
+  const [touched, mine]: [number[], number[]] = [[], []];
   for (const g of groups) {
     g.terms.forEach((term, i) => {
       const id = index.terms.termId(term);

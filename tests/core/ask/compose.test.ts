@@ -37,6 +37,24 @@ describe('quotes', () => {
     expect(q.some((s) => s.includes('Growth'))).toBe(true);
   });
 
+  it("lead with a sentence that answers, not a pointer whose words are a link's (See [crew app offline mode](...))", () => {
+    const heading = 'Does the crew app work without signal?';
+    const markdown = `# FAQ\n\n## ${heading}\n\nYes. Since February 2025, jobs and photos are saved on the phone and sync when signal returns. See [crew app offline mode](/blog/crew-app-offline-mode).\n`;
+    const url = 'https://k.test/faq';
+    const faq = askIndexOf(
+      [{ slug: 'faq', title: 'FAQ', url, markdown, headings: [{ depth: 2, id: 'signal', text: heading }] }],
+      {
+        lexicon: SITE_LEXICON,
+      },
+    );
+    const offline = faq.sectionsOf('faq').find((s) => faq.heading(s) === heading)!;
+    const qs = quotesFrom(faq, offline, termGroups('Does the crew app work offline?', faq, faq.lexicon), []);
+    expect(qs.map((q) => q.plain)).toEqual([
+      'Since February 2025, jobs and photos are saved on the phone and sync when signal returns.',
+      'See crew app offline mode.',
+    ]);
+  });
+
   it('join sentences that follow each other into one run of the section, a substring of it', () => {
     const qs = quotesFrom(index, trial, termGroups('is there a free trial?', index, index.lexicon), []);
     const text = joinQuotes(index, qs);
