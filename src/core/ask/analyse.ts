@@ -10,7 +10,7 @@ import type { Lexicon } from './lexicon.ts';
 /** A word of the question (folded), its term first then terms that may stand for it, its weight, and whether no
  * section holds it in any form. */
 export type TermGroup = { word: string; terms: string[]; weight: number; unknown: boolean };
-/** A need of the message; `lean`: a later part leans on the first ("... and what plan is it on?"), its words. */
+/** A need of the message; `lean`: the other parts' words, which it leans on ("... and what plan is it on?"). */
 export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[] };
 /** What a request asks: its parts, the earlier turn's words and question, its pages, and whether this leans on it. */
 export type QueryPlan = {
@@ -34,7 +34,7 @@ export const ANALYSE_BOUNDS = {
   PARTS_MAX: 3,
 } as const;
 const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX, PARTS_MAX } = ANALYSE_BOUNDS;
-/** What the earlier turn's words weigh (leaning on it, or standing alone), and a first part's words in a later one. */
+/** What the earlier turn's words weigh (leaning on it, or standing alone), and the other parts' words in a part. */
 const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -161,16 +161,16 @@ function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon:
 
 /** Analyses a request: its parts, and the earlier turn as context. */
 export function analyse(question: string, earlier: readonly Turn[], index: AskIndex, lexicon: Lexicon): QueryPlan {
-  const parts: Part[] = [];
-  for (const { text, said } of splitParts(question, lexicon)) {
-    const groups = termGroups(text, index, lexicon);
+  const pieces = splitParts(question, lexicon).map((p) => ({ ...p, groups: termGroups(p.text, index, lexicon) }));
+  // A part leans on the other parts' words ("sign the quote on their phone || or print it and scan it back") and on
+  // what is said after it, once each.
+  const parts: Part[] = pieces.map(({ text, said, groups }, i) => {
     const own = new Set(groups.flatMap((g) => g.terms));
-    // The first part's words are all its own: it leans on none; a part leans on what is said after it (once each).
-    const lean = [...(parts[0]?.groups ?? groups), ...termGroups(said, index, lexicon)]
+    const lean = [...pieces.filter((_, j) => j !== i).flatMap((p) => p.groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
       .map((g) => ({ ...g, weight: g.weight * CONTEXT_WEIGHT.part }));
-    parts.push({ text, groups, lean });
-  }
+    return { text, groups, lean };
+  });
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };
   const all = parts.flatMap((p) => p.groups);
