@@ -12,7 +12,7 @@ export type IntentExample = { text: string; intent: Intent };
 export function trainIntents(
   examples: readonly IntentExample[],
   lexicon: Pick<Lexicon, 'chatSpeak'>,
-  { epochs = 200, rate = 4, l2 = 1e-4, minCount = 2, balance = 0.55 } = {},
+  { epochs = 400, rate = 4, l2 = 1e-4, minCount = 2, balance = 0.55 } = {},
 ): IntentModel {
   const rows = examples.map((e) => intentFeatures(e.text, lexicon));
   const seen = new Map<string, number>();
