@@ -38,8 +38,7 @@ type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason
 export function askSite(d: AskDeps, input: { question: string; conversation?: readonly AskTurn[] }): AskResult {
   const question = input.question.trim();
   const plan = analyse(question, input.conversation ?? [], d.index, d.index.lexicon);
-  const earlier = input.conversation?.at(-1)?.question;
-  const working = priceQuestion(question, d.pricing, plan.followUp ? earlier : undefined);
+  const working = priceQuestion(question, d.pricing, plan.followUp ? plan.earlier : undefined);
   const intent = intentOf(d.index.data.intents, question, d.index.lexicon, working !== undefined);
   const person = intent === 'none' ? null : handoffFor(intent, d.now, d.origin);
   const result = (answer: string, sources: AskSourceOut[], reason: Reason, working?: Working): AskResult => ({

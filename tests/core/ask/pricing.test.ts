@@ -653,7 +653,7 @@ describe('the working and its sentence', () => {
       'Starter with 0 extra users, how much?',
       undefined,
       { plan: 'Starter', lines: [starter], monthly: 390, ...AUD },
-      'That comes to $390 a month excluding GST: $390 for Starter plan = $390.',
+      'The Starter plan is $390 a month excluding GST.',
     ],
     [
       'starter with 2 extra users',
@@ -692,26 +692,26 @@ describe('the working and its sentence', () => {
       'and the professional one?',
       'how much is growth paid annually?',
       { plan: 'Professional', lines: [professional], monthly: 1890, ...AUD, yearBilled: 'annually', annual: 18900 },
-      'That comes to $1,890 a month excluding GST: $1,890 for Professional plan = $1,890. ' +
+      'The Professional plan is $1,890 a month excluding GST. ' +
         'Paid annually that is $18,900 a year (12 months for the price of 10: 10 × $1,890).',
     ],
     [
       'how much is professional?',
       'how much is growth paid annually?',
       { plan: 'Professional', lines: [professional], monthly: 1890, ...AUD },
-      'That comes to $1,890 a month excluding GST: $1,890 for Professional plan = $1,890.',
+      'The Professional plan is $1,890 a month excluding GST.',
     ],
     [
       'and the professional one?',
       'how much is growth?',
       { plan: 'Professional', lines: [professional], monthly: 1890, ...AUD },
-      'That comes to $1,890 a month excluding GST: $1,890 for Professional plan = $1,890.',
+      'The Professional plan is $1,890 a month excluding GST.',
     ],
     [
       'growth paid annually rather than month to month, what is that a year?',
       undefined,
       { plan: 'Growth', lines: [growth], monthly: 890, ...AUD, yearBilled: 'annually', annual: 8900 },
-      'That comes to $890 a month excluding GST: $890 for Growth plan = $890. ' +
+      'The Growth plan is $890 a month excluding GST. ' +
         'Paid annually that is $8,900 a year (12 months for the price of 10: 10 × $890).',
     ],
     // What cannot be priced: said first, each in the visitor's words (spaces squeezed, in the order asked).
@@ -747,8 +747,7 @@ describe('the working and its sentence', () => {
         unpriced: [{ item: 'moves a year', asked: '1e308 moves a year', reason: 'too-large' }],
       },
       "I can't choose a plan for 1e308 moves a year: the number is too large to work out exactly. " +
-        'For 5 office users, the plan that fits is Starter. That comes to $390 a month excluding GST: ' +
-        '$390 for Starter plan = $390.',
+        'For 5 office users, the plan that fits is Starter. The Starter plan is $390 a month excluding GST.',
     ],
     [
       '5 office staff and 1e308 moves a year, plus 2.5 crew devices, how much?',
