@@ -203,6 +203,6 @@ export function workingSentence(w: Working): string {
   if (w.from) return lead + words.say('quoted', v);
   const rest = w.unpriced?.some((u) => u.unitPrice !== undefined);
   const year = w.annual === undefined ? '' : words.say(w.yearBilled ?? 'annually', v);
-  const one = !rest && w.lines.length === 1 && w.lines[0]!.quantity === 1;
-  return lead + words.say(rest ? 'rest' : one ? 'one' : 'total', { ...v, item: w.lines[0]?.item }) + year;
+  const one = !rest && w.lines.length === 1; // the plan alone (a working's first line is its plan)
+  return lead + words.say(rest ? 'rest' : one ? 'one' : 'total', { ...v, item: w.lines[0]!.item }) + year;
 }
