@@ -126,7 +126,7 @@ describe('pricing arithmetic', () => {
     expect(extra('starter plus 2 more users plus 3 more users, how much?')).toEqual([['Extra office user', 5]]);
   });
 
-  it('counts a crew "of 18 on phones", "16 blokes running the app" or "13 crew using it" as crew devices', () => {
+  it('counts a crew "of 18 on phones", "16 blokes running the app", "13 crew using it" or 14 casuals as crew devices', () => {
     const w = priceQuestion(
       'starter for a crew of 18 on phones and 6 of us in the office, how much a month?',
       pricing,
@@ -137,6 +137,13 @@ describe('pricing arithmetic', () => {
       390 + 6 * 12,
     );
     expect(priceQuestion('on starter with 13 crew using the app, what a month?', pricing)!.monthly).toBe(390 + 3 * 12);
+    expect(priceQuestion('starter with 14 casuals on the crew app, how much a month?', pricing)!.monthly).toBe(
+      390 + 4 * 12,
+    );
+  });
+
+  it('reads "xtra" as extra', () => {
+    expect(priceQuestion('hw much is starter + 2 xtra office users a month', pricing)!.monthly).toBe(390 + 2 * 45);
   });
 
   it('reads "a second warehouse" as two and self-storage sites as warehouses when it picks the plan', () => {
