@@ -24,6 +24,12 @@ describe('plainOf', () => {
     expect(plainOf('[Removals](https://en.example/wiki/Removals_(moving)) explained')).toBe('Removals explained');
   });
 
+  it('leaves a link out, text and all, when asked (an image stays its alt text)', () => {
+    expect(plainOf('See [crew app offline mode](/blog/crew-app-offline-mode).', false)).toBe('See .');
+    expect(plainOf('[Removals](https://en.example/wiki/Removals_(moving)) explained', false)).toBe('explained');
+    expect(plainOf('![A van](/v.png) and \\[not a link\\](x)', false)).toBe('A van and [not a link](x)');
+  });
+
   it('shows an autolink as its address, an email without its mailto:', () => {
     expect(plainOf('Go to <https://kartage.test/pricing>.')).toBe('Go to https://kartage.test/pricing.');
     expect(plainOf('Old <http://kartage.test/a> link')).toBe('Old http://kartage.test/a link');

@@ -35,8 +35,6 @@ export function sentencesOf(index: AskIndex, section: number): Quote[] {
   return out;
 }
 
-/** A markdown link: its text and target. */
-const LINK = /\[[^\]]*\]\([^)]*\)/g;
 /** A short answer that leads a section ("Yes.", "No, ..."): true only for the question its heading asks. */
 const SHORT_ANSWER = /^(yes|no)\b/i;
 
@@ -56,7 +54,7 @@ export function quotesFrom(index: AskIndex, section: number, groups: readonly Te
   const holdsOf = (terms: Set<string>) => groups.map((g) => g.terms.some((t) => terms.has(t)));
   const holds = all.map((q) => holdsOf(termsOf(q.plain)));
   // The words outside a sentence's links: a pointer ("See [offline mode](...)") never leads.
-  const own = all.map((q) => holdsOf(termsOf(plainOf(index.text(section).slice(q.start, q.end).replace(LINK, ' ')))));
+  const own = all.map((q) => holdsOf(termsOf(plainOf(index.text(section).slice(q.start, q.end), false))));
   const score = (i: number, skip?: Set<number>, by = holds) =>
     by[i]!.reduce((a, h, g) => a + (h && !skip?.has(g) ? weights[g]! : 0), 0);
   const lead = (i: number) => score(i, undefined, own);
