@@ -23,7 +23,7 @@ import {
   featuresOf,
   type LogisticModel,
   logitOf,
-  predict,
+  predictOf,
   type Ranked,
 } from '../../src/core/ask/rerank.ts';
 import { retrieve } from '../../src/core/ask/retrieve.ts';
@@ -199,7 +199,7 @@ function measureDecision(rows: readonly Row[], D: number[][], right: readonly nu
       i.map((k) => right[k]!),
       features,
     );
-    return (_, k) => predict(model, X[k]!);
+    return (_, k) => predictOf(model, model.features, X[k]!);
   });
   const curve = curveOf(rows, confidence, right);
   // The highest threshold that still answers all but NO_ANSWER_MAX of the answerable questions: the fewest wrong and

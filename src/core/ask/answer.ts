@@ -27,10 +27,8 @@ const CANDIDATES = 30;
 const MAX_SOURCES = 5;
 /** How far below the best section's score (log-odds) a related section may be. */
 const RELATED_MARGIN = 3;
-
 /** The features the models read (no other is worked out; the build writes the sentence-model rows they read). */
 export const MODEL_FEATURES: ReadonlySet<string> = new Set([...models.rerank.features, ...models.decide.features]);
-
 /** A part of the question, ranked and decided. */
 type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason };
 
@@ -74,7 +72,6 @@ function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
 }
 
 type Result = (answer: string, sources: AskSourceOut[], reason: Reason, working?: Working) => AskResult;
-
 /** No part answered: the no-answer sentence (or the handoff's label), and related sections that share the topic. */
 function unanswered(d: AskDeps, part: Decided, person: Handoff | null, result: Result): AskResult {
   if (person) return result(person.label, [], 'handoff');
@@ -98,7 +95,7 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
     const top = p.ranked[0]!.section;
     if (used.has(top)) continue;
     used.add(top);
-    const quotes = compose.quotesFrom(d.index, top, p.part.groups, named);
+    const quotes = compose.quotesFrom(d.index, top, p.part, named);
     paragraphs.push(compose.joinQuotes(d.index, quotes));
     sources.push(compose.sourceOf(d.index, top, 'answer', quotes[0]));
     const unknown = compose.unknownWords(p.part.text, p.part.groups);

@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import type { AskSourceSchema } from '../../contract/ask.ts';
 import { plainOf } from '../markdown-plain.ts';
 import { analyze, fold } from '../search/analyze.ts';
-import type { TermGroup } from './analyse.ts';
+import type { Part, TermGroup } from './analyse.ts';
+import { cosine, textVector } from './embedding.ts';
 import type { AskIndex } from './index.ts';
 import type { Ranked } from './rerank.ts';
 
@@ -34,10 +35,10 @@ export function sentencesOf(index: AskIndex, section: number): Quote[] {
   }
   return out;
 }
-
+/** The sentence model's cosine's weight in a lead beside its share of the question's words (docs/chat.md). */
+const LEAD_MODEL_WEIGHT = 3;
 /** A short answer that leads a section ("Yes.", "No, ..."): true only for the question its heading asks. */
 const SHORT_ANSWER = /^(yes|no)\b/i;
-
 /** Whether a section's heading is a question holding every known word the visitor typed and every plan named. */
 function headingAsks(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
   const heading = index.heading(section);
@@ -47,17 +48,21 @@ function headingAsks(index: AskIndex, section: number, groups: readonly TermGrou
 }
 
 /** A section's sentences that answer: the best, the next after a short one, one holding words the others lack. */
-export function quotesFrom(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
+export function quotesFrom(index: AskIndex, section: number, { text, groups }: Omit<Part, 'lean'>, named: string[]) {
   const all = sentencesOf(index, section);
   if (!all.length) return [];
   const weights = groups.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
   const holdsOf = (terms: Set<string>) => groups.map((g) => g.terms.some((t) => terms.has(t)));
   const holds = all.map((q) => holdsOf(termsOf(q.plain)));
-  // The words outside a sentence's links: a pointer ("See [offline mode](...)") never leads.
-  const own = all.map((q) => holdsOf(termsOf(plainOf(index.text(section).slice(q.start, q.end), false))));
+  // The lead: its words outside links (a pointer, "See [offline mode](...)", never leads) and the sentence model's.
+  const bare = all.map((q) => plainOf(index.text(section).slice(q.start, q.end), false));
+  const own = bare.map((p) => holdsOf(termsOf(p)));
   const score = (i: number, skip?: Set<number>, by = holds) =>
     by[i]!.reduce((a, h, g) => a + (h && !skip?.has(g) ? weights[g]! : 0), 0);
-  const lead = (i: number) => score(i, undefined, own);
+  const [table, most] = [index.embedding, Math.max(...all.map((_, i) => score(i, undefined, own)))];
+  const asked = table && textVector(table, text);
+  const near = bare.map((p) => (table && asked && p ? cosine(asked, textVector(table, p)) : 0));
+  const lead = (i: number) => (most ? score(i, undefined, own) / most + LEAD_MODEL_WEIGHT * near[i]! : 0);
   const short = (i: number) => all[i]!.plain.length <= 24 && SHORT_ANSWER.test(all[i]!.plain);
   const yes = short(0) && headingAsks(index, section, groups, named);
   let best = yes ? 0 : -1;

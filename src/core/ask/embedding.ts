@@ -51,6 +51,8 @@ export function unit(v: Float32Array): Float32Array {
   }
   return v;
 }
+/** The cosine of two unit vectors. */
+export const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, d) => sum + x * b[d]!, 0);
 /** The cosine of a unit vector and row `row` of `rows` (0 for an all-zero row). */
 export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number {
   const dims = q.length;

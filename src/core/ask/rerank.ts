@@ -34,8 +34,6 @@ export function logitOf(model: LogisticModel, names: readonly string[], x: reado
   const picked = model.features.map((f) => x[names.indexOf(f)]!);
   return logit(model, picked);
 }
-/** The model's probability for a feature vector. */
-export const predict = (model: LogisticModel, x: readonly number[]) => 1 / (1 + Math.exp(-logit(model, x)));
 /** The model's probability for a vector `x` holding the features `names`. */
 export const predictOf = (model: LogisticModel, names: readonly string[], x: readonly number[]) =>
   1 / (1 + Math.exp(-logitOf(model, names, x)));

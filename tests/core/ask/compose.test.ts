@@ -19,7 +19,9 @@ const index = await siteIndex();
 const section = (slug: string, heading: string) => index.sectionsOf(slug).find((s) => index.heading(s) === heading)!;
 const trial = section('faq', 'Is there a free trial?');
 const quote = (question: string, named: string[] = []) =>
-  quotesFrom(index, trial, termGroups(question, index, index.lexicon), named).map((q) => q.plain);
+  quotesFrom(index, trial, { text: question, groups: termGroups(question, index, index.lexicon) }, named).map(
+    (q) => q.plain,
+  );
 
 describe('quotes', () => {
   it('keep a leading "Yes." when the heading asks what the visitor asked', () => {
@@ -48,15 +50,36 @@ describe('quotes', () => {
       },
     );
     const offline = faq.sectionsOf('faq').find((s) => faq.heading(s) === heading)!;
-    const qs = quotesFrom(faq, offline, termGroups('Does the crew app work offline?', faq, faq.lexicon), []);
+    const text = 'Does the crew app work offline?';
+    const qs = quotesFrom(faq, offline, { text, groups: termGroups(text, faq, faq.lexicon) }, []);
     expect(qs.map((q) => q.plain)).toEqual([
       'Since February 2025, jobs and photos are saved on the phone and sync when signal returns.',
       'See crew app offline mode.',
     ]);
   });
 
+  it('lead with the sentence the sentence model finds nearest the question when words alone do not tell', async () => {
+    const markdown = [
+      '# SMS\n\n## Reminders\n',
+      'Customers get a text reminder the day before their move, with the arrival window.',
+      'You can edit the text of every reminder and add your own logo.',
+      'Quiet hours apply: no text is sent before 8am or after 8pm in the customer’s time zone.',
+    ].join('\n\n');
+    const sms = await siteIndex([], [{ slug: 'sms', title: 'SMS | Kartage', url: 'https://k.test/sms', markdown }]);
+    const reminders = sms.sectionsOf('sms').find((s) => sms.heading(s) === 'Reminders')!;
+    const lead = (text: string, model = true) => {
+      const groups = termGroups(text, sms, sms.lexicon);
+      return quotesFrom(sms, reminders, { text: model ? text : '', groups }, [])[0]!.plain;
+    };
+    for (const text of ['does it send texts late at night?', 'can customers get a text at 11pm?']) {
+      expect(lead(text)).toMatch(/^Quiet hours/);
+      expect(lead(text, false)).toMatch(/^Customers get a text/);
+    }
+  });
+
   it('join sentences that follow each other into one run of the section, a substring of it', () => {
-    const qs = quotesFrom(index, trial, termGroups('is there a free trial?', index, index.lexicon), []);
+    const question = 'is there a free trial?';
+    const qs = quotesFrom(index, trial, { text: question, groups: termGroups(question, index, index.lexicon) }, []);
     const text = joinQuotes(index, qs);
     expect(index.text(trial)).toContain(text);
   });
@@ -206,7 +229,9 @@ const billed = (heading: string | null) => billing.sectionsOf('billing').find((s
 const groupsOf = (question: string) => termGroups(question, billing, billing.lexicon);
 /** The quotes of a billing section, each cut to its first four words. */
 const picked = (heading: string | null, groups: TermGroup[], named: string[] = []) =>
-  quotesFrom(billing, billed(heading), groups, named).map((q) => q.plain.split(' ').slice(0, 4).join(' '));
+  quotesFrom(billing, billed(heading), { text: '', groups }, named).map((q) =>
+    q.plain.split(' ').slice(0, 4).join(' '),
+  );
 
 describe('which sentences are quoted', () => {
   // [section, question, plans named, the quotes' first words]
@@ -268,7 +293,7 @@ describe('which sentences are quoted', () => {
   });
 
   it('quote nothing from a section with only a table header', () => {
-    expect(quotesFrom(billing, billed('Archive rates'), groupsOf('archive box'), [])).toEqual([]);
+    expect(quotesFrom(billing, billed('Archive rates'), { text: '', groups: groupsOf('archive box') }, [])).toEqual([]);
   });
 
   it('read a table row as its cells, compact or spaced, and leave header rows out', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
 import { analyze } from '../../../src/core/search/analyze.ts';
 import { bodyOf } from '../../../src/core/ask/index.ts';
-import { FEATURES, featuresOf, holdsTerm, logit, predict, rerank } from '../../../src/core/ask/rerank.ts';
+import { FEATURES, featuresOf, holdsTerm, logit, predictOf, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
 import { siteIndex } from './site.ts';
 
@@ -79,7 +79,7 @@ describe('the scoring function', () => {
 
   it('is a logistic model of the standardised features', () => {
     expect(logit(model, [3, 1])).toBeCloseTo(0.5 + 2 * ((3 - 1) / 2) - 1, 12);
-    expect(predict(model, [1, 0.5])).toBeCloseTo(1 / (1 + Math.exp(-0)), 12);
+    expect(predictOf(model, model.features, [1, 0.5])).toBeCloseTo(1 / (1 + Math.exp(-0)), 12);
   });
 
   it('orders candidates by it, best first', () => {

@@ -144,17 +144,17 @@ export const INTENT_EXAMPLES = [
  * labelled requests, with a sentence-model table of its sections and known gaps made from the build's distilled piece
  * table (cached by the build: no model runs here).
  */
-export async function siteIndex(questions = WRITTEN) {
+export async function siteIndex(questions = WRITTEN, pages = PAGES) {
   const given = { lexicon: SITE_LEXICON, intents: ASK_INTENTS, questions };
   // Trained once and kept by the build's cache (the same model; training takes seconds).
   const learning = { ...given, intentModel: cachedIntentModel(given) };
-  const { data } = assembleAskIndex(PAGES, learning);
-  const markdown = (slug: string) => PAGES.find((p) => p.slug === slug)?.markdown ?? '';
+  const { data } = assembleAskIndex(pages, learning);
+  const markdown = (slug: string) => pages.find((p) => p.slug === slug)?.markdown ?? '';
   const written = questions.flatMap((q) => q.sections.map((s) => ({ ...s, questions: [q.question] })));
   const pieces = await cachedPieceTable(EMBEDDING_CACHE);
   const gaps = questions.filter((q) => !q.sections.length).map((q) => q.question);
   const table = decodeEmbedding(
     encodeEmbedding(embeddingParts(pieces, sectionTexts(data, markdown, written), true, gaps)),
   );
-  return askIndexOf(PAGES, learning, table);
+  return askIndexOf(pages, learning, table);
 }
