@@ -54,8 +54,9 @@ export function quotesFrom(index: AskIndex, section: number, { text, groups }: O
   const weights = groups.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
   const holdsOf = (terms: Set<string>) => groups.map((g) => g.terms.some((t) => terms.has(t)));
   const holds = all.map((q) => holdsOf(termsOf(q.plain)));
-  // The lead: its words outside links (a pointer, "See [offline mode](...)", never leads) and the sentence model's.
-  const bare = all.map((q) => plainOf(index.text(section).slice(q.start, q.end), false));
+  // The lead: words outside links (a pointer never leads), a table row's with its header row's, the sentence model's.
+  const head = (q: Quote) => (q.row ? `${tableHead(index, section, q.start)?.split('\n')[0] ?? ''} ` : '');
+  const bare = all.map((q) => plainOf(head(q) + index.text(section).slice(q.start, q.end), false).replace(/\|/g, ' '));
   const own = bare.map((p) => holdsOf(termsOf(p)));
   const score = (i: number, skip?: Set<number>, by = holds) =>
     by[i]!.reduce((a, h, g) => a + (h && !skip?.has(g) ? weights[g]! : 0), 0);
@@ -69,8 +70,7 @@ export function quotesFrom(index: AskIndex, section: number, { text, groups }: O
   for (let i = 0; i < all.length; i++) if (!short(i) && (best < 0 || lead(i) > lead(best))) best = i;
   best = Math.max(best, 0);
   const picked = new Set(yes ? [0, best] : [best]);
-  const b = all[best]!;
-  if ((b.plain.length < 70 || b.plain.endsWith(':')) && best + 1 < all.length) picked.add(best + 1);
+  if (best + 1 < all.length && (all[best]!.plain.length < 70 || all[best]!.plain.endsWith(':'))) picked.add(best + 1);
   const covered = new Set<number>();
   for (const i of picked) for (const [g, h] of holds[i]!.entries()) if (h) covered.add(g);
   let extra = -1;

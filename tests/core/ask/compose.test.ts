@@ -292,6 +292,10 @@ describe('which sentences are quoted', () => {
     expect(picked('Does Growth include invoicing?', asked, ['growth'])[0]).toBe('Yes.');
   });
 
+  it("read a table row with its header row's words: a word only the header holds finds its rows", () => {
+    expect(picked('Rates', groupsOf('how much is storage?'))).toEqual(['Vault $40 a month', 'Pallet $15 a month']);
+  });
+
   it('quote nothing from a section with only a table header', () => {
     expect(quotesFrom(billing, billed('Archive rates'), { text: '', groups: groupsOf('archive box') }, [])).toEqual([]);
   });
