@@ -294,6 +294,9 @@ describe('which sentences are quoted', () => {
 
   it("read a table row with its header row's words: a word only the header holds finds its rows", () => {
     expect(picked('Rates', groupsOf('how much is storage?'))).toEqual(['Vault $40 a month', 'Pallet $15 a month']);
+    // A compact header row ("|Service|Rate|") is its cells' words too, not one word run together.
+    const hourly = picked('Rates', groupsOf('which service is charged by the hour?'));
+    expect(hourly).toEqual(['Rates for the services', 'Packing $60 an hour', 'Vault $40 a month']);
   });
 
   it('quote nothing from a section with only a table header', () => {
