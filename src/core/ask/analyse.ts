@@ -12,7 +12,7 @@ import type { Lexicon } from './lexicon.ts';
 export type TermGroup = { word: string; terms: string[]; weight: number; unknown: boolean };
 /** A need of the message; `lean`: the other parts' words, which it leans on ("... and what plan is it on?"). */
 export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[] };
-/** What a request asks: its parts, the earlier turn's words and question, its pages, and whether this leans on it. */
+/** What a request asks: its parts, the earlier turn's words and question, whether it leans on it (then its pages). */
 export type QueryPlan = {
   question: string;
   parts: Part[];
@@ -180,6 +180,6 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   const context = termGroups(previous.question, index, lexicon, weight).filter(
     (g) => !g.unknown && !g.terms.some((t) => own.has(t)),
   );
-  const cited = new Set((previous.sources ?? []).map((s) => s.slug));
+  const cited = new Set(followUp ? (previous.sources ?? []).map((s) => s.slug) : []);
   return { question, parts, context, followUp, cited, earlier: previous.question };
 }

@@ -280,6 +280,8 @@ describe('the earlier turn', () => {
   it.each(FOLLOW_UPS)('reads "%s" as a follow-up: %s', (question, followUp) => {
     const plan = analyse(question, earlier, index, lexicon);
     expect(plan.followUp).toBe(followUp);
+    // The earlier turn's pages are the place to look only for a question that leans on it.
+    expect([...plan.cited]).toEqual(followUp ? ['faq'] : []);
     expect(plan.context.map((g) => [g.word, g.weight])).toEqual([
       ['free', followUp ? 0.5 : 0.15],
       ['trial', followUp ? 0.5 : 0.15],
