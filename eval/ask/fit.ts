@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureBuild } from '../../server/build-check.ts';
-import { analyse } from '../../src/core/ask/analyse.ts';
+import { analyse, modelText } from '../../src/core/ask/analyse.ts';
 import { DECISION_FEATURES, decisionFeatures } from '../../src/core/ask/decide.ts';
 import {
   FEATURES,
@@ -71,11 +71,7 @@ export function rowsOf(questions: readonly DevQuestion[]): Row[] {
       const groups = q.kind === 'two-part' ? part.groups : plan.parts.flatMap((p) => p.groups);
       const context = q.kind === 'two-part' ? [...part.lean, ...plan.context] : plan.context;
       const found = retrieve(index, [...groups, ...context], CANDIDATES);
-      const text = plan.followUp
-        ? `${plan.earlier} ${part.text} ${part.text}`
-        : q.kind === 'two-part'
-          ? part.text
-          : q.question;
+      const text = plan.followUp ? modelText(plan, part) : q.kind === 'two-part' ? part.text : q.question;
       const X = featuresOf(index, found, { text, groups, context, cited: plan.cited });
       rows.push({
         q,

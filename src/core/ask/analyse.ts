@@ -23,7 +23,8 @@ export type QueryPlan = {
 };
 /** An earlier turn: its question and the sections it cited. */
 export type Turn = { question: string; sources?: readonly { slug: string; heading: string | null }[] };
-
+/** What the sentence model reads of a part: a follow-up's own words twice, after the earlier turn's. */
+export const modelText = (p: QueryPlan, { text }: Part) => (p.followUp ? `${p.earlier} ${text} ${text}` : text);
 /** Letters of a word looked up, of a word corrected (two edits: TWO_EDIT_MAX), words read, corrected, parts cut. */
 export const ANALYSE_BOUNDS = {
   WORD_MAX: 40,

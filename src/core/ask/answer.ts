@@ -4,7 +4,7 @@
  */
 import type { AskResponse } from '../../contract/ask.ts';
 import type { Plan, Pricing } from '../../contract/content.ts';
-import { analyse, type Part, type QueryPlan, type Turn } from './analyse.ts';
+import { analyse, modelText, type Part, type QueryPlan, type Turn } from './analyse.ts';
 import * as compose from './compose.ts';
 import { type AskSourceOut, NO_ANSWER, NO_ANSWER_RELATED, type Quote } from './compose.ts';
 import { decide, type Reason } from './decide.ts';
@@ -60,12 +60,11 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   return answered(d, plan, parts, result);
 }
 
-/** Retrieve, rerank, decide a part (the sentence model reads a follow-up's own words twice, after the earlier turn). */
+/** Retrieve, rerank and decide one part (its own words, and the earlier turn's as context). */
 function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const context = [...part.lean, ...plan.context];
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
-  const text = plan.followUp ? `${plan.earlier} ${part.text} ${part.text}` : part.text;
-  const input = { text, groups: part.groups, context, cited: plan.cited, need: MODEL_FEATURES };
+  const input = { text: modelText(plan, part), groups: part.groups, context, cited: plan.cited, need: MODEL_FEATURES };
   const ranked = rerank(d.index, candidates, input, models.rerank);
   const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
   return { part, ranked, answered, reason };
