@@ -128,6 +128,11 @@ export function assembleAskIndex(
       questionsOf.set(id, [...(questionsOf.get(id) ?? []), q.question]);
     }
   }
+  // A heading that asks a question ("Who owns the data?") is a question its section answers.
+  sections.forEach(([, heading], id) => {
+    const terms = heading?.endsWith('?') ? [...new Set(analyze(heading))] : [];
+    if (terms.length) asked.push([id, terms.join(' ')]);
+  });
   const builder = new Bm25fBuilder(FIELD_SPECS);
   const vocab = new Map<string, number>();
   const sums = FIELD_SPECS.map(() => 0);

@@ -62,6 +62,21 @@ describe('decide', () => {
     expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
   });
 
+  it("does not decline as a known gap a question that the best section's heading asks", async () => {
+    // No question is written for the FAQ entry; its heading is the question it answers.
+    const gapIndex = await siteIndex([{ question: 'is our data stored with backups?', sections: [] }]);
+    const question = 'where is our data stored';
+    const { groups, ranked } = rankedFor(gapIndex, question);
+    expect(gapIndex.heading(ranked[0]!.section)).toBe('Where is our data stored?');
+    const x = decisionFeatures(gapIndex, ranked, groups, question);
+    expect(x[DECISION_FEATURES.indexOf('nearestGap')]).toBeGreaterThanOrEqual(0.5);
+    expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+    // A question the heading does not ask, as near the gap, is still declined as one.
+    const other = 'is our data stored with backups';
+    const near = rankedFor(gapIndex, other);
+    expect(decide(gapIndex, near.ranked, near.groups, other, byUnknown(0))).toMatchObject({ reason: 'known-gap' });
+  });
+
   it("weighs a known gap against the best section's nearest question by the question's known words", async () => {
     // "zzqx" is on no page: the gap holds it, the written question does not. By all of the question's words the gap
     // is nearer; by its known words, the written question (all of them) is.
