@@ -154,6 +154,12 @@ const BILLING = [
   'No, not even on Starter.',
   'A setup fee is charged only when we move your records from another system.',
   '',
+  '## Who owns the invoices?',
+  '',
+  'You do.',
+  'You can export every invoice to CSV at any time.',
+  'After you leave, invoices stay available to export for 60 days.',
+  '',
   '## GST',
   '',
   'Prices exclude GST.',
@@ -264,6 +270,14 @@ describe('which sentences are quoted', () => {
     ],
     ['Is there a setup fee?', 'is there a setup fee?', [], ['No, not even on', 'A setup fee is']],
     ['Is there a setup fee?', 'setup fee on starter or growth', [], ['A setup fee is']],
+    // Any short first sentence ("You do.") answers the question its heading asks, and only that one.
+    [
+      'Who owns the invoices?',
+      'who owns the invoices?',
+      [],
+      ['You do.', 'You can export every', 'After you leave, invoices'],
+    ],
+    ['Who owns the invoices?', 'invoices after we leave', [], ['After you leave, invoices']],
     ['Paper invoices', 'paper invoices', [], ['Invoices are sent by']],
     [null, 'lock-in contracts', [], ['No lock-in contracts.']],
     // Any other short sentence is quoted as any other.
