@@ -41,12 +41,26 @@ export interface Section {
 
 const AbbreviationsSchema = z.strictObject({
   note: z.string(),
-  entries: z.array(z.strictObject({ words: z.array(z.string().regex(/^[\w.]+$/)).min(1), note: z.string().min(3) })),
+  entries: z.array(
+    z.strictObject({
+      words: z.array(z.string().regex(/^[\w.]+$/)).min(1),
+      before: z.literal('figure').optional(),
+      note: z.string().min(3),
+    }),
+  ),
 });
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const abbreviations = AbbreviationsSchema.parse(data).entries.flatMap((e) => e.words.map(escaped));
-/** A text ending in an abbreviation's full stop (./abbreviations.json): it does not end a sentence. */
-const ABBREVIATIONS = new RegExp(`(?:^|[\\s(])(?:${abbreviations.join('|')})\\.$`, 'i');
+const { entries } = AbbreviationsSchema.parse(data);
+/** A text ending in the full stop of one of the abbreviations (./abbreviations.json). */
+const endingIn = (e: typeof entries) =>
+  new RegExp(`(?:^|[\\s(])(?:${e.flatMap((x) => x.words.map(escaped)).join('|')})\\.$`, 'i');
+const [ABBREVIATIONS, BEFORE_FIGURE] = [
+  endingIn(entries.filter((e) => !e.before)),
+  endingIn(entries.filter((e) => e.before)),
+];
+/** Whether a text ends in an abbreviation's full stop, given the text after it: then it does not end a sentence. */
+const abbreviated = (head: string, rest: string) =>
+  ABBREVIATIONS.test(head) || (BEFORE_FIGURE.test(head) && /^\s*\d/.test(rest));
 
 const segmenter = new Intl.Segmenter('en-AU', { granularity: 'sentence' });
 
@@ -66,7 +80,7 @@ export function splitSentences(text: string): { start: number; end: number }[] {
     for (const m of text.slice(piece.start, piece.end).matchAll(/[.!?]["”’)]?(?= +[\d(“"]*[\dA-Z])/g)) {
       const cut = piece.start + m.index + m[0].length;
       const head = text.slice(from, cut);
-      if (ABBREVIATIONS.test(head) || unbalanced(head) || /\d\.$/.test(head)) continue;
+      if (abbreviated(head, text.slice(cut)) || unbalanced(head) || /\d\.$/.test(head)) continue;
       out.push({ start: from, end: cut });
       from = cut + (text.slice(cut).length - text.slice(cut).trimStart().length);
     }
@@ -88,7 +102,7 @@ function segmentsOf(text: string): { start: number; end: number }[] {
     else pending = { start, end };
     const piece = text.slice(pending.start, pending.end);
     // Keep going when the break follows an abbreviation, or falls inside a link or inline code.
-    if (ABBREVIATIONS.test(piece) || unbalanced(piece)) continue;
+    if (abbreviated(piece, text.slice(pending.end)) || unbalanced(piece)) continue;
     out.push(pending);
     pending = undefined;
   }

@@ -19,6 +19,15 @@ describe('sentences', () => {
     ]);
   });
 
+  it('reads "No." as number only before a figure: before a word it is an answer, a sentence of its own', () => {
+    expect(sentences('Park at No. 3 depot. Then call.')).toEqual(['Park at No. 3 depot.', 'Then call.']);
+    expect(sentences('No. Prices are in Australian dollars. GST is added.')).toEqual([
+      'No.',
+      'Prices are in Australian dollars.',
+      'GST is added.',
+    ]);
+  });
+
   it('splits where a lower-case word starts the next sentence after a number', () => {
     expect(sentences('Annual billing takes two months off. 30-day trial on Starter and Growth.')).toEqual([
       'Annual billing takes two months off.',
