@@ -84,10 +84,13 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
   return { rows, terms, words: [...seen] };
 }
 
-/** What the intent classifier learns: the labelled requests, and the questions some section answers as `none`. */
+/**
+ * What the intent classifier learns: the labelled requests, and as `none` the written and reviewed questions, those
+ * some section answers and the known gaps alike (a question the site cannot answer asks for no person either).
+ */
 export const intentExamples = (intents: readonly IntentExample[], questions: readonly AskedQuestion[]) => [
   ...intents,
-  ...questions.filter((q) => q.sections.length).map((q) => ({ text: q.question, intent: 'none' as const })),
+  ...questions.map((q) => ({ text: q.question, intent: 'none' as const })),
 ];
 
 /** What the build writes: the index file's data and the pack's text. */

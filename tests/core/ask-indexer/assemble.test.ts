@@ -195,12 +195,14 @@ describe('what the index learns', () => {
     expect(words).toEqual([...words].sort());
   });
 
-  it('learns the labelled requests, with the answered questions as `none`', () => {
+  it('learns the labelled requests, with every question, answered or a known gap, as `none`', () => {
     const intents = [{ text: 'book a demo', intent: 'demo' as const }];
     expect(intentExamples(intents, QUESTIONS)).toEqual([
       ...intents,
       { text: 'when does the dock open for trucks', intent: 'none' },
       { text: 'is the "cold" room cold?', intent: 'none' },
+      { text: 'do you sell boxes', intent: 'none' },
+      { text: 'the', intent: 'none' },
       { text: 'where is the yard', intent: 'none' },
     ]);
     const requests = ['book a demo', 'a demo please', 'book a demo for us', 'can we see a demo'];
