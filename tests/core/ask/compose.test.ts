@@ -160,6 +160,11 @@ const BILLING = [
   'You can export every invoice to CSV at any time.',
   'After you leave, invoices stay available to export for 60 days.',
   '',
+  '## Can we pay by card?',
+  '',
+  'Most customers settle their account by direct debit each month.',
+  'Cards are charged through Stripe, with no surcharge.',
+  '',
   '## GST',
   '',
   'Prices exclude GST.',
@@ -278,6 +283,8 @@ describe('which sentences are quoted', () => {
       ['You do.', 'You can export every', 'After you leave, invoices'],
     ],
     ['Who owns the invoices?', 'invoices after we leave', [], ['After you leave, invoices']],
+    // A long first sentence is not the answer for being first.
+    ['Can we pay by card?', 'can we pay by card?', [], ['Cards are charged through']],
     ['Paper invoices', 'paper invoices', [], ['Invoices are sent by']],
     [null, 'lock-in contracts', [], ['No lock-in contracts.']],
     // Any other short sentence is quoted as any other.
