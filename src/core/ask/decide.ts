@@ -1,7 +1,7 @@
 /**
- * @module Stage 6, decide: whether the best section answers, from one calibrated score (fitted by `npm run ask:fit`)
- * and one threshold on its risk-coverage curve; a question nearest a known gap (a question no page answers, written
- * from the content or reviewed from the report) is declined as such, and nearness to one is a feature.
+ * @module Stage 6, decide: whether the best section answers, from one calibrated score (`npm run ask:fit`) and one
+ * threshold on its risk-coverage curve; a question nearer a known gap (one no page answers, written or reviewed) than
+ * any the best three sections answer is declined as such, and nearness to one is a feature.
  */
 import type { TermGroup } from './analyse.ts';
 import { words } from '../search/analyze.ts';
@@ -80,8 +80,8 @@ export function decide(
 ): { answered: boolean; reason: Reason; confidence: number } {
   const gap = nearestGap(index, groups);
   const own = new Set(groups.filter((g) => !g.unknown).map((g) => g.terms[0]!));
-  if (gap >= GAP_MIN && gap > (ranked[0] ? nearestAsked(index, ranked[0].section, own) : 0))
-    return { answered: false, reason: 'known-gap', confidence: 0 };
+  const asked = Math.max(0, ...ranked.slice(0, 3).map((r) => nearestAsked(index, r.section, own)));
+  if (gap >= GAP_MIN && gap > asked) return { answered: false, reason: 'known-gap', confidence: 0 };
   // No word of it on any page: it asks what no page says (a follow-up's subject is the turn before's: "and Growth?").
   if (!followUp && !groups.some((g) => !g.unknown)) return { answered: false, reason: 'no-match', confidence: 0 };
   const x = ranked.length ? decisionFeatures(index, ranked, groups, text, gap) : [];

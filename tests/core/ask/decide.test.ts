@@ -62,7 +62,7 @@ describe('decide', () => {
     expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
   });
 
-  it("does not decline as a known gap a question that the best section's heading asks", async () => {
+  it("does not decline as a known gap a question that one of the best sections' heading asks", async () => {
     // No question is written for the FAQ entry; its heading is the question it answers.
     const gapIndex = await siteIndex([{ question: 'is our data stored with backups?', sections: [] }]);
     const question = 'where is our data stored';
@@ -71,6 +71,15 @@ describe('decide', () => {
     const x = decisionFeatures(gapIndex, ranked, groups, question);
     expect(x[DECISION_FEATURES.indexOf('nearestGap')]).toBeGreaterThanOrEqual(0.5);
     expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+    // Any of the best three sections answering a question as near counts; the fourth does not.
+    const asks = ranked[0]!;
+    const others = rankedFor(gapIndex, 'storage billing crew app trial').ranked.filter(
+      (r) => r.section !== asks.section,
+    );
+    const at = (k: number) => [...others.slice(0, k), asks, ...others.slice(k)];
+    expect(others.length).toBeGreaterThanOrEqual(3);
+    expect(decide(gapIndex, at(2), groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+    expect(decide(gapIndex, at(3), groups, question, byUnknown(0))).toMatchObject({ reason: 'known-gap' });
     // A question the heading does not ask, as near the gap, is still declined as one.
     const other = 'is our data stored with backups';
     const near = rankedFor(gapIndex, other);
