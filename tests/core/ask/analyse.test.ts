@@ -19,6 +19,8 @@ describe('term groups', () => {
   it('read chat speak as meant, drop filler and stop words, and keep each term once', () => {
     expect(words('hi mate, pls tell me abt storage billing, billing!')).toEqual(['storage', 'billing']);
     expect(words('u r gr8')).toEqual(['gr8']);
+    // "anytime" asks when, as "at any time" does: no topic of its own ("can we cancel anytime?").
+    expect(words('can we cancel anytime?')).toEqual(['cancel']);
   });
 
   it('mark a word no section holds as unknown, and leave contact details and links out', () => {
