@@ -37,7 +37,7 @@ export function sentencesOf(index: AskIndex, section: number): Quote[] {
 }
 /** The sentence model's cosine's weight in a lead beside its share of the question's words (docs/chat.md). */
 const LEAD_MODEL_WEIGHT = 3;
-/** A short "Yes." or "No, ..." is quoted only as a section's first sentence, for the question its heading asks. */
+/** A "Yes."/"No, ...": quoted only as a first sentence (as any brief one), for the question its heading asks. */
 const SHORT_ANSWER = /^(yes|no)\b/i;
 /** Whether a section's heading is a question holding every known word the visitor typed and every plan named. */
 function headingAsks(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
@@ -64,15 +64,15 @@ export function quotesFrom(index: AskIndex, section: number, { text, groups }: O
   const asked = table && textVector(table, text);
   const near = bare.map((p) => (table && asked && p ? cosine(asked, textVector(table, p)) : 0));
   const lead = (i: number) => (most ? score(i, undefined, own) / most + LEAD_MODEL_WEIGHT * near[i]! : 0);
-  const short = (i: number) => all[i]!.plain.length <= 24 && SHORT_ANSWER.test(all[i]!.plain);
-  const yes = all[0]!.plain.length <= 24 && headingAsks(index, section, groups, named);
-  let best = yes ? 0 : -1;
+  const brief = (i: number) => all[i]!.plain.length <= 24;
+  const short = (i: number) => brief(i) && SHORT_ANSWER.test(all[i]!.plain);
+  const firstAnswers = brief(0) && headingAsks(index, section, groups, named);
+  let best = firstAnswers ? 0 : -1;
   for (let i = 0; i < all.length; i++) if (!short(i) && (best < 0 || lead(i) > lead(best))) best = i;
   best = Math.max(best, 0);
-  const picked = new Set(yes ? [0, best] : [best]);
+  const picked = new Set(firstAnswers ? [0, best] : [best]);
   if (best + 1 < all.length && (all[best]!.plain.length < 70 || all[best]!.plain.endsWith(':'))) picked.add(best + 1);
-  const covered = new Set<number>();
-  for (const i of picked) for (const [g, h] of holds[i]!.entries()) if (h) covered.add(g);
+  const covered = new Set([...picked].flatMap((i) => [...holds[i]!.keys()].filter((g) => holds[i]![g])));
   let extra = -1;
   for (let i = 0; i < all.length; i++)
     if (!picked.has(i) && !short(i) && score(i, covered) > (extra < 0 ? 0 : score(extra, covered))) extra = i;
