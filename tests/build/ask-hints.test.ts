@@ -46,6 +46,11 @@ describe('hints and written questions', () => {
     expect(missing.map((h) => `${h.slug}#${h.heading}`)).toEqual([]);
   });
 
+  it('hold no judged evaluation question', () => {
+    const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
+    expect(ASK_WRITTEN.flatMap((w) => w.questions).filter((q) => judged.has(q.toLowerCase()))).toEqual([]);
+  });
+
   it("are indexed as their section's expansions, every word of them", () => {
     for (const h of ASK_HINTS.slice(0, 40)) {
       const held = expansions(h.slug, h.heading);
