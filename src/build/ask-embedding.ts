@@ -327,7 +327,12 @@ export async function writeAskEmbedding(opts: {
   const groups = texts.filter((t) => t.questions.length).map((t) => [...t.questions, t.text]);
   const cacheDir = opts.cacheDir ?? EMBEDDING_CACHE;
   const table = await tunedTable(cacheDir, await cachedPieceTable(cacheDir), groups);
-  const parts = embeddingParts(table, texts, opts.sectionText ?? true, opts.gaps);
+  // A heading that asks a question is one more question its section answers (after the fit: it is the section's own).
+  const asked = texts.map((t, i) => {
+    const heading = opts.data.sections[i]![1];
+    return heading?.endsWith('?') ? { ...t, questions: [...t.questions, heading] } : t;
+  });
+  const parts = embeddingParts(table, asked, opts.sectionText ?? true, opts.gaps);
   await mkdir(opts.dataDir, { recursive: true });
   await writeFile(join(opts.dataDir, EMBEDDING_FILE), encodeEmbedding(parts));
 }

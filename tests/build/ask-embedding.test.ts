@@ -127,6 +127,18 @@ describe('the sections', () => {
     expect(sectionSimilarity(table, q, 0).nearestQuestion).toBe(0);
   });
 
+  it('take a heading that asks a question as one more question its section answers (after the fit)', async () => {
+    const asking = [{ ...pages[0]!, markdown: '# Crew app\n\nThe app.\n\n## Does it work offline?\n\nIt does.\n' }];
+    const dataDir = await tmp();
+    const cacheDir = await madeUpCache(true);
+    const { data: askingData } = assembleAskIndex(asking);
+    await writeAskEmbedding({ dataDir, cacheDir, data: askingData, markdownOf: () => asking[0]!.markdown, written });
+    const table = decodeEmbedding(new Uint8Array(await readFile(join(dataDir, EMBEDDING_FILE))));
+    expect([...table.questionStart]).toEqual([0, 0, 1]);
+    const asked = textVector(table, 'Does it work offline?');
+    expect(sectionSimilarity(table, asked, 1).nearestQuestion).toBeCloseTo(1, 2);
+  });
+
   it('are worked out from the table fitted to the written questions: only the pieces they hold move', async () => {
     const dataDir = await tmp();
     const cacheDir = await madeUpCache(true);
