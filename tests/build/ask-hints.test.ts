@@ -37,6 +37,9 @@ const idOf = (slug: string, heading: string | null) =>
   index.sectionsOf(slug).find((s) => headingKey(index.heading(s)) === headingKey(heading));
 const expansions = (slug: string, heading: string | null) =>
   new Set(index.data.expansions[idOf(slug, heading)!]!.split(' '));
+/** Whether a text is a question of a judged evaluation set (eval/ask/sets), as written in any case. */
+const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
+const isJudged = (q: string) => judged.has(q.toLowerCase());
 
 describe('hints and written questions', () => {
   it('parse, and each names a section the built site has', () => {
@@ -47,8 +50,7 @@ describe('hints and written questions', () => {
   });
 
   it('hold no judged evaluation question', () => {
-    const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
-    expect(ASK_WRITTEN.flatMap((w) => w.questions).filter((q) => judged.has(q.toLowerCase()))).toEqual([]);
+    expect(ASK_WRITTEN.flatMap((w) => w.questions).filter(isJudged)).toEqual([]);
   });
 
   it("are indexed as their section's expansions, every word of them", () => {
@@ -70,10 +72,8 @@ describe('hints and written questions', () => {
 });
 
 describe('reviewed questions (ask-asked.json)', () => {
-  const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
-
   it('hold no judged evaluation question, and name sections the built site has', () => {
-    expect(ASK_ASKED.filter((q) => judged.has(q.question.toLowerCase()))).toEqual([]);
+    expect(ASK_ASKED.filter((q) => isJudged(q.question))).toEqual([]);
     expect(ASK_ASKED.flatMap((q) => q.sections).filter((s) => idOf(s.slug, s.heading) === undefined)).toEqual([]);
   });
 
@@ -97,8 +97,7 @@ describe('written known gaps (ask-gaps.json)', () => {
   it('parse, name sections the built site has, and hold no judged question', () => {
     expect(AskGapsSchema.parse(gaps)).toHaveLength(ASK_GAPS.length);
     expect(ASK_GAPS.filter((g) => idOf(g.slug, g.heading) === undefined).map((g) => g.slug)).toEqual([]);
-    const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
-    expect(ASK_GAPS.flatMap((g) => g.gaps).filter((q) => judged.has(q.toLowerCase()))).toEqual([]);
+    expect(ASK_GAPS.flatMap((g) => g.gaps).filter(isJudged)).toEqual([]);
   });
 
   it('are known gaps of the index, with the reviewed ones, and no section learns their words', () => {
