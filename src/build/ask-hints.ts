@@ -2,7 +2,7 @@
  * What the chat's index learns beside the pages, all indexed as a section's expansions and never shown (an answer
  * quotes only the section's own sentences):
  * - ask-hints.json: for each section, words a visitor may use for what it says that its text does not.
- * - ask-questions.json: for each section, up to twenty questions a visitor would type that its text answers, in a
+ * - ask-questions.json: for each section, up to thirty questions a visitor would type that its text answers, in a
  *   visitor's words (written from the content alone by people who saw neither the chat nor any judged set).
  * - ask-gaps.json: for each section, questions a visitor reading it could ask next that no page answers (written
  *   from the content alone, like the questions): known gaps, which the decision reads as near misses.
@@ -52,8 +52,8 @@ export type AskHint = z.infer<typeof AskHintsSchema>[number];
 
 /** Up to `max` questions written for a section. */
 const questionList = (max: number) => z.array(z.string().min(2).max(300)).min(1).max(max);
-/** Questions written from the content for each section (up to twenty), as a visitor would ask what it answers. */
-export const AskQuestionsSchema = z.array(SectionRef.extend({ questions: questionList(20) }).strict());
+/** Questions written from the content for each section (up to thirty), as a visitor would ask what it answers. */
+export const AskQuestionsSchema = z.array(SectionRef.extend({ questions: questionList(30) }).strict());
 /** Questions written from the content for each section (up to twelve) that no page of the site answers. */
 export const AskGapsSchema = z.array(SectionRef.extend({ gaps: questionList(12) }).strict());
 
