@@ -31,7 +31,7 @@ import { loadJudged } from '../helpers/search-metrics.ts';
 import { askSite } from '../../src/core/ask/answer.ts';
 import { decodeEmbedding, EMBEDDING_FILE } from '../../src/core/ask-indexer/embedding-file.ts';
 import { askIndexOf } from '../../src/core/ask-indexer/assemble.ts';
-import { ASK_LEARNING } from '../../src/build/ask-hints.ts';
+import { ASK_LEARNING, cachedIntentModel } from '../../src/build/ask-hints.ts';
 import { PricingSchema } from '../../src/contract/content.ts';
 import pricingData from '../../content/data/pricing.json' with { type: 'json' };
 
@@ -74,11 +74,13 @@ beforeAll(async () => {
   await deriveSite({ distDir: dist, dataDir, origin: ORIGIN, pagefind: false });
   data = JSON.parse(readFileSync(join(dataDir, CONTENT_FILE), 'utf8')) as ContentData;
   // The build indexes each section with its hints and questions, and writes its sentence-model table: the in-memory
-  // index is built with the same ones.
+  // index is built with the same ones, and with the intent model the build trained (kept by its cache: training it
+  // again from the fourteen thousand written questions takes as long as the rest of this file).
+  const learning = { ...ASK_LEARNING, intentModel: cachedIntentModel() };
   memory = contentFromData(
     data,
     () => loadSearchIndex(readFileSync(join(dataDir, SEARCH_FILE), 'utf8')),
-    () => askIndexOf(data.pages, ASK_LEARNING, decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))),
+    () => askIndexOf(data.pages, learning, decodeEmbedding(readFileSync(join(dataDir, EMBEDDING_FILE)))),
   );
   files = createContentFiles(dataDir, { cacheSize: 4 });
 });
