@@ -14,12 +14,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadContent } from '../src/adapters/composition-root.ts';
 import { type AskedQuestion, AskedSchema, headingKey } from '../src/build/ask-hints.ts';
-import { allSets, loadSet } from '../eval/ask/sets.ts';
+import { judgedQuestions, squashQuestion } from '../eval/ask/sets.ts';
 import { PROJECT_ROOT } from '../server/main.ts';
 
 export const ASKED_FILE = new URL('../src/build/ask-asked.json', import.meta.url);
-
-const squash = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** Why a reviewed question cannot be added (undefined: it can), given the built site's sections. */
 export function refusal(
@@ -27,7 +25,8 @@ export function refusal(
   sectionExists: (slug: string, heading: string | null) => boolean,
   judged: ReadonlySet<string>,
 ): string | undefined {
-  if (judged.has(squash(q.question))) return 'it is a judged evaluation question (eval/ask/sets): never learned';
+  if (judged.has(squashQuestion(q.question)))
+    return 'it is a judged evaluation question (eval/ask/sets): never learned';
   const missing = q.sections.find((s) => !sectionExists(s.slug, s.heading));
   if (missing) return `no section ${missing.slug}#${missing.heading ?? ''} on the built site`;
   return undefined;
@@ -73,7 +72,7 @@ if (import.meta.main) {
   const index = content.askIndex();
   const exists = (slug: string, heading: string | null) =>
     index.sectionsOf(slug).some((s) => headingKey(index.heading(s)) === headingKey(heading));
-  const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => squash(q.question))));
+  const judged = judgedQuestions();
   const q: AskedQuestion = { question: values.question, sections: values.section.map(sectionRef), note: values.note };
   const why = refusal(q, exists, judged);
   if (why) {

@@ -88,6 +88,13 @@ export const setFilesOnDisk = () =>
 export const loadSet = (file: string): JudgedSet =>
   JudgedSetSchema.parse(JSON.parse(readFileSync(new URL(file, SETS_DIR), 'utf8')));
 
+/** A question as judged sets are matched against data: in any case, with its spaces squashed. */
+export const squashQuestion = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** Every judged question of every set (squashed): what the shipped data and `npm run ask:learn` must never hold. */
+export const judgedQuestions = (): ReadonlySet<string> =>
+  new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => squashQuestion(q.question))));
+
 /** A question with the set it comes from (ids are unique within a set only). */
 export interface SetQuestion extends JudgedQuestion {
   set: string;

@@ -19,7 +19,7 @@ import { textVector } from '../core/ask/embedding.ts';
 import { EMBEDDING_FILE, type EmbeddingParts, encodeEmbedding } from '../core/ask-indexer/embedding-file.ts';
 import type { AskData } from '../core/ask/index.ts';
 import { straightQuotes } from '../core/ask-indexer/assemble.ts';
-import { plainOf } from '../core/markdown-plain.ts';
+import { asksQuestion, plainOf } from '../core/markdown-plain.ts';
 import { PieceTokenizer, RESERVED_PIECES } from '../core/piece-tokenizer.ts';
 import { bareTitle } from '../core/search/compact-index.ts';
 import { type PieceTable, TUNE, tunedRows } from './ask-tune.ts';
@@ -330,7 +330,7 @@ export async function writeAskEmbedding(opts: {
   // A heading that asks a question is one more question its section answers (after the fit: it is the section's own).
   const asked = texts.map((t, i) => {
     const heading = opts.data.sections[i]![1];
-    return heading?.endsWith('?') ? { ...t, questions: [...t.questions, heading] } : t;
+    return asksQuestion(heading) ? { ...t, questions: [...t.questions, heading] } : t;
   });
   const parts = embeddingParts(table, asked, opts.sectionText ?? true, opts.gaps);
   await mkdir(opts.dataDir, { recursive: true });

@@ -1,5 +1,8 @@
 /** @module Inline markdown as the page shows it: the text a citation's fragment and the chat's analyser read. */
 
+/** Whether a heading asks a question ("Who owns the data?"): a question its section answers. */
+export const asksQuestion = (heading: string | null | undefined): heading is string => heading?.endsWith('?') === true;
+
 /**
  * Inline markdown to the text a reader sees: links and images to their text; emphasis, code marks, escapes gone.
  * `linkText` false: a link (not an image) is left out, text and all (the chat reads a sentence's words outside links).

@@ -24,7 +24,7 @@ import {
   learningFrom,
 } from '../../src/build/ask-hints.ts';
 import { refusal, sectionRef } from '../../scripts/ask-learn.ts';
-import { allSets, loadSet } from '../../eval/ask/sets.ts';
+import { judgedQuestions, squashQuestion } from '../../eval/ask/sets.ts';
 import { analyze } from '../../src/core/search/analyze.ts';
 import hints from '../../src/build/ask-hints.json' with { type: 'json' };
 import intents from '../../src/build/ask-intents.json' with { type: 'json' };
@@ -37,9 +37,9 @@ const idOf = (slug: string, heading: string | null) =>
   index.sectionsOf(slug).find((s) => headingKey(index.heading(s)) === headingKey(heading));
 const expansions = (slug: string, heading: string | null) =>
   new Set(index.data.expansions[idOf(slug, heading)!]!.split(' '));
-/** Whether a text is a question of a judged evaluation set (eval/ask/sets), as written in any case. */
-const judged = new Set(allSets().flatMap((x) => loadSet(x.file).questions.map((q) => q.question.toLowerCase())));
-const isJudged = (q: string) => judged.has(q.toLowerCase());
+/** Whether a text is a question of a judged evaluation set (eval/ask/sets), in any case and spacing. */
+const judged = judgedQuestions();
+const isJudged = (q: string) => judged.has(squashQuestion(q));
 
 describe('hints and written questions', () => {
   it('parse, and each names a section the built site has', () => {

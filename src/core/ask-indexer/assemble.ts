@@ -7,6 +7,7 @@ import { type AskData, ASK_FIELDS, ASK_FORMAT, AskIndex, bodyOf } from '../ask/i
 import type { EmbeddingTable } from '../ask/embedding.ts';
 import type { IntentModel } from '../ask/intent.ts';
 import { loadLexicon } from '../ask/lexicon.ts';
+import { asksQuestion } from '../markdown-plain.ts';
 import { EMPTY_LEXICON, type LexiconData } from '../lexicon.ts';
 import { lexiconTables } from './lexicon.ts';
 import { analyze, eachWord, isStopWord, termOf } from '../search/analyze.ts';
@@ -133,7 +134,7 @@ export function assembleAskIndex(
   }
   // A heading that asks a question ("Who owns the data?") is a question its section answers.
   sections.forEach(([, heading], id) => {
-    const terms = heading?.endsWith('?') ? [...new Set(analyze(heading))] : [];
+    const terms = asksQuestion(heading) ? [...new Set(analyze(heading))] : [];
     if (terms.length) asked.push([id, terms.join(' ')]);
   });
   const builder = new Bm25fBuilder(FIELD_SPECS);

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { AskSourceSchema } from '../../contract/ask.ts';
-import { plainOf } from '../markdown-plain.ts';
+import { asksQuestion, plainOf } from '../markdown-plain.ts';
 import { analyze, fold } from '../search/analyze.ts';
 import type { Part, TermGroup } from './analyse.ts';
 import { cosine, textVector } from './embedding.ts';
@@ -42,7 +42,7 @@ const SHORT_ANSWER = /^(yes|no)\b/i;
 /** Whether a section's heading is a question holding every known word the visitor typed and every plan named. */
 function headingAsks(index: AskIndex, section: number, groups: readonly TermGroup[], named: readonly string[]) {
   const heading = index.heading(section);
-  if (!heading?.endsWith('?')) return false;
+  if (!asksQuestion(heading)) return false;
   const terms = termsOf(heading);
   return groups.every((g) => g.unknown || g.terms.some((t) => terms.has(t))) && named.every((n) => terms.has(n));
 }
