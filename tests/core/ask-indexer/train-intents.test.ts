@@ -98,6 +98,29 @@ describe('trainIntents', () => {
     expect(plain[none]).toBeCloseTo(1 / 3 - 1 / K, 4);
   });
 
+  it('drops the features whose weights are all under `minWeight` and keeps the others’ columns whole', () => {
+    const examples = [
+      ...ex('demo', 'book a demo please', 'can i see a demo'),
+      ...ex('none', 'how much is a demo', 'is the demo free', 'how long is the demo'),
+    ];
+    const train = (minWeight: number) => trainIntents(examples, lexicon, { minCount: 1, epochs: 40, minWeight });
+    const all = train(0);
+    const column = (m: typeof all, f: string) => m.weights.map((row) => row[m.features[f]!]!);
+    const names = Object.keys(all.features);
+    const largest = (f: string) => Math.max(...column(all, f).map(Math.abs));
+    // The median feature's largest weight: about half fall under it.
+    const minWeight = names.map(largest).sort((a, b) => a - b)[names.length >> 1]!;
+    const small = (f: string) => largest(f) < minWeight;
+    const pruned = train(minWeight);
+    expect(names.filter(small).length).toBeGreaterThan(0);
+    expect(Object.keys(pruned.features)).toEqual(names.filter((f) => !small(f)));
+    expect(Object.values(pruned.features)).toEqual(Object.keys(pruned.features).map((_, i) => i));
+    for (const f of Object.keys(pruned.features)) expect(column(pruned, f)).toEqual(column(all, f));
+    for (const row of pruned.weights) expect(row).toHaveLength(Object.keys(pruned.features).length);
+    expect(pruned.bias).toEqual(all.bias);
+    for (const f of names) expect(column(all, f).reduce((a, b) => a + b, 0)).toBeCloseTo(0, 3);
+  });
+
   it('keeps the softmax finite when the logits grow far apart', () => {
     const model = trainIntents(ex('demo', 'demo'), lexicon, { ...PLAIN, rate: 1000, epochs: 3 });
     for (const v of [...model.bias, ...model.weights.flat()]) expect(Number.isFinite(v)).toBe(true);
