@@ -119,6 +119,9 @@ describe('trainIntents', () => {
     for (const row of pruned.weights) expect(row).toHaveLength(Object.keys(pruned.features).length);
     expect(pruned.bias).toEqual(all.bias);
     for (const f of names) expect(column(all, f).reduce((a, b) => a + b, 0)).toBeCloseTo(0, 3);
+    // A bar of 0 keeps every feature, even one whose weights are all 0 (no epoch).
+    const untrained = trainIntents(examples, lexicon, { minCount: 1, epochs: 0, minWeight: 0 });
+    expect(Object.keys(untrained.features)).toEqual(names);
   });
 
   it('keeps the softmax finite when the logits grow far apart', () => {

@@ -1,5 +1,6 @@
-// The lexicon as data: every entry carries a note, and it compiles (at build time, into the index's tables) to the
-// analyzer's lookups.
+// The lexicon as data (src/core/lexicon.ts): every entry carries a note, and it compiles at build time
+// (src/core/ask-indexer/lexicon.ts) into the index's tables, which load (src/core/ask/lexicon.ts) to the analyzer's
+// lookups.
 import { describe, expect, it } from 'vitest';
 import lexicon from '../../../content/data/lexicon.json' with { type: 'json' };
 import { loadLexicon } from '../../../src/core/ask/lexicon.ts';
