@@ -8,8 +8,9 @@
  *
  * --dev: the dev split only (while working on the engine: the test split is scored once per change that lands).
  * --json: one JSON object (EvalReport) instead of the tables. --dev-failures: every dev question the engine gets
- * wrong, with what is wrong. --build: the data folder of a build (default build/, brought up to date first as
- * `node server/build-check.ts` does; with --json a stale build/ is refused instead, as the build would print).
+ * wrong, with what is wrong, and the dev split only (a run to read failures scores no test figure). --build: the
+ * data folder of a build (default build/, brought up to date first as `node server/build-check.ts` does; with --json
+ * a stale build/ is refused instead, as the build would print).
  * --record: add the engine's figures on the sets not recorded yet to today.json (set by set, with the commit measured
  * and the date): the record of today's engine before its rebuild, refused once src/ or content/ differ from the
  * commit it was first recorded at.
@@ -280,11 +281,12 @@ if (import.meta.main) {
     console.error(`no build in ${values.build}: run \`node server/build-check.ts\` first`);
     process.exit(2);
   }
-  if (values.dev && values.record) {
-    console.error('--record scores every split: leave out --dev');
+  const devOnly = values.dev || values['dev-failures'];
+  if (devOnly && values.record) {
+    console.error('--record scores every split: leave out --dev and --dev-failures');
     process.exit(2);
   }
-  const { report, bySet, devFailures } = evaluate(values.build, values.dev ? ['dev'] : GROUPS);
+  const { report, bySet, devFailures } = evaluate(values.build, devOnly ? ['dev'] : GROUPS);
   if (values.record) {
     const before = readToday();
     const refused = recordRefusal(before);
