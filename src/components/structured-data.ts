@@ -8,6 +8,7 @@ import { unified } from 'unified';
 import rehypeParse from 'rehype-parse';
 import type { Element, Root, RootContent } from 'hast';
 import { COMPANY } from '../contract/company.ts';
+import { asksQuestion } from '../core/markdown-plain.ts';
 import type { Pricing } from '../contract/content.ts';
 import { splitAuthor, type PostSummary } from './blog.ts';
 import { ancestorsOf, folderOf, HOME_SLUG, pathOfSlug, urlOfSlug } from '../contract/slugs.ts';
@@ -218,7 +219,7 @@ export function faqFromHtml(html: string): FaqEntry[] {
     const text = textOf(el).replace(/\s+/g, ' ').trim();
     if (/^h[1-6]$/.test(el.tagName)) {
       flush();
-      if (el.tagName === 'h3' && text.endsWith('?')) current = { question: text, parts: [] };
+      if (el.tagName === 'h3' && asksQuestion(text)) current = { question: text, parts: [] };
     } else if (current && text) {
       current.parts.push(
         el.tagName === 'ul' || el.tagName === 'ol'

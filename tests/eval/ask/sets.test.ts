@@ -14,11 +14,11 @@ import {
   type SetFile,
   setFilesOnDisk,
   setsOf,
+  squashQuestion,
   TEST_SETS,
 } from '../../../eval/ask/sets.ts';
 import { PROJECT_ROOT } from '../../helpers/server.ts';
 
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 const heldOut = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => `ask-held-out-${from + i}.json`);
 
@@ -56,8 +56,8 @@ describe('the splits', () => {
   });
 
   it('no question of the test split or a fresh set is a dev question (a count: none is printed)', () => {
-    const dev = new Set(questionsOf(DEV_SETS).map((q) => norm(q.question)));
-    expect(questionsOf(setsOf('test')).filter((q) => dev.has(norm(q.question))).length).toBe(0);
+    const dev = new Set(questionsOf(DEV_SETS).map((q) => squashQuestion(q.question)));
+    expect(questionsOf(setsOf('test')).filter((q) => dev.has(squashQuestion(q.question))).length).toBe(0);
   });
 
   it('name only sections the built site has (dev listed, the test split counted)', () => {
@@ -74,9 +74,10 @@ describe('the product learns no test-split or fresh question (src/build/ask-aske
   const test = setsOf('test');
 
   it('holds no question of theirs (counts only)', () => {
-    const texts = new Set(asked.map((a) => norm(a.question)));
-    expect(questionsOf(test).filter((q) => texts.has(norm(q.question))).length, 'test or fresh questions learned').toBe(
-      0,
-    );
+    const texts = new Set(asked.map((a) => squashQuestion(a.question)));
+    expect(
+      questionsOf(test).filter((q) => texts.has(squashQuestion(q.question))).length,
+      'test or fresh questions learned',
+    ).toBe(0);
   });
 });
