@@ -111,6 +111,8 @@ const bare = (w: string) => fold(w).replaceAll(',', '');
 /** A need of a message, and what is said after it without asking ("... right? got burnt by a phone company"). */
 export type Piece = { text: string; said: string };
 
+/** A need's number or letter in a list ("(a) ... and (b) ...", "(ii)", "2)"). */
+const ENUMERATED = /^\(?(?:[a-e]|i{1,3}|[1-5])\)$/;
 /** The needs of a message: cut after `?` or `;`, or at a joiner before a question word; a piece with no content word
  * joins its neighbour; a statement after a question is said about it. */
 export function splitParts(text: string, lexicon: Lexicon): Piece[] {
@@ -126,8 +128,8 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
     }
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
-      const joiner = bare(tokens[i]!);
-      if (lexicon.joiners.has(joiner) && lexicon.questionWords.has(fold(tokens[i + 1]!))) {
+      const [joiner, next] = [bare(tokens[i]!), fold(tokens[i + 1]!)];
+      if (lexicon.joiners.has(joiner) && (lexicon.questionWords.has(next) || ENUMERATED.test(next))) {
         out.push({ text: tokens.slice(start, i).join(' '), said: '' });
         start = i + 1;
       }
@@ -137,7 +139,9 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
   // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart).
   const opened = (p: string, [first, ...rest] = p.split(' ')) =>
-    lexicon.joiners.has(bare(first!)) && rest.length ? p.slice(first!.length).trimStart() : p;
+    (lexicon.joiners.has(bare(first!)) || ENUMERATED.test(first!)) && rest.length
+      ? p.slice(first!.length).trimStart()
+      : p;
   const merged: Piece[] = [];
   for (const p of out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() })).filter((x) => x.text)) {
     const last = merged.at(-1);

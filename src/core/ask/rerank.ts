@@ -23,16 +23,12 @@ export type LogisticModel = { features: readonly string[]; mean: readonly number
   bias: number;
 };
 
-/** The model's log-odds for a feature vector. */
-export function logit(model: LogisticModel, x: readonly number[]): number {
-  let z = model.bias;
-  for (let i = 0; i < x.length; i++) z += (model.weights[i]! * (x[i]! - model.mean[i]!)) / (model.scale[i]! || 1);
-  return z;
-}
 /** The model's log-odds for a vector `x` holding the features `names` (the model reads those it names). */
 export function logitOf(model: LogisticModel, names: readonly string[], x: readonly number[]): number {
-  const picked = model.features.map((f) => x[names.indexOf(f)]!);
-  return logit(model, picked);
+  let z = model.bias;
+  for (const [i, f] of model.features.entries())
+    z += (model.weights[i]! * (x[names.indexOf(f)]! - model.mean[i]!)) / (model.scale[i]! || 1);
+  return z;
 }
 /** The model's probability for a vector `x` holding the features `names`. */
 export const predictOf = (model: LogisticModel, names: readonly string[], x: readonly number[]) =>

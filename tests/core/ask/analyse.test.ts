@@ -151,6 +151,17 @@ describe('parts', () => {
     ['is there a trial? also, the crew app', ['is there a trial?', 'the crew app']],
     ['is there a trial? vaults billed weekly? ', ['is there a trial?', 'vaults billed weekly?']],
     ['vault billing; crew app', ['vault billing;', 'crew app']],
+    // A list's numbers or letters: a joiner before one cuts as before a question word, and a part starts after it.
+    [
+      'please confirm (a) the governing law and (b) whether prices are fixed',
+      ['please confirm (a) the governing law', 'whether prices are fixed'],
+    ],
+    [
+      '(i) how long to export our data, and (ii) when is it deleted',
+      ['how long to export our data,', 'when is it deleted'],
+    ],
+    ['compare (a) starter with (b) growth', ['compare (a) starter with (b) growth']],
+    ['is it hosted here and whether it is certified', ['is it hosted here', 'whether it is certified']],
     // Up to PARTS_MAX needs; more is read as one.
     ['trial? vault? crew?', ['trial?', 'vault?', 'crew?']],
     ['trial? vault? crew? gst?', ['trial? vault? crew? gst?']],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
 import { analyze } from '../../../src/core/search/analyze.ts';
 import { bodyOf } from '../../../src/core/ask/index.ts';
-import { FEATURES, featuresOf, holdsTerm, logit, predictOf, rerank } from '../../../src/core/ask/rerank.ts';
+import { FEATURES, featuresOf, holdsTerm, logitOf, predictOf, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
 import { siteIndex } from './site.ts';
 
@@ -78,7 +78,9 @@ describe('the scoring function', () => {
   const model = { features: ['a', 'b'], mean: [1, 0], scale: [2, 1], weights: [2, -1], bias: 0.5 };
 
   it('is a logistic model of the standardised features', () => {
-    expect(logit(model, [3, 1])).toBeCloseTo(0.5 + 2 * ((3 - 1) / 2) - 1, 12);
+    expect(logitOf(model, model.features, [3, 1])).toBeCloseTo(0.5 + 2 * ((3 - 1) / 2) - 1, 12);
+    // The model reads the features it names, wherever the vector holds them.
+    expect(logitOf(model, ['c', 'b', 'a'], [9, 1, 3])).toBeCloseTo(0.5 + 2 * ((3 - 1) / 2) - 1, 12);
     expect(predictOf(model, model.features, [1, 0.5])).toBeCloseTo(1 / (1 + Math.exp(-0)), 12);
   });
 
