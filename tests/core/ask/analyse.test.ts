@@ -161,6 +161,10 @@ describe('parts', () => {
       ['how long to export our data,', 'when is it deleted'],
     ],
     ['compare (a) starter with (b) growth', ['compare (a) starter with (b) growth']],
+    // "n" and "&", as typed on a phone, join as "and" does; a name with "&" in it is no joiner.
+    ['hw long is ur demo n is it on zoom', ['hw long is ur demo', 'is it on zoom']],
+    ['does starter come with storage? n is there a trial', ['does starter come with storage?', 'is there a trial']],
+    ['is walsh & sons on kartage', ['is walsh & sons on kartage']],
     ['is it hosted here and whether it is certified', ['is it hosted here', 'whether it is certified']],
     // Up to PARTS_MAX needs; more is read as one.
     ['trial? vault? crew?', ['trial?', 'vault?', 'crew?']],

@@ -51,7 +51,7 @@ describe('intent', () => {
   });
 
   it('reads a message the price list prices as a question, unless it asks for sales beyond doubt', () => {
-    const quote = 'please quote Professional for 45 office staff';
+    const quote = 'please quote us for Professional with 45 office staff';
     const sales = 'I want to talk to someone in sales about pricing for Growth with 20 office users';
     const contact = (t: string) => intentScores(model, t, index.lexicon)[INTENTS.indexOf('contact')]!;
     expect(contact(quote)).toBeGreaterThan(0.6);
