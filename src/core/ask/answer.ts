@@ -53,7 +53,7 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
     return result(person!.label, [], 'handoff');
   const compared = working ? undefined : comparedPlans(question, d.pricing);
   const addOns = working || compared ? [] : askedAddOns(question, d.pricing);
-  if (working || compared || addOns.length) return pricingAnswer(d, { working, compared, addOns }, result);
+  if (working || compared || addOns.length) return pricingAnswer(d, plan, { working, compared, addOns }, result);
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
   const answering = parts.filter((p) => p.answered);
   if (!answering.length) return unanswered(d, parts[0]!, person, result);
@@ -113,14 +113,22 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
 type Priced = { working?: Working; compared?: readonly Plan[]; addOns: Pricing['addOns'] };
 
 /** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
-function pricingAnswer(d: AskDeps, priced: Priced, result: Result): AskResult {
+function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Result): AskResult {
   const { working } = priced;
   const { cited, said } = pricingQuotes(d.index, d.pricing, priced);
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
-  const text = [working && workingSentence(working), compose.joinQuotes(d.index, said)].filter(Boolean).join('\n\n');
-  return result(text, sources, 'answered', working);
+  // The parts the price list does not price ("... and can the customer film it themselves?"), answered as any part
+  // when their sections fit beside the price list's (each quote cited).
+  const prices = (t: string) =>
+    priceQuestion(t, d.pricing) ?? comparedPlans(t, d.pricing) ?? askedAddOns(t, d.pricing)[0];
+  const rest = plan.parts.filter((p) => plan.parts.length > 1 && !prices(p.text)).map((p) => decidePart(d, plan, p));
+  const also = rest.length ? answered(d, plan, rest, result) : undefined;
+  const more = (also?.sources ?? []).filter((s) => !sources.some((t) => t.slug === s.slug && t.heading === s.heading));
+  const fits = sources.length + more.filter((s) => s.role === 'answer').length <= MAX_SOURCES;
+  const text = [working && workingSentence(working), compose.joinQuotes(d.index, said), fits && also?.answer];
+  return result(text.filter(Boolean).join('\n\n'), [...sources, ...(fits ? more : [])], 'answered', working);
 }
 
 /**

@@ -109,24 +109,14 @@ export class AskIndex {
     return id === undefined ? 0 : this.terms.df(id);
   }
   /** The term's idf over the sections (a term on no section: the rarest's). */
-  idf(term: string): number {
-    return idfOf(this.sectionCount, this.df(term));
-  }
+  idf = (term: string): number => idfOf(this.sectionCount, this.df(term));
   /** How many pages hold the folded surface word. */
-  wordCount(word: string): number {
-    return own(this.data.vocab, word) ?? 0;
-  }
-  pageOf(section: number): AskPage {
-    return this.data.pages[this.data.sections[section]![0]]!;
-  }
+  wordCount = (word: string): number => own(this.data.vocab, word) ?? 0;
+  pageOf = (section: number): AskPage => this.data.pages[this.data.sections[section]![0]]!;
   /** A section's heading (null: the page intro). */
-  heading(section: number): string | null {
-    return this.data.sections[section]![1];
-  }
+  heading = (section: number): string | null => this.data.sections[section]![1];
   /** A section's anchor on the rendered page, if its heading has one. */
-  anchor(section: number): string | undefined {
-    return this.data.sections[section]![2] || undefined;
-  }
+  anchor = (section: number): string | undefined => this.data.sections[section]![2] || undefined;
   /** Sections of a page, in page order. */
   sectionsOf(slug: string): readonly number[] {
     this.bySlug ??= Map.groupBy(this.data.sections.keys(), (i) => this.pageOf(i).slug);

@@ -46,11 +46,8 @@ export type RerankInput = {
 };
 
 /** A list's counts. */
-function count(terms: Iterable<string>): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const t of terms) m.set(t, (m.get(t) ?? 0) + 1);
-  return m;
-}
+const count = (terms: readonly string[]) =>
+  terms.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
 
 /** Terms of one field of a section, counted (analysed on first use; a few sections per question; bounded). */
 const fieldCache = new Map<string, Map<string, number>>();

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AskResponseSchema } from '../../../src/contract/ask.ts';
 import { askSite, NO_ANSWER, NO_ANSWER_RELATED } from '../../../src/core/ask/answer.ts';
+import { partUnanswered } from '../../../src/core/ask/compose.ts';
 import { inventedSentences } from '../../../eval/ask/metrics.ts';
 import { NOON, ORIGIN, pricing, siteIndex } from './site.ts';
 
@@ -57,6 +58,40 @@ describe('askSite', () => {
     const r = ask('How much is Starter plus 2 extra office users?');
     expect(r.working).toMatchObject({ plan: 'Starter', monthly: 390 + 2 * 45 });
     expect(r.sources.some((s) => s.slug === 'pricing')).toBe(true);
+  });
+
+  it('answers the parts of a priced question the price list does not price, and names those the site does not', () => {
+    const working =
+      'That comes to $480 a month excluding GST: $390 for Starter plan + 2 × $45 for extra office users (per month) = ' +
+      '$480.\n\nAn extra office user is $45 per user per month.\n\nPrices exclude GST.';
+    const r = ask('How much is Starter plus 2 extra office users? and does the crew app work offline?');
+    expect(r.working).toMatchObject({ plan: 'Starter', monthly: 390 + 2 * 45 });
+    expect(r.answer).toBe(
+      `${working}\n\nThe crew app keeps working without reception and syncs when the phone is back online.`,
+    );
+    expect(r.sources.map((s) => [s.heading, s.role])).toEqual([
+      ['Compare plans', 'answer'],
+      ['Add-ons', 'answer'],
+      [null, 'answer'],
+      ['Does the crew app work offline?', 'answer'],
+    ]);
+    const unanswered = ask('How much is Starter plus 2 extra office users? and does it integrate with hubspot crm?');
+    expect(unanswered.answer).toBe(`${working}\n\n${partUnanswered('does it integrate with hubspot crm?')}`);
+    // A part answered from a section the price list's answer cites already: that section is listed once.
+    const plans = ask('How much is Starter plus 2 extra office users? and which plans are there?');
+    expect(plans.answer).toContain('| Growth | $890 a month |');
+    expect(plans.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons', null]);
+    // The other parts' sections fit beside the price list's (at most five sources, each quote cited), or are left out.
+    const full = ask(
+      'Starter plus 2 extra office users, billed annually? and does the crew app work offline? and where is our data stored?',
+    );
+    expect(full.working?.annual).toBe(4800);
+    expect(full.answer).not.toContain('crew app');
+    expect(full.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons', 'Annual billing', null]);
+    // One part, priced (a follow-up's price reads the earlier turn): the working alone, as before.
+    expect(ask('How much is Starter plus 2 extra office users?').answer).toBe(working);
+    const earlier = [{ question: 'how much is Starter?', sources: [{ slug: 'pricing', heading: 'Compare plans' }] }];
+    expect(ask('and with 2 extra office users?', earlier).answer).toBe(working);
   });
 
   it('reads a follow-up with the earlier turn', () => {

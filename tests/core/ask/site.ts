@@ -83,6 +83,10 @@ export const PAGES: AskSource[] = [
       '## Add-ons',
       '',
       'An extra office user is $45 per user per month. An extra crew device is $12 per device per month.',
+      '',
+      '## Annual billing',
+      '',
+      'Annual billing takes two months off.',
     ].join('\n'),
   ),
 ];
