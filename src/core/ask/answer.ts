@@ -36,8 +36,8 @@ type Decided = { part: Part; ranked: Ranked[]; answered: boolean; reason: Reason
 export function askSite(d: AskDeps, input: { question: string; conversation?: readonly AskTurn[] }): AskResult {
   const question = input.question.trim();
   const plan = analyse(question, input.conversation ?? [], d.index, d.index.lexicon);
-  const working = priceQuestion(question, d.pricing, plan.followUp ? plan.earlier : undefined);
-  const intent = intentOf(d.index.data.intents, question, d.index.lexicon, working !== undefined);
+  const priced = pricedOf(question, d.pricing, plan.followUp ? plan.earlier : undefined);
+  const intent = intentOf(d.index.data.intents, question, d.index.lexicon, priced?.working !== undefined);
   const person = intent === 'none' ? null : handoffFor(intent, d.now, d.origin);
   const result = (answer: string, sources: AskSourceOut[], reason: Reason, working?: Working): AskResult => ({
     question,
@@ -51,9 +51,7 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   });
   if (intent === 'callback' || intent === 'message' || intent === 'support')
     return result(person!.label, [], 'handoff');
-  const compared = working ? undefined : comparedPlans(question, d.pricing);
-  const addOns = working || compared ? [] : askedAddOns(question, d.pricing);
-  if (working || compared || addOns.length) return pricingAnswer(d, plan, { working, compared, addOns }, result);
+  if (priced) return pricingAnswer(d, plan, priced, result);
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
   const answering = parts.filter((p) => p.answered);
   if (!answering.length) return unanswered(d, parts[0]!, person, result);
@@ -83,9 +81,7 @@ function unanswered(d: AskDeps, part: Decided, person: Handoff | null, result: R
 /** Quotes from each answered part's best section; a part not answered is named; then related sections. */
 function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result): AskResult {
   const named = d.pricing.plans.map((p) => p.name.toLowerCase()).filter((n) => plan.question.toLowerCase().includes(n));
-  const paragraphs: string[] = [];
-  const sources: AskSourceOut[] = [];
-  const used = new Set<number>();
+  const [paragraphs, sources, used] = [[] as string[], [] as AskSourceOut[], new Set<number>()];
   for (const p of parts) {
     if (!p.answered) {
       paragraphs.push(compose.partUnanswered(p.part.text));
@@ -111,6 +107,13 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
 
 /** What a pricing answer gives: a price worked out, two plans compared, or add-ons' prices (their rows). */
 type Priced = { working?: Working; compared?: readonly Plan[]; addOns: Pricing['addOns'] };
+/** What the price list prices in a text (`earlier`: the turn before): a working, else plans compared, else add-ons. */
+function pricedOf(text: string, pricing: Pricing, earlier?: string): Priced | undefined {
+  const working = priceQuestion(text, pricing, earlier);
+  const compared = working ? undefined : comparedPlans(text, pricing);
+  const addOns = working || compared ? [] : askedAddOns(text, pricing);
+  return working || compared || addOns.length ? { working, compared, addOns } : undefined;
+}
 
 /** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
 function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Result): AskResult {
@@ -121,10 +124,9 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
   // The parts the price list does not price ("... and can the customer film it themselves?"), answered as any part
   // when their sections fit beside the price list's (each quote cited).
-  const prices = (t: string) =>
-    priceQuestion(t, d.pricing) ?? comparedPlans(t, d.pricing) ?? askedAddOns(t, d.pricing)[0];
-  const rest = plan.parts.filter((p) => plan.parts.length > 1 && !prices(p.text)).map((p) => decidePart(d, plan, p));
-  const also = rest.length ? answered(d, plan, rest, result) : undefined;
+  const rest = plan.parts.length > 1 ? plan.parts.filter((p) => !pricedOf(p.text, d.pricing)) : [];
+  const decided = rest.map((p) => decidePart(d, plan, p));
+  const also = decided.length ? answered(d, plan, decided, result) : undefined;
   const more = (also?.sources ?? []).filter((s) => !sources.some((t) => t.slug === s.slug && t.heading === s.heading));
   const fits = sources.length + more.filter((s) => s.role === 'answer').length <= MAX_SOURCES;
   const text = [working && workingSentence(working), compose.joinQuotes(d.index, said), fits && also?.answer];
