@@ -35,8 +35,8 @@ export const ANALYSE_BOUNDS = {
   PARTS_MAX: 3,
 } as const;
 const { WORD_MAX, CORRECT_MAX, TWO_EDIT_MAX, GROUPS_MAX, CORRECTIONS_MAX, PARTS_MAX } = ANALYSE_BOUNDS;
-/** What the earlier turn's words weigh (leaning on it, or standing alone), and the other parts' words in a part. */
-const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4 };
+/** What the earlier turn's words weigh (leaning on it, or standing alone), and the other parts' in a part (ditto). */
+const CONTEXT_WEIGHT = { followUp: 0.5, standalone: 0.15, part: 0.4, leaning: 0.85 };
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
@@ -153,7 +153,7 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   return merged.length > PARTS_MAX ? [{ text, said: '' }] : merged;
 }
 
-/** Whether a question leans on the turn before: few known words of its own, or a follow-up word. */
+/** Whether a question leans on the turn before (a part on the others): few known words of its own, or a follow-up. */
 function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon: Lexicon): boolean {
   const q = ` ${wordsOf(question).join(' ')} `;
   const { anywhere, start } = lexicon.followUp;
@@ -168,12 +168,13 @@ function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon:
 export function analyse(question: string, earlier: readonly Turn[], index: AskIndex, lexicon: Lexicon): QueryPlan {
   const pieces = splitParts(question, lexicon).map((p) => ({ ...p, groups: termGroups(p.text, index, lexicon) }));
   // A part leans on the other parts' words ("sign the quote on their phone || or print it and scan it back") and on
-  // what is said after it, once each.
+  // what is said after it, once each; more when it leans as a follow-up does ("... || and what plan are they on?").
   const parts: Part[] = pieces.map(({ text, said, groups }, i) => {
     const own = new Set(groups.flatMap((g) => g.terms));
+    const weight = CONTEXT_WEIGHT[leansOnEarlier(text, groups, lexicon) ? 'leaning' : 'part'];
     const lean = [...pieces.filter((_, j) => j !== i).flatMap((p) => p.groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
-      .map((g) => ({ ...g, weight: g.weight * CONTEXT_WEIGHT.part }));
+      .map((g) => ({ ...g, weight: g.weight * weight }));
     return { text, groups, lean };
   });
   const previous = earlier.at(-1);

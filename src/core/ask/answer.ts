@@ -11,7 +11,7 @@ import { decide, type Reason } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
-import { askedAddOns, comparedPlans, dollars, priceQuestion, type Working, workingSentence } from './pricing.ts';
+import { askedAddOns, comparedPlans, dollars, priceQuestion, taxed, type Working, workingSentence } from './pricing.ts';
 import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
 import { retrieve } from './retrieve.ts';
@@ -117,8 +117,7 @@ function pricedOf(text: string, pricing: Pricing, earlier?: string): Priced | un
 
 /** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
 function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Result): AskResult {
-  const { working } = priced;
-  const { cited, said } = pricingQuotes(d.index, d.pricing, priced);
+  const { cited, said } = pricingQuotes(d.index, d.pricing, priced, taxed(plan.question));
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
@@ -129,15 +128,16 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   const also = decided.length ? answered(d, plan, decided, result) : undefined;
   const more = (also?.sources ?? []).filter((s) => !sources.some((t) => t.slug === s.slug && t.heading === s.heading));
   const fits = sources.length + more.filter((s) => s.role === 'answer').length <= MAX_SOURCES;
+  const { working } = priced;
   const text = [working && workingSentence(working), compose.joinQuotes(d.index, said), fits && also?.answer];
   return result(text.filter(Boolean).join('\n\n'), [...sources, ...(fits ? more : [])], 'answered', working);
 }
 
 /**
- * The pricing page's sentences and rows a pricing answer cites (the rows of the plans compared, of the add-ons asked,
- * of each price of the working and of what cannot be priced; the plan rule; annual billing; GST) and those it quotes.
+ * The pricing page's sentences and rows a pricing answer cites and those it quotes: the rows of the plans compared, of
+ * the add-ons asked, of each price and of what cannot be priced; the plan rule; annual billing; GST if asked or unsaid.
  */
-function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = [], addOns }: Priced) {
+function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = [], addOns }: Priced, tax: boolean) {
   const all = index.sectionsOf('pricing').flatMap((s) => compose.sentencesOf(index, s));
   const find = (needles: string[]) =>
     all.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));
@@ -157,6 +157,6 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = 
     if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
   });
   if (working?.annual !== undefined && working.yearBilled === 'annually') add(find([pricing.annualDiscount]));
-  add(find(['exclude GST']) ?? find(['GST']));
+  if (tax || !(working || compose.joinQuotes(index, said).includes('GST'))) add(find(['exclude GST']) ?? find(['GST']));
   return { cited, said };
 }

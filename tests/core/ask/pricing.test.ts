@@ -267,8 +267,10 @@ describe('pricing answers through askSite', () => {
   it('answers pricing arithmetic with its working, each price cited', () => {
     const r = ask('Starter plus 2 extra office users, how much a month?');
     expect(r.working?.monthly).toBe(480);
-    expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons', 'GST']);
-    expect(r.answer).toContain('All prices exclude GST.');
+    // The working says prices exclude GST: the page's GST sentence is not said twice.
+    expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons']);
+    expect(r.answer).toContain('$480 a month excluding GST');
+    expect(r.answer).not.toContain('All prices exclude GST.');
     expect(inventedSentences(r, pricing)).toEqual([]);
   });
 });
@@ -553,19 +555,18 @@ describe('a pricing answer cites each price by its row and quotes the sentences 
   const GST = 'All prices are in Australian dollars and exclude GST.';
   const RULE = 'Answer three questions; the answer that points to the biggest plan wins.';
   // [question, the answer's paragraphs after the working, the sources' headings]
+  // The working says prices exclude GST, as does the plans' table header: the GST sentence only when tax is asked.
   const CASES: [string, string[], string[]][] = [
-    ['Starter plus 2 extra office users, how much a month?', [GST], ['Compare plans', 'Add-ons', 'GST']],
-    [
-      '12 in the office and 1,400 moves a year, how much?',
-      [RULE, GST],
-      ['How to choose a plan', 'Compare plans', 'GST'],
-    ],
-    ['growth paid annually, how much?', [pricing.annualDiscount, GST], ['Compare plans', 'GST']],
-    ["growth billed month to month, what's that over a year?", [GST], ['Compare plans', 'GST']],
+    ['Starter plus 2 extra office users, how much a month?', [], ['Compare plans', 'Add-ons']],
+    ['12 in the office and 1,400 moves a year, how much?', [RULE], ['How to choose a plan', 'Compare plans']],
+    ['growth paid annually, how much?', [pricing.annualDiscount], ['Compare plans']],
+    ["growth billed month to month, what's that over a year?", [], ['Compare plans']],
+    ['growth paid annually, how much inc gst?', [pricing.annualDiscount, GST], ['Compare plans', 'GST']],
+    ['Growth vs Professional: any tax on top?', [GST], ['Compare plans', 'GST']],
   ];
   it.each(CASES)('%s', (question, paragraphs, headings) => {
     const r = askPricing(question);
-    expect(r.answer.split('\n\n').slice(1)).toEqual(paragraphs);
+    expect(r.answer.split('\n\n').slice(1), question).toEqual(paragraphs);
     expect(r.sources.map((s) => s.heading)).toEqual(headings);
     // A section cited by a row links to the page: a row has no text fragment.
     expect(r.sources.find((s) => s.heading === 'Compare plans')?.url).toBe('https://k.example/pricing');
@@ -590,10 +591,22 @@ describe('a pricing answer cites each price by its row and quotes the sentences 
     const bare = pricingSite(
       '# Pricing\n\n## Compare plans\n\n| Plan | Price |\n|---|---|\n| Growth | $890 |\n\n## Tax\n\nPrices are in AUD, plus GST.\n',
     );
-    const r = askOn(bare, '12 in the office and 1,400 moves a year, how much?');
+    const r = askOn(bare, '12 in the office and 1,400 moves a year, how much plus gst?');
     expect(r.working?.plan).toBe('Growth');
     expect(r.answer.split('\n\n').slice(1)).toEqual(['Prices are in AUD, plus GST.']);
     expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Tax']);
+  });
+
+  it('quotes the GST sentence beside rows whose table header does not say it, and not where it does', () => {
+    // The add-ons' header is "| Add-on | Price | Billed |"; the plans' says "ex GST".
+    const addOn = askPricing('how much is an extra office user?');
+    expect(addOn.working).toBeUndefined();
+    expect(addOn.answer.split('\n\n').at(-1)).toBe(GST);
+    expect(addOn.sources.map((s) => s.heading)).toEqual(['Add-ons', 'GST']);
+    const said = pricingSite(`${pricingPage(pricing).replace('| Add-on | Price |', '| Add-on | Price (ex GST) |')}\n`);
+    const r = askOn(said, 'how much is an extra office user?');
+    expect(r.answer).not.toContain(GST);
+    expect(r.sources.map((s) => s.heading)).toEqual(['Add-ons']);
   });
 });
 
