@@ -153,9 +153,9 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   return merged.length > PARTS_MAX ? [{ text, said: '' }] : merged;
 }
 
-/** Whether a question leans on the turn before (a part on the others): few known words of its own, or a follow-up. */
-function leansOnEarlier(question: string, groups: readonly TermGroup[], lexicon: Lexicon): boolean {
-  const q = ` ${wordsOf(question).join(' ')} `;
+/** Whether a text leans on what came before (the earlier turn, or the other parts): few known words, or a follow-up. */
+function leans(text: string, groups: readonly TermGroup[], lexicon: Lexicon): boolean {
+  const q = ` ${wordsOf(text).join(' ')} `;
   const { anywhere, start } = lexicon.followUp;
   return (
     groups.filter((g) => !g.unknown).length <= 1 ||
@@ -171,7 +171,7 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   // what is said after it, once each; more when it leans as a follow-up does ("... || and what plan are they on?").
   const parts: Part[] = pieces.map(({ text, said, groups }, i) => {
     const own = new Set(groups.flatMap((g) => g.terms));
-    const weight = CONTEXT_WEIGHT[leansOnEarlier(text, groups, lexicon) ? 'leaning' : 'part'];
+    const weight = CONTEXT_WEIGHT[leans(text, groups, lexicon) ? 'leaning' : 'part'];
     const lean = [...pieces.filter((_, j) => j !== i).flatMap((p) => p.groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
       .map((g) => ({ ...g, weight: g.weight * weight }));
@@ -180,7 +180,7 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };
   const all = parts.flatMap((p) => p.groups);
-  const followUp = leansOnEarlier(question, all, lexicon);
+  const followUp = leans(question, all, lexicon);
   const own = new Set(all.flatMap((g) => g.terms));
   const weight = followUp ? CONTEXT_WEIGHT.followUp : CONTEXT_WEIGHT.standalone;
   const context = termGroups(previous.question, index, lexicon, weight).filter(
