@@ -100,8 +100,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   i if in into is isn it its itself just let lets like me might mine more most must mustn my myself need needs no nor
   not now of off on once only onto or other others ought our ours ourselves out over own per please same shall shan
   she should shouldn so some such than that thats the their theirs them themselves then there therefore these they
-  this those though through thus to too toward towards under until up upon us very via vs want wants was wasn way ways
-  we were weren what whats when whenever where whether which while who whom whose why will with within without won
+  this those though through thus til till to too toward towards under until up upon us very via vs want wants was wasn way
+  ways we were weren what whats when whenever where whether which while who whom whose why will with within without won
   would wouldn yes yet you your yours yourself yourselves anyone anything someone something tell explain know kind
   thing things really also eg ie offer offers offered offering provide provides provided providing happen happens
   happened`.split(/\s+/),
