@@ -11,7 +11,7 @@ import { decide, type Reason } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
-import { askedAddOns, comparedPlans, dollars, priceQuestion, taxed, type Working, workingSentence } from './pricing.ts';
+import { askedAddOns, comparedPlans, dollars, priceQuestion, says, type Working, workingSentence } from './pricing.ts';
 import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
 import { retrieve } from './retrieve.ts';
@@ -105,19 +105,20 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
   return result(paragraphs.join('\n\n'), sources, 'answered');
 }
 
-/** What a pricing answer gives: a price worked out, two plans compared, or add-ons' prices (their rows). */
-type Priced = { working?: Working; compared?: readonly Plan[]; addOns: Pricing['addOns'] };
-/** What the price list prices in a text (`earlier`: the turn before): a working, else plans compared, else add-ons. */
+/** What a pricing answer gives: a price worked out, two plans compared, add-ons' prices (their rows), onboarding's. */
+type Priced = { working?: Working; compared?: readonly Plan[]; addOns: Pricing['addOns']; onboarding?: boolean };
+/** What the price list prices in a text (`earlier`: the turn before): a working, else compared plans or add-ons. */
 function pricedOf(text: string, pricing: Pricing, earlier?: string): Priced | undefined {
   const working = priceQuestion(text, pricing, earlier);
   const compared = working ? undefined : comparedPlans(text, pricing);
   const addOns = working || compared ? [] : askedAddOns(text, pricing);
-  return working || compared || addOns.length ? { working, compared, addOns } : undefined;
+  const onboarding = says(text, 'asksOnboarding');
+  return working || compared || addOns.length || onboarding ? { working, compared, addOns, onboarding } : undefined;
 }
 
-/** A price worked out from the price list, plans compared or add-ons asked: the working, each price cited. */
+/** A price worked out from the price list, plans compared, add-ons or onboarding asked: the working, each cited. */
 function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Result): AskResult {
-  const { cited, said } = pricingQuotes(d.index, d.pricing, priced, taxed(plan.question));
+  const { cited, said } = pricingQuotes(d.index, d.pricing, priced, says(plan.question, 'tax'));
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
@@ -135,12 +136,13 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
 
 /**
  * The pricing page's sentences and rows a pricing answer cites and those it quotes: the rows of the plans compared, of
- * the add-ons asked, of each price and of what cannot be priced; the plan rule; annual billing; GST if asked or unsaid.
+ * the add-ons asked, of each price and of what cannot be priced; the plan rule; annual billing; onboarding; GST.
  */
-function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = [], addOns }: Priced, tax: boolean) {
+function pricingQuotes(index: AskIndex, pricing: Pricing, priced: Priced, tax: boolean) {
+  const { working, compared = [], addOns, onboarding } = priced;
   const all = index.sectionsOf('pricing').flatMap((s) => compose.sentencesOf(index, s));
-  const find = (needles: string[]) =>
-    all.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));
+  const find = (needles: string[], where = all) =>
+    where.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));
   const [cited, said]: [Quote[], Quote[]] = [[], []];
   const add = (q: Quote | undefined, say?: boolean) => {
     if (!q) return;
@@ -156,7 +158,13 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, { working, compared = 
   working?.unpriced?.forEach((u) => {
     if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
   });
+  // Onboarding's fee as the section on it says it (not the add-ons table's row).
+  const onboardingAt = all.filter((q) => says(index.heading(q.section) ?? '', 'onboarding'));
+  if (onboarding) add(find([dollars(pricing.onboarding.from)], onboardingAt), true);
   if (working?.annual !== undefined && working.yearBilled === 'annually') add(find([pricing.annualDiscount]));
-  if (tax || !(working || compose.joinQuotes(index, said).includes('GST'))) add(find(['exclude GST']) ?? find(['GST']));
+  // The GST sentence when tax is asked, or beside price rows whose table header does not say it (a working says it).
+  const rows = working ? [] : said.filter((q) => q.row);
+  if (tax || (rows.length && !compose.joinQuotes(index, rows).includes('GST')))
+    add(find(['exclude GST']) ?? find(['GST']));
   return { cited, said };
 }

@@ -18,10 +18,8 @@ export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** A fitted logistic model over named features (standardised by `mean` and `scale`), in the order it names them. */
-export type LogisticModel = { features: readonly string[]; mean: readonly number[]; scale: readonly number[] } & {
-  weights: readonly number[];
-  bias: number;
-};
+type Vector = readonly number[];
+export type LogisticModel = { features: readonly string[]; mean: Vector; scale: Vector; weights: Vector; bias: number };
 
 /** The model's log-odds for a vector `x` holding the features `names` (the model reads those it names). */
 export function logitOf(model: LogisticModel, names: readonly string[], x: readonly number[]): number {
@@ -37,13 +35,8 @@ export const predictOf = (model: LogisticModel, names: readonly string[], x: rea
 /** A candidate with its features and score (log-odds; fitted on pairs, so only differences mean something). */
 export type Ranked = Candidate & { features: number[]; score: number };
 /** The text the sentence model reads, the words, the earlier turn's pages; `need`: the features to work out (all). */
-export type RerankInput = {
-  text: string;
-  groups: readonly TermGroup[];
-  context: readonly TermGroup[];
-  cited: ReadonlySet<string>;
-  need?: ReadonlySet<string>;
-};
+type Words = { text: string; groups: readonly TermGroup[]; context: readonly TermGroup[] };
+export type RerankInput = Words & { cited: ReadonlySet<string>; need?: ReadonlySet<string> };
 
 /** A list's counts. */
 const count = (terms: readonly string[]) =>
@@ -164,10 +157,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
 /** The candidates scored by the model (over the features it names), best first. */
 export function rerank(index: AskIndex, candidates: readonly Candidate[], input: RerankInput, model: LogisticModel) {
   const xs = featuresOf(index, candidates, input);
-  const ranked: Ranked[] = candidates.map((c, i) => ({
-    ...c,
-    features: xs[i]!,
-    score: logitOf(model, FEATURES, xs[i]!),
-  }));
+  const ranked = xs.map((x, i): Ranked => ({ ...candidates[i]!, features: x, score: logitOf(model, FEATURES, x) }));
   return ranked.sort((a, b) => b.score - a.score || a.section - b.section);
 }

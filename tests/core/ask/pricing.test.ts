@@ -275,6 +275,40 @@ describe('pricing answers through askSite', () => {
   });
 });
 
+describe('onboarding priced from the price list', () => {
+  const fee = dollars(pricing.onboarding.from);
+  const index = pricingSite(
+    `# Pricing\n\n## Add-ons and one-off costs\n\n| Add-on | Price (AUD, ex GST) |\n|---|---|\n| Onboarding and data migration | From ${fee} |\n\n## Onboarding and data migration\n\nA product specialist imports your jobs. Onboarding and data migration start from ${fee} as a one-off fee.\n\n## GST\n\nAll prices exclude GST.\n`,
+  );
+  const ask = (question: string) => askOn(index, question);
+
+  it.each(['how much is onboarding?', 'what does onboarding cost', 'the price of data migration?'])(
+    '%s: the fee as the section on onboarding says it, not the table row',
+    (question) => {
+      const r = ask(question);
+      expect(r.answered).toBe(true);
+      expect(r.answer).toBe(`Onboarding and data migration start from ${fee} as a one-off fee.`);
+      expect(r.sources.map((s) => [s.heading, s.role])).toEqual([['Onboarding and data migration', 'answer']]);
+      expect(inventedSentences(r, pricing)).toEqual([]);
+    },
+  );
+
+  it('quotes the GST sentence beside it only when tax is asked', () => {
+    const r = ask('how much is onboarding, inc gst?');
+    expect(r.answer).toContain('All prices exclude GST.');
+    expect(r.sources.map((s) => s.heading)).toEqual(['Onboarding and data migration', 'GST']);
+  });
+
+  it.each([
+    // A price word beside the onboarding role, not the fee; setting up a feature is no onboarding.
+    'thinking of applying for the onboarding role - do you pay for the take-home task?',
+    'how much does it cost to set up single sign-on?',
+    'is the onboarding fee refundable?',
+  ])('%s: not the onboarding fee', (question) => {
+    expect(ask(question).answer).not.toContain(fee);
+  });
+});
+
 /** A pricing page with every row of the price list, its annual billing note, plan-choice rule and GST sentence. */
 function pricingPage(p: Pricing): string {
   const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
