@@ -10,8 +10,8 @@ import type { Lexicon } from './lexicon.ts';
 /** A word of the question (folded), its term first then terms that may stand for it, its weight, and whether no
  * section holds it in any form. */
 export type TermGroup = { word: string; terms: string[]; weight: number; unknown: boolean };
-/** A need of the message; `lean`: the other parts' words, which it leans on ("... and what plan is it on?"). */
-export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[] };
+/** A need of the message; `lean`: the other parts' words; `leaning`: it leans on them ("and what plan is it on?"). */
+export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[]; leaning?: boolean };
 /** What a request asks: its parts, the earlier turn's words and question, whether it leans on it (then its pages). */
 export type QueryPlan = {
   question: string;
@@ -175,7 +175,7 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
     const lean = [...pieces.filter((_, j) => j !== i).flatMap((p) => p.groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
       .map((g) => ({ ...g, weight: g.weight * weight }));
-    return { text, groups, lean };
+    return { text, groups, lean, leaning: weight === CONTEXT_WEIGHT.leaning };
   });
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };

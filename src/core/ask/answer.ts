@@ -122,9 +122,11 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
-  // The parts the price list does not price ("... and can the customer film it themselves?"), answered as any part
-  // when their sections fit beside the price list's (each quote cited).
-  const rest = plan.parts.length > 1 ? plan.parts.filter((p) => !pricedOf(p.text, d.pricing)) : [];
+  // The parts the price list does not price ("... and can the customer film it themselves?"), answered as any part when
+  // their sections fit beside the price list's; not one asking the price of an add-on the others name ("cost each?").
+  const named = priced.addOns.length > 0 || priced.onboarding;
+  const own = (p: Part) => !pricedOf(p.text, d.pricing) && !(named && p.leaning && says(p.text, 'asksPrice'));
+  const rest = plan.parts.length > 1 ? plan.parts.filter(own) : [];
   const decided = rest.map((p) => decidePart(d, plan, p));
   const also = decided.length ? answered(d, plan, decided, result) : undefined;
   const more = (also?.sources ?? []).filter((s) => !sources.some((t) => t.slug === s.slug && t.heading === s.heading));
