@@ -13,14 +13,8 @@ export type TermGroup = { word: string; terms: string[]; weight: number; unknown
 /** A need of the message; `lean`: the other parts' words; `leaning`: it leans on them ("and what plan is it on?"). */
 export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[]; leaning?: boolean };
 /** What a request asks: its parts, the earlier turn's words and question, whether it leans on it (then its pages). */
-export type QueryPlan = {
-  question: string;
-  parts: Part[];
-  context: TermGroup[];
-  followUp: boolean;
-  cited: ReadonlySet<string>;
-  earlier: string;
-};
+type Earlier = { context: TermGroup[]; followUp: boolean; cited: ReadonlySet<string>; earlier: string };
+export type QueryPlan = { question: string; parts: Part[] } & Earlier;
 /** An earlier turn: its question and the sections it cited. */
 export type Turn = { question: string; sources?: readonly { slug: string; heading: string | null }[] };
 /** What the sentence model reads of a part: a follow-up's own words twice, after the earlier turn's. */
