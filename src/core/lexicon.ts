@@ -26,6 +26,7 @@ export const LexiconSchema = z.strictObject({
   asksNumber: z
     .strictObject({ phrases: z.array(z.string().min(2)), numberWords: z.array(word), note })
     .default({ phrases: [], numberWords: [], note: 'none' }),
+  asksPerson: z.strictObject({ phrases: z.array(z.string().min(2)), note }).default({ phrases: [], note: 'none' }),
 });
 export type LexiconData = z.infer<typeof LexiconSchema>;
 

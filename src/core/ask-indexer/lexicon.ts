@@ -36,6 +36,7 @@ export function lexiconTables(input: unknown): LexiconTables {
     joiners: folded(data.joiners.words),
     asksNumber: data.asksNumber.phrases.map((p) => words(p).join(' ')),
     numberWords: folded(data.asksNumber.numberWords),
+    asksPerson: data.asksPerson.phrases.map((p) => words(p).join(' ')),
   };
 }
 

@@ -34,6 +34,8 @@ export function intentScores(model: IntentModel, text: string, lexicon: Pick<Lex
 
 /** A request for a person must be at least this probable; below it the message is read as a question. */
 const REQUEST_MIN = 0.6;
+/** What the intent reads of the lexicon: chat speak, and the phrases that ask for a person (guard rule 2). */
+type Guards = Pick<Lexicon, 'chatSpeak' | 'asksPerson'>;
 /** A message the price list prices is a request for sales only when at least this probable (guard rule 1). */
 const PRICED_REQUEST_MIN = 0.9;
 
@@ -52,9 +54,11 @@ export const classifyIntent = (model: IntentModel, text: string, lexicon: Pick<L
  * 1. A message the price list prices ("quote me Professional for 45 office staff") is a question, which the chat works
  *    out, unless it asks for sales beyond doubt ("I want to talk to someone in sales about pricing for 8 warehouses";
  *    a demo, a call back or a message stays a request).
+ * 2. A message that asks whom to talk to (the lexicon's `asksPerson`: "who do I contact?") asks for one: contact.
  */
-export function intentOf(model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>, priced: boolean) {
+export function intentOf(model: IntentModel, text: string, lexicon: Guards, priced: boolean): Intent {
   const p = intentScores(model, text, lexicon);
-  const intent = intentFrom(p);
-  return priced && intent === 'contact' ? intentFrom(p, PRICED_REQUEST_MIN) : intent;
+  const intent = priced && intentFrom(p) === 'contact' ? intentFrom(p, PRICED_REQUEST_MIN) : intentFrom(p);
+  const asks = lexicon.asksPerson.some((a) => ` ${words(text).join(' ')} `.includes(` ${a} `));
+  return intent === 'none' && asks ? 'contact' : intent;
 }

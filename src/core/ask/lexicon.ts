@@ -20,6 +20,8 @@ export interface Lexicon {
   asksNumber: readonly string[];
   /** Words that state a number without digits. */
   numberWords: ReadonlySet<string>;
+  /** Phrases (folded, words joined by one space) that ask whom to talk to: a request for a person. */
+  asksPerson: readonly string[];
 }
 
 /** The compiled lexicon as the index file holds it: each lookup as a list. */

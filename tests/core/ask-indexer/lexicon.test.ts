@@ -50,10 +50,12 @@ describe('lexicon', () => {
       questionWords: { words: ['How'], note: 'openings' },
       joiners: { words: ['Plus'], note: 'joiners' },
       asksNumber: { phrases: ['How  Many', 'what’s the number of'], numberWords: ['Dozen'], note: 'numbers' },
+      asksPerson: { phrases: ['Who do I  contact'], note: 'requests' },
     });
     expect(l.followUp).toEqual({ anywhere: ['it', 'those'], start: ['and', 'what about'] });
     expect([[...l.questionWords], [...l.joiners], [...l.numberWords]]).toEqual([['how'], ['plus'], ['dozen']]);
     expect(l.asksNumber).toEqual(['how many', 'what s the number of']);
+    expect(l.asksPerson).toEqual(['who do i contact']);
   });
 
   it('compiles into tables that the index file (JSON) keeps whole, loaded to the same lookups', () => {

@@ -66,4 +66,18 @@ describe('intent', () => {
     expect(intentScores(model, demo, index.lexicon)[INTENTS.indexOf('demo')]).toBeLessThan(0.9);
     expect(intentOf(model, demo, index.lexicon, true)).toBe('demo');
   });
+
+  it('reads a message that asks whom to talk to as a request for a person, which the classifier may not', () => {
+    const flat = { features: {}, weights: model.weights.map(() => []) };
+    const none = { ...flat, bias: [1000, 0, 0, 0, 0, 0] };
+    expect(classifyIntent(none, 'who do I talk to about a written quote?', index.lexicon)).toBe('none');
+    for (const text of ['who do I talk to about a written quote?', 'Our sync stopped. Who can I contact?'])
+      expect(intentOf(none, text, index.lexicon, false), text).toBe('contact');
+    // Asking whom to email, or where to take a complaint, is a question the site answers.
+    for (const text of ['who do I email about an invoice?', 'who can I go to about a privacy complaint?'])
+      expect(intentOf(none, text, index.lexicon, false), text).toBe('none');
+    // A request the classifier reads stays what it is.
+    const callback = { ...flat, bias: [0, 0, 0, 0, 1000, 0] };
+    expect(intentOf(callback, 'who do I talk to? please ring me', index.lexicon, false)).toBe('callback');
+  });
 });
