@@ -59,6 +59,6 @@ export const classifyIntent = (model: IntentModel, text: string, lexicon: Pick<L
 export function intentOf(model: IntentModel, text: string, lexicon: Guards, priced: boolean): Intent {
   const p = intentScores(model, text, lexicon);
   const intent = priced && intentFrom(p) === 'contact' ? intentFrom(p, PRICED_REQUEST_MIN) : intentFrom(p);
-  const asks = lexicon.asksPerson.some((a) => ` ${words(text).join(' ')} `.includes(` ${a} `));
-  return intent === 'none' && asks ? 'contact' : intent;
+  const said = intent === 'none' ? ` ${words(text).join(' ')} ` : '';
+  return lexicon.asksPerson.some((a) => said.includes(` ${a} `)) ? 'contact' : intent;
 }
