@@ -21,7 +21,6 @@ import {
 } from '../../../src/core/ask/pricing.ts';
 import wordsData from '../../../src/core/ask/pricing-words.json' with { type: 'json' };
 import { PRICING_WORDS, PricingWordsSchema } from '../../../src/core/ask/pricing-words.ts';
-import { createAsker } from '../../../eval/ask/engine.ts';
 import { inventedSentences } from '../../../eval/ask/metrics.ts';
 import { PROJECT_ROOT } from '../../helpers/server.ts';
 
@@ -525,36 +524,6 @@ describe('add-ons asked without a plan', () => {
     const worked = askPricing('what would 20 office users and an sms pack cost a month?');
     expect(worked.working?.monthly).toBe(1890 + 60);
     expect(worked.answer).not.toMatch(/^\| SMS bundle/m);
-  });
-});
-
-describe("a part asking the price of what another part names, on the site's pages", () => {
-  const ask = createAsker(join(PROJECT_ROOT, 'build'));
-  const answers = (question: string) =>
-    ask(question)
-      .sources.filter((s) => s.role === 'answer')
-      .map((s) => `${s.slug}#${s.heading}`);
-
-  it("is answered by the add-on's row the message is priced with, not asked again on its own", () => {
-    // Before: "what do they cost each?" was retrieved alone and answered with the plans' starting prices.
-    const r = ask('how do i add more crew phones to our account and what do they cost each?');
-    expect(r.answer).toMatch(/\| Extra crew device +\| \$12 /);
-    // The row, and the one section the first part is answered from.
-    expect(answers(r.question)[0]).toBe('pricing#Add-ons and one-off costs');
-    expect(answers(r.question).length).toBe(2);
-  });
-
-  it('is asked on its own when the message prices a plan, not an add-on', () => {
-    const r = ask('How many crew phones come with Starter, and what do we pay for each one on top of that?');
-    expect(r.working?.plan).toBe('Starter');
-    expect(answers(r.question).length).toBeGreaterThan(1);
-  });
-
-  it("quotes onboarding's fee from the pricing page's section on it, the other part answered beside it", () => {
-    expect(answers('how much is onboarding?')).toEqual(['pricing#Onboarding and data migration']);
-    const r = ask('how much is onboarding and how long till we are live?');
-    expect(answers(r.question)[0]).toBe('pricing#Onboarding and data migration');
-    expect(r.answer).not.toContain('exclude GST');
   });
 });
 
