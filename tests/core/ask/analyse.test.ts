@@ -263,6 +263,11 @@ describe('parts', () => {
       ).toEqual(parts);
       const weights = plan.parts.map((p) => [...new Set(p.lean.map((g) => g.weight))]);
       expect(weights, message).toEqual(parts.map(([text]) => [text.includes(' it ') ? 0.85 : 0.4]));
+      // A part that leans as a follow-up does says so (the price stage reads it).
+      expect(
+        plan.parts.map((p) => p.leaning),
+        message,
+      ).toEqual(parts.map(([text]) => text.includes(' it ')));
     }
   });
 });

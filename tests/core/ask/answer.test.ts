@@ -93,6 +93,18 @@ describe('askSite', () => {
     expect(ask('and with 2 extra office users?', earlier).answer).toBe(working);
   });
 
+  it('answers a part asking the price of the add-on the message prices with its row, not as a question of its own', () => {
+    // "what do they cost each?" leans on the crew phones: not retrieved alone (the plans' prices would answer it).
+    const r = ask('how do i add more crew phones and what do they cost each?');
+    expect(r.answer).toContain('An extra crew device is $12 per device per month.');
+    expect(r.sources.filter((s) => s.role === 'answer').map((s) => s.heading)).toEqual(['Add-ons']);
+    // When the message prices a plan, such a part is asked on its own: the plan's price does not answer it.
+    const starter = ask('How many crew phones come with Starter, and what do we pay for each one on top of that?');
+    expect(starter.working?.plan).toBe('Starter');
+    // The working's row, then a section for each part (this small site answers neither well: it has no devices page).
+    expect(starter.sources.filter((s) => s.role === 'answer').length).toBe(3);
+  });
+
   it('reads a follow-up with the earlier turn', () => {
     const r = ask('and is it free?', [
       { question: 'does storage have lot tracking?', sources: [{ slug: 'product/storage', heading: 'Lot tracking' }] },
