@@ -160,9 +160,9 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, priced: Priced, tax: b
   working?.unpriced?.forEach((u) => {
     if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
   });
-  // Onboarding's fee as the section on it says it (not the add-ons table's row).
+  // Onboarding's fee when asked, as the section on it says it (not the add-ons table's row).
   const onboardingAt = onboarding ? all.filter((q) => says(index.heading(q.section) ?? '', 'onboarding')) : [];
-  if (onboarding) add(find([dollars(pricing.onboarding.from)], onboardingAt), true);
+  add(find([dollars(pricing.onboarding.from)], onboardingAt));
   if (working?.annual !== undefined && working.yearBilled === 'annually') add(find([pricing.annualDiscount]));
   // The GST sentence when tax is asked, or beside price rows whose table header does not say it (a working says it).
   const rows = working ? [] : said.filter((q) => q.row);

@@ -30,18 +30,12 @@ export type MarkdownOf = (slug: string) => string | undefined;
 /** A page as the chat cites it: its title without the site name; `listing`: the blog or customers index. */
 export type AskPage = { slug: string; title: string; url: string; listing?: true };
 
+type Range = [start: number, end: number];
+type Sentences = [sentencesAt: number, sentencesLength: number];
 /** A section: its page, heading (null: the intro), anchor ('' for none), [start, end) in the page's markdown, and
  * where the pack holds its sentences (base-36 `gap x 3 + kind,length` pairs, each sentence's gap from the end of the
  * one before; kind 0 text, 1 table row, 2 header row). */
-export type AskSectionRow = [
-  page: number,
-  heading: string | null,
-  anchor: string,
-  start: number,
-  end: number,
-  sentencesAt: number,
-  sentencesLength: number,
-];
+export type AskSectionRow = [page: number, heading: string | null, anchor: string, ...Range, ...Sentences];
 
 /**
  * The index file: pages, sections, BM25F postings (ASK_FIELDS) and each field's average length; per section its
