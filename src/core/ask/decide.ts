@@ -1,7 +1,7 @@
 /**
  * @module Stage 6, decide: whether the best section answers, from one calibrated score (`npm run ask:fit`) and one
- * threshold on its risk-coverage curve; a question nearer a known gap (one no page answers, written or reviewed) than
- * any the best three sections answer is declined as such, and nearness to one is a feature.
+ * threshold on its risk-coverage curve. Nearness to a known gap (a question no page answers, written or reviewed) is a
+ * feature of the score; a question declined that is nearer one than any the best three sections answer is a known gap.
  */
 import type { TermGroup } from './analyse.ts';
 import { words } from '../search/analyze.ts';
@@ -69,7 +69,8 @@ export function decisionFeatures(
   ];
 }
 
-/** Whether a part is answered by its best section, and why not. */
+/** Whether a part is answered by its best section (the score alone), and why not: `known-gap` when its words are nearer
+ * a known gap's than any question the best three sections answer, else `no-match`. */
 export function decide(
   index: AskIndex,
   ranked: readonly Ranked[],
@@ -78,14 +79,12 @@ export function decide(
   model: DecisionModel,
   followUp = false,
 ): { answered: boolean; reason: Reason; confidence: number } {
-  const gap = nearestGap(index, groups);
-  const own = new Set(groups.filter((g) => !g.unknown).map((g) => g.terms[0]!));
-  const asked = Math.max(0, ...ranked.slice(0, 3).map((r) => nearestAsked(index, r.section, own)));
-  if (gap >= GAP_MIN && gap > asked) return { answered: false, reason: 'known-gap', confidence: 0 };
+  const [gap, own] = [nearestGap(index, groups), new Set(groups.filter((g) => !g.unknown).map((g) => g.terms[0]!))];
   // No word of it on any page: it asks what no page says (a follow-up's subject is the turn before's: "and Growth?").
-  if (!followUp && !groups.some((g) => !g.unknown)) return { answered: false, reason: 'no-match', confidence: 0 };
-  const x = ranked.length ? decisionFeatures(index, ranked, groups, text, gap) : [];
-  const confidence = ranked.length ? predictOf(model, DECISION_FEATURES, x) : 0;
-  const answered = confidence >= model.threshold;
-  return { answered, reason: answered ? 'answered' : 'no-match', confidence };
+  const scored = ranked.length > 0 && (followUp || own.size > 0);
+  const x = scored ? decisionFeatures(index, ranked, groups, text, gap) : [];
+  const confidence = scored ? predictOf(model, DECISION_FEATURES, x) : 0;
+  if (scored && confidence >= model.threshold) return { answered: true, reason: 'answered', confidence };
+  const asked = Math.max(0, ...ranked.slice(0, 3).map((r) => nearestAsked(index, r.section, own)));
+  return { answered: false, reason: gap >= GAP_MIN && gap > asked ? 'known-gap' : 'no-match', confidence };
 }

@@ -23,6 +23,8 @@ const byUnknown = (threshold: number) => ({
   bias: 3,
   threshold,
 });
+/** A decision model that declines every question (its reason then says why). */
+const declines = byUnknown(1);
 
 const rankedFor = (index: Awaited<ReturnType<typeof siteIndex>>, question: string) => {
   const groups = termGroups(question, index, index.lexicon);
@@ -43,10 +45,11 @@ describe('decide', () => {
     });
   });
 
-  it('declines a question nearer a reviewed gap than any question the site answers, as a known gap', async () => {
+  it('says a question it declines that is nearer a reviewed gap than any the site answers is a known gap', async () => {
     const gapIndex = await siteIndex([{ question: 'do you have a public status page for outages?', sections: [] }]);
-    const { groups, ranked } = rankedFor(gapIndex, 'is there a status page for outages');
-    expect(decide(gapIndex, ranked, groups, 'is there a status page for outages', byUnknown(0))).toMatchObject({
+    const question = 'is there a status page for outages';
+    const { groups, ranked } = rankedFor(gapIndex, question);
+    expect(decide(gapIndex, ranked, groups, question, declines)).toMatchObject({
       answered: false,
       reason: 'known-gap',
     });
@@ -59,7 +62,7 @@ describe('decide', () => {
     const { groups, ranked } = rankedFor(gapIndex, question);
     const x = decisionFeatures(gapIndex, ranked, groups, question);
     expect(x[DECISION_FEATURES.indexOf('nearestGap')]).toBeGreaterThanOrEqual(0.5);
-    expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+    expect(decide(gapIndex, ranked, groups, question, declines)).toMatchObject({ reason: 'no-match' });
   });
 
   it("does not decline as a known gap a question that one of the best sections' heading asks", async () => {
@@ -70,7 +73,7 @@ describe('decide', () => {
     expect(gapIndex.heading(ranked[0]!.section)).toBe('Where is our data stored?');
     const x = decisionFeatures(gapIndex, ranked, groups, question);
     expect(x[DECISION_FEATURES.indexOf('nearestGap')]).toBeGreaterThanOrEqual(0.5);
-    expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
+    expect(decide(gapIndex, ranked, groups, question, declines)).toMatchObject({ reason: 'no-match' });
     // Any of the best three sections answering a question as near counts; the fourth does not.
     const asks = ranked[0]!;
     const others = rankedFor(gapIndex, 'storage billing crew app trial').ranked.filter(
@@ -78,12 +81,14 @@ describe('decide', () => {
     );
     const at = (k: number) => [...others.slice(0, k), asks, ...others.slice(k)];
     expect(others.length).toBeGreaterThanOrEqual(3);
-    expect(decide(gapIndex, at(2), groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
-    expect(decide(gapIndex, at(3), groups, question, byUnknown(0))).toMatchObject({ reason: 'known-gap' });
+    expect(decide(gapIndex, at(2), groups, question, declines)).toMatchObject({ reason: 'no-match' });
+    expect(decide(gapIndex, at(3), groups, question, declines)).toMatchObject({ reason: 'known-gap' });
+    // Nearness to a gap is a feature of the score, not a rule over it: a score over the threshold answers.
+    expect(decide(gapIndex, at(3), groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
     // A question the heading does not ask, as near the gap, is still declined as one.
     const other = 'is our data stored with backups';
     const near = rankedFor(gapIndex, other);
-    expect(decide(gapIndex, near.ranked, near.groups, other, byUnknown(0))).toMatchObject({ reason: 'known-gap' });
+    expect(decide(gapIndex, near.ranked, near.groups, other, declines)).toMatchObject({ reason: 'known-gap' });
   });
 
   it("weighs a known gap against the best section's nearest question by the question's known words", async () => {
@@ -94,9 +99,12 @@ describe('decide', () => {
     const question = 'does the crew app work without reception on zzqx';
     const { groups, ranked } = rankedFor(gapIndex, question);
     expect(groups.find((g) => g.word === 'zzqx')?.unknown).toBe(true);
-    expect(decide(gapIndex, ranked, groups, question, byUnknown(0))).toMatchObject({ reason: 'answered' });
-    // With no section found at all, a question as near a known gap is declined as one.
-    expect(decide(gapIndex, [], groups, question, byUnknown(0))).toMatchObject({ reason: 'known-gap' });
+    expect(decide(gapIndex, ranked, groups, question, declines)).toMatchObject({ reason: 'no-match' });
+    // With no section found at all, a question as near a known gap is declined as one, whatever the threshold.
+    expect(decide(gapIndex, [], groups, question, byUnknown(0))).toMatchObject({
+      answered: false,
+      reason: 'known-gap',
+    });
   });
 
   it('reads how near the question is to a known gap, in words and by the sentence model', async () => {
