@@ -45,6 +45,17 @@ describe('decide', () => {
     });
   });
 
+  it('answers at the threshold itself, and never a question with no word on any page unless it follows up', () => {
+    const { groups, ranked } = rankedFor(index, 'storage billing runs');
+    const { confidence } = decide(index, ranked, groups, 'storage billing runs', byUnknown(0));
+    expect(decide(index, ranked, groups, 'storage billing runs', byUnknown(confidence)).answered).toBe(true);
+    // "zzqx qqpv" is on no page: nothing to score, whatever the threshold; as a follow-up its subject is the turn
+    // before's ("and Growth?"), so the best section of the turn before is scored.
+    const none = termGroups('zzqx qqpv', index, index.lexicon);
+    expect(decide(index, ranked, none, 'zzqx qqpv', byUnknown(0))).toMatchObject({ answered: false, confidence: 0 });
+    expect(decide(index, ranked, none, 'zzqx qqpv', byUnknown(0), true).confidence).toBeGreaterThan(0);
+  });
+
   it('says a question it declines that is nearer a reviewed gap than any the site answers is a known gap', async () => {
     const gapIndex = await siteIndex([{ question: 'do you have a public status page for outages?', sections: [] }]);
     const question = 'is there a status page for outages';
