@@ -22,10 +22,13 @@ describe('a part asking the price of what another part names', () => {
     expect(answers(r.question).length).toBe(2);
   });
 
-  it('is asked on its own when the message prices a plan, not an add-on', () => {
+  it('is asked on its own when the message prices a plan, not an add-on, and quoted by the words it leans on', () => {
     const r = ask('How many crew phones come with Starter, and what do we pay for each one on top of that?');
     expect(r.working?.plan).toBe('Starter');
     expect(answers(r.question).length).toBeGreaterThan(1);
+    // "each one" is a crew phone: the add-ons table's crew device row, not its onboarding row.
+    expect(r.answer).toMatch(/\| Extra crew device +\| \$12 /);
+    expect(r.answer).not.toContain('Onboarding and data migration');
   });
 });
 

@@ -90,7 +90,9 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
     const top = p.ranked[0]!.section;
     if (used.has(top)) continue;
     used.add(top);
-    const quotes = compose.quotesFrom(d.index, top, p.part, named);
+    // A part that leans on the others ("what do we pay for each one?") quotes by their words too.
+    const groups = [...p.part.groups, ...(p.part.leaning ? p.part.lean : [])];
+    const quotes = compose.quotesFrom(d.index, top, { ...p.part, groups }, named);
     paragraphs.push(compose.joinQuotes(d.index, quotes));
     sources.push(compose.sourceOf(d.index, top, 'answer', quotes[0]));
     const unknown = compose.unknownWords(p.part.text, p.part.groups);
