@@ -165,11 +165,12 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   // what is said after it, once each; more when it leans as a follow-up does ("... || and what plan are they on?").
   const parts: Part[] = pieces.map(({ text, said, groups }, i) => {
     const own = new Set(groups.flatMap((g) => g.terms));
-    const weight = CONTEXT_WEIGHT[leans(text, groups, lexicon) ? 'leaning' : 'part'];
+    const leaning = leans(text, groups, lexicon);
+    const weight = CONTEXT_WEIGHT[leaning ? 'leaning' : 'part'];
     const lean = [...pieces.filter((_, j) => j !== i).flatMap((p) => p.groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
       .map((g) => ({ ...g, weight: g.weight * weight }));
-    return { text, groups, lean, leaning: weight === CONTEXT_WEIGHT.leaning };
+    return { text, groups, lean, leaning };
   });
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };

@@ -126,8 +126,8 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
   // The parts the price list does not price ("... and can the customer film it themselves?"), answered as any part when
   // their sections fit beside the price list's; not one asking the price of an add-on the others name ("cost each?").
-  const named = priced.addOns.length > 0 || priced.onboarding;
-  const own = (p: Part) => !pricedOf(p.text, d.pricing) && !(named && p.leaning && says(p.text, 'asksPrice'));
+  const item = priced.addOns.length > 0 || priced.onboarding;
+  const own = (p: Part) => !pricedOf(p.text, d.pricing) && !(item && p.leaning && says(p.text, 'asksPrice'));
   const rest = plan.parts.length > 1 ? plan.parts.filter(own) : [];
   const decided = rest.map((p) => decidePart(d, plan, p));
   const also = decided.length ? answered(d, plan, decided, result) : undefined;
