@@ -7,6 +7,7 @@ import type { Plan, Pricing } from '../../contract/content.ts';
 import { analyse, modelText, type Part, type QueryPlan, type Turn } from './analyse.ts';
 import * as compose from './compose.ts';
 import { type AskSourceOut, NO_ANSWER, NO_ANSWER_RELATED, type Quote } from './compose.ts';
+import { fold } from '../search/analyze.ts';
 import { decide, type Reason } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
@@ -51,7 +52,9 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   });
   if (intent === 'callback' || intent === 'message' || intent === 'support')
     return result(person!.label, [], 'handoff');
-  if (priced) return pricingAnswer(d, plan, priced, result);
+  // The price list's answer, unless the pricing page says none of it (its copy no longer matches pricing.json).
+  const pricedAnswer = priced && pricingAnswer(d, plan, priced, result);
+  if (pricedAnswer?.answer) return pricedAnswer;
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
   const answering = parts.filter((p) => p.answered);
   if (!answering.length) return unanswered(d, parts[0]!, person, result);
@@ -78,8 +81,8 @@ function unanswered(d: AskDeps, part: Decided, person: Handoff | null, result: R
   return result(sources.length ? `${NO_ANSWER} ${NO_ANSWER_RELATED}\n\n${list}` : NO_ANSWER, sources, part.reason);
 }
 
-/** Quotes from each answered part's best section; a part not answered is named; then related sections. */
-function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result): AskResult {
+/** Quotes from each answered part's best section (not one the price list `said`); a part not answered is named. */
+function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result, said: readonly Quote[] = []) {
   const named = d.pricing.plans.map((p) => p.name.toLowerCase()).filter((n) => plan.question.toLowerCase().includes(n));
   const [paragraphs, sources, used] = [[] as string[], [] as AskSourceOut[], new Set<number>()];
   for (const p of parts) {
@@ -93,6 +96,7 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result)
     // A part that leans on the others ("what do we pay for each one?") quotes by their words too.
     const groups = [...p.part.groups, ...(p.part.leaning ? p.part.lean : [])];
     const quotes = compose.quotesFrom(d.index, top, { ...p.part, groups }, named);
+    if (quotes.some((q) => said.some((s) => s.section === q.section && s.start === q.start))) continue;
     paragraphs.push(compose.joinQuotes(d.index, quotes));
     sources.push(compose.sourceOf(d.index, top, 'answer', quotes[0]));
     const unknown = compose.unknownWords(p.part.text, p.part.groups);
@@ -130,7 +134,7 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   const own = (p: Part) => !pricedOf(p.text, d.pricing) && !(item && p.leaning && says(p.text, 'asksPrice'));
   const rest = plan.parts.length > 1 ? plan.parts.filter(own) : [];
   const decided = rest.map((p) => decidePart(d, plan, p));
-  const also = decided.length ? answered(d, plan, decided, result) : undefined;
+  const also = decided.length ? answered(d, plan, decided, result, said) : undefined;
   const more = (also?.sources ?? []).filter((s) => !sources.some((t) => t.slug === s.slug && t.heading === s.heading));
   const fits = sources.length + more.filter((s) => s.role === 'answer').length <= MAX_SOURCES;
   const { working } = priced;
@@ -146,7 +150,7 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, priced: Priced, tax: b
   const { working, compared = [], addOns, onboarding } = priced;
   const all = index.sectionsOf('pricing').flatMap((s) => compose.sentencesOf(index, s));
   const find = (needles: string[], where = all) =>
-    where.find((q) => needles.every((n) => index.text(q.section).slice(q.start, q.end).includes(n)));
+    where.find((q) => needles.every((n) => fold(index.text(q.section).slice(q.start, q.end)).includes(fold(n))));
   const [cited, said]: [Quote[], Quote[]] = [[], []];
   const add = (q: Quote | undefined, say?: boolean) => {
     if (!q) return;

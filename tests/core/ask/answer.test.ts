@@ -5,7 +5,7 @@ import { AskResponseSchema } from '../../../src/contract/ask.ts';
 import { askSite, NO_ANSWER, NO_ANSWER_RELATED } from '../../../src/core/ask/answer.ts';
 import { partUnanswered } from '../../../src/core/ask/compose.ts';
 import { inventedSentences } from '../../../eval/ask/metrics.ts';
-import { NOON, ORIGIN, pricing, siteIndex } from './site.ts';
+import { NOON, ORIGIN, PAGES, pricing, siteIndex, WRITTEN } from './site.ts';
 
 const index = await siteIndex();
 const ask = (
@@ -97,12 +97,28 @@ describe('askSite', () => {
     // "what do they cost each?" leans on the crew phones: not retrieved alone (the plans' prices would answer it).
     const r = ask('how do i add more crew phones and what do they cost each?');
     expect(r.answer).toContain('An extra crew device is $12 per device per month.');
+    // The part "how do i add more crew phones" ranks the add-ons section first too: the price list quoted it already.
+    expect(r.answer.split('An extra crew device').length).toBe(2);
     expect(r.sources.filter((s) => s.role === 'answer').map((s) => s.heading)).toEqual(['Add-ons']);
     // When the message prices a plan, such a part is asked on its own: the plan's price does not answer it.
     const starter = ask('How many crew phones come with Starter, and what do we pay for each one on top of that?');
     expect(starter.working?.plan).toBe('Starter');
     // The working's row, then a section for each part (this small site answers neither well: it has no devices page).
     expect(starter.sources.filter((s) => s.role === 'answer').length).toBe(3);
+  });
+
+  it('answers a priced question from the pages when the pricing page no longer says the price list', async () => {
+    const unpriced = (p: (typeof PAGES)[number]) =>
+      p.slug === 'pricing'
+        ? { ...p, markdown: p.markdown.replace(/An extra .*month\./, 'Add-ons are billed monthly.') }
+        : p;
+    const stale = await siteIndex(WRITTEN, PAGES.map(unpriced));
+    const r = askSite(
+      { index: stale, pricing, origin: ORIGIN, now: NOON },
+      { question: 'how much is an extra crew device?' },
+    );
+    expect(r.answer).toBe('Add-ons are billed monthly.');
+    expect(r.sources.map((s) => [s.heading, s.role])).toEqual([['Add-ons', 'answer']]);
   });
 
   it('reads a follow-up with the earlier turn', () => {
