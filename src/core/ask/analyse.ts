@@ -111,11 +111,12 @@ const ENUMERATED = /^\(?(?:[a-e]|i{1,3}|[1-5])\)$/;
  * joins its neighbour; a statement after a question is said about it. */
 export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   const pieces = text.split(/(?<=[?;])\s/);
+  const asking = (w: string) => lexicon.questionWords.has(words(w)[0] ?? ''); // "where's" too: its first word
   const out: Piece[] = [];
   for (const [n, piece] of pieces.entries()) {
     const tokens = piece.split(/\s+/);
     const first = bare(piece.trimStart().split(/\s/)[0]!);
-    const asks = piece.endsWith('?') || lexicon.questionWords.has(first) || lexicon.joiners.has(first);
+    const asks = piece.endsWith('?') || asking(first) || lexicon.joiners.has(first);
     if (n && pieces[n - 1]!.endsWith('?') && !asks) {
       out.at(-1)!.said += ` ${piece}`;
       continue;
@@ -123,7 +124,7 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
       const [joiner, next] = [bare(tokens[i]!), fold(tokens[i + 1]!)];
-      if (lexicon.joiners.has(joiner) && (lexicon.questionWords.has(next) || ENUMERATED.test(next))) {
+      if (lexicon.joiners.has(joiner) && (asking(next) || ENUMERATED.test(next))) {
         out.push({ text: tokens.slice(start, i).join(' '), said: '' });
         start = i + 1;
       }

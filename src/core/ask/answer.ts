@@ -52,9 +52,8 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   });
   if (intent === 'callback' || intent === 'message' || intent === 'support')
     return result(person!.label, [], 'handoff');
-  // The price list's answer, unless the pricing page says none of it (its copy no longer matches pricing.json).
   const pricedAnswer = priced && pricingAnswer(d, plan, priced, result);
-  if (pricedAnswer?.answer) return pricedAnswer;
+  if (pricedAnswer?.answer) return pricedAnswer; // (empty when the pricing page no longer says the price list)
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
   const answering = parts.filter((p) => p.answered);
   if (!answering.length) return unanswered(d, parts[0]!, person, result);

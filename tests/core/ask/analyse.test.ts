@@ -140,6 +140,10 @@ describe('parts', () => {
     ['is there a trial  and  does the app work offline', ['is there a trial', 'does the app work offline']],
     ['is there a trial?  and does the app work offline', ['is there a trial?', 'does the app work offline']],
     ['is there a trial and, where is our data stored', ['is there a trial', 'where is our data stored']],
+    // A question word contracted ("where's", "what’s") starts a question as the word does.
+    ['when was it founded and where’s the head office?', ['when was it founded', 'where’s the head office?']],
+    ["is there a trial? what's the price", ['is there a trial?', "what's the price"]],
+    ["is there a trial? it's too short", ['is there a trial?']],
     ['is there a trial? ', ['is there a trial?']],
     ['where is our data stored ', ['where is our data stored']],
     ['storage billing and', ['storage billing and']],
