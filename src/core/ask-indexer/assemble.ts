@@ -117,6 +117,7 @@ export function assembleAskIndex(
   pages.forEach((page, n) => {
     const p = pageEntries.push({ slug: page.slug, title: bareTitle(page.title), url: page.url }) - 1;
     if (page.kind === 'listing') pageEntries[p]!.listing = true;
+    if (page.kind === 'post') pageEntries[p]!.post = true;
     for (const [heading, anchor, start, end, sentences] of parts[n]!.rows) {
       ids.set(sectionKey(page.slug, heading), sections.length);
       sections.push([p, heading, anchor, start, end, pack.length, sentences.length]);

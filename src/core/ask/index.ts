@@ -28,7 +28,7 @@ export type PackReader = (start: number, length: number) => string;
 /** A page's markdown by slug. */
 export type MarkdownOf = (slug: string) => string | undefined;
 /** A page as the chat cites it: its title without the site name; `listing`: the blog or customers index. */
-export type AskPage = { slug: string; title: string; url: string; listing?: true };
+export type AskPage = { slug: string; title: string; url: string; listing?: true; post?: true };
 
 type Range = [start: number, end: number];
 type Sentences = [sentencesAt: number, sentencesLength: number];

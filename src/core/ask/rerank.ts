@@ -12,7 +12,7 @@ import type { Candidate } from './retrieve.ts';
 
 const BM25 = ['bm25', 'text', 'heading', 'title', 'expansions'] as const;
 const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
-const PLACE = ['semantic', 'semanticQuestion', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
+const PLACE = ['semantic', 'semanticQuestion', 'post', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
 /** The features a model may use (BM25F, the question's words, the sentence model and the section's place). */
 export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -143,6 +143,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       semantic: () => (sim ??= near(c.section)).text,
       semanticQuestion: () => (sim ??= near(c.section)).nearestQuestion,
       listing: () => (page.listing ? 1 : 0),
+      post: () => (page.post ? 1 : 0),
       intro: () => (index.heading(c.section) === null ? 1 : 0),
       cited: () => (input.cited.has(page.slug) ? 1 : 0),
       context: () =>

@@ -80,6 +80,16 @@ describe('the pages and their sections', () => {
     ]);
   });
 
+  it('marks a dated article (a blog post) as a post', () => {
+    const post = { ...BLOG, slug: 'blog/dock-news', title: 'Dock news | Kartage', kind: 'post' };
+    expect(askIndexOf([DEPOT, post]).data.pages[1]).toEqual({
+      slug: 'blog/dock-news',
+      title: 'Dock news',
+      url: 'https://k.test/blog',
+      post: true,
+    });
+  });
+
   it('holds the intro and each headed section in page order, with the anchors the page renders', () => {
     const index = askIndexOf(PAGES);
     const depot = index.sectionsOf('depot');

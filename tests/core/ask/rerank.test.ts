@@ -5,7 +5,7 @@ import { analyze } from '../../../src/core/search/analyze.ts';
 import { bodyOf } from '../../../src/core/ask/index.ts';
 import { FEATURES, featuresOf, holdsTerm, logitOf, predictOf, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
-import { siteIndex } from './site.ts';
+import { PAGES, siteIndex, WRITTEN } from './site.ts';
 
 const index = await siteIndex();
 const feature = (x: number[], f: (typeof FEATURES)[number]) => x[FEATURES.indexOf(f)]!;
@@ -38,6 +38,21 @@ describe('features', () => {
     const offline = found.findIndex((c) => index.heading(c.section) === 'Does the crew app work offline?');
     expect(feature(xs[offline]!, 'nearest')).toBeGreaterThan(0.5);
     for (const [i, x] of xs.entries()) if (i !== offline) expect(feature(x, 'nearest')).toBe(0);
+  });
+});
+
+describe('a section on a dated article', () => {
+  it('is marked a post (the blog), a section of any other page not', async () => {
+    const asPost = (p: (typeof PAGES)[number]) => (p.slug === 'faq' ? { ...p, kind: 'post' } : p);
+    const posts = await siteIndex(WRITTEN, PAGES.map(asPost));
+    const question = 'does the crew app work offline';
+    const groups = termGroups(question, posts, posts.lexicon);
+    const found = retrieve(posts, groups, 8);
+    const xs = featuresOf(posts, found, { text: question, groups, context: [], cited: new Set() });
+    const onPost = found.map((c) => posts.pageOf(c.section).slug === 'faq');
+    expect(onPost).toContain(true);
+    expect(onPost).toContain(false);
+    expect(xs.map((x) => feature(x, 'post') === 1)).toEqual(onPost);
   });
 });
 
