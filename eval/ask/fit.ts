@@ -71,7 +71,7 @@ export function rowsOf(questions: readonly DevQuestion[]): Row[] {
       const groups = q.kind === 'two-part' ? part.groups : plan.parts.flatMap((p) => p.groups);
       const context = q.kind === 'two-part' ? [...part.lean, ...plan.context] : plan.context;
       const found = retrieve(index, [...groups, ...context], CANDIDATES);
-      const text = plan.followUp ? modelText(plan, part) : q.kind === 'two-part' ? part.text : q.question;
+      const text = plan.followUp || q.kind === 'two-part' ? modelText(plan, part) : q.question;
       const X = featuresOf(index, found, { text, groups, context, cited: plan.cited });
       rows.push({
         q,

@@ -11,14 +11,18 @@ import type { Lexicon } from './lexicon.ts';
  * section holds it in any form. */
 export type TermGroup = { word: string; terms: string[]; weight: number; unknown: boolean };
 /** A need of the message; `lean`: the other parts' words; `leaning`: it leans on them ("and what plan is it on?"). */
-export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[]; leaning?: boolean };
+export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[]; leaning?: 'refers' | 'short' };
 /** What a request asks: its parts, the earlier turn's words and question, whether it leans on it (then its pages). */
 type Earlier = { context: TermGroup[]; followUp: boolean; cited: ReadonlySet<string>; earlier: string };
 export type QueryPlan = { question: string; parts: Part[] } & Earlier;
 /** An earlier turn: its question and the sections it cited. */
 export type Turn = { question: string; sources?: readonly { slug: string; heading: string | null }[] };
-/** What the sentence model reads of a part: a follow-up's own words twice, after the earlier turn's. */
-export const modelText = (p: QueryPlan, { text }: Part) => (p.followUp ? `${p.earlier} ${text} ${text}` : text);
+/** The sentence model's text of a part: its words twice after an earlier turn's, thrice after parts it refers to. */
+export const modelText = (p: QueryPlan, part: Part) => {
+  const others = part.leaning === 'refers' ? p.parts.slice(0, p.parts.indexOf(part)).map((o) => o.text) : [];
+  const [before, times] = p.followUp ? [p.earlier, 2] : [others.join(' '), 3];
+  return before ? [before, ...Array<string>(times).fill(part.text)].join(' ') : part.text;
+};
 /** Letters of a word looked up, of a word corrected (two edits: TWO_EDIT_MAX), words read, corrected, parts cut. */
 export const ANALYSE_BOUNDS = {
   WORD_MAX: 40,
@@ -148,15 +152,12 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   return merged.length > PARTS_MAX ? [{ text, said: '' }] : merged;
 }
 
-/** Whether a text leans on what came before (the earlier turn, or the other parts): few known words, or a follow-up. */
-function leans(text: string, groups: readonly TermGroup[], lexicon: Lexicon): boolean {
+/** How a text leans on what came before: it refers back ("and what plan are they on?"), or has few known words. */
+function leans(text: string, groups: readonly TermGroup[], lexicon: Lexicon): Part['leaning'] {
   const q = ` ${wordsOf(text).join(' ')} `;
   const { anywhere, start } = lexicon.followUp;
-  return (
-    groups.filter((g) => !g.unknown).length <= 1 ||
-    anywhere.some((w) => q.includes(` ${w} `)) ||
-    start.some((w) => q.startsWith(` ${w} `))
-  );
+  if (anywhere.some((w) => q.includes(` ${w} `)) || start.some((w) => q.startsWith(` ${w} `))) return 'refers';
+  return groups.filter((g) => !g.unknown).length <= 1 ? 'short' : undefined;
 }
 
 /** Analyses a request: its parts, and the earlier turn as context. */
@@ -176,7 +177,7 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };
   const all = parts.flatMap((p) => p.groups);
-  const followUp = leans(question, all, lexicon);
+  const followUp = leans(question, all, lexicon) !== undefined;
   const own = new Set(all.flatMap((g) => g.terms));
   const weight = followUp ? CONTEXT_WEIGHT.followUp : CONTEXT_WEIGHT.standalone;
   const context = termGroups(previous.question, index, lexicon, weight).filter(

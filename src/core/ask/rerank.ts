@@ -55,8 +55,7 @@ function fieldOf(index: AskIndex, section: number, field: number): Map<string, n
   return kept(fieldCache, `${index.data.terms.offsets.length}:${section}:${field}`, () => count(analysed()), 2048);
 }
 
-const SPECS = Object.values(ASK_FIELDS);
-const ALL_FIELDS = [0, 1, 2, 3];
+const [SPECS, ALL_FIELDS] = [Object.values(ASK_FIELDS), [0, 1, 2, 3]];
 /** Whether a section holds a term in any field (text, heading, title, expansions). */
 export const holdsTerm = (index: AskIndex, section: number, term: string) => index.terms.holds(term, section);
 /** A set of terms, and the sum of their idf (worked out on first use). */

@@ -1,7 +1,15 @@
 // Stage 1, analyse: the lexicon, bounded spelling correction, parts and the earlier turn as context.
 import { describe, expect, it } from 'vitest';
 import lexiconData from '../../../content/data/lexicon.json' with { type: 'json' };
-import { ANALYSE_BOUNDS, analyse, correct, splitParts, termGroups } from '../../../src/core/ask/analyse.ts';
+import {
+  ANALYSE_BOUNDS,
+  analyse,
+  correct,
+  modelText,
+  type Part,
+  splitParts,
+  termGroups,
+} from '../../../src/core/ask/analyse.ts';
 import { compileLexicon } from '../../../src/core/ask-indexer/lexicon.ts';
 import { askIndexOf } from '../../../src/core/ask-indexer/assemble.ts';
 import { siteIndex } from './site.ts';
@@ -271,8 +279,29 @@ describe('parts', () => {
       expect(
         plan.parts.map((p) => p.leaning),
         message,
-      ).toEqual(parts.map(([text]) => text.includes(' it ')));
+      ).toEqual(parts.map(([text]) => (text.includes(' it ') ? 'refers' : undefined)));
     }
+  });
+
+  it('a part of few known words leans too; the sentence model reads one that refers back after the parts before it', () => {
+    const plan = analyse('does storage do lot tracking? and which plan are they on?', [], index, lexicon);
+    expect(plan.parts.map((p) => p.leaning)).toEqual([undefined, 'refers']);
+    const [first, second] = plan.parts as [Part, Part];
+    expect(modelText(plan, second)).toBe(`${first.text} ${second.text} ${second.text} ${second.text}`);
+    expect(modelText(plan, first)).toBe(first.text);
+    // A pronoun in the first part points at nothing before it ("their" customers are the visitor's own).
+    const own = analyse(
+      'can storage customers see their invoices? and does lot tracking work offline?',
+      [],
+      index,
+      lexicon,
+    );
+    expect(own.parts.map((p) => p.leaning)).toEqual(['refers', undefined]);
+    expect(modelText(own, own.parts[0]!)).toBe(own.parts[0]!.text);
+    // A part of one known word leans on the others, but refers to none of them: the sentence model reads it alone.
+    const short = analyse('does storage do lot tracking? is there a trial?', [], index, lexicon);
+    expect(short.parts.map((p) => p.leaning)).toEqual([undefined, 'short']);
+    expect(modelText(short, short.parts[1]!)).toBe('is there a trial?');
   });
 });
 
