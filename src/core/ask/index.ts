@@ -27,7 +27,7 @@ export const ASK_FIELDS = {
 export type PackReader = (start: number, length: number) => string;
 /** A page's markdown by slug. */
 export type MarkdownOf = (slug: string) => string | undefined;
-/** A page as the chat cites it: its title without the site name; `listing`: the blog or customers index. */
+/** A page as cited: its title without the site name; `listing`: the blog or customers index; `post`: a blog post. */
 export type AskPage = { slug: string; title: string; url: string; listing?: true; post?: true };
 
 type Range = [start: number, end: number];
