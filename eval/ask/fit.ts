@@ -72,7 +72,7 @@ export function rowsOf(questions: readonly DevQuestion[]): Row[] {
       const context = q.kind === 'two-part' ? [...part.lean, ...plan.context] : plan.context;
       const found = retrieve(index, [...groups, ...context], CANDIDATES);
       const text = plan.followUp || q.kind === 'two-part' ? modelText(plan, part) : q.question;
-      const X = featuresOf(index, found, { text, groups, context, cited: plan.cited });
+      const X = featuresOf(index, found, { text, groups, cited: plan.cited });
       rows.push({
         q,
         set: q.set,

@@ -63,7 +63,7 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
 function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const context = [...part.lean, ...plan.context];
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
-  const input = { text: modelText(plan, part), groups: part.groups, context, cited: plan.cited, need: MODEL_FEATURES };
+  const input = { text: modelText(plan, part), groups: part.groups, cited: plan.cited, need: MODEL_FEATURES };
   const ranked = rerank(d.index, candidates, input, models.rerank);
   const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
   return { part, ranked, answered, reason };

@@ -12,7 +12,7 @@ import type { Candidate } from './retrieve.ts';
 
 const BM25 = ['bm25', 'text', 'heading', 'title', 'expansions'] as const;
 const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
-const PLACE = ['semantic', 'semanticQuestion', 'post', 'listing', 'intro', 'cited', 'context', 'rank'] as const;
+const PLACE = ['semantic', 'semanticQuestion', 'post', 'listing', 'intro', 'cited'] as const;
 /** The features a model may use (BM25F, the question's words, the sentence model and the section's place). */
 export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -35,7 +35,7 @@ export const predictOf = (model: LogisticModel, names: readonly string[], x: rea
 /** A candidate with its features and score (log-odds; fitted on pairs, so only differences mean something). */
 export type Ranked = Candidate & { features: number[]; score: number };
 /** The text the sentence model reads, the words, the earlier turn's pages; `need`: the features to work out (all). */
-type Words = { text: string; groups: readonly TermGroup[]; context: readonly TermGroup[] };
+type Words = { text: string; groups: readonly TermGroup[] };
 export type RerankInput = Words & { cited: ReadonlySet<string>; need?: ReadonlySet<string> };
 
 /** A list's counts. */
@@ -98,7 +98,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const weights = own.map((g) => g.weight * Math.max(...g.terms.map((t) => index.idf(t))));
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   const topic = weights.indexOf(Math.max(...weights));
-  const contextTotal = input.context.reduce((a, g) => a + g.weight * index.idf(g.terms[0]!), 0) || 1;
   const top = candidates[0]?.bm25 || 1;
   const terms = new Set(own.flatMap((g) => g.terms.slice(0, 1)));
   const table = index.embedding;
@@ -107,7 +106,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   // The heading read as a question is (filler such as the site's name left out).
   const headingTerms = (s: number) =>
     new Set(termGroups(index.heading(s) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
-  return candidates.map((c, rank) => {
+  return candidates.map((c) => {
     const field = (f: number) => fieldOf(index, c.section, f);
     const fieldScore = (f: number) => {
       const { b } = SPECS[f]!;
@@ -145,10 +144,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       post: () => (page.post ? 1 : 0),
       intro: () => (index.heading(c.section) === null ? 1 : 0),
       cited: () => (input.cited.has(page.slug) ? 1 : 0),
-      context: () =>
-        input.context.reduce((a, g) => a + (holds(g, ALL_FIELDS) ? g.weight * index.idf(g.terms[0]!) : 0), 0) /
-        contextTotal,
-      rank: () => Math.log(1 + rank),
     };
     return FEATURES.map((f) => (!input.need || input.need.has(f) ? x[f]() : 0));
   });

@@ -29,7 +29,7 @@ const declines = byUnknown(1);
 const rankedFor = (index: Awaited<ReturnType<typeof siteIndex>>, question: string) => {
   const groups = termGroups(question, index, index.lexicon);
   const found = retrieve(index, groups, 10);
-  return { groups, ranked: rerank(index, found, { text: question, groups, context: [], cited: new Set() }, byScore) };
+  return { groups, ranked: rerank(index, found, { text: question, groups, cited: new Set() }, byScore) };
 };
 
 const index = await siteIndex();
@@ -155,7 +155,7 @@ describe('the features a decision needs from rerank', () => {
     for (const question of [...questions, 'is there an api for storage billing', 'who owns kartage']) {
       const groups = termGroups(question, index, index.lexicon);
       const found = retrieve(index, groups, 30);
-      const input = { text: question, groups, context: [], cited: new Set<string>() };
+      const input = { text: question, groups, cited: new Set<string>() };
       const [all, some] = [undefined, need].map((n) => rerank(index, found, { ...input, need: n }, models.rerank));
       expect(some!.map((r) => [r.section, r.score])).toEqual(all!.map((r) => [r.section, r.score]));
       const decided = [all!, some!].map((r) => decide(index, r, groups, question, models.decide));

@@ -14,7 +14,7 @@ describe('features', () => {
   const question = 'does the crew app work offline';
   const groups = termGroups(question, index, index.lexicon);
   const found = retrieve(index, groups, 5);
-  const xs = featuresOf(index, found, { text: question, groups, context: [], cited: new Set(['faq']) });
+  const xs = featuresOf(index, found, { text: question, groups, cited: new Set(['faq']) });
 
   it('are one vector per candidate, in FEATURES order', () => {
     expect(xs).toHaveLength(found.length);
@@ -27,14 +27,13 @@ describe('features', () => {
     expect(feature(xs[0]!, 'topic')).toBe(1);
     expect(feature(xs[0]!, 'bm25')).toBe(1);
     expect(feature(xs[0]!, 'cited')).toBe(1);
-    expect(feature(xs[0]!, 'rank')).toBe(0);
   });
 
   it('measure how near the question is to a question written for the section', () => {
     const written = 'no signal out bush, will the app still go?';
     const g = termGroups(written, index, index.lexicon);
     const found = retrieve(index, g, 5);
-    const xs = featuresOf(index, found, { text: written, groups: g, context: [], cited: new Set() });
+    const xs = featuresOf(index, found, { text: written, groups: g, cited: new Set() });
     const offline = found.findIndex((c) => index.heading(c.section) === 'Does the crew app work offline?');
     expect(feature(xs[offline]!, 'nearest')).toBeGreaterThan(0.5);
     for (const [i, x] of xs.entries()) if (i !== offline) expect(feature(x, 'nearest')).toBe(0);
@@ -48,7 +47,7 @@ describe('a section on a dated article', () => {
     const question = 'does the crew app work offline';
     const groups = termGroups(question, posts, posts.lexicon);
     const found = retrieve(posts, groups, 8);
-    const xs = featuresOf(posts, found, { text: question, groups, context: [], cited: new Set() });
+    const xs = featuresOf(posts, found, { text: question, groups, cited: new Set() });
     const onPost = found.map((c) => posts.pageOf(c.section).slug === 'faq');
     expect(onPost).toContain(true);
     expect(onPost).toContain(false);
@@ -61,15 +60,15 @@ describe('features worked out on demand', () => {
     const question = 'can i bill storage customers by the vault';
     const groups = termGroups(question, index, index.lexicon);
     const found = retrieve(index, groups, 8);
-    const input = { text: question, groups, context: groups.slice(0, 1), cited: new Set(['pricing']) };
+    const input = { text: question, groups, cited: new Set(['pricing']) };
     const all = featuresOf(index, found, input);
-    for (const need of [['coverageAll', 'semanticQuestion'], ['text', 'coverage', 'context'], []]) {
+    for (const need of [['coverageAll', 'semanticQuestion'], ['text', 'coverage', 'headingMatch'], []]) {
       const some = featuresOf(index, found, { ...input, need: new Set(need) });
       const expected = all.map((x) => x.map((v, k) => (need.includes(FEATURES[k]!) ? v : 0)));
       expect(some).toEqual(expected);
     }
     // Each feature named above is worked out to something other than 0 for some candidate (the check can fail).
-    for (const f of ['coverageAll', 'semanticQuestion', 'text', 'coverage', 'context'] as const)
+    for (const f of ['coverageAll', 'semanticQuestion', 'text', 'coverage', 'headingMatch'] as const)
       expect(all.some((x) => feature(x, f) !== 0)).toBe(true);
   });
 
@@ -103,14 +102,14 @@ describe('the scoring function', () => {
     const question = 'storage billing';
     const groups = termGroups(question, index, index.lexicon);
     const found = retrieve(index, groups, 5);
-    const byRank = {
+    const byBm25Reversed = {
       features: [...FEATURES],
       mean: FEATURES.map(() => 0),
       scale: FEATURES.map(() => 1),
-      weights: FEATURES.map((f) => (f === 'rank' ? 1 : 0)),
+      weights: FEATURES.map((f) => (f === 'bm25' ? -1 : 0)),
       bias: 0,
     };
-    const ranked = rerank(index, found, { text: question, groups, context: [], cited: new Set() }, byRank);
+    const ranked = rerank(index, found, { text: question, groups, cited: new Set() }, byBm25Reversed);
     expect(ranked.map((r) => r.section)).toEqual([...found].reverse().map((c) => c.section));
     expect(ranked[0]!.score).toBeGreaterThan(ranked.at(-1)!.score);
   });
