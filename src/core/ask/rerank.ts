@@ -12,7 +12,7 @@ import type { Candidate } from './retrieve.ts';
 
 const BM25 = ['bm25', 'text', 'heading', 'title', 'expansions'] as const;
 const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
-const PLACE = ['semantic', 'semanticQuestion', 'post', 'listing', 'intro', 'cited'] as const;
+const PLACE = ['semantic', 'semanticQuestion', 'post', 'listing', 'intro', 'cited', 'semanticAsk'] as const;
 /** The features a model may use (BM25F, the question's words, the sentence model and the section's place). */
 export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
 export type Feature = (typeof FEATURES)[number];
@@ -102,6 +102,10 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   const terms = new Set(own.flatMap((g) => g.terms.slice(0, 1)));
   const table = index.embedding;
   const vector = table && textVector(table, input.text);
+  const said = input.text.split(/(?<=[.?!])\s+/).filter((s) => s.trim());
+  const asks = said.filter((s) => s.trim().endsWith('?'));
+  // The sentences that ask, else the last: what a question asks after saying what it is about (see docs/chat.md).
+  const askVector = table && textVector(table, (asks.length ? asks : said.slice(-1)).join(' '));
   const near = (s: number) => (table && vector ? sectionSimilarity(table, vector, s) : { text: 0, nearestQuestion: 0 });
   // The heading read as a question is (filler such as the site's name left out).
   const headingTerms = (s: number) =>
@@ -140,6 +144,7 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       nearest: () => nearestAsked(index, c.section, terms),
       semantic: () => (sim ??= near(c.section)).text,
       semanticQuestion: () => (sim ??= near(c.section)).nearestQuestion,
+      semanticAsk: () => (table && askVector ? sectionSimilarity(table, askVector, c.section).nearestQuestion : 0),
       listing: () => (page.listing ? 1 : 0),
       post: () => (page.post ? 1 : 0),
       intro: () => (index.heading(c.section) === null ? 1 : 0),

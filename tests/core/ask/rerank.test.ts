@@ -40,6 +40,33 @@ describe('features', () => {
   });
 });
 
+describe('the asking sentence', () => {
+  const at = (text: string, found = retrieve(index, termGroups(text, index, index.lexicon), 8)) =>
+    featuresOf(index, found, { text, groups: termGroups(text, index, index.lexicon), cited: new Set() });
+  const asked = (text: string, found: ReturnType<typeof retrieve>) =>
+    at(text, found).map((x) => feature(x, 'semanticAsk'));
+
+  it('is the whole question when it is one sentence', () => {
+    for (const x of at('does the crew app work offline'))
+      expect(feature(x, 'semanticAsk')).toBe(feature(x, 'semanticQuestion'));
+  });
+
+  it('is the sentences ending "?" (or else the last) when the question first says what it is about', () => {
+    const ask = 'Does the crew app work offline?';
+    const found = retrieve(index, termGroups(ask, index, index.lexicon), 8);
+    const nearest = at(ask, found).map((x) => feature(x, 'semanticQuestion'));
+    expect(nearest.some((v) => v > 0)).toBe(true);
+    for (const said of ['We bill storage by the vault and text every invoice. ', 'We bill storage by the vault! '])
+      expect(asked(`${said}${ask}`, found)).toEqual(nearest);
+    expect(asked('We bill storage by the vault. Does the crew app work offline', found)).toEqual(
+      at('Does the crew app work offline', found).map((x) => feature(x, 'semanticQuestion')),
+    );
+    // What it says first still counts in the whole question's nearness, not in the asking sentence's.
+    const whole = at(`We bill storage by the vault. ${ask}`, found).map((x) => feature(x, 'semanticQuestion'));
+    expect(whole).not.toEqual(nearest);
+  });
+});
+
 describe('a section on a dated article', () => {
   it('is marked a post (the blog), a section of any other page not', async () => {
     const asPost = (p: (typeof PAGES)[number]) => (p.slug === 'faq' ? { ...p, kind: 'post' } : p);
