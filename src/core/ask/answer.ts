@@ -84,12 +84,9 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result,
   const named = d.pricing.plans.map((p) => p.name.toLowerCase()).filter((n) => plan.question.toLowerCase().includes(n));
   const [paragraphs, sources, used] = [[] as string[], [] as AskSourceOut[], new Set<number>()];
   for (const p of parts) {
-    if (!p.answered) {
-      paragraphs.push(compose.partUnanswered(p.part.text));
-      continue;
-    }
-    const top = p.ranked[0]!.section;
-    if (used.has(top)) continue;
+    if (!p.answered) paragraphs.push(compose.partUnanswered(p.part.text));
+    const top = p.ranked[0]?.section ?? -1;
+    if (!p.answered || used.has(top)) continue;
     used.add(top);
     // A part that leans on the others ("what do we pay for each one?") quotes by their words too.
     const groups = [...p.part.groups, ...(p.part.leaning ? p.part.lean : [])];
@@ -100,12 +97,11 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result,
     const unknown = compose.unknownWords(p.part.text, p.part.groups);
     if (unknown.length) paragraphs.push(compose.partUnanswered(unknown.join(' ')));
   }
-  for (const p of [...parts].reverse()) {
+  for (const p of [...parts].reverse())
     for (const r of compose.relatedOf(p.ranked.slice(0, 4), used, RELATED_MARGIN)) {
       used.add(r.section);
       sources.push(compose.sourceOf(d.index, r.section, 'related'));
     }
-  }
   return result(paragraphs.join('\n\n'), sources, 'answered');
 }
 
@@ -161,9 +157,7 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, priced: Priced, tax: b
   for (const a of addOns) add(find([a.name, dollars(a.price)]), true);
   for (const line of working?.lines ?? [])
     add(find([line.item.replace(/ plan$/, ''), dollars(line.unitPrice)]) ?? find([dollars(line.unitPrice)]), comparing);
-  working?.unpriced?.forEach((u) => {
-    if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
-  });
+  for (const u of working?.unpriced ?? []) if (u.unitPrice) add(find([u.item, dollars(u.unitPrice)]), true);
   // Onboarding's fee when asked, as the section on it says it (not the add-ons table's row).
   const onboardingAt = onboarding ? all.filter((q) => says(index.heading(q.section) ?? '', 'onboarding')) : [];
   add(find([dollars(pricing.onboarding.from)], onboardingAt));

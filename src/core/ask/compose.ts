@@ -71,7 +71,15 @@ export function quotesFrom(index: AskIndex, section: number, { text, groups }: O
   for (let i = 0; i < all.length; i++) if (!short(i) && (best < 0 || lead(i) > lead(best))) best = i;
   best = Math.max(best, 0);
   const picked = new Set(firstAnswers ? [0, best] : [best]);
-  if (best + 1 < all.length && (all[best]!.plain.length < 70 || all[best]!.plain.endsWith(':'))) picked.add(best + 1);
+  const announces = (i: number) => all[i]?.plain.endsWith(':');
+  if (best + 1 < all.length && (all[best]!.plain.length < 70 || announces(best) || announces(best + 1)))
+    picked.add(best + 1);
+  // A list announced ("Their answers were practical:"): the first sentence of each of its items.
+  for (let i = ([...picked].find(announces) ?? all.length) + 1; i < all.length; i++) {
+    const gap = index.text(section).slice(all[i - 1]!.end, all[i]!.start);
+    if (/\n\s*(?:\d+[.)]|[-*+])\s+$/.test(gap)) picked.add(i);
+    else if (gap.includes('\n')) break;
+  }
   const covered = new Set([...picked].flatMap((i) => [...holds[i]!.keys()].filter((g) => holds[i]![g])));
   let extra = -1;
   for (let i = 0; i < all.length; i++)

@@ -12,9 +12,7 @@ export type Candidate = { section: number; bm25: number };
 const ALTERNATIVE_WEIGHT = 0.8;
 
 /** Scratch arrays kept between questions (at 10,000 pages one allocation per question would be megabytes). */
-let total = new Float32Array(0);
-let group = new Float32Array(0);
-let inGroup = new Uint8Array(0);
+let [total, group, inGroup] = [new Float32Array(0), new Float32Array(0), new Uint8Array(0)];
 
 /** The `k` best sections for the groups, best first (equal scores: the earlier section). */
 export function retrieve(index: AskIndex, groups: readonly TermGroup[], k: number): Candidate[] {

@@ -77,6 +77,34 @@ describe('quotes', () => {
     }
   });
 
+  it('quote the list a sentence announces: each item by its first sentence, and no more', async () => {
+    const markdown = [
+      '# Story\n\n## What they would do differently\n',
+      'We asked what advice the team would give another mover making the switch. Their answers were practical:',
+      '1. **Clean the customer list first.** Duplicates came across. Merging took weeks.',
+      '2. **Train crews in person.** One session at the depot beat any guide.',
+      '- **Set price rules early.** Stairs and long carries from day one.',
+      'Next year they plan to add storage.',
+    ].join('\n\n');
+    const story = await siteIndex(
+      [],
+      [{ slug: 'story', title: 'Story | Kartage', url: 'https://k.test/story', markdown }],
+    );
+    const section = story.sectionsOf('story').find((s) => story.heading(s) !== null)!;
+    const text = 'what advice would they give another mover?';
+    const quotes = quotesFrom(story, section, { text, groups: termGroups(text, story, story.lexicon) }, []);
+    expect(quotes.map((q) => q.plain.split(' ').slice(0, 3).join(' '))).toEqual([
+      'We asked what',
+      'Their answers were',
+      'Clean the customer',
+      'Train crews in',
+      'Set price rules',
+    ]);
+    // An item's first sentence runs on past its bold lead ("Duplicates came across."); its later sentences and the
+    // paragraph after the list are not quoted.
+    expect(quotes.some((q) => /Merging|Next year/.test(q.plain))).toBe(false);
+  });
+
   it('join sentences that follow each other into one run of the section, a substring of it', () => {
     const question = 'is there a free trial?';
     const qs = quotesFrom(index, trial, { text: question, groups: termGroups(question, index, index.lexicon) }, []);
@@ -259,7 +287,13 @@ describe('which sentences are quoted', () => {
     ['Cancelling', 'cancel', [], ['You can cancel at']],
     ['Contracts', 'contract fee', [], ['No contract ties you']],
     ['Cancelling', 'export data', [], ['Your data stays available']],
-    ['What an invoice shows', 'what does an invoice show for a vault', [], ['Every invoice shows three', 'its name']],
+    // A sentence that announces a list ("...on the account:"): the list's every item.
+    [
+      'What an invoice shows',
+      'what does an invoice show for a vault',
+      [],
+      ['Every invoice shows three', 'its name', 'its price', 'its dates'],
+    ],
     // A short answer ("Yes.", "No, ...") only for the question its heading asks, and never as the sentence added.
     [
       'Does Growth include invoicing?',
