@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
 import { DECISION_FEATURES, decide, decisionFeatures } from '../../../src/core/ask/decide.ts';
 import models from '../../../src/core/ask/ranker.json' with { type: 'json' };
-import { FEATURES, rerank } from '../../../src/core/ask/rerank.ts';
+import { FEATURES, holdsTerm, rerank } from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
 import { siteIndex, WRITTEN } from './site.ts';
 
@@ -145,6 +145,56 @@ describe('decide', () => {
     const trial = rankedFor(index, 'how long is the free trial');
     const y = decisionFeatures(index, trial.ranked, trial.groups, 'how long is the free trial');
     expect(y[DECISION_FEATURES.indexOf('numberMissing')]).toBe(0);
+  });
+});
+
+describe('the words a decision reads', () => {
+  it('are the margin over the next section, the known words, and the heaviest word the best section lacks', () => {
+    // "hubspot" is on no page; "barcode" is not on Billing runs, which "storage billing" ranks first.
+    const question = 'storage billing barcode hubspot';
+    const { groups, ranked } = rankedFor(index, question);
+    const x = decisionFeatures(index, ranked, groups, question);
+    const at = (f: (typeof DECISION_FEATURES)[number]) => x[DECISION_FEATURES.indexOf(f)]!;
+    expect(at('margin')).toBeCloseTo(ranked[0]!.score - ranked[1]!.score, 12);
+    expect(at('margin')).toBeGreaterThan(0);
+    expect(at('known')).toBe(groups.filter((g) => !g.unknown).length);
+    expect(groups.filter((g) => g.unknown)).toHaveLength(1);
+    // The share of the question's weight of the heaviest word group no field of the best section holds.
+    const weight = (g: (typeof groups)[number]) =>
+      g.weight * (g.unknown ? index.idf('') : Math.max(...g.terms.map((t) => index.idf(t))));
+    const total = groups.reduce((a, g) => a + weight(g), 0);
+    const held = (g: (typeof groups)[number]) => g.terms.some((t) => holdsTerm(index, ranked[0]!.section, t));
+    const lacking = groups.filter((g) => !held(g));
+    expect(lacking.length).toBeGreaterThanOrEqual(2);
+    expect(groups.some(held)).toBe(true);
+    expect(at('missing')).toBeCloseTo(Math.max(...lacking.map((g) => weight(g) / total)), 12);
+    // A word group is held when the section holds any of its terms: "billing" is read with "invoice" too, and Annual
+    // billing says "billing" alone.
+    const annual = rankedFor(index, 'annual billing');
+    expect(index.heading(annual.ranked[0]!.section)).toBe('Annual billing');
+    expect(
+      annual.groups.some(
+        (g) => g.terms.length > 1 && !g.terms.every((t) => holdsTerm(index, annual.ranked[0]!.section, t)),
+      ),
+    ).toBe(true);
+    expect(
+      decisionFeatures(index, annual.ranked, annual.groups, 'annual billing')[DECISION_FEATURES.indexOf('missing')],
+    ).toBe(0);
+    // One section found: no margin to read; none: all of the question is missing.
+    expect(decisionFeatures(index, ranked.slice(0, 1), groups, question)[DECISION_FEATURES.indexOf('margin')]).toBe(0);
+    expect(decisionFeatures(index, [], groups, question)[DECISION_FEATURES.indexOf('missing')]).toBe(1);
+  });
+
+  it('declines as a known gap only a question at least half as near one as its words allow', async () => {
+    // The gap shares one word of four with the question: nearer than any question the best sections answer (none is
+    // written here), but not near enough to call it known.
+    const gapIndex = await siteIndex([{ question: 'hubspot salesforce pipedrive storage', sections: [] }]);
+    const question = 'storage billing runs vault';
+    const { groups, ranked } = rankedFor(gapIndex, question);
+    const gap = decisionFeatures(gapIndex, ranked, groups, question)[DECISION_FEATURES.indexOf('nearestGap')]!;
+    expect(gap).toBeGreaterThan(0);
+    expect(gap).toBeLessThan(0.5);
+    expect(decide(gapIndex, ranked, groups, question, declines)).toMatchObject({ reason: 'no-match' });
   });
 });
 

@@ -2,8 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { termGroups } from '../../../src/core/ask/analyse.ts';
 import { analyze } from '../../../src/core/search/analyze.ts';
-import { bodyOf } from '../../../src/core/ask/index.ts';
-import { FEATURES, featuresOf, holdsTerm, logitOf, predictOf, rerank } from '../../../src/core/ask/rerank.ts';
+import { ASK_FIELDS, bodyOf } from '../../../src/core/ask/index.ts';
+import { K1 } from '../../../src/core/search/bm25f.ts';
+import {
+  type Feature,
+  FEATURES,
+  featuresOf,
+  holdsTerm,
+  logitOf,
+  predictOf,
+  rerank,
+} from '../../../src/core/ask/rerank.ts';
 import { retrieve } from '../../../src/core/ask/retrieve.ts';
 import { PAGES, siteIndex, WRITTEN } from './site.ts';
 
@@ -37,6 +46,82 @@ describe('features', () => {
     const offline = found.findIndex((c) => index.heading(c.section) === 'Does the crew app work offline?');
     expect(feature(xs[offline]!, 'nearest')).toBeGreaterThan(0.5);
     for (const [i, x] of xs.entries()) if (i !== offline) expect(feature(x, 'nearest')).toBe(0);
+  });
+});
+
+describe('per-field BM25', () => {
+  // "bill" is read with its alternative "invoice" (one word group, weighed by the rarer: invoice).
+  const question = 'bill storage invoice barcode';
+  const groups = termGroups(question, index, index.lexicon);
+  const found = retrieve(index, groups, 12);
+  const xs = featuresOf(index, found, { text: question, groups, cited: new Set() });
+  const fields = {
+    text: (s: number) => analyze(bodyOf(index.text(s), index.heading(s) !== null)),
+    heading: (s: number) => analyze(index.heading(s) ?? ''),
+    title: (s: number) => analyze(index.pageOf(s).title),
+    expansions: (s: number) => (index.data.expansions[s] ? index.data.expansions[s].split(' ') : []),
+  };
+
+  it("is each field's BM25: each word group's saturated count over the field's length, by its rarest term's idf", () => {
+    expect(groups.some((g) => new Set(g.terms.map((t) => index.idf(t))).size > 1)).toBe(true);
+    for (const [f, [name, termsOf]] of Object.entries(fields).entries()) {
+      const { b } = Object.values(ASK_FIELDS)[f]!;
+      const values = found.map((c, k) => {
+        const terms = termsOf(c.section);
+        const norm = 1 - b + (b * terms.length) / index.data.averages[f]!;
+        let expected = 0;
+        for (const g of groups.filter((g) => !g.unknown)) {
+          const tf = Math.max(...g.terms.map((t) => terms.filter((x) => x === t).length));
+          const idf = g.weight * Math.max(...g.terms.map((t) => index.idf(t)));
+          if (tf) expected += (idf * tf) / (tf + K1 * norm);
+        }
+        expect([name, c.section, feature(xs[k]!, name as Feature)]).toEqual([
+          name,
+          c.section,
+          expect.closeTo(expected, 9),
+        ]);
+        return expected;
+      });
+      // Each field scores some candidate, and not all alike (the check can fail).
+      expect([name, new Set(values).size > 1]).toEqual([name, true]);
+    }
+  });
+
+  it("reads a section's text without its heading, and no heading for a page's opening", () => {
+    const headed = found.find((c) => index.heading(c.section) === 'Billing runs')!;
+    const opening = found.find((c) => index.heading(c.section) === null)!;
+    expect(feature(xs[found.indexOf(headed)]!, 'heading')).toBeGreaterThan(0);
+    expect(feature(xs[found.indexOf(opening)]!, 'heading')).toBe(0);
+    // "tracking" is in Lot tracking's heading, not its text: the text field does not read the heading.
+    const lots = retrieve(index, termGroups('barcode', index, index.lexicon), 3);
+    const lot = lots.find((c) => index.heading(c.section) === 'Lot tracking')!;
+    const tracking = termGroups('tracking', index, index.lexicon);
+    const [x] = featuresOf(index, [lot], { text: 'tracking', groups: tracking, cited: new Set() });
+    expect([feature(x!, 'text'), feature(x!, 'heading') > 0]).toEqual([0, true]);
+  });
+});
+
+describe("the question's topic and a page's opening", () => {
+  it('mark a section holding the heaviest word of the question (not only an expansion), and a section with no heading', () => {
+    // "barcode" (on one section, and first: the topic's index 0) weighs more than "storage" (on several).
+    const question = 'barcode storage';
+    const groups = termGroups(question, index, index.lexicon);
+    const found = retrieve(index, groups, 12);
+    const xs = featuresOf(index, found, { text: question, groups, cited: new Set() });
+    const own = (s: number) =>
+      new Set([
+        ...analyze(bodyOf(index.text(s), index.heading(s) !== null)),
+        ...analyze(index.heading(s) ?? ''),
+        ...analyze(index.pageOf(s).title),
+      ]);
+    const topic = found.map((c) => (own(c.section).has('barcod') ? 1 : 0));
+    expect(topic).toContain(1);
+    expect(topic).toContain(0);
+    expect(xs.map((x) => feature(x, 'topic'))).toEqual(topic);
+    const intro = found.map((c) => (index.heading(c.section) === null ? 1 : 0));
+    expect(intro).toContain(1);
+    expect(intro).toContain(0);
+    expect(xs.map((x) => feature(x, 'intro'))).toEqual(intro);
   });
 });
 
