@@ -109,13 +109,21 @@ const bare = (w: string) => fold(w).replaceAll(',', '');
 /** A need of a message, and what is said after it without asking ("... right? got burnt by a phone company"). */
 export type Piece = { text: string; said: string };
 
-/** A need's number or letter in a list ("(a) ... and (b) ...", "(ii)", "2)"). */
-const ENUMERATED = /^\(?(?:[a-e]|i{1,3}|[1-5])\)$/;
-/** The needs of a message: cut after `?` or `;`, or at a joiner before a question word; a piece with no content word
- * joins its neighbour; a statement after a question is said about it. */
+/** A need's number or letter in a list ("(a) ... and (b) ...", "(ii)", "2)", "2."). */
+const ENUMERATED = /^\(?(?:[a-e]|i{1,3}|[1-5])\)$|^[1-5]\.$/;
+/** The needs of a message: cut after `?` or `;`, between sentences or lines that each ask (the second not referring
+ * back), at a joiner or a list's number or letter before a question word; a piece with no content word, or after a
+ * lead-in ("two questions:"), joins its neighbour; a statement after a question is said about it. */
 export function splitParts(text: string, lexicon: Lexicon): Piece[] {
-  const pieces = text.split(/(?<=[?;])\s/);
   const asking = (w: string) => lexicon.questionWords.has(words(w)[0] ?? ''); // "where's" too: its first word
+  const apart = (a: string, s: string) => asking(a) && asking(s) && leans(s, [], lexicon) !== 'refers';
+  const pieces = text.split(/(?<=[?;])\s/).flatMap((p) =>
+    p.split(/(?<=[.!])\s+|\s*\n\s*/).reduce<string[]>((a, s) => {
+      if (s) a.push(a.length && !apart(a.at(-1)!, s) ? `${a.pop()} ${s}` : s);
+      return a;
+    }, []),
+  );
+  const listed = text.split(/\s+/).filter((t) => ENUMERATED.test(fold(t))).length > 1;
   const out: Piece[] = [];
   for (const [n, piece] of pieces.entries()) {
     const tokens = piece.split(/\s+/);
@@ -128,9 +136,10 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
     let start = 0;
     for (let i = 1; i < tokens.length - 1; i++) {
       const [joiner, next] = [bare(tokens[i]!), fold(tokens[i + 1]!)];
-      if (lexicon.joiners.has(joiner) && (asking(next) || ENUMERATED.test(next))) {
+      const joins = lexicon.joiners.has(joiner) && (asking(next) || ENUMERATED.test(next));
+      if (joins || (listed && asking(next) && ENUMERATED.test(fold(tokens[i]!)))) {
         out.push({ text: tokens.slice(start, i).join(' '), said: '' });
-        start = i + 1;
+        start = joins ? i + 1 : i;
       }
     }
     out.push({ text: tokens.slice(start).join(' '), said: '' });
@@ -138,13 +147,13 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
   // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart).
   const opened = (p: string, [first, ...rest] = p.split(' ')) =>
-    (lexicon.joiners.has(bare(first!)) || ENUMERATED.test(first!)) && rest.length
+    (lexicon.joiners.has(bare(first!)) || ENUMERATED.test(fold(first!)) || /^[-•*]$/.test(first!)) && rest.length
       ? p.slice(first!.length).trimStart()
       : p;
   const merged: Piece[] = [];
   for (const p of out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() })).filter((x) => x.text)) {
     const last = merged.at(-1);
-    if (last && (!content(p.text) || !content(last.text))) {
+    if (last && (!content(p.text) || !content(last.text) || last.text.endsWith(':'))) {
       last.text += ` ${p.text}`;
       last.said = `${last.said} ${p.said}`.trim();
     } else merged.push(p);

@@ -43,22 +43,15 @@ export function textVector(
 
 /** A vector scaled to length 1 (unchanged when all zero). */
 export function unit(v: Float32Array): Float32Array {
-  let sum = 0;
-  for (let d = 0; d < v.length; d++) sum += v[d]! * v[d]!;
-  if (sum > 0) {
-    const k = 1 / Math.sqrt(sum);
-    for (let d = 0; d < v.length; d++) v[d]! *= k;
-  }
-  return v;
+  const sum = v.reduce((a, x) => a + x * x, 0);
+  return sum > 0 ? v.map((x) => x * (1 / Math.sqrt(sum))) : v;
 }
 /** The cosine of two unit vectors. */
 export const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, d) => sum + x * b[d]!, 0);
 /** The cosine of a unit vector and row `row` of `rows` (0 for an all-zero row). */
 export function rowCosine(q: Float32Array, rows: Int8Array, row: number): number {
-  const dims = q.length;
-  const base = row * dims;
-  let dot = 0;
-  let norm = 0;
+  const [dims, base] = [q.length, row * q.length];
+  let [dot, norm] = [0, 0];
   for (let d = 0; d < dims; d++) {
     const x = rows[base + d]!;
     dot += q[d]! * x;

@@ -78,13 +78,11 @@ export function nearestOf(index: AskIndex, terms: ReadonlySet<string>, sets: rea
 export const GAPS = -1;
 const askedBySection = new WeakMap<AskIndex, Map<number, Terms[]>>();
 function askedOf(index: AskIndex): Map<number, Terms[]> {
-  let m = askedBySection.get(index);
-  if (!m) {
-    m = new Map();
-    for (const [s, terms] of [...index.data.asked, ...index.data.gaps.map((g) => [GAPS, g] as const)])
-      (m.get(s) ?? m.set(s, []).get(s)!).push({ terms: new Set(terms.split(' ')) });
-    askedBySection.set(index, m);
-  }
+  if (askedBySection.has(index)) return askedBySection.get(index)!;
+  const m = new Map<number, Terms[]>();
+  for (const [s, terms] of [...index.data.asked, ...index.data.gaps.map((g) => [GAPS, g] as const)])
+    (m.get(s) ?? m.set(s, []).get(s)!).push({ terms: new Set(terms.split(' ')) });
+  askedBySection.set(index, m);
   return m;
 }
 

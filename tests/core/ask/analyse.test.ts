@@ -173,6 +173,24 @@ describe('parts', () => {
       ['how long to export our data,', 'when is it deleted'],
     ],
     ['compare (a) starter with (b) growth', ['compare (a) starter with (b) growth']],
+    // Numbered or lettered questions (two or more) are cut at each number before a question word, without a joiner;
+    // a lead-in ending ":" joins the first; a number before no question word, or alone, cuts nothing.
+    [
+      'two questions: 1) is there a free trial 2) where is the data stored',
+      ['two questions: is there a free trial', 'where is the data stored'],
+    ],
+    ['A) does the app work offline B) do you sync to xero', ['does the app work offline', 'do you sync to xero']],
+    ['1. does the app work offline 2. do you sync to xero', ['does the app work offline', 'do you sync to xero']],
+    ['see 2) does the app work offline', ['see 2) does the app work offline']],
+    ['compare (a) starter with (b) growth', ['compare (a) starter with (b) growth']],
+    // Sentences or lines that each ask are needs apart (a bullet before one dropped), unless the second refers back;
+    // a statement before a question is no need of its own.
+    ['Is there a free trial.\nWhere is our data stored?', ['Is there a free trial.', 'Where is our data stored?']],
+    ['is there a free trial. where is our data stored', ['is there a free trial.', 'where is our data stored']],
+    ['- does the app work offline\n- do you sync to xero', ['does the app work offline', 'do you sync to xero']],
+    ['is there a free trial. is it 30 days', ['is there a free trial. is it 30 days']],
+    ['we bill vaults weekly. does the app work offline', ['we bill vaults weekly. does the app work offline']],
+    ['we bill vaults weekly.\n\ndoes the app work offline', ['we bill vaults weekly. does the app work offline']],
     // "n" and "&", as typed on a phone, join as "and" does; a name with "&" in it is no joiner.
     ['hw long is ur demo n is it on zoom', ['hw long is ur demo', 'is it on zoom']],
     ['does starter come with storage? n is there a trial', ['does starter come with storage?', 'is there a trial']],
