@@ -106,14 +106,14 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
 
 /** A word folded, without commas ("also," is the joiner "also"). */
 const bare = (w: string) => fold(w).replaceAll(',', '');
-/** A need of a message, and what is said after it without asking ("... right? got burnt by a phone company"). */
+/** A need of a message, and what is said of it without asking ("... right? got burnt by a phone company"). */
 export type Piece = { text: string; said: string };
 
 /** A need's number or letter in a list ("(a) ... and (b) ...", "(ii)", "2)", "2."). */
 const ENUMERATED = /^\(?(?:[a-e]|i{1,3}|[1-5])\)$|^[1-5]\.$/;
 /** The needs of a message: cut after `?` or `;`, between sentences or lines that each ask (the second not referring
- * back), at a joiner or a list's number or letter before a question word; a piece with no content word, or after a
- * lead-in ("two questions:"), joins its neighbour; a statement after a question is said about it. */
+ * back), at a joiner or a list's number or letter before a question word; a piece with no content word joins its
+ * neighbour; a statement after a question, or a lead-in before parts, is said about them. */
 export function splitParts(text: string, lexicon: Lexicon): Piece[] {
   const asking = (w: string) => lexicon.questionWords.has(words(w)[0] ?? ''); // "where's" too: its first word
   const apart = (a: string, s: string) => asking(a) && asking(s) && leans(s, [], lexicon) !== 'refers';
@@ -150,10 +150,12 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
     (lexicon.joiners.has(bare(first!)) || ENUMERATED.test(fold(first!)) || /^[-•*]$/.test(first!)) && rest.length
       ? p.slice(first!.length).trimStart()
       : p;
-  const merged: Piece[] = [];
-  for (const p of out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() })).filter((x) => x.text)) {
+  const [merged, ps] = [[] as Piece[], out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() }))];
+  // A lead-in ("two questions:", "on storage:") is said of each part after it, not a part of its own.
+  const lead = ps.length > 1 && ps[0]!.text.endsWith(':') ? ps.shift()!.text : '';
+  for (const p of ps.filter((x) => x.text).map((x) => ({ ...x, said: `${lead} ${x.said}`.trim() }))) {
     const last = merged.at(-1);
-    if (last && (!content(p.text) || !content(last.text) || last.text.endsWith(':'))) {
+    if (last && (!content(p.text) || !content(last.text))) {
       last.text += ` ${p.text}`;
       last.said = `${last.said} ${p.said}`.trim();
     } else merged.push(p);

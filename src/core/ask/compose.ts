@@ -154,7 +154,5 @@ export function unknownWords(question: string, groups: readonly TermGroup[]): st
 }
 
 /** Related sections: the next candidates scored within `margin` (log-odds) of the best. */
-export function relatedOf(ranked: readonly Ranked[], skip: ReadonlySet<number>, margin: number) {
-  const best = ranked[0]?.score ?? 0;
-  return ranked.filter((r) => !skip.has(r.section) && r.score >= best - margin);
-}
+export const relatedOf = (ranked: readonly Ranked[], skip: ReadonlySet<number>, margin: number) =>
+  ranked.filter((r) => !skip.has(r.section) && r.score >= (ranked[0]?.score ?? 0) - margin);

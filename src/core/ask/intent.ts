@@ -40,10 +40,8 @@ type Guards = Pick<Lexicon, 'chatSpeak' | 'asksPerson'>;
 const PRICED_REQUEST_MIN = 0.9;
 
 /** The most probable intent of scores `p` when at least `min` probable ('none' is INTENTS[0]), else 'none'. */
-function intentFrom(p: readonly number[], min = REQUEST_MIN): Intent {
-  const best = p.indexOf(Math.max(...p));
-  return p[best]! >= min ? INTENTS[best]! : 'none';
-}
+const intentFrom = (p: readonly number[], min = REQUEST_MIN): Intent =>
+  Math.max(...p) >= min ? INTENTS[p.indexOf(Math.max(...p))]! : 'none';
 
 /** The intent of a text: the most probable when at least REQUEST_MIN probable, else 'none'. */
 export const classifyIntent = (model: IntentModel, text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): Intent =>

@@ -173,11 +173,11 @@ describe('parts', () => {
       ['how long to export our data,', 'when is it deleted'],
     ],
     ['compare (a) starter with (b) growth', ['compare (a) starter with (b) growth']],
-    // Numbered or lettered questions (two or more) are cut at each number before a question word, without a joiner;
-    // a lead-in ending ":" joins the first; a number before no question word, or alone, cuts nothing.
+    // Numbered or lettered questions (two or more) are cut at each number before a question word, without a joiner
+    // (a lead-in before them is said of each: below); a number before no question word, or alone, cuts nothing.
     [
       'two questions: 1) is there a free trial 2) where is the data stored',
-      ['two questions: is there a free trial', 'where is the data stored'],
+      ['is there a free trial', 'where is the data stored'],
     ],
     ['A) does the app work offline B) do you sync to xero', ['does the app work offline', 'do you sync to xero']],
     ['1. does the app work offline 2. do you sync to xero', ['does the app work offline', 'do you sync to xero']],
@@ -222,6 +222,14 @@ describe('parts', () => {
     ['storage billing? hi? by the week', [{ text: 'storage billing? hi?', said: 'by the week' }]],
     // More than PARTS_MAX needs: the message, as one, with nothing said after it.
     ['trial? vault? crew? gst?', [{ text: 'trial? vault? crew? gst?', said: '' }]],
+    // A lead-in before numbered questions is said of each of them, not a need of its own.
+    [
+      'on storage billing: 1) do you bill by the week 2) can customers pay online?',
+      [
+        { text: 'do you bill by the week', said: 'on storage billing:' },
+        { text: 'can customers pay online?', said: 'on storage billing:' },
+      ],
+    ],
     // After a semicolon a piece is a need, as before.
     [
       'vault billing; by the week',

@@ -170,6 +170,12 @@ describe('askSite', () => {
       ['answer', 'Where is our data stored?'],
       ['answer', 'Billing runs'],
     ]);
+    // Numbered, or one to a line, after a lead-in: the same answer, each part led as when asked alone.
+    for (const listed of [
+      'crew app questions: 1) is there a free trial 2) where is our data stored 3) how are vaults billed',
+      'Is there a free trial.\nWhere is our data stored.\nHow are vaults billed?',
+    ])
+      expect(ask(listed).answer).toBe(r.answer);
     const twice = ask('is there a free trial? can we try it before we pay?');
     expect(twice.answer).toBe(r.answer.split('\n\n')[0]);
     expect(twice.sources.map((s) => s.heading)).toEqual(['Is there a free trial?']);
