@@ -230,6 +230,8 @@ describe('parts', () => {
         { text: 'can customers pay online?', said: 'on storage billing:' },
       ],
     ],
+    // A message that is a lead-in alone is its own need.
+    ['storage billing:', [{ text: 'storage billing:', said: '' }]],
     // After a semicolon a piece is a need, as before.
     [
       'vault billing; by the week',
