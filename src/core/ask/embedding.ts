@@ -43,8 +43,9 @@ export function textVector(
 
 /** A vector scaled to length 1 (unchanged when all zero). */
 export function unit(v: Float32Array): Float32Array {
-  const sum = v.reduce((a, x) => a + x * x, 0);
-  return sum > 0 ? v.map((x) => x * (1 / Math.sqrt(sum))) : v;
+  const k = 1 / Math.sqrt(v.reduce((a, x) => a + x * x, 0));
+  if (Number.isFinite(k)) for (let d = 0; d < v.length; d++) v[d]! *= k;
+  return v;
 }
 /** The cosine of two unit vectors. */
 export const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, d) => sum + x * b[d]!, 0);
