@@ -55,6 +55,23 @@ function write(path: string, body: string) {
   writeFileSync(path, body);
 }
 
+/**
+ * Every file under `dir`, as paths relative to it joined with '/', leaving out the top-level folders named in
+ * `skip`. One synchronous walk: many small folders are listed faster this way than with an async walk.
+ */
+export function filesUnder(dir: string, skip: readonly string[] = []): string[] {
+  const out: string[] = [];
+  const walk = (abs: string, rel: string) => {
+    for (const entry of readdirSync(abs, { withFileTypes: true })) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (!entry.isDirectory()) out.push(path);
+      else if (rel || !skip.includes(entry.name)) walk(join(abs, entry.name), path);
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
 /** A folder of derived pages by content hash, and the salt that names this code's version. */
 export interface PageCache {
   dir: string;
@@ -82,7 +99,10 @@ const cacheKey = (cache: PageCache, html: string) => createHash('sha256').update
 const cacheFile = (cache: PageCache, key: string) => join(cache.dir, key.slice(0, 2), `${key}.json`);
 
 /** The Page and text of an HTML page (undefined: no content page), from the cache when it holds them. */
-function derivedOf(html: string, cache: PageCache | undefined): { derived: PageFromHtml | undefined; key?: string } {
+export function derivedOf(
+  html: string,
+  cache: PageCache | undefined,
+): { derived: PageFromHtml | undefined; key?: string } {
   if (!cache) return { derived: pageFromHtml(html) };
   const key = cacheKey(cache, html);
   const path = cacheFile(cache, key);

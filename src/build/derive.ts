@@ -8,7 +8,6 @@ import {
   createWriteStream,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   statfsSync,
@@ -22,7 +21,7 @@ import { stringify as toYaml } from 'yaml';
 import { buildOpenApi } from '../http/openapi.ts';
 import { operations } from '../operations/index.ts';
 import { PageSchema, type Page } from '../contract/schemas.ts';
-import { defaultWorkers, derivePages } from './derive-pages.ts';
+import { defaultWorkers, derivePages, filesUnder } from './derive-pages.ts';
 import { headAndMain } from './page-from-html.ts';
 import { apiCatalog, ardJson, DISCOVERY_PATHS, mcpServerJson, sandboxInfo } from './discovery-files.ts';
 import { writeAgentSkills } from './agent-skills.ts';
@@ -65,23 +64,6 @@ export interface DeriveTimings {
   deriveMs: number;
   pagefindMs: number;
   totalMs: number;
-}
-
-/**
- * Every file under `dir`, as paths relative to it joined with '/', leaving out the top-level folders named in
- * `skip`. One synchronous walk: many small folders are listed faster this way than with an async walk.
- */
-function filesUnder(dir: string, skip: readonly string[] = []): string[] {
-  const out: string[] = [];
-  const walk = (abs: string, rel: string) => {
-    for (const entry of readdirSync(abs, { withFileTypes: true })) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (!entry.isDirectory()) out.push(path);
-      else if (rel || !skip.includes(entry.name)) walk(join(abs, entry.name), path);
-    }
-  };
-  walk(dir, '');
-  return out;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { deriveSite } from './derive.ts';
+import { type EarlyDerive, startEarlyDerive } from './derive-early.ts';
+import { defaultWorkers } from './derive-pages.ts';
 import { endpointTablePlugin } from './endpoints.ts';
 import { DATA_DIR } from '../config.ts';
 
@@ -20,8 +22,11 @@ export interface DeriveSettings {
 }
 
 export function derive(settings: DeriveSettings): AstroIntegration {
-  let root = '';
   let origin = '';
+  let outDir = '';
+  let cacheDir = '';
+  let dataDir = '';
+  let early: EarlyDerive | undefined;
   return {
     name: 'kartage-derive',
     hooks: {
@@ -38,23 +43,31 @@ export function derive(settings: DeriveSettings): AstroIntegration {
         else plugins.push(plugin);
       },
       'astro:config:done': ({ config }) => {
-        root = fileURLToPath(config.root);
         origin = new URL(config.site!).origin;
+        outDir = fileURLToPath(config.outDir);
+        // The pages derived by content hash, in Astro's cache folder (node_modules/.astro unless set).
+        cacheDir = join(fileURLToPath(config.cacheDir), 'kartage-derive');
+        dataDir = join(fileURLToPath(config.root), DATA_DIR);
+      },
+      'astro:build:start': () => {
+        // The pages are derived as Astro writes them, on a core its render leaves idle (derive-early.ts).
+        if (!settings.skip && (settings.workers ?? defaultWorkers()) > 1) early = startEarlyDerive(outDir, cacheDir);
       },
       'astro:build:done': async ({ dir, logger }) => {
         if (settings.skip) return logger.warn('derive step skipped (KARTAGE_SKIP_DERIVE=1)');
         const started = performance.now();
-        const cacheDir = join(root, 'node_modules/.cache/kartage-derive');
+        const before = (await early?.stop()) ?? 0;
         const { pages } = await deriveSite({
           distDir: fileURLToPath(dir),
-          dataDir: join(root, DATA_DIR),
+          dataDir,
           origin,
           cacheDir,
           workers: settings.workers,
           timings: settings.timings,
         });
         logger.info(
-          `derived ${pages.length} pages: twins, JSON, llms.txt, sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`,
+          `derived ${pages.length} pages (${before} HTML files read while Astro wrote them): twins, JSON, llms.txt, ` +
+            `sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`,
         );
       },
     },

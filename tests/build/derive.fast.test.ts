@@ -4,11 +4,23 @@
  * byte: markdown twins, page JSON, llms.txt, llms-full.txt, sitemaps, OpenAPI, discovery files, content.json,
  * the search index and the split data files (the build time in content.json and meta.json aside).
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveSite } from '../../src/build/derive.ts';
+import { startEarlyDerive } from '../../src/build/derive-early.ts';
 
 const ORIGIN = 'https://kartage.test';
 let work: string;
@@ -104,6 +116,53 @@ describe('derive step: worker threads give the same bytes as one thread', () => 
     // A cache entry no page uses any more is removed.
     writeFileSync(join(cacheDir, entries[0]!.slice(0, 2), `${'f'.repeat(64)}.json`), '{}');
     await derived('pruned', 2, cacheDir);
+    expect(listFiles(cacheDir)).toEqual(entries);
+  });
+
+  it('pages derived while Astro writes them: into the cache, each once whole, none from before; same bytes', async () => {
+    const reference = await derived('early-reference', 1);
+    const dist = join(work, 'early', 'dist');
+    const cacheDir = join(work, 'early', 'cache');
+    const keep = (src: string) => !/\.(md|json|txt|xml|yaml)$/.test(src) && !src.includes('/pagefind');
+    cpSync('dist', dist, { recursive: true, filter: (src) => keep(src) && !src.endsWith('.html') });
+    // A page of an earlier build, still there when the build starts: not this build's, so not derived.
+    writeFileSync(join(dist, 'earlier.html'), readFileSync('dist/pricing.html', 'utf8').replace('Pricing', 'Earlier'));
+    utimesSync(join(dist, 'earlier.html'), new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    const html = listFiles('dist').filter((f) => f.endsWith('.html') && keep(join('dist', f)));
+    const early = startEarlyDerive(dist, cacheDir);
+    const put = (file: string, body = readFileSync(join('dist', file), 'utf8')) => {
+      mkdirSync(dirname(join(dist, file)), { recursive: true });
+      writeFileSync(join(dist, file), body);
+    };
+    // A page read while half written (faq.html, listed right after about.html, which is derived first): not derived
+    // until it is whole.
+    const faq = readFileSync('dist/faq.html', 'utf8');
+    put('faq.html', faq.slice(0, faq.length >> 1));
+    put('about.html');
+    const cached = () => (existsSync(cacheDir) ? listFiles(cacheDir).length : 0);
+    for (let waited = 0; !cached() && waited < 30_000; waited += 20) await sleep(20);
+    await sleep(300);
+    put('faq.html', faq);
+    for (const [i, file] of html.entries()) {
+      if (file === 'faq.html' || file === 'about.html') continue;
+      put(file);
+      if (i % 8 === 0) await sleep(20);
+    }
+    for (let waited = 0; cached() < html.length && waited < 30_000; waited += 100) await sleep(100);
+    expect(await early.stop()).toBe(html.length);
+    const entries = listFiles(cacheDir);
+    expect(entries.length).toBe(html.length);
+    expect(entries.some((f) => readFileSync(join(cacheDir, f), 'utf8').includes('Earlier'))).toBe(false);
+    rmSync(join(dist, 'earlier.html'));
+    // The derive step reads every page back from the cache and writes the same bytes as without it.
+    await deriveSite({
+      distDir: dist,
+      dataDir: join(work, 'early', 'data'),
+      origin: ORIGIN,
+      pagefind: false,
+      cacheDir,
+    });
+    expectSameOutput(reference, { dist, data: join(work, 'early', 'data') });
     expect(listFiles(cacheDir)).toEqual(entries);
   });
 
