@@ -10,11 +10,8 @@ import { derivedOf, filesUnder } from './derive-pages.ts';
 
 /** How long to wait (ms) after a sweep that found no new page. */
 const IDLE = 200;
-/**
- * A page read before Astro finished writing it has not reached the end of its document yet (one page, search.html,
- * has its script after it: read that far it is whole but for the tag, and the step would derive it again).
- */
-const WHOLE = /<\/html>/i;
+/** A page read before Astro finished writing it has not reached the end of its document yet. */
+const WHOLE = /<\/html>\s*$/i;
 
 const { distDir, cache, since, stop } = workerData as EarlyWorkerData;
 const done = new Set<string>();

@@ -155,6 +155,12 @@ describe('the head and <main> are all the derive step parses', () => {
     }
   });
 
+  it('every page of the build ends with its document: nothing after </html> (a script placed after the layout)', () => {
+    const pages = readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html'));
+    const after = pages.filter((f) => !/<\/html>\s*$/.test(readFileSync(join('dist', f), 'utf8')));
+    expect(after).toEqual([]);
+  });
+
   it('gives the Page and text the whole page gives', () => {
     const main =
       '<main><p class="eyebrow">Product</p><h1>Storage</h1><p>Run <a href="/pricing">billing</a>.</p><nav>skip</nav></main>';
