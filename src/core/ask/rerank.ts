@@ -74,21 +74,22 @@ export function nearestOf(index: AskIndex, terms: ReadonlySet<string>, sets: rea
   return best;
 }
 
-/** Per section, the terms of each question it answers; under GAPS, each known gap's (a question no page answers). */
+/** Per section, each question it answers (GAPS: each known gap), its terms a set once read (a question reads few). */
 export const GAPS = -1;
-const askedBySection = new WeakMap<AskIndex, Map<number, Terms[]>>();
-function askedOf(index: AskIndex): Map<number, Terms[]> {
-  if (askedBySection.has(index)) return askedBySection.get(index)!;
-  const m = new Map<number, Terms[]>();
-  for (const [s, terms] of [...index.data.asked, ...index.data.gaps.map((g) => [GAPS, g] as const)])
-    (m.get(s) ?? m.set(s, []).get(s)!).push({ terms: new Set(terms.split(' ')) });
+const askedBySection = new WeakMap<AskIndex, Map<number, (string | Terms)[]>>();
+function askedOf(index: AskIndex, section: number): Terms[] {
+  const m = askedBySection.get(index) ?? new Map<number, (string | Terms)[]>();
+  if (!askedBySection.has(index))
+    for (const [s, terms] of [...index.data.asked, ...index.data.gaps.map((g) => [GAPS, g] as const)])
+      (m.get(s) ?? m.set(s, []).get(s)!).push(terms);
   askedBySection.set(index, m);
-  return m;
+  const list = m.get(section) ?? [];
+  return list.map((t, i) => (typeof t === 'string' ? (list[i] = { terms: new Set(t.split(' ')) }) : t));
 }
 
 /** How near terms are to the nearest question a section answers, or to a known gap (GAPS): the best idf-Jaccard. */
 export const nearestAsked = (index: AskIndex, section: number, terms: ReadonlySet<string>) =>
-  nearestOf(index, terms, askedOf(index).get(section) ?? []);
+  nearestOf(index, terms, askedOf(index, section));
 
 /** Each candidate's features (FEATURES order); those not in `input.need` are 0 (not worked out). */
 export function featuresOf(index: AskIndex, candidates: readonly Candidate[], input: RerankInput): number[][] {
