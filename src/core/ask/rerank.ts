@@ -76,15 +76,15 @@ export function nearestOf(index: AskIndex, terms: ReadonlySet<string>, sets: rea
 
 /** Per section, each question it answers (GAPS: each known gap), its terms a set once read (a question reads few). */
 export const GAPS = -1;
-const askedBySection = new WeakMap<AskIndex, Map<number, (string | Terms)[]>>();
+const askedBySection = new WeakMap<AskIndex, Map<number, Terms[]>>();
 function askedOf(index: AskIndex, section: number): Terms[] {
-  const m = askedBySection.get(index) ?? new Map<number, (string | Terms)[]>();
-  if (!askedBySection.has(index))
-    for (const [s, terms] of [...index.data.asked, ...index.data.gaps.map((g) => [GAPS, g] as const)])
-      (m.get(s) ?? m.set(s, []).get(s)!).push(terms);
+  const m = askedBySection.get(index) ?? new Map<number, Terms[]>();
   askedBySection.set(index, m);
-  const list = m.get(section) ?? [];
-  return list.map((t, i) => (typeof t === 'string' ? (list[i] = { terms: new Set(t.split(' ')) }) : t));
+  if (m.has(section)) return m.get(section)!;
+  const texts = section === GAPS ? index.data.gaps : index.data.asked.filter(([s]) => s === section).map(([, t]) => t);
+  const sets = texts.map((t) => ({ terms: new Set(t.split(' ')) }));
+  m.set(section, sets);
+  return sets;
 }
 
 /** How near terms are to the nearest question a section answers, or to a known gap (GAPS): the best idf-Jaccard. */
