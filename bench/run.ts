@@ -276,11 +276,11 @@ async function runBuild(work: string, pages = PAGES, full = true): Promise<Build
       env: { ...childEnv, KARTAGE_SKIP_DERIVE: '0' },
     });
     if (built.code !== 0) throw new Error(`astro build failed:\n${(built.stdout + built.stderr).slice(-3000)}`);
-    const line = /derived (\d+) pages \((\d+) HTML files read while Astro wrote them\).*\((\d+) ms\)/.exec(
+    const line = /derived (\d+) pages: .*\((\d+) ms; HTML files read while Astro wrote them: (\d+)\)/.exec(
       built.stdout + built.stderr,
     );
     if (!line) throw new Error('astro build printed no derive line');
-    fullBuild = { pages: Number(line[1]), pagesDuringRender: Number(line[2]), afterRenderMs: Number(line[3]) };
+    fullBuild = { pages: Number(line[1]), afterRenderMs: Number(line[2]), pagesDuringRender: Number(line[3]) };
     fullMs = built.ms;
   }
 

@@ -66,8 +66,8 @@ export function derive(settings: DeriveSettings): AstroIntegration {
           timings: settings.timings,
         });
         logger.info(
-          `derived ${pages.length} pages (${before} HTML files read while Astro wrote them): twins, JSON, llms.txt, ` +
-            `sitemap, OpenAPI, Pagefind (${Math.round(performance.now() - started)} ms)`,
+          `derived ${pages.length} pages: twins, JSON, llms.txt, sitemap, OpenAPI, Pagefind ` +
+            `(${Math.round(performance.now() - started)} ms; HTML files read while Astro wrote them: ${before})`,
         );
       },
     },
