@@ -1,6 +1,6 @@
 /**
  * The early derive's worker thread (src/build/derive-early.ts): until told to stop, derives each HTML page written
- * to the folder since it started into the page cache, a page once; between sweeps it waits on the stop flag.
+ * to the folder since it started into the page cache, a page once; after a small sweep it waits on the stop flag.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +8,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { EarlyWorkerData } from './derive-early.ts';
 import { derivedOf, filesUnder } from './derive-pages.ts';
 
-/** How long to wait (ms) after a sweep that found no new page. */
-const IDLE = 200;
+/**
+ * How long to wait (ms) after a sweep that found fewer than BATCH new pages: a worker that has caught up with the
+ * render does not list the whole folder again for each page Astro writes.
+ */
+const [IDLE, BATCH] = [200, 32];
 /** A page read before Astro finished writing it has not reached the end of its document yet. */
 const WHOLE = /<\/html>\s*$/i;
 
@@ -42,6 +45,6 @@ while (!stopped()) {
       done.add(file);
     }
   }
-  if (!found) Atomics.wait(stop, 0, 0, IDLE);
+  if (found < BATCH) Atomics.wait(stop, 0, 0, IDLE);
 }
 parentPort!.postMessage(derived);
