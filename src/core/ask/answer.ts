@@ -12,6 +12,7 @@ import { decide, type Reason } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
+import * as price from './pricing.ts';
 import { askedAddOns, comparedPlans, dollars, priceQuestion, says, type Working, workingSentence } from './pricing.ts';
 import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
@@ -37,7 +38,8 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   const question = input.question.trim();
   const plan = analyse(question, input.conversation ?? [], d.index, d.index.lexicon);
   const priced = pricedOf(question, d.pricing, plan.followUp ? plan.earlier : undefined);
-  const intent = intentOf(d.index.data.intents, question, d.index.lexicon, priced?.working !== undefined);
+  const asksPrice = priced?.working !== undefined && says(question, 'asksPrice'); // not "which plan" alone
+  const intent = intentOf(d.index.data.intents, question, d.index.lexicon, asksPrice);
   const person = intent === 'none' ? null : handoffFor(intent, d.now, d.origin);
   const result = (answer: string, sources: AskSourceOut[], reason: Reason, working?: Working): AskResult => ({
     question,
@@ -49,8 +51,7 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
     reason,
     ...(working ? { working } : {}),
   });
-  if (intent === 'callback' || intent === 'message' || intent === 'support')
-    return result(person!.label, [], 'handoff');
+  if (['callback', 'message', 'support'].includes(intent)) return result(person!.label, [], 'handoff');
   const pricedAnswer = priced && pricingAnswer(d, plan, priced, result);
   if (pricedAnswer?.answer) return pricedAnswer; // (empty when the pricing page no longer says the price list)
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
@@ -65,8 +66,7 @@ function decidePart(d: AskDeps, plan: QueryPlan, part: Part): Decided {
   const candidates = retrieve(d.index, [...part.groups, ...context], CANDIDATES);
   const input = { text: modelText(plan, part), groups: part.groups, cited: plan.cited, need: MODEL_FEATURES };
   const ranked = rerank(d.index, candidates, input, models.rerank);
-  const { answered, reason } = decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp);
-  return { part, ranked, answered, reason };
+  return { part, ranked, ...decide(d.index, ranked, part.groups, part.text, models.decide, plan.followUp) };
 }
 
 type Result = (answer: string, sources: AskSourceOut[], reason: Reason, working?: Working) => AskResult;
@@ -122,10 +122,12 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   const seen = new Map<number, Quote>();
   for (const q of cited) if (!seen.has(q.section)) seen.set(q.section, q);
   const sources = [...seen].map(([s, q]) => compose.sourceOf(d.index, s, 'answer', q));
-  // The parts the price list does not price ("... and can the customer film it themselves?"), answered as any part when
-  // their sections fit beside the price list's; not one asking the price of an add-on the others name ("cost each?").
+  // The parts the price list neither prices nor counts ("... and can the customer film it themselves?"; not "we're 8 in
+  // the office"), answered as any part when their sections fit beside the price list's; not one asking the price of an
+  // add-on the others name ("cost each?").
   const item = priced.addOns.length > 0 || priced.onboarding;
-  const own = (p: Part) => !pricedOf(p.text, d.pricing) && !(item && p.leaning && says(p.text, 'asksPrice'));
+  const counted = (p: Part) => pricedOf(p.text, d.pricing) || price.countsPriced(p.text, d.pricing);
+  const own = (p: Part) => !counted(p) && !(item && p.leaning && says(p.text, 'asksPrice'));
   const rest = plan.parts.length > 1 ? plan.parts.filter(own) : [];
   const decided = rest.map((p) => decidePart(d, plan, p));
   const also = decided.length ? answered(d, plan, decided, result, said) : undefined;
@@ -147,9 +149,8 @@ function pricingQuotes(index: AskIndex, pricing: Pricing, priced: Priced, tax: b
     where.find((q) => needles.every((n) => fold(index.text(q.section).slice(q.start, q.end)).includes(fold(n))));
   const [cited, said]: [Quote[], Quote[]] = [[], []];
   const add = (q: Quote | undefined, say?: boolean) => {
-    if (!q) return;
-    cited.push(q);
-    if (say || !q.row) said.push(q);
+    if (q) cited.push(q);
+    if (q && (say || !q.row)) said.push(q);
   };
   const comparing = working?.comparedWith !== undefined;
   if (working?.chosenFor) add(find(['biggest plan wins']));

@@ -49,14 +49,15 @@ export const classifyIntent = (model: IntentModel, text: string, lexicon: Pick<L
 
 /**
  * The intent the chat acts on: the classifier's, after the guard rules.
- * 1. A message the price list prices ("quote me Professional for 45 office staff") is a question, which the chat works
- *    out, unless it asks for sales beyond doubt ("I want to talk to someone in sales about pricing for 8 warehouses";
- *    a demo, a call back or a message stays a request).
+ * 1. A message the price list prices ("quote me Professional for 45 office staff", "we're on Growth, 2 more users
+ *    cost?") is a question, which the chat works out, unless it asks for sales or support beyond doubt ("I want to
+ *    talk to someone in sales about pricing for 8 warehouses"; a demo, a call back or a message stays a request).
  * 2. A message that asks whom to talk to (the lexicon's `asksPerson`: "who do I contact?") asks for one: contact.
  */
 export function intentOf(model: IntentModel, text: string, lexicon: Guards, priced: boolean): Intent {
   const p = intentScores(model, text, lexicon);
-  const intent = priced && intentFrom(p) === 'contact' ? intentFrom(p, PRICED_REQUEST_MIN) : intentFrom(p);
+  const asked = intentFrom(p);
+  const intent = priced && (asked === 'contact' || asked === 'support') ? intentFrom(p, PRICED_REQUEST_MIN) : asked;
   const said = intent === 'none' ? ` ${words(text).join(' ')} ` : '';
   return lexicon.asksPerson.some((a) => said.includes(` ${a} `)) ? 'contact' : intent;
 }

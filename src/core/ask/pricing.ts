@@ -71,14 +71,9 @@ function addOnsOf(q: string, pricing: Pricing): { counts: Map<string, Counted>; 
     if (!total && named) total = { n: 1, extra: 1, asked: '' };
     // A count of what bundles hold ("2,500 texts") is the bundles it takes.
     const u = total || !addOn.bundleSize ? undefined : words.find(t, '{unitCounts}', lists)[0];
-    const problem = u && quantityProblem(nOf(u));
+    const [problem, bundles] = [u && quantityProblem(nOf(u)), u ? Math.ceil(nOf(u) / addOn.bundleSize!) : 0];
     if (u && problem) unpriced.push({ ...item, asked: askedOf(u), reason: problem });
-    else if (u)
-      total = {
-        n: Math.ceil(nOf(u) / addOn.bundleSize!),
-        extra: Math.ceil(nOf(u) / addOn.bundleSize!),
-        asked: askedOf(u),
-      };
+    else if (u) total = { n: bundles, extra: bundles, asked: askedOf(u) };
     const wrong = total && quantityProblem(total.n, MOST_PRICED);
     if (total && wrong) unpriced.push({ ...item, asked: total.asked, reason: wrong });
     else if (total && total.n > 0) counts.set(addOn.id, total);
@@ -108,6 +103,9 @@ export function comparedPlans(question: string, pricing: Pricing): [Plan, Plan] 
 const planLine = (p: Plan, quantity: 1 | -1): WorkingLine => {
   return { item: `${p.name} plan`, quantity, unitPrice: p.monthly, amount: quantity * p.monthly, unit: 'per month' };
 };
+/** Whether a text counts what the price list prices: an add-on ("2 more users"), a figure ("8 in the office"). */
+export const countsPriced = (text: string, pricing: Pricing, q = fold(text)) =>
+  addOnsOf(q, pricing).counts.size > 0 || Object.keys(W.figures).some((f) => figureIn(q, pricing, f as Figure));
 /** The working of a pricing question, if it is one; `previous`: the question it follows up (its add-ons carry over). */
 export function priceQuestion(question: string, pricing: Pricing, previous?: string): Working | undefined {
   const [q, prev] = [fold(question), fold(previous ?? '')];
@@ -130,8 +128,8 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     }
     // A module named beside a figure or "which plan" ("and Xero sync"; not "no storage") needs a plan that has it.
     const mentioned = (ws: string[]) => words.find(q, ws).length > words.find(q, ws.map(negated)).length;
-    const sized = Object.keys(chosenFor).length > 0 || words.says(q, 'whichPlan');
-    for (const [m, ws] of Object.entries(W.modules.words)) if (sized && mentioned(ws)) modules.push(m);
+    const fitted = Object.keys(chosenFor).length > 0 || words.says(q, 'whichPlan');
+    for (const [m, ws] of Object.entries(W.modules.words)) if (fitted && mentioned(ws)) modules.push(m);
     const needs: Need[] = modules.map((m) => needsModule(pricing.plans, m));
     for (const [f, n] of Object.entries(chosenFor)) needs.push(fits(f as Figure, n));
     plan = pricing.plans[planThatFits(pricing.plans, needs).at];
@@ -142,7 +140,8 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const moves = figureIn(q, pricing, 'movesPerYear');
   const billing = moves ? without(q, moves, ' ') : q;
   const annual = words.says(billing, 'annual') || (prevPlan && !asksPrice && words.says(prev, 'annual'));
-  if (!asksPrice && !some() && !annual && !(prevPlan && named.length)) return undefined;
+  const sized = Object.keys(chosenFor).length > 0; // "we do 400 moves, which plan?" asks no price: it is answered one
+  if (!asksPrice && !some() && !annual && !sized && !(prevPlan && named.length)) return undefined;
   const compared = comparedPlans(question, pricing);
   // Two plans compared: the difference in their prices (none when one is quoted), whatever add-ons are asked.
   if (compared?.some((p) => p.priceFrom || p.quoted)) return undefined;
@@ -150,6 +149,11 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
     const [d, c] = [...compared].sort((a, b) => b.monthly - a.monthly) as [Plan, Plan];
     const lines = [planLine(d, 1), planLine(c, -1)];
     return { plan: d.name, lines, monthly: d.monthly - c.monthly, comparedWith: c.name, from: false, ...AUD };
+  }
+  // Office users given as a figure beside a named plan ("we're 8 in the office, what's Starter?"): the users in all.
+  for (const a of pricing.addOns.filter((a) => a.adds && a.adds in W.figures && !asked.counts.has(a.id))) {
+    const m = figureIn(q, pricing, a.adds as Figure);
+    if (m && !quantityProblem(nOf(m), MOST_PRICED)) asked.counts.set(a.id, { n: nOf(m), extra: 0, asked: askedOf(m) });
   }
   const lines = [planLine(plan, 1)];
   for (const addOn of pricing.addOns) {
@@ -163,7 +167,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   }
   const monthly = lines.reduce((sum, l) => sum + l.amount, 0);
   const working: Working = { plan: plan.name, lines, monthly, from: plan.priceFrom || plan.quoted, ...AUD };
-  if (Object.keys(chosenFor).length) working.chosenFor = chosenFor;
+  if (sized) working.chosenFor = chosenFor;
   if (modules.length) working.modules = modules;
   if (unpriced.length) working.unpriced = unpriced;
   if (!annual) return working;
@@ -187,10 +191,8 @@ function unpricedSentence(u: Unpriced): string {
   const v = { ...u, asked: u.asked || items, why, price: dollars(u.unitPrice ?? 0), Items: items[0]!.toUpperCase() };
   return words.say(u.unitPrice === undefined ? 'unchosen' : 'unpriced', { ...v, Items: v.Items + items.slice(1) });
 }
-const figureName = ([f, n]: [string, number]) => {
-  const name = W.figures[f as Figure].name;
-  return `${n.toLocaleString('en-AU')} ${n === 1 ? name.replace(/s$/, '') : name}`;
-};
+const figureName = ([f, n]: [string, number]) =>
+  `${n.toLocaleString('en-AU')} ${W.figures[f as Figure].name.replace(n === 1 ? /s$/ : /(?!)/, '')}`;
 /** The working as one paragraph: what cannot be priced, the plan chosen, the total, each line, and the year. */
 export function workingSentence(w: Working): string {
   const [monthly, [a, b]] = [dollars(w.monthly), w.lines.map((l) => dollars(l.unitPrice))];

@@ -55,7 +55,7 @@ function fieldOf(index: AskIndex, section: number, field: number): Map<string, n
   return kept(fieldCache, `${index.data.terms.offsets.length}:${section}:${field}`, () => count(analysed()), 2048);
 }
 
-const [SPECS, ALL_FIELDS] = [Object.values(ASK_FIELDS), [0, 1, 2, 3]];
+const [SPECS, ALL_FIELDS, OWN_FIELDS] = [Object.values(ASK_FIELDS), [0, 1, 2, 3], [0, 1, 2]];
 /** Whether a section holds a term in any field (text, heading, title, expansions). */
 export const holdsTerm = (index: AskIndex, section: number, term: string) => index.terms.holds(term, section);
 /** A set of terms, and the sum of their idf (worked out on first use). */
@@ -78,13 +78,10 @@ export function nearestOf(index: AskIndex, terms: ReadonlySet<string>, sets: rea
 export const GAPS = -1;
 const askedBySection = new WeakMap<AskIndex, Map<number, Terms[]>>();
 function askedOf(index: AskIndex, section: number): Terms[] {
-  const m = askedBySection.get(index) ?? new Map<number, Terms[]>();
-  askedBySection.set(index, m);
-  if (m.has(section)) return m.get(section)!;
-  const texts = section === GAPS ? index.data.gaps : index.data.asked.filter(([s]) => s === section).map(([, t]) => t);
-  const sets = texts.map((t) => ({ terms: new Set(t.split(' ')) }));
-  m.set(section, sets);
-  return sets;
+  const { asked, gaps } = index.data;
+  const texts = () => (section === GAPS ? gaps : asked.filter(([s]) => s === section).map(([, t]) => t));
+  const m = askedBySection.get(index) ?? askedBySection.set(index, new Map()).get(index)!;
+  return kept(m, section, () => texts().map((t) => ({ terms: new Set(t.split(' ')) })), Number.POSITIVE_INFINITY);
 }
 
 /** How near terms are to the nearest question a section answers, or to a known gap (GAPS): the best idf-Jaccard. */
@@ -126,7 +123,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
     const holds = (g: TermGroup, f: readonly number[]) =>
       g.terms.some((t) => (f === ALL_FIELDS ? holdsTerm(index, c.section, t) : f.some((k) => field(k).has(t))));
     const share = (f: readonly number[]) => own.reduce((a, g, i) => a + (holds(g, f) ? weights[i]! : 0), 0) / total;
-    const ownFields = [0, 1, 2];
     const page = index.pageOf(c.section);
     let sim: ReturnType<typeof near> | undefined;
     const x: Record<Feature, () => number> = {
@@ -135,11 +131,11 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       heading: () => fieldScore(1),
       title: () => fieldScore(2),
       expansions: () => fieldScore(3),
-      coverage: () => share(ownFields),
+      coverage: () => share(OWN_FIELDS),
       coverageAll: () => share(ALL_FIELDS),
       headingCoverage: () => share([1]),
       headingMatch: () => nearestOf(index, terms, [{ terms: headingTerms(c.section) }]),
-      topic: () => (topic >= 0 && holds(own[topic]!, ownFields) ? 1 : 0),
+      topic: () => (topic >= 0 && holds(own[topic]!, OWN_FIELDS) ? 1 : 0),
       nearest: () => nearestAsked(index, c.section, terms),
       semantic: () => (sim ??= near(c.section)).text,
       semanticQuestion: () => (sim ??= near(c.section)).nearestQuestion,

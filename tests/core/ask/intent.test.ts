@@ -50,7 +50,7 @@ describe('intent', () => {
     expect(intentScores({ ...flat, bias: [0, 1000, 0, 0, 0, 0] }, 'x', index.lexicon)).toEqual([0, 1, 0, 0, 0, 0]);
   });
 
-  it('reads a message the price list prices as a question, unless it asks for sales beyond doubt', () => {
+  it('reads a message the price list prices as a question, unless it asks for sales or support beyond doubt', () => {
     const quote = 'please quote us for Professional with 45 office staff';
     const sales = 'I want to talk to someone in sales about pricing for Growth with 20 office users';
     const contact = (t: string) => intentScores(model, t, index.lexicon)[INTENTS.indexOf('contact')]!;
@@ -65,6 +65,13 @@ describe('intent', () => {
     const demo = 'starter for 5 office users, we might want to see it first';
     expect(intentScores(model, demo, index.lexicon)[INTENTS.indexOf('demo')]).toBeLessThan(0.9);
     expect(intentOf(model, demo, index.lexicon, true)).toBe('demo');
+    // A customer pricing a change to their own plan may read as support; it is a question too, unless beyond doubt.
+    const change =
+      'we are on growth, add the video survey app so recordings help with disputes, plus 2 users. monthly cost?';
+    const support = intentScores(model, change, index.lexicon)[INTENTS.indexOf('support')]!;
+    expect([support > 0.6, support < 0.9]).toEqual([true, true]);
+    expect(intentOf(model, change, index.lexicon, false)).toBe('support');
+    expect(intentOf(model, change, index.lexicon, true)).toBe('none');
   });
 
   it('reads a message that asks whom to talk to as a request for a person, which the classifier may not', () => {

@@ -12,6 +12,7 @@ import type { AskIndex } from '../../../src/core/ask/index.ts';
 import {
   askedAddOns,
   comparedPlans,
+  countsPriced,
   dollars,
   MOST_PRICED,
   priceQuestion,
@@ -23,6 +24,7 @@ import wordsData from '../../../src/core/ask/pricing-words.json' with { type: 'j
 import { PRICING_WORDS, PricingWordsSchema } from '../../../src/core/ask/pricing-words.ts';
 import { inventedSentences } from '../../../eval/ask/metrics.ts';
 import { PROJECT_ROOT } from '../../helpers/server.ts';
+import { siteIndex } from './site.ts';
 
 const pricing = PricingSchema.parse(pricingData);
 /** A site of one pricing page, its markdown given. */
@@ -184,6 +186,34 @@ describe('pricing arithmetic', () => {
     );
   });
 
+  it('reads the office users a named plan is given as a figure as the users in all, its own free', () => {
+    expect(priceQuestion("we're 8 in the office, what's starter come to a month", pricing)).toMatchObject({
+      plan: 'Starter',
+      monthly: 390 + 3 * 45,
+    });
+    expect(priceQuestion('12 staff work in the office, how much is growth?', pricing)!.monthly).toBe(890);
+    expect(countsPriced("we're 8 in the office", pricing)).toBe(true);
+    expect(countsPriced('and we do 400 moves a year', pricing)).toBe(true);
+    expect(countsPriced('can customers reply to the texts?', pricing)).toBe(false);
+    // A figure with no plan named and no price asked is still no question of price.
+    expect(priceQuestion("we're 8 in the office, what does growth include?", pricing)).toBeUndefined();
+  });
+
+  it('reads a year paid in one payment as paid annually', () => {
+    const at = (q: string) => priceQuestion(q, pricing)?.annual;
+    expect(at('If I pay Starter plan for all year one time, how much I pay?')).toBe(3900);
+    expect(at('growth in one lump sum, how much?')).toBe(8900);
+    expect(at('what is professional in a single payment for the year?')).toBe(18_900);
+  });
+
+  it('reads card payments taken on site as needing online payments', () => {
+    const w = priceQuestion(
+      'we want crews taking card payments on site, 300 moves a year. which plan, what cost?',
+      pricing,
+    )!;
+    expect([w.plan, w.modules]).toEqual(['Growth', ['Online payments']]);
+  });
+
   it('a plan named before a question word is the plan asked about, whatever the figures would pick', () => {
     // 17 office users would pick Professional (Growth includes 15): the visitor names Growth.
     const w = priceQuestion('17 of us in the office need logins. on growth how much is that?', pricing)!;
@@ -271,6 +301,39 @@ describe('pricing answers through askSite', () => {
     expect(r.sources.map((s) => s.heading)).toEqual(['Compare plans', 'Add-ons']);
     expect(r.answer).toContain('$480 a month excluding GST');
     expect(r.answer).not.toContain('All prices exclude GST.');
+    expect(inventedSentences(r, pricing)).toEqual([]);
+  });
+});
+
+describe('a pricing answer beside the parts it does not price', () => {
+  const pages = [
+    {
+      slug: 'pricing',
+      title: 'Pricing | Kartage',
+      url: 'https://k.example/pricing',
+      markdown:
+        '# Pricing\n\n## Compare plans\n\n| Plan | Price | Office users |\n|---|---|---|\n| Starter | $390 | 5 |\n| Growth | $890 | 15 |\n\n## How to choose a plan\n\nAnswer three questions; the answer that points to the biggest plan wins.\n',
+    },
+    {
+      slug: 'contact',
+      title: 'Contact | Kartage',
+      url: 'https://k.example/contact',
+      markdown: '# Contact\n\n## Offices\n\nOur head office is in Melbourne, with offices in Sydney and Brisbane.\n',
+    },
+  ];
+  const offices = ['where is your office?', 'where are you based?', 'which office is nearest?'];
+
+  it('answers no part that only counts what the working prices ("we\'re 8 in the office")', async () => {
+    const index = await siteIndex(
+      offices.map((question) => ({ question, sections: [{ slug: 'contact', heading: 'Offices' }] })),
+      pages,
+    );
+    // Alone, the office sentence reads as a question about the offices.
+    expect(askOn(index, "we're 8 in the office").sources[0]).toMatchObject({ slug: 'contact', role: 'answer' });
+    const r = askOn(index, "we're 8 in the office and do 400 moves, which plan?");
+    expect(r.working).toMatchObject({ plan: 'Growth', chosenFor: { officeUsers: 8, movesPerYear: 400 } });
+    expect(r.sources.map((s) => s.slug)).toEqual(['pricing', 'pricing']);
+    expect(r.answer).not.toContain('head office');
     expect(inventedSentences(r, pricing)).toEqual([]);
   });
 });
