@@ -137,6 +137,9 @@ describe('askSite', () => {
   // [message, the handoff's intent]: a request for a person is handed over, whatever topic it names, quoting nothing.
   const REQUESTS: [string, string][] = [
     ['call me back about storage billing runs', 'callback'],
+    // A topic the site answers is not answered beside the request.
+    ['please call me back about whether the crew app works offline', 'callback'],
+    ['can i leave a message for the team about whether the crew app works offline', 'message'],
     ['can i leave a message for the team about storage billing', 'message'],
     ['the crew app keeps crashing when we do lot tracking, need support', 'contact'],
     ['i want to talk to sales', 'contact'],
@@ -147,6 +150,23 @@ describe('askSite', () => {
     expect(r).toMatchObject({ answered: false, reason: 'handoff', sources: [] });
     expect(r.handoff?.intent).toBe(intent);
     expect(r.answer).toBe(r.handoff?.label);
+  });
+
+  it('works out a price a customer asks for a change to their plan, which the classifier reads as support', () => {
+    const r = ask('we are on growth, recordings help with disputes, so add 2 users. monthly cost?');
+    expect(r).toMatchObject({ answered: true, reason: 'answered', handoff: null });
+    expect(r.working?.monthly).toBe(890 + 2 * 45);
+  });
+
+  it('keeps a request for sales beside a plan chosen for figures, no price asked', () => {
+    for (const question of [
+      'put me onto sales, which plan for 1 warehouse?',
+      'put me onto sales, which plan for 800 moves a year?',
+    ]) {
+      const r = ask(question);
+      expect(r.handoff?.intent, question).toBe('contact');
+      expect(r.working?.plan, question).toBe('Growth');
+    }
   });
 
   it('works out a price asked of sales, offering sales beside it only when asked for beyond doubt', () => {

@@ -194,6 +194,7 @@ describe('pricing arithmetic', () => {
     expect(priceQuestion('12 staff work in the office, how much is growth?', pricing)!.monthly).toBe(890);
     expect(countsPriced("we're 8 in the office", pricing)).toBe(true);
     expect(countsPriced('and we do 400 moves a year', pricing)).toBe(true);
+    expect(countsPriced('plus 2 more office users', pricing)).toBe(true);
     expect(countsPriced('can customers reply to the texts?', pricing)).toBe(false);
     // A figure with no plan named and no price asked is still no question of price.
     expect(priceQuestion("we're 8 in the office, what does growth include?", pricing)).toBeUndefined();
