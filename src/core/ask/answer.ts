@@ -25,7 +25,7 @@ export type AskResult = Omit<AskResponse, 'working'> & { working?: Working };
 export type AskDeps = { index: AskIndex; pricing: Pricing; origin: string; now: number };
 
 /** How many sections retrieval hands to the reranker, and the most sources an answer lists. */
-const [CANDIDATES, MAX_SOURCES] = [30, 5];
+export const [CANDIDATES, MAX_SOURCES] = [30, 5];
 /** How far below the best section's score (log-odds) a related section may be. */
 const RELATED_MARGIN = 3;
 /** The features the models read (no other is worked out; the build writes the sentence-model rows they read). */
