@@ -25,10 +25,16 @@ export interface EarlyDerive {
   stop(): Promise<number>;
 }
 
+/** How much older than the start a page's modification time may read and still be this build's. */
+const MTIME_SLACK_MS = 1000;
+
 /** Starts deriving the HTML pages written to `distDir` from now on into the page cache in `cacheDir`. */
 export function startEarlyDerive(distDir: string, cacheDir: string): EarlyDerive {
   const stop = new Int32Array(new SharedArrayBuffer(4));
-  const data: EarlyWorkerData = { distDir, cache: { dir: cacheDir, salt: cacheSalt() }, since: Date.now(), stop };
+  // A file's time comes from the kernel's coarse clock, a few ms behind Date.now(): a page written just after this
+  // call could look older than it. A second's slack keeps it this build's (a page of an earlier build is older still).
+  const since = Date.now() - MTIME_SLACK_MS;
+  const data: EarlyWorkerData = { distDir, cache: { dir: cacheDir, salt: cacheSalt() }, since, stop };
   const worker = new Worker(new URL('./derive-early-worker.ts', import.meta.url), { workerData: data });
   // A build that fails before its end must not wait for the worker.
   worker.unref();
