@@ -12,8 +12,8 @@ import { decide, type Reason } from './decide.ts';
 import { type Handoff, handoffFor } from './handoff.ts';
 import type { AskIndex } from './index.ts';
 import { intentOf } from './intent.ts';
-import * as price from './pricing.ts';
 import { askedAddOns, comparedPlans, dollars, priceQuestion, says, type Working, workingSentence } from './pricing.ts';
+import { countsPriced } from './pricing.ts';
 import models from './ranker.json' with { type: 'json' };
 import { type Ranked, rerank } from './rerank.ts';
 import { retrieve } from './retrieve.ts';
@@ -126,7 +126,7 @@ function pricingAnswer(d: AskDeps, plan: QueryPlan, priced: Priced, result: Resu
   // the office"), answered as any part when their sections fit beside the price list's; not one asking the price of an
   // add-on the others name ("cost each?").
   const item = priced.addOns.length > 0 || priced.onboarding;
-  const counted = (p: Part) => pricedOf(p.text, d.pricing) || price.countsPriced(p.text, d.pricing);
+  const counted = (p: Part) => pricedOf(p.text, d.pricing) || countsPriced(p.text, d.pricing);
   const own = (p: Part) => !counted(p) && !(item && p.leaning && says(p.text, 'asksPrice'));
   const rest = plan.parts.length > 1 ? plan.parts.filter(own) : [];
   const decided = rest.map((p) => decidePart(d, plan, p));

@@ -140,7 +140,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   const moves = figureIn(q, pricing, 'movesPerYear');
   const billing = moves ? without(q, moves, ' ') : q;
   const annual = words.says(billing, 'annual') || (prevPlan && !asksPrice && words.says(prev, 'annual'));
-  const sized = Object.keys(chosenFor).length > 0; // "we do 400 moves, which plan?" asks no price: it is answered one
+  const sized = Object.keys(chosenFor).length > 0; // "we do 400 moves, which plan?": worked out, no price word
   if (!asksPrice && !some() && !annual && !sized && !(prevPlan && named.length)) return undefined;
   const compared = comparedPlans(question, pricing);
   // Two plans compared: the difference in their prices (none when one is quoted), whatever add-ons are asked.
