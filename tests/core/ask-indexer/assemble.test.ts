@@ -206,7 +206,11 @@ describe('what the index learns', () => {
   });
 
   it('learns the labelled requests, with every question, answered or a known gap, as `none`', () => {
-    const intents = [{ text: 'book a demo', intent: 'demo' as const }];
+    const intents = [
+      { text: 'book a demo', intent: 'demo' as const },
+      { text: 'is a demo free', intent: 'none' as const },
+      { text: 'ring me', intent: 'callback' as const },
+    ];
     expect(intentExamples(intents, QUESTIONS)).toEqual([
       ...intents,
       { text: 'when does the dock open for trucks', intent: 'none' },
@@ -214,7 +218,12 @@ describe('what the index learns', () => {
       { text: 'do you sell boxes', intent: 'none' },
       { text: 'the', intent: 'none' },
       { text: 'where is the yard', intent: 'none' },
+      // Each request again after a question: the labelled ones first, then the learned, 7919 apart (7919 % 6 = 5).
+      { text: 'is a demo free book a demo', intent: 'demo' },
+      { text: 'where is the yard ring me', intent: 'callback' },
     ]);
+    // No question to lead in with: the requests alone.
+    expect(intentExamples([intents[0]!], [])).toEqual([intents[0]]);
     const requests = ['book a demo', 'a demo please', 'book a demo for us', 'can we see a demo'];
     const learning = {
       intents: requests.map((text) => ({ text, intent: 'demo' as const })),

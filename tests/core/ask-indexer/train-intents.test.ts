@@ -1,6 +1,6 @@
-// The intent classifier's training (src/core/ask-indexer/train-intents.ts): softmax regression by gradient descent.
+// The intent classifier's training (src/core/ask-indexer/train-intents.ts): softmax regression fitted by Adam.
 import { describe, expect, it } from 'vitest';
-import { classifyIntent, INTENTS, type Intent } from '../../../src/core/ask/intent.ts';
+import { classifyIntent, INTENTS, type Intent, intentScores } from '../../../src/core/ask/intent.ts';
 import { compileLexicon } from '../../../src/core/ask-indexer/lexicon.ts';
 import { type IntentExample, trainIntents } from '../../../src/core/ask-indexer/train-intents.ts';
 import { EMPTY_LEXICON } from '../../../src/core/lexicon.ts';
@@ -11,14 +11,24 @@ const ex = (intent: Intent, ...texts: string[]): IntentExample[] => texts.map((t
 /** Per intent, in INTENTS order: `on` for the ones named, `off` for the others. */
 const perIntent = (on: number, off: number, ...named: Intent[]) =>
   INTENTS.map((intent) => (named.includes(intent) ? on : off));
-/** Plain gradient descent at rate 1, no regularisation, every intent weighed the same. */
+/** Rate 1, no regularisation, every intent weighed the same. */
 const PLAIN = { rate: 1, l2: 0, balance: 0, minCount: 1 };
+/**
+ * A parameter after two Adam steps from zero with gradients `g1` then `g2` (decay rates 0.9 and 0.999): each step is
+ * the rate times the running gradient over the root of the running squared gradient, both corrected for their start.
+ */
+function adamTwice(g1: number, g2: number, rate: number): number {
+  const first = (rate * g1) / (Math.abs(g1) + 1e-8);
+  const m = 0.9 * 0.1 * g1 + 0.1 * g2;
+  const v = 0.999 * 0.001 * g1 ** 2 + 0.001 * g2 ** 2;
+  return -first - (rate * m) / (1 - 0.9 ** 2) / (Math.sqrt(v / (1 - 0.999 ** 2)) + 1e-8);
+}
 
 describe('trainIntents', () => {
   it('learns features seen in at least `minCount` examples, numbered the same whatever the examples’ order', () => {
     const examples = [...ex('demo', 'book a demo', 'book a call'), ...ex('callback', 'call me')];
     const features = (minCount: number, list = examples) =>
-      trainIntents(list, lexicon, { epochs: 1, minCount }).features;
+      trainIntents(list, lexicon, { epochs: 1, minCount, minWeight: 0 }).features;
     expect(Object.keys(features(2)).sort()).toEqual(['a', 'book', 'book a', 'call']);
     expect(Object.keys(features(3))).toEqual([]);
     const all = features(1);
@@ -54,48 +64,58 @@ describe('trainIntents', () => {
     expect(model.weights.flat().every((v) => v === 0)).toBe(true);
   });
 
-  it('takes one gradient step from the uniform guess (1/K each) per epoch', () => {
-    // One example: the step is (1/K - 1) for its intent, 1/K for the others, times the rate; a feature in every
-    // example moves as the bias does.
+  it('takes one Adam step per epoch: the first moves every parameter by the rate, against its gradient', () => {
+    // One example: the gradient is (1/K - 1) for its intent, 1/K for the others; a feature in every example moves as
+    // the bias does.
     const one = trainIntents(ex('demo', 'book demo'), lexicon, { ...PLAIN, epochs: 1, rate: 0.5 });
-    const step = perIntent(0.5 * (1 - 1 / K), -0.5 / K, 'demo');
-    expect(one.bias).toEqual(step.map((v) => Math.round(v * 1e4) / 1e4));
+    expect(one.bias).toEqual(perIntent(0.5, -0.5, 'demo'));
     expect(Object.keys(one.features)).toHaveLength(3);
     for (const column of Object.values(one.features)) expect(one.weights.map((row) => row[column])).toEqual(one.bias);
-    // Two examples of different intents with the same words: the mean of their steps.
+    // Two examples of different intents with the same words: the mean of their gradients, (2/K - 1) / 2 for both.
     const two = trainIntents([...ex('demo', 'demo'), ...ex('none', 'demo')], lexicon, { ...PLAIN, epochs: 1 });
-    expect(two.bias).toEqual(perIntent(0.5 - 1 / K, -1 / K, 'demo', 'none').map((v) => Math.round(v * 1e4) / 1e4));
-    // The second step starts from the first: logits 2(1 - 1/K) and -2/K, so the intent's probability is
-    // e^2 / (e^2 + K - 1).
-    const p = Math.exp(2) / (Math.exp(2) + K - 1);
+    expect(two.bias).toEqual(perIntent(1, -1, 'demo', 'none'));
+    // The second step starts from the first: logits 2 and -2 (bias and weight), so the intent's probability is
+    // e^4 / (e^4 + K - 1); the step follows the running gradients of both.
+    const p = Math.exp(4) / (Math.exp(4) + K - 1);
     const second = trainIntents(ex('demo', 'demo'), lexicon, { ...PLAIN, epochs: 2 });
-    const expected = perIntent(1 - 1 / K + (1 - p), -1 / K - (1 - p) / (K - 1), 'demo');
+    const expected = perIntent(adamTwice(1 / K - 1, p - 1, 1), adamTwice(1 / K, (1 - p) / (K - 1), 1), 'demo');
     for (const [k, v] of second.bias.entries()) expect(v).toBeCloseTo(expected[k]!, 3);
     expect(second.weights.map((row) => row[0])).toEqual(second.bias);
   });
 
-  it('pulls the weights towards zero by `l2` of their value at each step (the bias is not)', () => {
+  it('pulls the weights towards zero by `l2` of their value (the bias is not)', () => {
     const l2 = 0.1;
     const model = trainIntents(ex('demo', 'demo'), lexicon, { ...PLAIN, l2, epochs: 2 });
-    // After the first step the weight and the bias are both (1 - 1/K) for the intent, -1/K for the others.
-    const first = perIntent(1 - 1 / K, -1 / K, 'demo');
-    for (let k = 0; k < K; k++) expect(model.weights[k]![0]! - model.bias[k]!).toBeCloseTo(-l2 * first[k]!, 3);
+    // The first step moves the weight and the bias alike, to 1 for the intent and -1 for the others; the second adds
+    // l2 times that to the weight's gradient only.
+    const p = Math.exp(4) / (Math.exp(4) + K - 1);
+    const demo = INTENTS.indexOf('demo');
+    for (let k = 0; k < K; k++) {
+      const [g1, g2] = k === demo ? [1 / K - 1, p - 1] : [1 / K, (1 - p) / (K - 1)];
+      const first = k === demo ? 1 : -1;
+      expect(model.bias[k]).toBeCloseTo(adamTwice(g1, g2, 1), 3);
+      expect(model.weights[k]![0]).toBeCloseTo(adamTwice(g1, g2 + l2 * first, 1), 3);
+      expect(Math.abs(model.weights[k]![0]!)).toBeLessThan(Math.abs(model.bias[k]!));
+    }
   });
 
   it('weighs each intent by the inverse of its share to the power `balance`', () => {
-    const examples = [...ex('demo', 'demo', 'demo'), ...ex('none', 'demo')];
-    const bias = (balance: number) => trainIntents(examples, lexicon, { ...PLAIN, balance, epochs: 1 }).bias;
-    const demo = INTENTS.indexOf('demo');
-    const none = INTENTS.indexOf('none');
-    // Balanced: the intent with two examples moves as far as the one with one.
-    const balanced = bias(1);
-    expect(balanced[demo]).toBeCloseTo(1 / 9, 4);
-    expect(balanced[none]).toBeCloseTo(1 / 9, 4);
-    expect(balanced[INTENTS.indexOf('contact')]).toBeCloseTo(-1 / 18, 4);
-    // Not balanced: each example counts once.
-    const plain = bias(0);
-    expect(plain[demo]).toBeCloseTo(2 / 3 - 1 / K, 4);
-    expect(plain[none]).toBeCloseTo(1 / 3 - 1 / K, 4);
+    // Three examples of one intent and one of another, all the same word: trained long, the model's probabilities
+    // for that word are the intents' weighed shares.
+    const examples = [...ex('demo', 'demo', 'demo', 'demo'), ...ex('none', 'demo')];
+    const share = (balance: number) => {
+      const model = trainIntents(examples, lexicon, { ...PLAIN, rate: 0.05, balance, epochs: 600 });
+      const p = intentScores(model, 'demo', lexicon);
+      return [p[INTENTS.indexOf('demo')]!, p[INTENTS.indexOf('none')]!];
+    };
+    // Not balanced: each example counts once, 3 to 1.
+    const [demo, none] = share(0);
+    expect(demo).toBeCloseTo(0.75, 2);
+    expect(none).toBeCloseTo(0.25, 2);
+    // Balanced: the intent with one example weighs as much as the one with three.
+    const [even, other] = share(1);
+    expect(even).toBeCloseTo(0.5, 2);
+    expect(other).toBeCloseTo(0.5, 2);
   });
 
   it('drops the features whose weights are all under `minWeight` and keeps the others’ columns whole', () => {
@@ -118,7 +138,6 @@ describe('trainIntents', () => {
     for (const f of Object.keys(pruned.features)) expect(column(pruned, f)).toEqual(column(all, f));
     for (const row of pruned.weights) expect(row).toHaveLength(Object.keys(pruned.features).length);
     expect(pruned.bias).toEqual(all.bias);
-    for (const f of names) expect(column(all, f).reduce((a, b) => a + b, 0)).toBeCloseTo(0, 3);
     // A bar of 0 keeps every feature, even one whose weights are all 0 (no epoch).
     const untrained = trainIntents(examples, lexicon, { minCount: 1, epochs: 0, minWeight: 0 });
     expect(Object.keys(untrained.features)).toEqual(names);
