@@ -68,15 +68,15 @@ export function trainIntents(
       theta[x]! -= (rate * m[x]!) / c1 / (Math.sqrt(v[x]! / c2) + EPSILON);
     }
   }
-  const round = (v: number) => Math.round(v * 1e4) / 1e4;
+  const round = (x: number) => Math.round(x * 1e4) / 1e4;
   // A feature whose weights are all small moves every probability little.
   const kept: Record<string, number> = {};
   const weights: number[][] = Array.from({ length: K }, () => []);
   for (const [f, j] of Object.entries(features)) {
     const column = Array.from({ length: K }, (_, k) => theta[k * D + j]!);
-    if (column.every((v) => Math.abs(v) < minWeight)) continue;
+    if (column.every((w) => Math.abs(w) < minWeight)) continue;
     kept[f] = weights[0]!.length;
-    for (const [k, v] of column.entries()) weights[k]!.push(round(v));
+    for (const [k, w] of column.entries()) weights[k]!.push(round(w));
   }
   return { features: kept, weights, bias: Array.from(theta.subarray(W), round) };
 }
