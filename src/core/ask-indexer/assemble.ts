@@ -96,12 +96,13 @@ const LEAD_IN_STRIDE = 7919;
  * each held-out request, requests recognised 0.14 -> 0.39 (0.34 by the gradient-descent model before Adam).
  */
 export function intentExamples(intents: readonly IntentExample[], questions: readonly AskedQuestion[]) {
-  const none = [...intents.filter((e) => e.intent === 'none'), ...questions.map((q) => ({ text: q.question }))];
+  const asked = questions.map((q) => ({ text: q.question, intent: 'none' as const }));
+  const none = [...intents.filter((e) => e.intent === 'none'), ...asked];
   const requests = intents.filter((e) => e.intent !== 'none');
   const leadIn = (i: number) => none[(i * LEAD_IN_STRIDE) % none.length]!.text;
   return [
     ...intents,
-    ...questions.map((q) => ({ text: q.question, intent: 'none' as const })),
+    ...asked,
     ...(none.length ? requests.map((e, i) => ({ text: `${leadIn(i)} ${e.text}`, intent: e.intent })) : []),
   ];
 }

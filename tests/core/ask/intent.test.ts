@@ -5,6 +5,8 @@ import { siteIndex } from './site.ts';
 
 const index = await siteIndex();
 const model = index.data.intents;
+/** A model that reads no word: its biases alone decide. */
+const flat = { features: {}, weights: model.weights.map(() => []) };
 
 describe('intent', () => {
   it('reads words and their bigrams, chat speak as meant, numbers as one token', () => {
@@ -32,8 +34,7 @@ describe('intent', () => {
   it('gives probabilities that sum to one, and reads a request below REQUEST_MIN as a question', () => {
     const p = intentScores(model, 'demo', index.lexicon);
     expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
-    const flat = { features: {}, weights: model.weights.map(() => []), bias: model.bias.map(() => 0) };
-    expect(classifyIntent(flat, 'book a demo', index.lexicon)).toBe('none');
+    expect(classifyIntent({ ...flat, bias: model.bias.map(() => 0) }, 'book a demo', index.lexicon)).toBe('none');
     // [bias per intent (none, demo, contact, support, callback, message), what the text is read as]
     const BIASED: [number[], string][] = [
       // Demo the most probable at 0.35: below REQUEST_MIN, a question.
@@ -51,7 +52,6 @@ describe('intent', () => {
   });
 
   it('reads a message the price list prices as a question, unless it asks for sales or support beyond doubt', () => {
-    const flat = { features: {}, weights: model.weights.map(() => []) };
     // A model that reads every text as `intent` with probability p (the rest spread evenly over the others).
     const sure = (intent: string, p: number) => ({
       ...flat,
@@ -69,12 +69,15 @@ describe('intent', () => {
     // The rule is about sales and support: a demo, a call back or a message asked beside a price stays a request.
     for (const intent of ['demo', 'callback', 'message'] as const)
       expect(intentOf(sure(intent, 0.6), text, index.lexicon, true), intent).toBe(intent);
-    // The trained model reads a quote asked for as sales.
+    // The trained model: a quote asked for is sales; sales asked for in so many words beside a price stays a request,
+    // as does a demo.
     expect(intentOf(model, text, index.lexicon, false)).toBe('contact');
+    const sales = 'I want to talk to someone in sales about pricing for Growth with 20 office users';
+    expect(intentOf(model, sales, index.lexicon, true)).toBe('contact');
+    expect(intentOf(model, 'could i book a demo', index.lexicon, true)).toBe('demo');
   });
 
   it('reads a message that asks whom to talk to as a request for a person, which the classifier may not', () => {
-    const flat = { features: {}, weights: model.weights.map(() => []) };
     const none = { ...flat, bias: [1000, 0, 0, 0, 0, 0] };
     expect(classifyIntent(none, 'who do I talk to about a written quote?', index.lexicon)).toBe('none');
     for (const text of ['who do I talk to about a written quote?', 'Our sync stopped. Who can I contact?'])
