@@ -26,8 +26,6 @@ export type AskDeps = { index: AskIndex; pricing: Pricing; origin: string; now: 
 
 /** How many sections retrieval hands to the reranker, and the most sources an answer lists. */
 export const [CANDIDATES, MAX_SOURCES] = [30, 5];
-/** How far below the best section's score (log-odds) a related section may be. */
-const RELATED_MARGIN = 3;
 /** The features the models read (no other is worked out; the build writes the sentence-model rows they read). */
 export const MODEL_FEATURES: ReadonlySet<string> = new Set([...models.rerank.features, ...models.decide.features]);
 /** A part of the question, ranked and decided. */
@@ -73,8 +71,8 @@ type Result = (answer: string, sources: AskSourceOut[], reason: Reason, working?
 /** No part answered: the no-answer sentence (or the handoff's label), and related sections that share the topic. */
 function unanswered(d: AskDeps, part: Decided, person: Handoff | null, result: Result): AskResult {
   if (person) return result(person.label, [], 'handoff');
-  const related = compose.relatedOf(part.ranked.slice(0, 3), new Set(), RELATED_MARGIN);
-  const sources = related.map((r) => compose.sourceOf(d.index, r.section, 'related'));
+  const related = compose.relatedOf(new Set(), [part.ranked.slice(0, 3)]);
+  const sources = related.map((s) => compose.sourceOf(d.index, s, 'related'));
   const list = sources.map((s) => `- [${s.heading ? `${s.title}: ${s.heading}` : s.title}](${s.url})`).join('\n');
   return result(sources.length ? `${NO_ANSWER} ${NO_ANSWER_RELATED}\n\n${list}` : NO_ANSWER, sources, part.reason);
 }
@@ -97,11 +95,8 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result,
     const unknown = compose.unknownWords(p.part.text, p.part.groups);
     if (unknown.length) paragraphs.push(compose.partUnanswered(unknown.join(' ')));
   }
-  for (const p of [...parts].reverse())
-    for (const r of compose.relatedOf(p.ranked.slice(0, 4), used, RELATED_MARGIN)) {
-      used.add(r.section);
-      sources.push(compose.sourceOf(d.index, r.section, 'related'));
-    }
+  const runnersUp = parts.map((p) => p.ranked.slice(0, 4)); // (those of a part not answered too)
+  sources.push(...compose.relatedOf(used, runnersUp).map((s) => compose.sourceOf(d.index, s, 'related')));
   return result(paragraphs.join('\n\n'), sources, 'answered');
 }
 

@@ -153,6 +153,9 @@ export function unknownWords(question: string, groups: readonly TermGroup[]): st
   return groups.filter((g) => g.unknown).map((g) => typed.find((t) => fold(t) === g.word) ?? g.word);
 }
 
-/** Related sections: the next candidates scored within `margin` (log-odds) of the best. */
-export const relatedOf = (ranked: readonly Ranked[], skip: ReadonlySet<number>, margin: number) =>
-  ranked.filter((r) => !skip.has(r.section) && r.score >= (ranked[0]?.score ?? 0) - margin);
+/** Related sections but `skip`: each part's candidates within `margin` (log-odds) of its best, nearest it first. */
+export function relatedOf(skip: ReadonlySet<number>, parts: readonly (readonly Ranked[])[], margin = 3) {
+  const near = parts.flatMap((ranked) => ranked.map((r) => [ranked[0]!.score - r.score, r.section] as const));
+  const kept = near.filter(([gap, s]) => gap <= margin && !skip.has(s)).sort((a, b) => a[0] - b[0]);
+  return [...new Set(kept.map(([, s]) => s))];
+}
