@@ -53,8 +53,7 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   const pricedAnswer = priced && pricingAnswer(d, plan, priced, result);
   if (pricedAnswer?.answer) return pricedAnswer; // (empty when the pricing page no longer says the price list)
   const parts = plan.parts.map((part) => decidePart(d, plan, part));
-  const answering = parts.filter((p) => p.answered);
-  if (!answering.length) return unanswered(d, parts[0]!, person, result);
+  if (!parts.some((p) => p.answered)) return unanswered(d, parts[0]!, person, result);
   return answered(d, plan, parts, result);
 }
 
@@ -71,8 +70,7 @@ type Result = (answer: string, sources: AskSourceOut[], reason: Reason, working?
 /** No part answered: the no-answer sentence (or the handoff's label), and related sections that share the topic. */
 function unanswered(d: AskDeps, part: Decided, person: Handoff | null, result: Result): AskResult {
   if (person) return result(person.label, [], 'handoff');
-  const related = compose.relatedOf(new Set(), [part.ranked.slice(0, 3)]);
-  const sources = related.map((s) => compose.sourceOf(d.index, s, 'related'));
+  const sources = compose.relatedOf([part.ranked.slice(0, 3)]).map((s) => compose.sourceOf(d.index, s, 'related'));
   const list = sources.map((s) => `- [${s.heading ? `${s.title}: ${s.heading}` : s.title}](${s.url})`).join('\n');
   return result(sources.length ? `${NO_ANSWER} ${NO_ANSWER_RELATED}\n\n${list}` : NO_ANSWER, sources, part.reason);
 }
@@ -96,7 +94,7 @@ function answered(d: AskDeps, plan: QueryPlan, parts: Decided[], result: Result,
     if (unknown.length) paragraphs.push(compose.partUnanswered(unknown.join(' ')));
   }
   const runnersUp = parts.map((p) => p.ranked.slice(0, 4)); // (those of a part not answered too)
-  sources.push(...compose.relatedOf(used, runnersUp).map((s) => compose.sourceOf(d.index, s, 'related')));
+  sources.push(...compose.relatedOf(runnersUp, used).map((s) => compose.sourceOf(d.index, s, 'related')));
   return result(paragraphs.join('\n\n'), sources, 'answered');
 }
 

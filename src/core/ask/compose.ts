@@ -154,7 +154,7 @@ export function unknownWords(question: string, groups: readonly TermGroup[]): st
 }
 
 /** Related sections but `skip`: each part's candidates within `margin` (log-odds) of its best, nearest it first. */
-export function relatedOf(skip: ReadonlySet<number>, parts: readonly (readonly Ranked[])[], margin = 3) {
+export function relatedOf(parts: readonly (readonly Ranked[])[], skip: ReadonlySet<number> = new Set(), margin = 3) {
   const near = parts.flatMap((ranked) => ranked.map((r) => [ranked[0]!.score - r.score, r.section] as const));
   const kept = near.filter(([gap, s]) => gap <= margin && !skip.has(s)).sort((a, b) => a[0] - b[0]);
   return [...new Set(kept.map(([, s]) => s))];

@@ -4,14 +4,14 @@
  */
 import { analyze } from '../search/analyze.ts';
 import { K1 } from '../search/bm25f.ts';
-import { type TermGroup, termGroups } from './analyse.ts';
+import type { TermGroup } from './analyse.ts';
 import { sectionSimilarity, textVector } from './embedding.ts';
 import { kept } from '../kept.ts';
 import { ASK_FIELDS, type AskIndex, bodyOf } from './index.ts';
 import type { Candidate } from './retrieve.ts';
 
 const BM25 = ['bm25', 'text', 'heading', 'title', 'expansions'] as const;
-const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'headingMatch', 'topic', 'nearest'] as const;
+const WORDS = ['coverage', 'coverageAll', 'headingCoverage', 'topic', 'nearest'] as const;
 const PLACE = ['semantic', 'semanticQuestion', 'post', 'listing', 'intro', 'cited', 'semanticAsk'] as const;
 /** The features a model may use (BM25F, the question's words, the sentence model and the section's place). */
 export const FEATURES = [...BM25, ...WORDS, ...PLACE] as const;
@@ -103,9 +103,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
   // The sentences that ask, else the last: what a question asks after saying what it is about (see docs/chat.md).
   const askVector = table && textVector(table, (asks.length ? asks : said.slice(-1)).join(' '));
   const near = (s: number) => (table && vector ? sectionSimilarity(table, vector, s) : { text: 0, nearestQuestion: 0 });
-  // The heading read as a question is (filler such as the site's name left out).
-  const headingTerms = (s: number) =>
-    new Set(termGroups(index.heading(s) ?? '', index, index.lexicon).map((g) => g.terms[0]!));
   return candidates.map((c) => {
     const field = (f: number) => fieldOf(index, c.section, f);
     const fieldScore = (f: number) => {
@@ -134,7 +131,6 @@ export function featuresOf(index: AskIndex, candidates: readonly Candidate[], in
       coverage: () => share(OWN_FIELDS),
       coverageAll: () => share(ALL_FIELDS),
       headingCoverage: () => share([1]),
-      headingMatch: () => nearestOf(index, terms, [{ terms: headingTerms(c.section) }]),
       topic: () => (topic >= 0 && holds(own[topic]!, OWN_FIELDS) ? 1 : 0),
       nearest: () => nearestAsked(index, c.section, terms),
       semantic: () => (sim ??= near(c.section)).text,

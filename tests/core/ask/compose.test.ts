@@ -145,9 +145,9 @@ describe('links and words', () => {
 
   it('relate only candidates scored near the best', () => {
     const ranked = [10, 8, 7, 6.5, 1].map((score, section) => ({ section, bm25: 0, features: [], score }));
-    expect(relatedOf(new Set([0]), [ranked], 3)).toEqual([1, 2]);
-    expect(relatedOf(new Set([0]), [ranked], 1)).toEqual([]);
-    expect(relatedOf(new Set(), [ranked])).toEqual([0, 1, 2]);
+    expect(relatedOf([ranked], new Set([0]), 3)).toEqual([1, 2]);
+    expect(relatedOf([ranked], new Set([0]), 1)).toEqual([]);
+    expect(relatedOf([ranked])).toEqual([0, 1, 2]);
   });
 
   it("relate each part's runners-up by how near its own best they score, each section once", () => {
@@ -164,8 +164,8 @@ describe('links and words', () => {
       [2, 2.5],
     ]);
     // Gaps: 1 at 2.5, 2 at 3, 6 at 1, 2 at 1.5 (second's): 6 before 1, and 2 once, at its nearest.
-    expect(relatedOf(new Set([0, 5]), [first, second])).toEqual([6, 2, 1]);
-    expect(relatedOf(new Set([0, 5]), [second, first])).toEqual([6, 2, 1]);
+    expect(relatedOf([first, second], new Set([0, 5]))).toEqual([6, 2, 1]);
+    expect(relatedOf([second, first], new Set([0, 5]))).toEqual([6, 2, 1]);
   });
 });
 

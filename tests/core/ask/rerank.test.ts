@@ -174,13 +174,13 @@ describe('features worked out on demand', () => {
     const found = retrieve(index, groups, 8);
     const input = { text: question, groups, cited: new Set(['pricing']) };
     const all = featuresOf(index, found, input);
-    for (const need of [['coverageAll', 'semanticQuestion'], ['text', 'coverage', 'headingMatch'], []]) {
+    for (const need of [['coverageAll', 'semanticQuestion'], ['text', 'coverage', 'headingCoverage'], []]) {
       const some = featuresOf(index, found, { ...input, need: new Set(need) });
       const expected = all.map((x) => x.map((v, k) => (need.includes(FEATURES[k]!) ? v : 0)));
       expect(some).toEqual(expected);
     }
     // Each feature named above is worked out to something other than 0 for some candidate (the check can fail).
-    for (const f of ['coverageAll', 'semanticQuestion', 'text', 'coverage', 'headingMatch'] as const)
+    for (const f of ['coverageAll', 'semanticQuestion', 'text', 'coverage', 'headingCoverage'] as const)
       expect(all.some((x) => feature(x, f) !== 0)).toBe(true);
   });
 
