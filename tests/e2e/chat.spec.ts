@@ -10,6 +10,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Locator, type Page, type Request as PwRequest } from '@playwright/test';
 import type { RunningServer } from '../../server/main.ts';
+import { LIMITS } from '../../src/contract/limits.ts';
 import {
   actAs,
   clientFor,
@@ -380,12 +381,13 @@ test('429 from the chat itself: over the read budget, it says when to ask again 
   // The read budget is a sliding window over fixed minutes: spent across a minute's edge, the last minute's units
   // free one every half second or so, and the chat's question, a moment after the refusal, could be answered. So
   // the budget is spent and the question asked within one minute: with under 20 s of it left, wait for the next.
-  test.setTimeout(60_000);
-  const left = 60_000 - (Date.now() % 60_000);
+  const windowMs = LIMITS.read.windowSeconds * 1000;
+  test.setTimeout(windowMs);
+  const left = windowMs - (Date.now() % windowMs);
   if (left < 20_000) await page.waitForTimeout(left + 250);
   await page.goto('/');
   await openChat(page);
-  // Spend this client's read budget (120 a minute) on real reads, until it is refused; the instance then refuses
+  // Spend this client's read budget on real reads, until it is refused; the instance then refuses
   // the client from memory until the reset it gave (this minute's end, as nothing was spent in the one before).
   let refused = false;
   for (let i = 0; i < 400 && !refused; i++) {
