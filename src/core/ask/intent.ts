@@ -14,9 +14,8 @@ export type IntentModel = { features: Record<string, number>; weights: number[][
 
 /** A text's features: its words (chat speak read as meant; numbers as one token) and their bigrams. */
 export function intentFeatures(text: string, lexicon: Pick<Lexicon, 'chatSpeak'>): string[] {
-  const ws = words(text)
-    .slice(0, 200)
-    .map((w) => (/^\d+$/.test(w) ? '#' : (lexicon.chatSpeak.get(w) ?? w)));
+  const ws = words(text).slice(0, 200);
+  for (const [i, w] of ws.entries()) ws[i] = /^\d+$/.test(w) ? '#' : (lexicon.chatSpeak.get(w) ?? w);
   const out = new Set(ws);
   for (let i = 1; i < ws.length; i++) out.add(`${ws[i - 1]} ${ws[i]}`);
   return [...out];

@@ -177,8 +177,7 @@ export function priceQuestion(question: string, pricing: Pricing, previous?: str
   return working;
 }
 /** Whether a text says a phrase of the price stage's: asks a price, asks about tax, names or prices onboarding. */
-export const says = (text: string, p: 'tax' | 'onboarding' | 'asksOnboarding' | 'asksPrice') =>
-  words.says(fold(text), p);
+export const says = (t: string, p: 'tax' | 'onboarding' | 'asksOnboarding' | 'asksPrice') => words.says(fold(t), p);
 /** $1,890 */
 export const dollars = (n: number) => `$${n.toLocaleString('en-AU')}`;
 // An item of the price list as a sentence names it: "extra office users", "SMS bundles (1,000 messages)".
