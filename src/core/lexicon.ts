@@ -23,6 +23,7 @@ export const LexiconSchema = z.strictObject({
   ),
   questionWords: words,
   joiners: words.default({ words: [], note: 'none' }),
+  alternativeJoiners: words.default({ words: [], note: 'none' }),
   asksNumber: z
     .strictObject({ phrases: z.array(z.string().min(2)), numberWords: z.array(word), note })
     .default({ phrases: [], numberWords: [], note: 'none' }),

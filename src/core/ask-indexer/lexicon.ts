@@ -24,6 +24,8 @@ export function lexiconTables(input: unknown): LexiconTables {
     if (short.length === 1) addAlternative(short[0]!, long);
   }
   const folded = (list: readonly string[]) => [...new Set(list.map(fold))];
+  const joined = (list: readonly string[], alternative: boolean) =>
+    folded(list).map((w): [string, boolean] => [w, alternative]);
   return {
     chatSpeak: data.chatSpeak.flatMap((c) => c.typed.map((t) => [fold(t), fold(c.means)] as [string, string])),
     alternatives: [...alternatives],
@@ -33,7 +35,7 @@ export function lexiconTables(input: unknown): LexiconTables {
       start: data.followUp.filter((f) => f.start).flatMap((f) => f.words.map(fold)),
     },
     questionWords: folded(data.questionWords.words),
-    joiners: folded(data.joiners.words),
+    joiners: [...joined(data.joiners.words, false), ...joined(data.alternativeJoiners.words, true)],
     asksNumber: data.asksNumber.phrases.map((p) => words(p).join(' ')),
     numberWords: folded(data.asksNumber.numberWords),
     asksPerson: data.asksPerson.phrases.map((p) => words(p).join(' ')),

@@ -10,8 +10,9 @@ import type { Lexicon } from './lexicon.ts';
 /** A word of the question (folded), its term first then terms that may stand for it, its weight, and whether no
  * section holds it in any form. */
 export type TermGroup = { word: string; terms: string[]; weight: number; unknown: boolean };
-/** A need of the message; `lean`: the other parts' words; `leaning`: it leans on them ("and what plan is it on?"). */
-export type Part = { text: string; groups: TermGroup[]; lean: TermGroup[]; leaning?: 'refers' | 'short' };
+/** A need of the message; `lean`: the other parts' words; `leaning`: it leans on them ("and what plan is it on?");
+ * `alternative`: it follows "or" ("does it do payroll || or do we keep our own?"). */
+export type Part = Omit<Piece, 'said'> & { groups: TermGroup[]; lean: TermGroup[]; leaning?: 'refers' | 'short' };
 /** What a request asks: its parts, the earlier turn's words and question, whether it leans on it (then its pages). */
 type Earlier = { context: TermGroup[]; followUp: boolean; cited: ReadonlySet<string>; earlier: string };
 export type QueryPlan = { question: string; parts: Part[] } & Earlier;
@@ -107,7 +108,7 @@ export function termGroups(text: string, index: AskIndex, lexicon: Lexicon, weig
 /** A word folded, without commas ("also," is the joiner "also"). */
 const bare = (w: string) => fold(w).replaceAll(',', '');
 /** A need of a message, and what is said of it without asking ("... right? got burnt by a phone company"). */
-export type Piece = { text: string; said: string };
+export type Piece = { text: string; said: string; alternative?: boolean };
 
 /** A need's number or letter in a list ("(a) ... and (b) ...", "(ii)", "2)", "2."). */
 const ENUMERATED = /^\(?(?:[a-e]|i{1,3}|[1-5])\)$|^[1-5]\.$/;
@@ -139,18 +140,19 @@ export function splitParts(text: string, lexicon: Lexicon): Piece[] {
       const joins = lexicon.joiners.has(joiner) && (asking(next) || ENUMERATED.test(next));
       if (joins || (listed && asking(next) && ENUMERATED.test(fold(tokens[i]!)))) {
         out.push({ text: tokens.slice(start, i).join(' '), said: '' });
-        start = joins ? i + 1 : i;
+        start = joins && !lexicon.joiners.get(joiner) ? i + 1 : i; // "or" kept: it marks an alternative
       }
     }
     out.push({ text: tokens.slice(start).join(' '), said: '' });
   }
   const content = (p: string) => words(p).some((w) => !isStopWord(w) && !lexicon.filler.has(w));
-  // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart).
-  const opened = (p: string, [first, ...rest] = p.split(' ')) =>
+  // A part that opens with the joiner ("? and does it...") starts after it (its words are one space apart); one that
+  // opens with "or" is an alternative.
+  const opened = (p: string, said: string, [first, ...rest] = p.split(' ')): Piece =>
     (lexicon.joiners.has(bare(first!)) || ENUMERATED.test(fold(first!)) || /^[-•*]$/.test(first!)) && rest.length
-      ? p.slice(first!.length).trimStart()
-      : p;
-  const [merged, ps] = [[] as Piece[], out.map((x) => ({ text: opened(x.text.trim()), said: x.said.trim() }))];
+      ? { text: p.slice(first!.length).trimStart(), said, alternative: lexicon.joiners.get(bare(first!)) || undefined }
+      : { text: p, said };
+  const [merged, ps] = [[] as Piece[], out.map((x) => opened(x.text.trim(), x.said.trim()))];
   // A lead-in ("two questions:", "on storage:") is said of each part after it, not a part of its own.
   const lead = ps.length > 1 && ps[0]!.text.endsWith(':') ? ps.shift()!.text : '';
   for (const p of ps.filter((x) => x.text).map((x) => ({ ...x, said: `${lead} ${x.said}`.trim() }))) {
@@ -176,14 +178,14 @@ export function analyse(question: string, earlier: readonly Turn[], index: AskIn
   const pieces = splitParts(question, lexicon).map((p) => ({ ...p, groups: termGroups(p.text, index, lexicon) }));
   // A part leans on the other parts' words ("sign the quote on their phone || or print it and scan it back") and on
   // what is said after it, once each; more when it leans as a follow-up does ("... || and what plan are they on?").
-  const parts: Part[] = pieces.map(({ text, said, groups }, i) => {
+  const parts: Part[] = pieces.map(({ text, said, groups, alternative }, i) => {
     const own = new Set(groups.flatMap((g) => g.terms));
     const leaning = leans(text, groups, lexicon);
     const weight = CONTEXT_WEIGHT[leaning ? 'leaning' : 'part'];
     const lean = [...pieces.filter((_, j) => j !== i).flatMap((p) => p.groups), ...termGroups(said, index, lexicon)]
       .filter((g) => !g.unknown && !g.terms.some((t) => own.has(t)) && own.add(g.terms[0]!))
       .map((g) => ({ ...g, weight: g.weight * weight }));
-    return { text, groups, lean, leaning };
+    return { text, groups, lean, leaning, alternative };
   });
   const previous = earlier.at(-1);
   if (!previous) return { question, parts, context: [], followUp: false, cited: new Set(), earlier: '' };

@@ -52,9 +52,18 @@ export function askSite(d: AskDeps, input: { question: string; conversation?: re
   if (['callback', 'message', 'support'].includes(intent)) return result(person!.label, [], 'handoff');
   const pricedAnswer = priced && pricingAnswer(d, plan, priced, result);
   if (pricedAnswer?.answer) return pricedAnswer; // (empty when the pricing page no longer says the price list)
-  const parts = plan.parts.map((part) => decidePart(d, plan, part));
+  const parts = partsOf(d, plan);
   if (!parts.some((p) => p.answered)) return unanswered(d, parts[0]!, person, result);
   return answered(d, plan, parts, result);
+}
+
+/** Parts decided; alternatives ("X or do we Y?") are one when the whole's best section is in each one's best three. */
+function partsOf(d: AskDeps, plan: QueryPlan): Decided[] {
+  const parts = plan.parts.map((part) => decidePart(d, plan, part));
+  if (parts.length < 2 || !plan.parts.slice(1).every((p) => p.alternative)) return parts;
+  const whole = decidePart(d, plan, { text: plan.question, groups: plan.parts.flatMap((p) => p.groups), lean: [] });
+  const near = (p: Decided) => p.ranked.slice(0, 3).some((r) => r.section === whole.ranked[0]?.section);
+  return whole.answered && parts.every(near) ? [whole] : parts;
 }
 
 /** Retrieve, rerank and decide one part (its own words, and the earlier turn's as context). */

@@ -12,7 +12,7 @@ import { type Lexicon, type LexiconTables, loadLexicon } from './lexicon.ts';
 export const ASK_FILE = 'ask-index.json';
 /** Each section's sentence offsets (ASCII), which the index file points into by range. */
 export const ASK_PACK = 'ask-index.pack';
-export const ASK_FORMAT = 'kartage-ask-9';
+export const ASK_FORMAT = 'kartage-ask-10';
 
 /** The fields of a section, in postings order, with their BM25F weight and length normalisation (expansions: the
  * best of 0.25 to 3 for the reranker, cross-validated on the dev split; docs/chat.md). */

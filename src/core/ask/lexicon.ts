@@ -13,9 +13,9 @@ export interface Lexicon {
   filler: ReadonlySet<string>;
   /** Words and phrases (folded) that mark a follow-up anywhere in a question, and at its start only. */
   followUp: { anywhere: readonly string[]; start: readonly string[] };
-  /** Words that start a question, and those that join a second one to the first. */
+  /** Words that start a question, and those that join a second one to the first (true: as its alternative, "or"). */
   questionWords: ReadonlySet<string>;
-  joiners: ReadonlySet<string>;
+  joiners: ReadonlyMap<string, boolean>;
   /** Openings of a question whose answer is a number (folded, words joined by one space). */
   asksNumber: readonly string[];
   /** Words that state a number without digits. */
@@ -40,6 +40,6 @@ export const loadLexicon = (t: LexiconTables): Lexicon => ({
   alternatives: new Map(t.alternatives),
   filler: new Set(t.filler),
   questionWords: new Set(t.questionWords),
-  joiners: new Set(t.joiners),
+  joiners: new Map(t.joiners),
   numberWords: new Set(t.numberWords),
 });

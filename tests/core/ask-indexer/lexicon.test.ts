@@ -49,11 +49,17 @@ describe('lexicon', () => {
       ],
       questionWords: { words: ['How'], note: 'openings' },
       joiners: { words: ['Plus'], note: 'joiners' },
+      alternativeJoiners: { words: ['OR'], note: 'alternatives' },
       asksNumber: { phrases: ['How  Many', 'what’s the number of'], numberWords: ['Dozen'], note: 'numbers' },
       asksPerson: { phrases: ['Who do I  contact'], note: 'requests' },
     });
     expect(l.followUp).toEqual({ anywhere: ['it', 'those'], start: ['and', 'what about'] });
-    expect([[...l.questionWords], [...l.joiners], [...l.numberWords]]).toEqual([['how'], ['plus'], ['dozen']]);
+    expect([[...l.questionWords], [...l.numberWords]]).toEqual([['how'], ['dozen']]);
+    // A joiner and whether the part it joins is an alternative to the one before.
+    expect([...l.joiners]).toEqual([
+      ['plus', false],
+      ['or', true],
+    ]);
     expect(l.asksNumber).toEqual(['how many', 'what s the number of']);
     expect(l.asksPerson).toEqual(['who do i contact']);
   });

@@ -142,6 +142,28 @@ describe('parts', () => {
     expect(texts('storage billing and lot tracking')).toEqual(['storage billing and lot tracking']);
   });
 
+  it('mark a part that "or" joins as an alternative to the one before, and no other', () => {
+    const alternatives = (message: string) => splitParts(message, lexicon).map((p) => p.alternative === true);
+    expect(alternatives('do you do payroll or do we keep our own?')).toEqual([false, true]);
+    expect(alternatives('is the data in sydney? or is it overseas?')).toEqual([false, true]);
+    expect(alternatives('is there a trial, or, does the app work offline')).toEqual([false, true]);
+    expect(alternatives('is there a trial and does the app work offline or is it online only')).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect(alternatives('(a) is there a trial (b) where is our data stored')).toEqual([false, false]);
+    // "or" inside a question cuts nothing: no part, no alternative.
+    expect(splitParts('can we pay by card or by bank transfer?', lexicon)).toEqual([
+      { text: 'can we pay by card or by bank transfer?', said: '' },
+    ]);
+    const plan = analyse('do you do payroll or do we keep our own?', [], index, lexicon);
+    expect(plan.parts.map((p) => [p.text, p.alternative === true])).toEqual([
+      ['do you do payroll', false],
+      ['do we keep our own?', true],
+    ]);
+  });
+
   // [message, its parts]
   const PARTS: [string, string[]][] = [
     ['is there a trial? and does the app work offline?', ['is there a trial?', 'does the app work offline?']],

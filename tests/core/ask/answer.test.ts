@@ -201,6 +201,35 @@ describe('askSite', () => {
     expect(twice.sources.map((s) => s.heading)).toEqual(['Is there a free trial?']);
   });
 
+  it('answers alternatives ("... or ...") as one question when one section ranks among the best three of each', async () => {
+    // The two sides of one question: answered for the whole, so no "Yes." that only answers the first side.
+    const or = ask('does the crew app work offline or does it need reception?');
+    expect(or.answer).toBe('The crew app keeps working without reception and syncs when the phone is back online.');
+    expect(or.sources.filter((s) => s.role === 'answer').map((s) => s.heading)).toEqual([
+      'Does the crew app work offline?',
+    ]);
+    expect(ask('does the crew app work offline and does it need reception?').answer).toBe(`Yes. ${or.answer}`);
+    // The second side names no section of its own: the word no page has is named, not the side as a question.
+    expect(ask('are vaults billed monthly or is it by the week?').answer).toBe(
+      'Storage billing runs invoice every vault on the same day each month. Part months are charged pro rata.\n\n' +
+        "The Kartage website doesn't answer “week”, so I won't guess.",
+    );
+    expect(ask('are vaults billed monthly and is it by the week?').answer).toContain(
+      partUnanswered('is it by the week?'),
+    );
+    // Two questions of their own joined by "or", on a site where neither's section is among the other's best three:
+    // each is answered from its own section.
+    const site = await siteIndex(WRITTEN, [...PAGES, ...MORE_PAGES]);
+    const two = askSite(
+      { index: site, pricing, origin: ORIGIN, now: NOON },
+      { question: 'is there a free trial or where is our data stored?' },
+    );
+    expect(two.sources.filter((s) => s.role === 'answer').map((s) => s.heading)).toEqual([
+      'Is there a free trial?',
+      'Where is our data stored?',
+    ]);
+  });
+
   it('names the words of a part no page has, and nothing when every word is known', () => {
     expect(ask('no signal out bush, will the crew app still go with hubspot and zoho?').answer).toBe(
       'The crew app keeps working without reception and syncs when the phone is back online.\n\n' +
@@ -241,3 +270,39 @@ describe('askSite', () => {
     expect(r.answer).toContain('Starter and Growth come with a 30-day trial.');
   });
 });
+
+/** Pages that put other sections among the best three of a trial and of where data is kept. */
+const MORE_PAGES = [
+  {
+    slug: 'trial',
+    title: 'Trial | Kartage',
+    url: `${ORIGIN}/trial`,
+    markdown: [
+      '# Trial',
+      '',
+      '## How the free trial starts',
+      '',
+      'A free trial starts on the day a product specialist sets up your price list.',
+      '',
+      '## After the free trial',
+      '',
+      'At the end of the free trial you choose a plan or stop.',
+    ].join('\n'),
+  },
+  {
+    slug: 'hosting',
+    title: 'Hosting | Kartage',
+    url: `${ORIGIN}/hosting`,
+    markdown: [
+      '# Hosting',
+      '',
+      '## Where backups of our data are stored',
+      '',
+      'Backups of customer data are stored in a second region every hour.',
+      '',
+      '## Exporting our data',
+      '',
+      'Your data can be exported as CSV at any time, wherever it is stored.',
+    ].join('\n'),
+  },
+];
