@@ -1,7 +1,6 @@
 /** @module The price stage's words: pricing-words.json (its note says how a phrase reads), checked and read here. */
 import { z } from 'zod';
 import type { Pricing } from '../../contract/content.ts';
-import { kept } from '../kept.ts';
 import { fold, own } from '../search/analyze.ts';
 import data from './pricing-words.json' with { type: 'json' };
 const note = z.string().min(20);
@@ -39,11 +38,13 @@ const NUMERAL = `(?<![\\w.,])(?:[-−]\\s?)?(?:(?=\\.?\\d)[\\d,]*(?:\\.\\d+)?(?:
 /** Any of a list of phrases as a regular expression source, the longest tried first (none: matches nothing). */
 export function anyOf(phrases: readonly string[], lists = GLOBAL, plural = false): string {
   const key = [plural, ...phrases, '', ...PLURAL.map((n) => lists[n]?.join('/'))].join('\n');
-  return kept(SOURCES, key, () => {
+  return memo(SOURCES, key, () => {
     const sources = [...phrases].sort((a, b) => b.length - a.length).map((p) => phrase(p, lists, plural));
     return sources.length ? `(?:${sources.join('|')})` : '(?!)';
   });
 }
+const memo = <T>(cache: Map<string, T>, key: string, make: () => T) =>
+  cache.get(key) ?? cache.set(key, make()).get(key)!;
 const [SOURCES, REGEXPS] = [new Map<string, string>(), new Map<string, RegExp>()];
 function phrase(text: string, lists: Lists, plural: boolean): string {
   const part = (body: string, name = body.slice(1, -1)) => {
@@ -66,7 +67,7 @@ function numberOf(s: string): number {
 }
 /** The matches of a regular expression source in a folded text, left to right. */
 export function matches(q: string, source: string): Match[] {
-  const re = kept(REGEXPS, source, () => new RegExp(source, 'g'));
+  const re = memo(REGEXPS, source, () => new RegExp(source, 'g'));
   const counts = (m: RegExpExecArray) => m.slice(1).flatMap((w) => (w === undefined ? [] : [{ n: numberOf(w), w }]));
   return [...q.matchAll(re)].map((m) => ({ at: m.index, text: m[0], counts: counts(m) }));
 }

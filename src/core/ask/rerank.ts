@@ -39,8 +39,7 @@ type Words = { text: string; groups: readonly TermGroup[] };
 export type RerankInput = Words & { cited: ReadonlySet<string>; need?: ReadonlySet<string> };
 
 /** A list's counts. */
-const count = (terms: readonly string[]) =>
-  terms.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+const count = (ts: readonly string[]) => ts.reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
 
 /** Terms of one field of a section, counted (analysed on first use; a few sections per question; bounded). */
 const fieldCache = new Map<string, Map<string, number>>();
