@@ -217,6 +217,12 @@ describe('askSite', () => {
     expect(ask('are vaults billed monthly and is it by the week?').answer).toContain(
       partUnanswered('is it by the week?'),
     );
+    // Only a message whose every later part is an alternative is one question: an "and" before them keeps its own.
+    const three = ask('where is our data stored? and does the crew app work offline or does it need reception?');
+    expect(three.sources.filter((s) => s.role === 'answer').map((s) => s.heading)).toEqual([
+      'Where is our data stored?',
+      'Does the crew app work offline?',
+    ]);
     // Two questions of their own joined by "or", on a site where neither's section is among the other's best three:
     // each is answered from its own section.
     const site = await siteIndex(WRITTEN, [...PAGES, ...MORE_PAGES]);
