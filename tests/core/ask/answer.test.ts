@@ -5,7 +5,7 @@ import { AskResponseSchema } from '../../../src/contract/ask.ts';
 import { askSite, NO_ANSWER, NO_ANSWER_RELATED } from '../../../src/core/ask/answer.ts';
 import { partUnanswered } from '../../../src/core/ask/compose.ts';
 import { inventedSentences } from '../../../eval/ask/metrics.ts';
-import { NOON, ORIGIN, PAGES, pricing, siteIndex, WRITTEN } from './site.ts';
+import { NOON, ORIGIN, PAGES, page, pricing, siteIndex, WRITTEN } from './site.ts';
 
 const index = await siteIndex();
 const ask = (
@@ -279,11 +279,10 @@ describe('askSite', () => {
 
 /** Pages that put other sections among the best three of a trial and of where data is kept. */
 const MORE_PAGES = [
-  {
-    slug: 'trial',
-    title: 'Trial | Kartage',
-    url: `${ORIGIN}/trial`,
-    markdown: [
+  page(
+    'trial',
+    'Trial',
+    [
       '# Trial',
       '',
       '## How the free trial starts',
@@ -294,12 +293,11 @@ const MORE_PAGES = [
       '',
       'At the end of the free trial you choose a plan or stop.',
     ].join('\n'),
-  },
-  {
-    slug: 'hosting',
-    title: 'Hosting | Kartage',
-    url: `${ORIGIN}/hosting`,
-    markdown: [
+  ),
+  page(
+    'hosting',
+    'Hosting',
+    [
       '# Hosting',
       '',
       '## Where backups of our data are stored',
@@ -310,5 +308,5 @@ const MORE_PAGES = [
       '',
       'Your data can be exported as CSV at any time, wherever it is stored.',
     ].join('\n'),
-  },
+  ),
 ];

@@ -16,7 +16,7 @@ export const pricing = PricingSchema.parse(pricingData);
 /** Wednesday 25 November 2026, noon AEST: within support hours. */
 export const NOON = Date.parse('2026-11-25T02:00:00Z');
 
-const page = (slug: string, title: string, markdown: string): AskSource => ({
+export const page = (slug: string, title: string, markdown: string): AskSource => ({
   slug,
   title: `${title} | Kartage`,
   url: `${ORIGIN}/${slug}`,
